@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
+)
+
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of text"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the output to `FILE` instead of stdout"},
+		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "bound on each request after the handshake"},
+		&cli.DurationFlag{Name: "startup-timeout", Value: 30 * time.Second, Usage: "bound on the server starting and answering its handshake"},
+		&cli.DurationFlag{Name: "discover-timeout", Value: 3 * time.Second, Usage: "how long server/discover may stay unanswered before the server is taken to be legacy"},
+		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
+		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); values are never shown"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
+		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json); the target is then a server NAME in it"},
+		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
+		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
+		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},
+		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
+		&cli.StringFlag{Name: "fail-on", Usage: "exit 1 if any finding is at least `SEVERITY` (error, warning or info)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "no-color", Usage: "no colour (NO_COLOR is honoured too)"},
+	}
+}
+
+// session is one probe run as the user asked for it.
+type session struct {
+	target  transport.Target
+	redact  *transport.Redactor
+	capture *probe.Capture
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+// resolveTarget reads the target from --config or the arguments.
+func resolveTarget(cmd *cli.Command) (transport.Target, error) {
+	args := cmd.Args().Slice()
+	var t transport.Target
+	var err error
+	if cfg := cmd.String("config"); cfg != "" {
+		if len(args) != 1 {
+			return t, usageErr("--config %s needs exactly one server name after it, got %d arguments", cfg, len(args))
+		}
+		t, err = transport.FromConfig(cfg, args[0], os.LookupEnv)
+		if err != nil {
+			return t, usageErr("%v", err)
+		}
+	} else {
+		t, err = transport.FromArgs(args)
+		if err != nil {
+			return t, usageErr("%v", err)
+		}
+	}
+	if err := t.WithEnv(cmd.StringSlice("env")); err != nil {
+		return t, usageErr("%v", err)
+	}
+	for _, h := range cmd.StringSlice("header") {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return t, usageErr("--header %q: want 'Name: value'", h)
+		}
+		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
+		t.Secrets = append(t.Secrets, strings.TrimSpace(value))
+	}
+	return t, nil
+}
+
+// probeTarget runs the probe as the flags say and returns the capture. A
+// target that cannot be probed is exit code 3, with the capture (if any)
+// still returned for the trace.
+func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*session, error) {
+	t, err := resolveTarget(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
+		return nil, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
+			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
+	}
+	if fo := cmd.String("fail-on"); fo != "" && fo != "error" && fo != "warning" && fo != "info" {
+		return nil, usageErr("--fail-on %q: want error, warning or info", fo)
+	}
+	if t.Kind != "stdio" {
+		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("%s is a %s target; this build of mcpprobe probes stdio servers only (HTTP transports are tracked in issue #3)", t.URL, t.Kind)}
+	}
+	s := &session{target: t, redact: transport.NewRedactor(t.Secrets), stderr: stderr}
+	trace := transport.NewTrace(time.Now())
+	if path := cmd.String("trace"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, usageErr("--trace: %v", err)
+		}
+		defer f.Close()
+		_ = trace.Stream(f, s.redact.Bytes)
+	}
+	progress := !cmd.Bool("quiet") && isTerminal(stderr)
+	if progress {
+		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(s.redact.String(t.Display())))
+	}
+	c, err := probe.RunStdio(ctx, probe.StdioTarget{
+		StdioOptions: transport.StdioOptions{
+			Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir,
+			MaxLine: int(cmd.Int("max-line")),
+			Trace:   trace,
+		},
+		Grace: cmd.Duration("grace"),
+	}, probe.Options{
+		Protocol:        cmd.String("protocol"),
+		Timeout:         cmd.Duration("timeout"),
+		StartupTimeout:  cmd.Duration("startup-timeout"),
+		DiscoverTimeout: cmd.Duration("discover-timeout"),
+		MaxPages:        int(cmd.Int("max-pages")),
+		ClientVersion:   version,
+	})
+	if progress {
+		fmt.Fprint(stderr, "\x1b[2K\r")
+	}
+	if c != nil {
+		c.Target = t.Display()
+	}
+	s.capture = c
+	if terr := trace.Err(); terr != nil {
+		fmt.Fprintf(stderr, "mcpprobe: writing the trace failed: %v\n", terr)
+	}
+	if err != nil {
+		var fe *probe.FatalError
+		msg := err.Error()
+		if errors.As(err, &fe) {
+			msg = fe.What
+			if fe.Received != "" {
+				lines := strings.Split(fe.Received, "\n")
+				for i, l := range lines {
+					lines[i] = reports.Escape(strings.TrimLeft(l, " "))
+				}
+				msg += "\nReceived: " + strings.Join(lines, "\n  ")
+			}
+			if fe.Try != "" {
+				msg += "\nTry: " + fe.Try
+			}
+		}
+		return s, &exitError{code: exitNoTarget, msg: s.redact.String(msg)}
+	}
+	return s, nil
+}
+
+// write sends the output where --out says, with secrets hidden.
+func write(cmd *cli.Command, stdout io.Writer, r *transport.Redactor, b []byte) error {
+	b, _ = r.Bytes(b)
+	if path := cmd.String("out"); path != "" && path != "-" {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return &exitError{code: exitUsage, msg: fmt.Sprintf("--out: %v", err)}
+		}
+		return nil
+	}
+	_, err := stdout.Write(b)
+	return err
+}
+
+// gate applies --fail-on to the findings.
+func gate(cmd *cli.Command, fs []probe.Finding) error {
+	limit := map[string]int{"error": 0, "warning": 1, "info": 2}
+	fo := cmd.String("fail-on")
+	if fo == "" {
+		return nil
+	}
+	n := 0
+	for _, f := range fs {
+		if limit[f.Severity] <= limit[fo] {
+			n++
+		}
+	}
+	if n > 0 {
+		return &exitError{code: exitGate, msg: fmt.Sprintf("--fail-on %s: %d finding(s) at or above %s", fo, n, fo)}
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,586 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+// Options tune a probe run.
+type Options struct {
+	// Protocol is "auto" (or "") to detect the era and negotiate, or a
+	// version to pin.
+	Protocol string
+	// Timeout bounds each request after the handshake.
+	Timeout time.Duration
+	// StartupTimeout bounds the handshake: the time a server has to start
+	// and answer its first request.
+	StartupTimeout time.Duration
+	// DiscoverTimeout bounds the server/discover probe; a server silent for
+	// that long is taken to be legacy.
+	DiscoverTimeout time.Duration
+	// MaxPages bounds each list, so a server that never stops paginating
+	// is a finding rather than a hang.
+	MaxPages      int
+	ClientName    string
+	ClientVersion string
+}
+
+func (o *Options) defaults() {
+	if o.Protocol == "" {
+		o.Protocol = "auto"
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.StartupTimeout <= 0 {
+		o.StartupTimeout = 30 * time.Second
+	}
+	if o.DiscoverTimeout <= 0 {
+		o.DiscoverTimeout = 3 * time.Second
+	}
+	if o.DiscoverTimeout > o.StartupTimeout {
+		o.DiscoverTimeout = o.StartupTimeout
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = 1000
+	}
+	if o.ClientName == "" {
+		o.ClientName = "mcpprobe"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+}
+
+// Page is one response of a list method, as received.
+type Page struct {
+	Method string
+	N      int    // 1-based page number
+	Cursor string // the cursor that asked for it, "" for the first page
+	Raw    []byte // the whole JSON-RPC response
+	Result []byte // its "result" member
+	Seq    int
+	T      time.Duration
+}
+
+// List is what one list method returned across all its pages.
+type List struct {
+	Method  string // "tools/list"
+	Key     string // the result member holding the items: "tools"
+	Asked   bool
+	Skipped string // why it was not asked
+	Pages   []Page
+	Items   [][]byte // every item object as received, in order, across pages
+	Error   string   // why the list stopped early, if it did
+}
+
+// Finding is something about the server worth telling its author.
+type Finding struct {
+	Severity string // "error", "warning", "info"
+	Code     string
+	Message  string
+}
+
+// Severities, most severe first.
+var severityRank = map[string]int{"error": 0, "warning": 1, "info": 2}
+
+// Timings are monotonic times since the server was spawned.
+type Timings struct {
+	FirstByte time.Duration // first byte on the server's output
+	Handshake time.Duration // initialize (or server/discover) result received
+	LastPage  time.Duration // last list page received
+	// ExitAfter is the time from closing stdin to the process exiting;
+	// ExitKnown is false where there is no process (HTTP) or it was not measured.
+	ExitAfter time.Duration
+	ExitKnown bool
+}
+
+// Capture is everything a probe run learned, with raw bytes kept.
+type Capture struct {
+	Target           string
+	Transport        string // "stdio"
+	Era              string // "modern" or "legacy"
+	RequestedVersion string
+	ProtocolVersion  string
+	Discover         string // what happened to server/discover, for people
+	Handshake        *Page  // the initialize or server/discover response
+	ServerInfo       []byte // raw JSON object, nil if none
+	Capabilities     []byte // raw JSON object, nil if none
+	Instructions     *string
+	Tools            List
+	Prompts          List
+	Resources        List
+	Templates        List
+	Events           []Event
+	Findings         []Finding
+	Timings          Timings
+	Trace            *transport.Trace
+}
+
+// Add records a finding.
+func (c *Capture) Add(severity, code, format string, args ...any) {
+	c.Findings = append(c.Findings, Finding{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// SortFindings orders findings by severity, then code, for a stable report.
+func (c *Capture) SortFindings() {
+	sort.SliceStable(c.Findings, func(i, j int) bool {
+		a, b := c.Findings[i], c.Findings[j]
+		if severityRank[a.Severity] != severityRank[b.Severity] {
+			return severityRank[a.Severity] < severityRank[b.Severity]
+		}
+		return a.Code < b.Code
+	})
+}
+
+// FatalError means the server could not be probed at all. It says what
+// happened, what was received and what to try.
+type FatalError struct {
+	What     string
+	Received string // an excerpt, unescaped: escape before printing
+	Try      string
+	Err      error
+}
+
+func (e *FatalError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.What)
+	if e.Received != "" {
+		b.WriteString("\nReceived: ")
+		b.WriteString(e.Received)
+	}
+	if e.Try != "" {
+		b.WriteString("\nTry: ")
+		b.WriteString(e.Try)
+	}
+	return b.String()
+}
+
+func (e *FatalError) Unwrap() error { return e.Err }
+
+// Run probes a server over conn: era and version, then every list the
+// server advertises. It returns the capture even with an error, so that
+// what was seen can still be shown and traced.
+func Run(ctx context.Context, conn transport.Conn, o Options) (*Capture, error) {
+	o.defaults()
+	c := &Capture{Trace: conn.Trace()}
+	s := NewSession(conn)
+	p := &prober{s: s, c: c, o: o}
+	err := p.handshake(ctx)
+	if err == nil {
+		p.lists(ctx)
+	}
+	c.Events = s.Events()
+	p.eventFindings()
+	return c, err
+}
+
+type prober struct {
+	s *Session
+	c *Capture
+	o Options
+}
+
+func (p *prober) clientInfo() string {
+	return `{"name":` + strconv.Quote(p.o.ClientName) + `,"version":` + strconv.Quote(p.o.ClientVersion) + `}`
+}
+
+// meta is the per-request _meta of the modern era.
+func (p *prober) meta(version string) string {
+	return `{"` + MetaProtocolVersion + `":` + strconv.Quote(version) +
+		`,"` + MetaClientCapabilities + `":{},"` + MetaClientInfo + `":` + p.clientInfo() + `}`
+}
+
+// params builds a request's params for the negotiated era.
+func (p *prober) params(members string) []byte {
+	if p.c.Era == "modern" {
+		if members != "" {
+			members += ","
+		}
+		return []byte(`{` + members + `"_meta":` + p.meta(p.c.ProtocolVersion) + `}`)
+	}
+	if members == "" {
+		return nil
+	}
+	return []byte(`{` + members + `}`)
+}
+
+func (p *prober) handshake(ctx context.Context) error {
+	start := time.Now()
+	pinned := p.o.Protocol != "auto"
+	if pinned && IsModern(p.o.Protocol) {
+		return p.discover(ctx, p.o.Protocol, p.o.StartupTimeout, true)
+	}
+	if !pinned {
+		err := p.discover(ctx, ModernVersions[0], p.o.DiscoverTimeout, false)
+		if err == nil && p.c.Era == "modern" {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		p.c.Discover = "not tried: --protocol " + p.o.Protocol + " pins a legacy version"
+	}
+	versions := LegacyVersions
+	if pinned {
+		versions = []string{p.o.Protocol}
+	}
+	var lastErr error
+	for _, v := range versions {
+		left := p.o.StartupTimeout - time.Since(start)
+		if left < p.o.Timeout {
+			left = p.o.Timeout
+		}
+		err := p.initialize(ctx, v, left)
+		if err == nil {
+			return nil
+		}
+		var re *RPCError
+		if !errors.As(err, &re) {
+			return p.fatalHandshake("initialize", err)
+		}
+		lastErr = err
+		p.c.Add("warning", "initialize-rejected", "initialize with protocol version %s was answered with error %d: %s", v, re.Code, re.Message)
+	}
+	return &FatalError{
+		What:     "the server rejected initialize for every protocol version mcpprobe speaks (" + strings.Join(versions, ", ") + ")",
+		Received: lastErr.Error(),
+		Try:      "check the server's protocol versions; pin one with --protocol VERSION",
+		Err:      lastErr,
+	}
+}
+
+// discover sends server/discover. With required unset, any failure other
+// than a recognised modern error means the server is legacy, and the
+// caller falls back to initialize; a nil error with Era unset says so.
+func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
+	for attempt := 0; attempt < 2; attempt++ {
+		p.c.RequestedVersion = version
+		r, err := p.s.Call(ctx, "server/discover", []byte(`{"_meta":`+p.meta(version)+`}`), timeout)
+		var re *RPCError
+		switch {
+		case err == nil:
+			return p.discovered(r, version, required)
+		case errors.As(err, &re) && re.Code == CodeUnsupportedProtocolVersion:
+			supported := gjson.GetBytes(re.Data, "supported")
+			next := ""
+			for _, v := range supported.Array() {
+				if IsModern(v.String()) && KnownVersion(v.String()) && v.String() != version {
+					next = v.String()
+					break
+				}
+			}
+			if next == "" {
+				if required || !hasLegacy(supported) {
+					return &FatalError{
+						What:     "the server does not support protocol version " + version + " and names no other version mcpprobe speaks",
+						Received: string(r.Raw),
+						Try:      "pin one of the versions it names with --protocol VERSION",
+						Err:      err,
+					}
+				}
+				p.c.Discover = "answered -32022 (unsupported version) naming only legacy versions " + supported.Raw + "; fell back to initialize"
+				return nil
+			}
+			version = next
+		case errors.As(err, &re) || isTimeout(err):
+			if required {
+				return p.fatalHandshake("server/discover", err)
+			}
+			if re != nil {
+				p.c.Discover = fmt.Sprintf("not supported (error %d: %s); fell back to initialize", re.Code, re.Message)
+			} else {
+				p.c.Discover = fmt.Sprintf("no answer within %v; fell back to initialize", timeout)
+				p.c.Add("info", "discover-silent", "server/discover got no answer within %v, so the server was taken to be legacy; a dual-era client waits that long on every start (--discover-timeout)", timeout)
+			}
+			return nil
+		default:
+			return p.fatalHandshake("server/discover", err)
+		}
+	}
+	return &FatalError{What: "server/discover kept answering -32022 (unsupported protocol version)", Try: "pin a version with --protocol VERSION"}
+}
+
+func hasLegacy(supported gjson.Result) bool {
+	for _, v := range supported.Array() {
+		if !IsModern(v.String()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *prober) discovered(r Response, version string, required bool) error {
+	res := gjson.ParseBytes(r.Result)
+	supported := res.Get("supportedVersions")
+	chosen := ""
+	for _, v := range supported.Array() {
+		if v.String() == version {
+			chosen = version
+		}
+	}
+	if chosen == "" {
+		for _, v := range supported.Array() {
+			if IsModern(v.String()) && KnownVersion(v.String()) {
+				chosen = v.String()
+				break
+			}
+		}
+	}
+	if chosen == "" {
+		if required || !hasLegacy(supported) {
+			return &FatalError{
+				What:     "server/discover names no protocol version mcpprobe speaks",
+				Received: string(r.Raw),
+				Try:      "pin a version with --protocol VERSION",
+			}
+		}
+		p.c.Discover = "answered, but supports only legacy versions " + supported.Raw + "; fell back to initialize"
+		return nil
+	}
+	p.c.Era, p.c.ProtocolVersion = "modern", chosen
+	p.c.Discover = "supported"
+	p.c.Handshake = &Page{Method: "server/discover", N: 1, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
+	p.c.Timings.Handshake = r.T
+	if si := res.Get("_meta").Get(gjson.Escape(MetaServerInfo)); si.Exists() {
+		p.c.ServerInfo = rawOf(r.Result, si)
+	} else if si := res.Get("serverInfo"); si.Exists() {
+		p.c.ServerInfo = rawOf(r.Result, si)
+	}
+	p.takeCommon(r, res)
+	if !res.Get("resultType").Exists() {
+		p.c.Add("warning", "no-result-type", "the server/discover result has no resultType, which 2026-07-28 requires")
+	}
+	return nil
+}
+
+// takeCommon reads what initialize and server/discover results share.
+func (p *prober) takeCommon(r Response, res gjson.Result) {
+	if caps := res.Get("capabilities"); caps.Exists() {
+		p.c.Capabilities = rawOf(r.Result, caps)
+	} else {
+		p.c.Add("error", "no-capabilities", "the %s result has no capabilities object", p.c.Handshake.Method)
+	}
+	if in := res.Get("instructions"); in.Exists() {
+		if in.Type == gjson.String {
+			s := in.String()
+			p.c.Instructions = &s
+		} else {
+			p.c.Add("warning", "instructions-not-string", "instructions is %s, not a string", in.Type)
+		}
+	}
+	if r.Recovered {
+		p.c.Add("error", "glued-message", "the %s response was glued to stray stdout text written without a newline; a strict client never sees it", p.c.Handshake.Method)
+	}
+}
+
+// rawOf returns v's bytes as they stand in src.
+func rawOf(src []byte, v gjson.Result) []byte {
+	if v.Index > 0 && v.Index+len(v.Raw) <= len(src) {
+		return src[v.Index : v.Index+len(v.Raw)]
+	}
+	return []byte(v.Raw)
+}
+
+func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
+	p.c.RequestedVersion = version
+	params := `{"protocolVersion":` + strconv.Quote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
+	r, err := p.s.Call(ctx, "initialize", []byte(params), timeout)
+	if err != nil {
+		return err
+	}
+	res := gjson.ParseBytes(r.Result)
+	got := res.Get("protocolVersion").String()
+	p.c.Era, p.c.ProtocolVersion = "legacy", got
+	p.c.Handshake = &Page{Method: "initialize", N: 1, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
+	p.c.Timings.Handshake = r.T
+	switch {
+	case got == "":
+		p.c.Add("error", "no-protocol-version", "the initialize result has no protocolVersion")
+	case !KnownVersion(got):
+		p.c.Add("warning", "unknown-protocol-version", "the server answered protocol version %q, which mcpprobe does not know; probing on as %s", got, version)
+	case got != version && p.o.Protocol != "auto":
+		p.c.Add("warning", "version-not-pinned", "--protocol %s was asked for, the server answered %s", version, got)
+	}
+	if si := res.Get("serverInfo"); si.Exists() {
+		p.c.ServerInfo = rawOf(r.Result, si)
+	} else {
+		p.c.Add("warning", "no-server-info", "the initialize result has no serverInfo")
+	}
+	p.takeCommon(r, res)
+	return p.s.Notify("notifications/initialized", nil)
+}
+
+func (p *prober) fatalHandshake(method string, err error) error {
+	var te *TimeoutError
+	var ce *ClosedError
+	switch {
+	case errors.As(err, &te):
+		return &FatalError{
+			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After),
+			Try:  "check that it speaks MCP over stdio on stdout (not HTTP, not stderr); raise --startup-timeout if it starts slowly",
+			Err:  err,
+		}
+	case errors.As(err, &ce):
+		return &FatalError{What: fmt.Sprintf("the server closed its output before it answered %s", method), Err: err,
+			Try: "run the command by hand to see why it exits"}
+	case errors.Is(err, transport.ErrLineTooLong):
+		return &FatalError{What: fmt.Sprintf("the answer to %s could not be read", method), Received: err.Error(),
+			Try: "raise --max-line"}
+	}
+	return &FatalError{What: fmt.Sprintf("%s failed", method), Received: err.Error(), Err: err}
+}
+
+func isTimeout(err error) bool {
+	var te *TimeoutError
+	return errors.As(err, &te)
+}
+
+// listSpecs are the lists a server may offer, with the capability that
+// advertises each and the member naming an item.
+var listSpecs = []struct {
+	method, key, capability, ident, noun string
+	pick                                 func(*Capture) *List
+}{
+	{"tools/list", "tools", "tools", "name", "tool", func(c *Capture) *List { return &c.Tools }},
+	{"prompts/list", "prompts", "prompts", "name", "prompt", func(c *Capture) *List { return &c.Prompts }},
+	{"resources/list", "resources", "resources", "uri", "resource", func(c *Capture) *List { return &c.Resources }},
+	{"resources/templates/list", "resourceTemplates", "resources", "uriTemplate", "resource template", func(c *Capture) *List { return &c.Templates }},
+}
+
+func (p *prober) lists(ctx context.Context) {
+	caps := gjson.ParseBytes(p.c.Capabilities)
+	for _, spec := range listSpecs {
+		l := spec.pick(p.c)
+		l.Method, l.Key = spec.method, spec.key
+		if !caps.Get(spec.capability).Exists() {
+			l.Skipped = "the server does not advertise the " + spec.capability + " capability"
+			continue
+		}
+		l.Asked = true
+		p.list(ctx, l, spec.ident, spec.noun)
+	}
+}
+
+func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
+	seenCursor := map[string]int{}
+	seenItem := map[string][]int{}
+	var order []string
+	cursor := ""
+	for n := 1; ; n++ {
+		if n > p.o.MaxPages {
+			l.Error = fmt.Sprintf("stopped after %d pages", p.o.MaxPages)
+			p.c.Add("error", "too-many-pages", "%s was still returning a nextCursor after %d pages; mcpprobe stopped there (--max-pages)", l.Method, p.o.MaxPages)
+			break
+		}
+		members := ""
+		if n > 1 {
+			members = `"cursor":` + strconv.Quote(cursor)
+		}
+		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
+		if err != nil {
+			p.listError(l, n, err)
+			break
+		}
+		page := Page{Method: l.Method, N: n, Cursor: cursor, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
+		l.Pages = append(l.Pages, page)
+		p.c.Timings.LastPage = r.T
+		if r.Recovered {
+			p.c.Add("error", "glued-message", "page %d of %s was glued to stray stdout text written without a newline; a strict client never sees it", n, l.Method)
+		}
+		res := gjson.ParseBytes(r.Result)
+		items := res.Get(l.Key)
+		if !items.IsArray() {
+			p.c.Add("error", "malformed-list", "page %d of %s has no %q array", n, l.Method, l.Key)
+		}
+		for _, it := range items.Array() {
+			l.Items = append(l.Items, rawOf(r.Result, it))
+			id := it.Get(ident).String()
+			if _, ok := seenItem[id]; !ok {
+				order = append(order, id)
+			}
+			seenItem[id] = append(seenItem[id], n)
+		}
+		next := res.Get("nextCursor")
+		if !next.Exists() || next.Type == gjson.Null || next.String() == "" {
+			break
+		}
+		cursor = next.String()
+		if first, ok := seenCursor[cursor]; ok {
+			l.Error = "cursor loop"
+			p.c.Add("error", "cursor-loop", "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
+			break
+		}
+		seenCursor[cursor] = n
+	}
+	for _, id := range order {
+		if pages := seenItem[id]; len(pages) > 1 {
+			p.c.Add("error", "duplicate-"+strings.ReplaceAll(noun, " ", "-"), "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
+		}
+	}
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (p *prober) listError(l *List, page int, err error) {
+	l.Error = err.Error()
+	var re *RPCError
+	switch {
+	case errors.As(err, &re) && re.Code == CodeMethodNotFound:
+		p.c.Add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
+	case errors.As(err, &re):
+		p.c.Add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
+	case isTimeout(err):
+		p.c.Add("error", "list-timeout", "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
+	default:
+		p.c.Add("error", "list-failed", "%s page %d failed: %v", l.Method, page, err)
+	}
+}
+
+// eventFindings turns what the server sent unasked into findings.
+func (p *prober) eventFindings() {
+	counts := map[string]int{}
+	var keys []string
+	for _, e := range p.c.Events {
+		k := e.Kind + "\x00" + e.Method
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+		switch e.Kind {
+		case "unknown_id":
+			p.c.Add("warning", "unknown-id", "%s (frame %d)", e.Note, e.Seq)
+		case "invalid":
+			p.c.Add("error", "invalid-message", "frame %d: %s", e.Seq, e.Note)
+		case "late_reply":
+			p.c.Add("info", "late-reply", "%s (frame %d)", e.Note, e.Seq)
+		}
+	}
+	for _, k := range keys {
+		kind, method, _ := strings.Cut(k, "\x00")
+		n := counts[k]
+		switch kind {
+		case "request":
+			p.c.Add("info", "server-request", "the server sent %s ×%d during the probe; mcpprobe answered it (an error where it declared no such capability)", method, n)
+		case "notification":
+			p.c.Add("info", "notification", "the server sent %s ×%d during the probe", method, n)
+		case "batch":
+			p.c.Add("warning", "batch", "the server sent %d JSON-RPC batches; batching was removed in 2025-06-18", n)
+		}
+	}
+}

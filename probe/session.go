@@ -1,0 +1,354 @@
+// Package probe is mcpprobe's own MCP client: small, and built to see the
+// raw bytes of everything a server sends. It detects the protocol era,
+// lists what the server offers and returns it all as a Capture.
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+// Response is a JSON-RPC response, kept as received.
+type Response struct {
+	Raw    []byte // the whole message
+	Result []byte // the raw "result" member, a slice of Raw; nil on error
+	Error  *RPCError
+	Seq    int           // trace frame
+	T      time.Duration // when it arrived
+	// Recovered: the response was glued to stray stdout text and cut out.
+	Recovered bool
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int64
+	Message string
+	Data    []byte // raw, may be nil
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// Error codes the probe reacts to.
+const (
+	CodeMethodNotFound             = -32601
+	CodeInvalidParams              = -32602
+	CodeUnsupportedProtocolVersion = -32022
+	CodeMissingClientCapability    = -32021
+	CodeHeaderMismatch             = -32020
+)
+
+// TimeoutError is returned when a request got no response in time.
+type TimeoutError struct {
+	Method string
+	After  time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("no response to %s within %v", e.Method, e.After)
+}
+
+// ClosedError is returned when the stream ended before the response came.
+type ClosedError struct {
+	Method string
+	Cause  error
+}
+
+func (e *ClosedError) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("the server's stream ended before it answered %s: %v", e.Method, e.Cause)
+	}
+	return fmt.Sprintf("the server's stream ended before it answered %s", e.Method)
+}
+
+func (e *ClosedError) Unwrap() error { return e.Cause }
+
+// Event is something the server sent that was not a response to us:
+// a notification, a request, a reply nobody asked for.
+type Event struct {
+	Kind   string // "notification", "request", "unknown_id", "late_reply", "invalid"
+	Method string
+	Raw    []byte
+	Seq    int
+	T      time.Duration
+	Note   string
+}
+
+// Session matches requests and responses by id over a transport.Conn and
+// answers what the server asks of us.
+type Session struct {
+	conn transport.Conn
+
+	mu        sync.Mutex
+	nextID    int64
+	pending   map[string]chan Response
+	abandoned map[string]string // id → method, for requests that timed out
+	events    []Event
+	closed    bool
+	closeErr  error
+	done      chan struct{}
+	problem   error // a stream fault that fails every pending request
+}
+
+// NewSession starts reading from conn.
+func NewSession(conn transport.Conn) *Session {
+	s := &Session{
+		conn:      conn,
+		pending:   map[string]chan Response{},
+		abandoned: map[string]string{},
+		done:      make(chan struct{}),
+	}
+	go s.read()
+	return s
+}
+
+// Done is closed when the server's stream has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Events returns what the server sent unasked, in order.
+func (s *Session) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Event(nil), s.events...)
+}
+
+// idKey normalises an id so that a response matches its request however
+// the server spelled the number.
+func idKey(id gjson.Result) (string, bool) {
+	switch id.Type {
+	case gjson.Number:
+		return "n:" + strconv.FormatFloat(id.Num, 'g', -1, 64), true
+	case gjson.String:
+		return "s:" + id.Str, true
+	}
+	return "", false
+}
+
+// Call sends a request and waits at most timeout for its response. params
+// is raw JSON or nil.
+func (s *Session) Call(ctx context.Context, method string, params []byte, timeout time.Duration) (Response, error) {
+	s.mu.Lock()
+	if s.closed {
+		err := s.closeErr
+		s.mu.Unlock()
+		return Response{}, &ClosedError{Method: method, Cause: err}
+	}
+	s.nextID++
+	id := s.nextID
+	key := "n:" + strconv.FormatInt(id, 10)
+	ch := make(chan Response, 1)
+	s.pending[key] = ch
+	s.mu.Unlock()
+
+	msg := make([]byte, 0, 64+len(method)+len(params))
+	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
+	msg = strconv.AppendInt(msg, id, 10)
+	msg = append(msg, `,"method":`...)
+	msg = strconv.AppendQuote(msg, method)
+	if params != nil {
+		msg = append(msg, `,"params":`...)
+		msg = append(msg, params...)
+	}
+	msg = append(msg, '}')
+	if err := s.conn.Send(msg); err != nil {
+		s.forget(key, "")
+		return Response{}, err
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			s.mu.Lock()
+			err, cause, closed := s.problem, s.closeErr, s.closed
+			s.mu.Unlock()
+			if err != nil && !closed {
+				return Response{}, err
+			}
+			return Response{}, &ClosedError{Method: method, Cause: cause}
+		}
+		if r.Error != nil {
+			return r, r.Error
+		}
+		return r, nil
+	case <-t.C:
+		s.forget(key, method)
+		return Response{}, &TimeoutError{Method: method, After: timeout}
+	case <-ctx.Done():
+		s.forget(key, method)
+		return Response{}, ctx.Err()
+	}
+}
+
+func (s *Session) forget(key, method string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, key)
+	if method != "" {
+		s.abandoned[key] = method
+	}
+}
+
+// Notify sends a notification.
+func (s *Session) Notify(method string, params []byte) error {
+	msg := []byte(`{"jsonrpc":"2.0","method":` + strconv.Quote(method))
+	if params != nil {
+		msg = append(append(msg, `,"params":`...), params...)
+	}
+	return s.conn.Send(append(msg, '}'))
+}
+
+func (s *Session) read() {
+	msgs, problems := s.conn.Messages(), s.conn.Problems()
+	for {
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				s.finish()
+				return
+			}
+			s.dispatch(m)
+		case p := <-problems:
+			s.fail(p)
+		}
+	}
+}
+
+// fail ends every pending request with err: after a stream fault such as
+// an oversize line, a pending response may never be readable.
+func (s *Session) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) == 0 {
+		return
+	}
+	s.problem = err
+	for k, ch := range s.pending {
+		close(ch)
+		delete(s.pending, k)
+	}
+}
+
+func (s *Session) finish() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.closeErr = s.conn.Err()
+	for k, ch := range s.pending {
+		close(ch)
+		delete(s.pending, k)
+	}
+	close(s.done)
+}
+
+func (s *Session) event(e Event) {
+	s.mu.Lock()
+	s.events = append(s.events, e)
+	s.mu.Unlock()
+}
+
+func (s *Session) dispatch(m transport.Message) {
+	v := gjson.ParseBytes(m.Raw)
+	if v.IsArray() {
+		s.event(Event{Kind: "batch", Raw: m.Raw, Seq: m.Seq, T: m.T, Note: "the server sent a JSON-RPC batch"})
+		v.ForEach(func(_, el gjson.Result) bool {
+			s.dispatchOne(el, []byte(el.Raw), m)
+			return true
+		})
+		return
+	}
+	s.dispatchOne(v, m.Raw, m)
+}
+
+func (s *Session) dispatchOne(v gjson.Result, raw []byte, m transport.Message) {
+	ev := Event{Raw: raw, Seq: m.Seq, T: m.T}
+	if jv := v.Get("jsonrpc"); jv.Type != gjson.String || jv.Str != "2.0" {
+		ev.Kind, ev.Note = "invalid", `"jsonrpc" is not "2.0"`
+		s.event(ev)
+	}
+	method := v.Get("method")
+	id := v.Get("id")
+	switch {
+	case method.Exists() && id.Exists():
+		ev.Kind, ev.Method = "request", method.String()
+		s.event(ev)
+		s.answer(method.String(), id)
+	case method.Exists():
+		ev.Kind, ev.Method = "notification", method.String()
+		s.event(ev)
+	case id.Exists() && (v.Get("result").Exists() || v.Get("error").Exists()):
+		key, ok := idKey(id)
+		s.mu.Lock()
+		ch, found := s.pending[key]
+		if found {
+			delete(s.pending, key)
+		}
+		late, wasLate := s.abandoned[key]
+		s.mu.Unlock()
+		if !ok || !found {
+			ev.Kind = "unknown_id"
+			ev.Note = "a response with id " + id.Raw + " that matches no request in flight"
+			if wasLate {
+				ev.Kind, ev.Method = "late_reply", late
+				ev.Note = "the response to " + late + " arrived after the probe stopped waiting"
+			}
+			s.event(ev)
+			return
+		}
+		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered}
+		if e := v.Get("error"); e.Exists() {
+			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String()}
+			if d := e.Get("data"); d.Exists() {
+				r.Error.Data = []byte(d.Raw)
+			}
+		} else {
+			res := v.Get("result")
+			// gjson's Index locates the member inside raw, so Result is the
+			// server's own bytes, not a copy re-encoded by us.
+			if res.Index > 0 && res.Index+len(res.Raw) <= len(raw) {
+				r.Result = raw[res.Index : res.Index+len(res.Raw)]
+			} else {
+				r.Result = []byte(res.Raw)
+			}
+		}
+		ch <- r
+	default:
+		ev.Kind, ev.Note = "invalid", "neither a request, a notification nor a response"
+		s.event(ev)
+	}
+}
+
+// answer replies to a request from the server. mcpprobe declares no client
+// capabilities, so the only request it can honour is ping.
+func (s *Session) answer(method string, id gjson.Result) {
+	head := `{"jsonrpc":"2.0","id":` + id.Raw
+	var msg string
+	switch method {
+	case "ping":
+		msg = head + `,"result":{}}`
+	default:
+		why := "mcpprobe does not implement " + method
+		switch method {
+		case "roots/list":
+			why = "mcpprobe declared no roots capability"
+		case "sampling/createMessage":
+			why = "mcpprobe declared no sampling capability"
+		case "elicitation/create":
+			why = "mcpprobe declared no elicitation capability"
+		}
+		msg = head + `,"error":{"code":-32601,"message":` + strconv.Quote(why) + `}}`
+	}
+	_ = s.conn.Send([]byte(msg))
+}
+
+// IsMethodNotFound reports whether err is a JSON-RPC -32601.
+func IsMethodNotFound(err error) bool {
+	var re *RPCError
+	return errors.As(err, &re) && re.Code == CodeMethodNotFound
+}

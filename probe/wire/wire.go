@@ -1,0 +1,107 @@
+// Package wire summarises what a server put on the wire: per tool, the
+// sizes a host pays for, measured on the bytes as received.
+package wire
+
+import (
+	"sort"
+	"unicode/utf16"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/tidwall/gjson"
+)
+
+// Tool is one tool's definition, measured.
+type Tool struct {
+	Name  string
+	Title string // title, or annotations.title
+	// Description length in UTF-16 code units (what JavaScript hosts
+	// count), in Unicode code points and in UTF-8 bytes.
+	DescUTF16, DescRunes, DescBytes int
+	HasDescription                  bool
+	InputSchemaBytes                int // raw bytes as received; 0 if absent
+	OutputSchemaBytes               int // -1 if absent
+	Annotations                     []string
+	DefinitionBytes                 int // the whole tool object as received
+}
+
+// Tools measures every tool of the capture, in wire order.
+func Tools(c *probe.Capture) []Tool {
+	out := make([]Tool, 0, len(c.Tools.Items))
+	for _, raw := range c.Tools.Items {
+		v := gjson.ParseBytes(raw)
+		d := v.Get("description")
+		t := Tool{
+			Name:              v.Get("name").String(),
+			Title:             v.Get("title").String(),
+			HasDescription:    d.Exists(),
+			OutputSchemaBytes: -1,
+			DefinitionBytes:   len(raw),
+		}
+		if t.Title == "" {
+			t.Title = v.Get("annotations.title").String()
+		}
+		desc := d.String()
+		t.DescBytes = len(desc)
+		t.DescRunes = len([]rune(desc))
+		t.DescUTF16 = UTF16Len(desc)
+		if s := v.Get("inputSchema"); s.Exists() {
+			t.InputSchemaBytes = len(s.Raw)
+		}
+		if s := v.Get("outputSchema"); s.Exists() {
+			t.OutputSchemaBytes = len(s.Raw)
+		}
+		t.Annotations = annotations(v.Get("annotations"))
+		out = append(out, t)
+	}
+	return out
+}
+
+var hints = []struct{ key, label string }{
+	{"readOnlyHint", "readOnly"},
+	{"destructiveHint", "destructive"},
+	{"idempotentHint", "idempotent"},
+	{"openWorldHint", "openWorld"},
+}
+
+// annotations lists the hints a tool sets; a hint set to false is shown
+// negated, since false differs from the spec's default for some of them.
+func annotations(a gjson.Result) []string {
+	var out []string
+	for _, h := range hints {
+		switch v := a.Get(h.key); v.Type {
+		case gjson.True:
+			out = append(out, h.label)
+		case gjson.False:
+			out = append(out, "!"+h.label)
+		}
+	}
+	var other []string
+	a.ForEach(func(k, _ gjson.Result) bool {
+		switch k.String() {
+		case "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "title":
+		default:
+			other = append(other, k.String())
+		}
+		return true
+	})
+	sort.Strings(other)
+	return append(out, other...)
+}
+
+// ListTotals is what one list cost on the wire.
+type ListTotals struct {
+	Pages, Items, Bytes int
+}
+
+// Totals adds up a list's pages: Bytes is the raw responses' size.
+func Totals(l probe.List) ListTotals {
+	t := ListTotals{Pages: len(l.Pages), Items: len(l.Items)}
+	for _, p := range l.Pages {
+		t.Bytes += len(p.Raw)
+	}
+	return t
+}
+
+// UTF16Len is a string's length in UTF-16 code units, the unit JavaScript
+// hosts cut in.
+func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }

@@ -1,0 +1,146 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+// Object builds a JSON object whose members keep the order they were added
+// in, and whose raw members are copied verbatim: the server's own bytes go
+// out exactly as they came in, which encoding/json cannot promise.
+type Object struct {
+	buf bytes.Buffer
+	n   int
+}
+
+// Raw adds a member whose value is already JSON.
+func (o *Object) Raw(key string, value []byte) *Object {
+	if o.n == 0 {
+		o.buf.WriteByte('{')
+	} else {
+		o.buf.WriteByte(',')
+	}
+	o.n++
+	o.buf.Write(marshal(key))
+	o.buf.WriteByte(':')
+	if len(value) == 0 {
+		value = []byte("null")
+	}
+	o.buf.Write(value)
+	return o
+}
+
+// Set adds a member encoded by encoding/json.
+func (o *Object) Set(key string, v any) *Object { return o.Raw(key, marshal(v)) }
+
+// Bytes closes the object and returns it.
+func (o *Object) Bytes() []byte {
+	if o.n == 0 {
+		return []byte("{}")
+	}
+	return append(o.buf.Bytes(), '}')
+}
+
+// RawArray joins raw JSON values into an array.
+func RawArray(items [][]byte) []byte {
+	return append(append([]byte{'['}, bytes.Join(items, []byte{','})...), ']')
+}
+
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// CaptureJSON renders the wire capture as one JSON object (the fields are
+// documented in the README). Items and objects the server sent are embedded
+// byte for byte; everything else is ours.
+func CaptureJSON(c *probe.Capture, h Header) []byte {
+	o := &Object{}
+	o.Set("mcpprobe_version", h.Version)
+	o.Set("target", h.Target)
+	o.Set("transport", c.Transport)
+	o.Set("era", nullIfEmpty(c.Era))
+	o.Set("protocol_version", nullIfEmpty(c.ProtocolVersion))
+	o.Set("requested_version", nullIfEmpty(c.RequestedVersion))
+	o.Set("discover", c.Discover)
+	o.Raw("server_info", c.ServerInfo)
+	o.Raw("capabilities", c.Capabilities)
+	o.Set("instructions", c.Instructions)
+	o.Raw("tools", RawArray(c.Tools.Items))
+	o.Raw("prompts", RawArray(c.Prompts.Items))
+	o.Raw("resources", RawArray(c.Resources.Items))
+	o.Raw("resource_templates", RawArray(c.Templates.Items))
+	lists := make([][]byte, 0, 4)
+	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
+		lo := &Object{}
+		lo.Set("method", l.Method).Set("asked", l.Asked)
+		if l.Skipped != "" {
+			lo.Set("skipped", l.Skipped)
+		}
+		bytesOnWire := 0
+		for _, p := range l.Pages {
+			bytesOnWire += len(p.Raw)
+		}
+		lo.Set("pages", len(l.Pages)).Set("items", len(l.Items)).Set("bytes", bytesOnWire)
+		lo.Set("error", nullIfEmpty(l.Error))
+		lists = append(lists, lo.Bytes())
+	}
+	o.Raw("lists", RawArray(lists))
+	noise := []string{}
+	stderr := []string{}
+	for _, f := range c.Trace.Frames() {
+		switch f.Dir {
+		case transport.DirNoise:
+			noise = append(noise, string(f.Raw))
+		case transport.DirStderr:
+			stderr = append(stderr, string(f.Raw))
+		}
+	}
+	o.Set("stdout_noise", noise)
+	o.Set("stderr", stderr)
+	events := make([][]byte, 0, len(c.Events))
+	for _, e := range c.Events {
+		eo := &Object{}
+		eo.Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method)).Set("frame", e.Seq).Set("t_ns", int64(e.T))
+		if e.Note != "" {
+			eo.Set("note", e.Note)
+		}
+		events = append(events, eo.Bytes())
+	}
+	o.Raw("events", RawArray(events))
+	findings := make([][]byte, 0, len(c.Findings))
+	for _, f := range c.Findings {
+		findings = append(findings, (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message).Bytes())
+	}
+	o.Raw("findings", RawArray(findings))
+	t := &Object{}
+	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
+	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
+	t.Set("last_page_ns", nsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
+	t.Set("exit_ns", nsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
+	o.Raw("timings", t.Bytes())
+	return append(o.Bytes(), '\n')
+}
+
+func nullIfEmpty(s string) any {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return s
+}
+
+func nsOrNull(ns int64, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return ns
+}

@@ -1,0 +1,277 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/tidwall/gjson"
+)
+
+// Header is what a report says about the run itself.
+type Header struct {
+	Target  string // how the server was started, secrets already hidden
+	Version string // mcpprobe's version
+	Date    string // YYYY-MM-DD
+}
+
+// ServerName returns "name version" from the capture's serverInfo.
+func ServerName(c *probe.Capture) string {
+	si := gjson.ParseBytes(c.ServerInfo)
+	name := strings.TrimSpace(si.Get("name").String() + " " + si.Get("version").String())
+	if name == "" {
+		return "unnamed server"
+	}
+	return name
+}
+
+// Report writes the whole markdown report. Sections appear in a fixed
+// order and everything in them is in wire order or sorted, so the same
+// server gives the same report.
+func Report(w io.Writer, c *probe.Capture, h Header) {
+	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", Cell(ServerName(c)))
+	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
+		Code(h.Target), c.Transport, protocolLine(c), h.Version, h.Date)
+	fmt.Fprintln(w, "## Findings")
+	fmt.Fprintln(w)
+	Findings(w, Markdown, c.Findings)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## Wire")
+	fmt.Fprintln(w)
+	Wire(w, Markdown, c)
+}
+
+func protocolLine(c *probe.Capture) string {
+	v := c.ProtocolVersion
+	if v == "" {
+		v = "none negotiated"
+	}
+	s := "protocol " + Escape(v)
+	if c.Discover != "" {
+		s += " (server/discover: " + Escape(c.Discover) + ")"
+	}
+	return s
+}
+
+// Findings writes the findings table.
+func Findings(w io.Writer, st Style, fs []probe.Finding) {
+	if len(fs) == 0 {
+		fmt.Fprintln(w, "No findings.")
+		return
+	}
+	rows := make([][]string, len(fs))
+	for i, f := range fs {
+		rows[i] = []string{f.Severity, f.Code, Cell(f.Message)}
+	}
+	Table(w, st, []string{"severity", "code", "what"}, rows)
+}
+
+// Wire writes what the server offers: identity, capabilities,
+// instructions and a table per list.
+func Wire(w io.Writer, st Style, c *probe.Capture) {
+	caps := Capabilities(c.Capabilities)
+	if caps == "" {
+		caps = "none"
+	}
+	if st == Terminal {
+		fmt.Fprintf(w, "server        %s\n", Escape(ServerName(c)))
+		fmt.Fprintf(w, "protocol      %s\n", strings.TrimPrefix(protocolLine(c), "protocol "))
+		fmt.Fprintf(w, "capabilities  %s\n", Escape(caps))
+	} else {
+		fmt.Fprintf(w, "Capabilities: %s.\n\n", Cell(caps))
+	}
+	instructions(w, st, c.Instructions)
+	tools(w, st, c)
+	prompts(w, st, c)
+	itemTable(w, st, "Resources", c.Resources, []string{"uri", "name", "mimeType"})
+	itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
+}
+
+// Capabilities renders a capabilities object as "tools(listChanged) logging".
+func Capabilities(raw []byte) string {
+	var parts []string
+	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+		var subs []string
+		v.ForEach(func(sk, sv gjson.Result) bool {
+			if sv.Type != gjson.False {
+				subs = append(subs, sk.String())
+			}
+			return true
+		})
+		sort.Strings(subs)
+		p := k.String()
+		if len(subs) > 0 {
+			p += "(" + strings.Join(subs, ",") + ")"
+		}
+		parts = append(parts, p)
+		return true
+	})
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+func instructions(w io.Writer, st Style, in *string) {
+	switch {
+	case in == nil:
+		line(w, st, "instructions", "none")
+	default:
+		n := wire.UTF16Len(*in)
+		line(w, st, "instructions", fmt.Sprintf("%s UTF-16 units: %s", Num(n), code(st, Clip(*in, 200))))
+	}
+}
+
+func line(w io.Writer, st Style, label, text string) {
+	if st == Terminal {
+		fmt.Fprintf(w, "%-13s %s\n", label, text)
+		return
+	}
+	fmt.Fprintf(w, "%s: %s.\n\n", strings.ToUpper(label[:1])+label[1:], text)
+}
+
+func heading(w io.Writer, st Style, title string, l probe.List) bool {
+	t := wire.Totals(l)
+	fmt.Fprintln(w)
+	summary := ""
+	switch {
+	case !l.Asked:
+		summary = "not listed: " + l.Skipped
+	default:
+		summary = fmt.Sprintf("%s in %s, %s bytes", plural(t.Items, "item"), plural(t.Pages, "page"), Num(t.Bytes))
+		if l.Error != "" {
+			summary += "; stopped: " + Escape(Clip(l.Error, 120))
+		}
+	}
+	if st == Terminal {
+		fmt.Fprintf(w, "%s: %s\n", title, summary)
+	} else {
+		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, strings.ToUpper(summary[:1])+summary[1:])
+	}
+	return l.Asked && t.Items > 0
+}
+
+func tools(w io.Writer, st Style, c *probe.Capture) {
+	if !heading(w, st, "Tools", c.Tools) {
+		return
+	}
+	var rows [][]string
+	for _, t := range wire.Tools(c) {
+		out := "no"
+		if t.OutputSchemaBytes >= 0 {
+			out = "yes (" + Num(t.OutputSchemaBytes) + ")"
+		}
+		desc := Num(t.DescUTF16)
+		if !t.HasDescription {
+			desc = "none"
+		}
+		ann := strings.Join(t.Annotations, ", ")
+		if ann == "" {
+			ann = "—"
+		}
+		title := t.Title
+		if title == "" {
+			title = "—"
+		}
+		rows = append(rows, []string{code(st, t.Name), Cell(title), desc, Num(t.InputSchemaBytes), out, Cell(ann)})
+	}
+	Table(w, st, []string{"tool", "title", "description (UTF-16)", "input schema (bytes)", "output schema (bytes)", "annotations"}, rows,
+		Left, Left, Right, Right, Left, Left)
+}
+
+func prompts(w io.Writer, st Style, c *probe.Capture) {
+	if !heading(w, st, "Prompts", c.Prompts) {
+		return
+	}
+	var rows [][]string
+	for _, raw := range c.Prompts.Items {
+		v := gjson.ParseBytes(raw)
+		var args []string
+		for _, a := range v.Get("arguments").Array() {
+			n := a.Get("name").String()
+			if a.Get("required").Bool() {
+				n += "*"
+			}
+			args = append(args, n)
+		}
+		rows = append(rows, []string{code(st, v.Get("name").String()), Num(wire.UTF16Len(v.Get("description").String())), Cell(strings.Join(args, ", "))})
+	}
+	Table(w, st, []string{"prompt", "description (UTF-16)", "arguments (* required)"}, rows, Left, Right, Left)
+}
+
+func itemTable(w io.Writer, st Style, title string, l probe.List, keys []string) {
+	if !heading(w, st, title, l) {
+		return
+	}
+	var rows [][]string
+	for _, raw := range l.Items {
+		v := gjson.ParseBytes(raw)
+		row := make([]string, len(keys))
+		for i, k := range keys {
+			row[i] = Cell(Clip(v.Get(k).String(), 80))
+		}
+		row[0] = code(st, Clip(v.Get(keys[0]).String(), 80))
+		rows = append(rows, row)
+	}
+	Table(w, st, keys, rows)
+}
+
+// Timings writes when each phase completed, for the terminal.
+func Timings(w io.Writer, c *probe.Capture) {
+	t := c.Timings
+	parts := []string{"first byte " + Dur(t.FirstByte)}
+	if c.Handshake != nil {
+		parts = append(parts, c.Handshake.Method+" "+Dur(t.Handshake))
+	}
+	if t.LastPage > 0 {
+		parts = append(parts, "last page "+Dur(t.LastPage))
+	}
+	if t.ExitKnown {
+		parts = append(parts, "exit "+Dur(t.ExitAfter)+" after stdin closed")
+	}
+	fmt.Fprintf(w, "timings       %s (since spawn)\n", strings.Join(parts, " · "))
+}
+
+// Dur prints a duration in milliseconds with sensible precision.
+func Dur(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	switch {
+	case ms >= 100:
+		return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
+	case ms >= 1:
+		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatFloat(ms, 'f', 3, 64) + " ms"
+}
+
+// Num prints an integer with thousands separators.
+func Num(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Num(n) + " " + noun + "s"
+}
+
+// code is a code span in markdown, and the plain escaped text on a terminal.
+func code(st Style, s string) string {
+	if st == Terminal {
+		return Escape(s)
+	}
+	return Code(s)
+}

@@ -1,0 +1,34 @@
+package transport
+
+import (
+	"errors"
+	"time"
+)
+
+// Message is one JSON-RPC message (or batch) the server sent.
+type Message struct {
+	Raw []byte // exactly as received
+	Seq int    // the trace frame it came from
+	T   time.Duration
+	// Recovered marks a message cut out of a noise line it was glued to;
+	// Raw is then a suffix of that frame, not a frame of its own.
+	Recovered bool
+}
+
+// Conn is a message stream to one server, whatever carries it.
+type Conn interface {
+	// Send writes one message. It never blocks longer than the transport's
+	// write timeout.
+	Send(raw []byte) error
+	// Messages delivers what the server sends; it is closed when the
+	// stream ends, after which Err says why.
+	Messages() <-chan Message
+	Err() error
+	// Problems delivers stream faults the session must react to, such as a
+	// line over the size limit that may have been a response.
+	Problems() <-chan error
+	Trace() *Trace
+}
+
+// ErrLineTooLong is the cause of a problem raised for an oversize line.
+var ErrLineTooLong = errors.New("line too long")

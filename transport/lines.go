@@ -1,0 +1,88 @@
+package transport
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// DefaultMaxLine bounds one stdout line. A tools/list of a large server is a
+// few hundred KiB; 16 MiB leaves room without letting a server exhaust memory.
+const DefaultMaxLine = 16 << 20
+
+// Line is one newline-delimited unit of a byte stream.
+type Line struct {
+	Bytes []byte // without the '\n'; at most the reader's limit
+	Len   int    // the line's full length, larger than len(Bytes) when cut
+	Cut   bool   // the line was longer than the limit; the rest was discarded
+	EOF   bool   // the stream ended without a final '\n'
+}
+
+// LineReader splits a stream on '\n' and never holds more than max bytes of
+// one line, however long the line is.
+type LineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+// NewLineReader reads lines of at most max bytes (DefaultMaxLine if max<=0).
+func NewLineReader(r io.Reader, max int) *LineReader {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	size := 64 << 10
+	if max < size {
+		size = max
+	}
+	if size < 16 {
+		size = 16 // bufio's minimum
+	}
+	return &LineReader{r: bufio.NewReaderSize(r, size), max: max}
+}
+
+// Next returns the next line. At the end of the stream it returns io.EOF,
+// after a last Line with EOF set if the stream did not end in '\n'.
+// Bytes is a fresh slice the caller may keep.
+func (l *LineReader) Next() (Line, error) {
+	var buf []byte
+	total := 0
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		n := len(chunk)
+		ended := err == nil // chunk ends with '\n'
+		if ended {
+			n--
+		}
+		if room := l.max - len(buf); room > 0 {
+			take := n
+			if take > room {
+				take = room
+			}
+			buf = append(buf, chunk[:take]...)
+		}
+		total += n
+		switch {
+		case ended:
+			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max}, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if total == 0 {
+				return Line{}, io.EOF
+			}
+			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true}, nil
+		default:
+			if total > 0 {
+				return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true}, err
+			}
+			return Line{}, err
+		}
+	}
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}

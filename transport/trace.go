@@ -1,0 +1,161 @@
+// Package transport moves MCP frames between the probe and a server and
+// records every byte of them, in both directions, as it happens.
+package transport
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Dir says where a frame came from.
+type Dir string
+
+const (
+	DirSend   Dir = "send"   // written by the probe to the server
+	DirRecv   Dir = "recv"   // a JSON-RPC message written by the server
+	DirNoise  Dir = "noise"  // anything else the server wrote on its message stream
+	DirStderr Dir = "stderr" // one line of the server's stderr
+)
+
+// Frame is one unit of traffic. Raw holds the exact bytes, without the
+// newline that delimited them on a line-framed stream.
+type Frame struct {
+	Seq int           // position in the trace, from 0
+	Dir Dir           //
+	T   time.Duration // monotonic time since the trace started
+	Raw []byte
+	// Cut is set when the line was longer than the framer's limit: Raw then
+	// holds only its head and Len the full length.
+	Cut bool
+	Len int
+	// NoNewline marks a final stdout line that ended at EOF without '\n'.
+	NoNewline bool
+}
+
+// Trace is the ordered record of every frame of one probe run. It is safe
+// for concurrent use; when a writer is attached every frame is written as
+// one JSON line the moment it is added, so a crash loses nothing.
+type Trace struct {
+	start  time.Time
+	mu     sync.Mutex
+	frames []Frame
+	w      io.Writer
+	werr   error
+	redact func([]byte) ([]byte, bool)
+}
+
+// NewTrace starts a trace whose clock starts at start.
+func NewTrace(start time.Time) *Trace { return &Trace{start: start} }
+
+// Start is the instant t_ns counts from.
+func (t *Trace) Start() time.Time { return t.start }
+
+// Since is the monotonic time elapsed since the trace started.
+func (t *Trace) Since() time.Duration { return time.Since(t.start) }
+
+// Stream writes every frame, past and future, to w as JSON lines.
+// redact, if not nil, may hide secrets in what is written; a frame it
+// changed is marked "redacted":true so nobody mistakes it for the wire.
+func (t *Trace) Stream(w io.Writer, redact func([]byte) ([]byte, bool)) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.w, t.redact = w, redact
+	for _, f := range t.frames {
+		t.writeLocked(f)
+	}
+	return t.werr
+}
+
+// Add records a frame and returns it.
+func (t *Trace) Add(dir Dir, raw []byte) Frame {
+	return t.AddFrame(Frame{Dir: dir, Raw: raw, Len: len(raw)})
+}
+
+// AddFrame records f, filling in its sequence number and time.
+func (t *Trace) AddFrame(f Frame) Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f.T = time.Since(t.start)
+	f.Seq = len(t.frames)
+	if f.Len == 0 {
+		f.Len = len(f.Raw)
+	}
+	t.frames = append(t.frames, f)
+	if t.w != nil {
+		t.writeLocked(f)
+	}
+	return f
+}
+
+// Frames returns a copy of the frames recorded so far.
+func (t *Trace) Frames() []Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Frame(nil), t.frames...)
+}
+
+// Err reports the first error writing the trace stream.
+func (t *Trace) Err() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.werr
+}
+
+func (t *Trace) writeLocked(f Frame) {
+	if t.werr != nil {
+		return
+	}
+	raw, redacted := f.Raw, false
+	if t.redact != nil {
+		raw, redacted = t.redact(raw)
+	}
+	_, t.werr = t.w.Write(EncodeFrameLine(f, raw, redacted))
+}
+
+// EncodeFrameLine renders one trace line. The raw text is carried in a JSON
+// string, which decodes back to exactly the bytes received; bytes that are
+// not valid UTF-8 cannot survive a JSON string and go in raw_b64 instead.
+func EncodeFrameLine(f Frame, raw []byte, redacted bool) []byte {
+	b := make([]byte, 0, len(raw)+64)
+	b = append(b, `{"dir":"`...)
+	b = append(b, f.Dir...)
+	b = append(b, `","t_ns":`...)
+	b = strconv.AppendInt(b, int64(f.T), 10)
+	if utf8.Valid(raw) {
+		b = append(b, `,"raw":`...)
+		b = appendJSONString(b, raw)
+	} else {
+		b = append(b, `,"raw_b64":"`...)
+		b = base64.StdEncoding.AppendEncode(b, raw)
+		b = append(b, '"')
+	}
+	if f.Cut {
+		b = append(b, `,"cut":true,"len":`...)
+		b = strconv.AppendInt(b, int64(f.Len), 10)
+	}
+	if f.NoNewline {
+		b = append(b, `,"no_newline":true`...)
+	}
+	if redacted {
+		b = append(b, `,"redacted":true`...)
+	}
+	return append(b, "}\n"...)
+}
+
+func appendJSONString(b, s []byte) []byte {
+	var sb jsonStringBuf
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(string(s)) // a string always encodes
+	out := sb.b
+	return append(b, out[:len(out)-1]...) // drop the encoder's newline
+}
+
+type jsonStringBuf struct{ b []byte }
+
+func (j *jsonStringBuf) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
