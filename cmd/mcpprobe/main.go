@@ -66,7 +66,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
 		Version: version,
 		Writer:  stdout, ErrWriter: stderr,
-		Flags:   globalFlags(),
+		Flags: globalFlags(),
 		Commands: []*cli.Command{
 			wireCommand(),
 			reportCommand(),
