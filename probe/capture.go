@@ -378,9 +378,6 @@ func (p *prober) takeCommon(r Response, res gjson.Result) {
 			p.c.Add("warning", "instructions-not-string", "instructions is %s, not a string", in.Type)
 		}
 	}
-	if r.Recovered {
-		p.c.Add("error", "glued-message", "the %s response was glued to stray stdout text written without a newline; a strict client never sees it", p.c.Handshake.Method)
-	}
 }
 
 // rawOf returns v's bytes as they stand in src.
@@ -494,9 +491,6 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		page := Page{Method: l.Method, N: n, Cursor: cursor, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
 		l.Pages = append(l.Pages, page)
 		p.c.Timings.LastPage = r.T
-		if r.Recovered {
-			p.c.Add("error", "glued-message", "page %d of %s was glued to stray stdout text written without a newline; a strict client never sees it", n, l.Method)
-		}
 		res := gjson.ParseBytes(r.Result)
 		items := res.Get(l.Key)
 		if !items.IsArray() {
@@ -576,7 +570,11 @@ func (p *prober) eventFindings() {
 		n := counts[k]
 		switch kind {
 		case "request":
-			p.c.Add("info", "server-request", "the server sent %s ×%d during the probe; mcpprobe answered it (an error where it declared no such capability)", method, n)
+			answer := "mcpprobe answered -32601, as it declares no such capability"
+			if method == "ping" {
+				answer = "mcpprobe answered it"
+			}
+			p.c.Add("info", "server-request", "the server sent %s ×%d during the probe; %s", method, n, answer)
 		case "notification":
 			p.c.Add("info", "notification", "the server sent %s ×%d during the probe", method, n)
 		case "batch":

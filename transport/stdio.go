@@ -1,11 +1,14 @@
 package transport
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -378,10 +381,15 @@ func (s *Stdio) Close(grace time.Duration) ExitReport {
 			r.After = 0
 		}
 	}
-	// Grandchildren may hold on after the leader went, in its group.
-	if syscall.Kill(-pgid, 0) == nil {
-		r.Leftover = true
+	// Grandchildren may hold on after the leader went, in its group. When
+	// the group was signalled they are dying with it; otherwise they were
+	// left behind, which is worth reporting.
+	if groupAlive(pgid) {
+		r.Leftover = r.Signal == ""
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		for i := 0; i < 50 && groupAlive(pgid); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	// A process outside the group may still hold our pipes open: closing
 	// our ends unblocks the readers whatever it does.
@@ -418,4 +426,34 @@ func waitFor(ch <-chan struct{}, d time.Duration) bool {
 	case <-t.C:
 		return false
 	}
+}
+
+// groupAlive reports whether a process of group pgid is still running.
+// Zombies do not count: in a container whose init does not reap, a killed
+// grandchild lingers as one, harmless, and kill(-pgid, 0) would still see it.
+func groupAlive(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return syscall.Kill(-pgid, 0) == nil
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the command name, which may itself hold spaces
+		// and parentheses: state ppid pgrp ...
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }
