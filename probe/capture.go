@@ -236,9 +236,11 @@ func (p *prober) handshake(ctx context.Context) error {
 	}
 	var lastErr error
 	for _, v := range versions {
+		// The handshake as a whole gets StartupTimeout; initialize keeps
+		// a little of it even when server/discover used the rest.
 		left := p.o.StartupTimeout - time.Since(start)
-		if left < p.o.Timeout {
-			left = p.o.Timeout
+		if left < 500*time.Millisecond {
+			left = 500 * time.Millisecond
 		}
 		err := p.initialize(ctx, v, left)
 		if err == nil {
@@ -539,6 +541,8 @@ func (p *prober) listError(l *List, page int, err error) {
 		p.c.Add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
 	case errors.As(err, &re):
 		p.c.Add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
+	case errors.Is(err, transport.ErrLineTooLong):
+		p.c.Add("error", "line-too-long", "%s page %d could not be read: %v", l.Method, page, err)
 	case isTimeout(err):
 		p.c.Add("error", "list-timeout", "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
 	default:

@@ -34,13 +34,8 @@ func RunStdio(ctx context.Context, t StdioTarget, o Options) (*Capture, error) {
 	}
 	c, runErr := Run(ctx, srv, o)
 	c.Transport = "stdio"
-	exitedEarly := false
-	select {
-	case <-srv.Exited():
-		exitedEarly = true
-	default:
-	}
 	exit := srv.Close(t.Grace)
+	exitedEarly := exit.AlreadyExited
 	c.Timings.FirstByte = srv.FirstByte()
 	if !exit.AlreadyExited {
 		c.Timings.ExitAfter, c.Timings.ExitKnown = exit.After, true

@@ -81,6 +81,7 @@ type Stdio struct {
 
 	mu          sync.Mutex
 	firstByte   time.Duration // 0 until the first stdout byte
+	stdoutEnded bool          // the server closed its stdout
 	stderrTail  []string
 	kept        int
 	noiseLines  int
@@ -234,6 +235,11 @@ func (s *Stdio) keep(n int) bool {
 func (s *Stdio) readStdout() {
 	defer s.readersDone.Done()
 	defer close(s.msgs)
+	defer func() {
+		s.mu.Lock()
+		s.stdoutEnded = true
+		s.mu.Unlock()
+	}()
 	lr := NewLineReader(firstByteReader{s}, s.opts.MaxLine)
 	for {
 		l, err := lr.Next()
@@ -334,7 +340,8 @@ func (r firstByteReader) Read(p []byte) (int, error) {
 
 // ExitReport says how the server went away when the probe let it go.
 type ExitReport struct {
-	// AlreadyExited: the server was gone before its stdin was closed.
+	// AlreadyExited: the server was gone (its process, or at least its
+	// stdout) before its stdin was closed.
 	AlreadyExited bool
 	// After is the time from closing stdin to the process exiting.
 	After time.Duration
@@ -351,9 +358,13 @@ type ExitReport struct {
 // grace again, then SIGKILL. Nothing of the group survives it.
 func (s *Stdio) Close(grace time.Duration) ExitReport {
 	var r ExitReport
+	s.mu.Lock()
+	r.AlreadyExited = s.stdoutEnded
+	s.mu.Unlock()
+	procExited := false
 	select {
 	case <-s.exited:
-		r.AlreadyExited = true
+		procExited, r.AlreadyExited = true, true
 	default:
 	}
 	s.writeMu.Lock()
@@ -362,7 +373,7 @@ func (s *Stdio) Close(grace time.Duration) ExitReport {
 	s.writeMu.Unlock()
 	closedAt := s.trace.Since()
 	pgid := s.cmd.Process.Pid
-	if !r.AlreadyExited {
+	if !procExited {
 		for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
 			if sig != 0 {
 				_ = syscall.Kill(-pgid, sig)

@@ -1,0 +1,44 @@
+# Two commands do all the set-up on a fresh machine (Go and Node.js/npm present):
+#   make demo   build, probe the bundled fixture server, write MCPPROBE.demo.md
+#   make test   install the pinned npm peer servers, then vet and run every test
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: all build demo test unit peers bench fuzz fmt vet clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/mcpprobe ./cmd/mcpprobe
+	$(GO) build -o bin/goodserver ./fixtures/goodserver
+	$(GO) build -o bin/rawserver ./fixtures/rawserver
+
+demo: build
+	./bin/mcpprobe wire ./bin/goodserver
+	./bin/mcpprobe report --out MCPPROBE.demo.md ./bin/goodserver
+	@echo "wrote MCPPROBE.demo.md"
+
+peers:
+	scripts/install-peers.sh
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+test: peers vet
+	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 ./...
+
+# Unit and fixture tests only, no npm needed.
+unit:
+	$(GO) test ./...
+
+bench: build
+	scripts/install-peers.sh --bench
+	scripts/bench-wire.sh
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/
+
+clean:
+	rm -rf bin MCPPROBE.demo.md

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the pinned third-party MCP servers the end-to-end tests run
+# against (scripts/peers/package-lock.json) into scripts/peers/node_modules.
+# With --bench it also installs MCP Inspector, which the speed benchmark
+# compares against.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v npm >/dev/null; then
+  echo "install-peers: npm is not installed; the end-to-end tests need Node.js and npm" >&2
+  exit 1
+fi
+npm ci --prefix "$here/peers" --no-audit --no-fund --loglevel=error
+if [ "${1:-}" = "--bench" ]; then
+  npm ci --prefix "$here/bench" --no-audit --no-fund --loglevel=error
+fi
