@@ -55,8 +55,8 @@ func decodeLine(t *testing.T, line []byte) (frameLine, []byte) {
 
 func TestEncodeFrameLineRawRoundTrip(t *testing.T) {
 	tests := []struct {
-		name   string
-		raw    []byte
+		name    string
+		raw     []byte
 		wantB64 bool
 	}{
 		{"plain message", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), false},
