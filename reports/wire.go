@@ -135,7 +135,9 @@ func line(w io.Writer, st Style, label, text string) {
 
 func heading(w io.Writer, st Style, title string, l probe.List) bool {
 	t := wire.Totals(l)
-	fmt.Fprintln(w)
+	if st == Terminal {
+		fmt.Fprintln(w)
+	}
 	summary := ""
 	switch {
 	case !l.Asked:
