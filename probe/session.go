@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -87,20 +88,19 @@ type Session struct {
 
 	mu        sync.Mutex
 	nextID    int64
-	pending   map[string]chan Response
+	pending   map[string]*pendingCall
 	abandoned map[string]string // id → method, for requests that timed out
 	events    []Event
 	closed    bool
 	closeErr  error
 	done      chan struct{}
-	problem   error // a stream fault that fails every pending request
 }
 
 // NewSession starts reading from conn.
 func NewSession(conn transport.Conn) *Session {
 	s := &Session{
 		conn:      conn,
-		pending:   map[string]chan Response{},
+		pending:   map[string]*pendingCall{},
 		abandoned: map[string]string{},
 		done:      make(chan struct{}),
 	}
@@ -123,6 +123,9 @@ func (s *Session) Events() []Event {
 func idKey(id gjson.Result) (string, bool) {
 	switch id.Type {
 	case gjson.Number:
+		if id.Num == math.Trunc(id.Num) && math.Abs(id.Num) < 1<<53 {
+			return "n:" + strconv.FormatInt(int64(id.Num), 10), true
+		}
 		return "n:" + strconv.FormatFloat(id.Num, 'g', -1, 64), true
 	case gjson.String:
 		return "s:" + id.Str, true
@@ -142,8 +145,8 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 	s.nextID++
 	id := s.nextID
 	key := "n:" + strconv.FormatInt(id, 10)
-	ch := make(chan Response, 1)
-	s.pending[key] = ch
+	pc := &pendingCall{ch: make(chan Response, 1), method: method}
+	s.pending[key] = pc
 	s.mu.Unlock()
 
 	msg := make([]byte, 0, 64+len(method)+len(params))
@@ -163,15 +166,10 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
-	case r, ok := <-ch:
+	case r, ok := <-pc.ch:
 		if !ok {
-			s.mu.Lock()
-			err, cause, closed := s.problem, s.closeErr, s.closed
-			s.mu.Unlock()
-			if err != nil && !closed {
-				return Response{}, err
-			}
-			return Response{}, &ClosedError{Method: method, Cause: cause}
+			// Closed by fail or finish, which set err first.
+			return Response{}, pc.err
 		}
 		if r.Error != nil {
 			return r, r.Error
@@ -210,6 +208,13 @@ func (s *Session) read() {
 		select {
 		case m, ok := <-msgs:
 			if !ok {
+				// A fault raised just before the end explains it better
+				// than the end does.
+				select {
+				case p := <-problems:
+					s.fail(p)
+				default:
+				}
 				s.finish()
 				return
 			}
@@ -220,17 +225,22 @@ func (s *Session) read() {
 	}
 }
 
+// pendingCall is a request waiting for its response. When it can never
+// come, err says why and ch is closed.
+type pendingCall struct {
+	ch     chan Response
+	method string
+	err    error
+}
+
 // fail ends every pending request with err: after a stream fault such as
 // an oversize line, a pending response may never be readable.
 func (s *Session) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.pending) == 0 {
-		return
-	}
-	s.problem = err
-	for k, ch := range s.pending {
-		close(ch)
+	for k, pc := range s.pending {
+		pc.err = err
+		close(pc.ch)
 		delete(s.pending, k)
 	}
 }
@@ -240,8 +250,9 @@ func (s *Session) finish() {
 	defer s.mu.Unlock()
 	s.closed = true
 	s.closeErr = s.conn.Err()
-	for k, ch := range s.pending {
-		close(ch)
+	for k, pc := range s.pending {
+		pc.err = &ClosedError{Method: pc.method, Cause: s.closeErr}
+		close(pc.ch)
 		delete(s.pending, k)
 	}
 	close(s.done)
@@ -258,15 +269,18 @@ func (s *Session) dispatch(m transport.Message) {
 	if v.IsArray() {
 		s.event(Event{Kind: "batch", Raw: m.Raw, Seq: m.Seq, T: m.T, Note: "the server sent a JSON-RPC batch"})
 		v.ForEach(func(_, el gjson.Result) bool {
-			s.dispatchOne(el, []byte(el.Raw), m)
+			s.dispatchOne(rawOf(m.Raw, el), m)
 			return true
 		})
 		return
 	}
-	s.dispatchOne(v, m.Raw, m)
+	s.dispatchOne(m.Raw, m)
 }
 
-func (s *Session) dispatchOne(v gjson.Result, raw []byte, m transport.Message) {
+// dispatchOne handles one message; raw is the server's bytes for it alone,
+// so that offsets found in it are offsets into raw.
+func (s *Session) dispatchOne(raw []byte, m transport.Message) {
+	v := gjson.ParseBytes(raw)
 	ev := Event{Raw: raw, Seq: m.Seq, T: m.T}
 	if jv := v.Get("jsonrpc"); jv.Type != gjson.String || jv.Str != "2.0" {
 		ev.Kind, ev.Note = "invalid", `"jsonrpc" is not "2.0"`
@@ -285,7 +299,7 @@ func (s *Session) dispatchOne(v gjson.Result, raw []byte, m transport.Message) {
 	case id.Exists() && (v.Get("result").Exists() || v.Get("error").Exists()):
 		key, ok := idKey(id)
 		s.mu.Lock()
-		ch, found := s.pending[key]
+		pc, found := s.pending[key]
 		if found {
 			delete(s.pending, key)
 		}
@@ -308,16 +322,10 @@ func (s *Session) dispatchOne(v gjson.Result, raw []byte, m transport.Message) {
 				r.Error.Data = []byte(d.Raw)
 			}
 		} else {
-			res := v.Get("result")
-			// gjson's Index locates the member inside raw, so Result is the
-			// server's own bytes, not a copy re-encoded by us.
-			if res.Index > 0 && res.Index+len(res.Raw) <= len(raw) {
-				r.Result = raw[res.Index : res.Index+len(res.Raw)]
-			} else {
-				r.Result = []byte(res.Raw)
-			}
+			// The server's own bytes, not a copy re-encoded by us.
+			r.Result = rawOf(raw, v.Get("result"))
 		}
-		ch <- r
+		pc.ch <- r
 	default:
 		ev.Kind, ev.Note = "invalid", "neither a request, a notification nor a response"
 		s.event(ev)

@@ -684,7 +684,6 @@ func TestBatch(t *testing.T) {
 }
 
 func TestBatchResponseResult(t *testing.T) {
-	t.Skip(`bug: probe/session.go:261/314 — for a batch element, gjson's Index of "result" counts from the start of the whole batch, but it is used to slice the element's own bytes; [{"jsonrpc":"2.0","id":1,"result":{"ok":true}}] gives Result "ok":true}} instead of {"ok":true}`)
 	s, c := newTestSession(t)
 	ch := goCall(s, "ping", nil, time.Second)
 	c.next(t)
@@ -750,7 +749,6 @@ func TestIDKey(t *testing.T) {
 }
 
 func TestLargeIDMatches(t *testing.T) {
-	t.Skip(`bug: probe/session.go:126 idKey formats a numeric id with strconv.FormatFloat(id.Num, 'g', -1, 64), which switches to exponent form from 1e6 on ("n:1e+06"), while Call keys its request with FormatInt ("n:1000000"); the response to request id 1000000 (and every later one) is reported as unknown_id and the Call times out`)
 	s, c := newTestSession(t)
 	s.mu.Lock()
 	s.nextID = 999999 // the next request is the millionth

@@ -3,7 +3,10 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf16"
 )
 
 // MinSecretLen is the shortest value hidden by a Redactor: hiding every
@@ -24,8 +27,7 @@ func NewRedactor(secrets []string) *Redactor {
 		if len(s) < MinSecretLen {
 			continue
 		}
-		enc, _ := json.Marshal(s)
-		for _, n := range []string{s, string(enc[1 : len(enc)-1])} {
+		for _, n := range jsonForms(s) {
 			if !seen[n] {
 				seen[n] = true
 				r.needles = append(r.needles, []byte(n))
@@ -35,6 +37,40 @@ func NewRedactor(secrets []string) *Redactor {
 	// Longest first, so a secret that contains another is hidden whole.
 	sort.Slice(r.needles, func(i, j int) bool { return len(r.needles[i]) > len(r.needles[j]) })
 	return r
+}
+
+// jsonForms lists the ways a server's JSON encoder may write s inside a
+// string: as is, Go's (HTML-safe), JavaScript's, ASCII-only (Python's
+// default), each also with "/" escaped (PHP's default).
+func jsonForms(s string) []string {
+	forms := []string{s, jsonString(s, true), jsonString(s, false), asciiJSON(s)}
+	for _, f := range forms[1:] {
+		forms = append(forms, strings.ReplaceAll(f, "/", `\/`))
+	}
+	return forms
+}
+
+func jsonString(s string, escapeHTML bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, r := range jsonString(s, false) {
+		if r < 0x80 {
+			b.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
 }
 
 // Bytes returns b with every secret replaced by ***, and whether anything

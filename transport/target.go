@@ -183,6 +183,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	if x.err != nil {
 		return Target{}, fmt.Errorf("%s: server %q: %v", path, name, x.err)
 	}
+	t.Secrets = unique(append(t.Secrets, x.values...))
 	if t.Kind == "stdio" && t.Command == "" {
 		return Target{}, fmt.Errorf("%s: server %q has no command", path, name)
 	}
@@ -207,6 +208,9 @@ type expander struct {
 	lookup    func(string) (string, bool)
 	workspace string
 	err       error
+	// values taken from the environment: secrets wherever they land,
+	// in args and URLs as much as in env and headers.
+	values []string
 }
 
 func (x *expander) expand(s string) string {
@@ -223,8 +227,12 @@ func (x *expander) expand(s string) string {
 			}
 			return ""
 		}
+		// Shell semantics: ${VAR:-default} takes the default when VAR is
+		// unset or empty; ${VAR} set to "" expands to "".
 		name, def, hasDef := strings.Cut(ref, ":-")
-		if v, ok := x.lookup(name); ok && v != "" {
+		v, ok := x.lookup(name)
+		if ok && (v != "" || !hasDef) {
+			x.values = append(x.values, v)
 			return v
 		}
 		if hasDef {
@@ -235,4 +243,16 @@ func (x *expander) expand(s string) string {
 		}
 		return ""
 	})
+}
+
+func unique(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

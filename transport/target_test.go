@@ -95,7 +95,7 @@ func TestFromConfig(t *testing.T) {
 					Kind: "stdio", Name: "fs", Command: "npx",
 					Args:    []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/docs"},
 					Env:     []string{"B_LEVEL=debug", "TOKEN=tok-123456"},
-					Secrets: []string{"debug", "tok-123456"},
+					Secrets: []string{"debug", "tok-123456", "/home/me"}, // ${HOME_DIR} came from the environment
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)
@@ -128,7 +128,7 @@ func TestFromConfig(t *testing.T) {
 					Kind: "stdio", Name: "local", Command: ws + "/bin/server",
 					Args:    []string{"--root", ws, "--key", "k-abcdef"},
 					Env:     []string{"HOME=/home/me", "LEVEL=info"},
-					Secrets: []string{"/home/me", "info"},
+					Secrets: []string{"/home/me", "info", "k-abcdef"},
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)
@@ -154,6 +154,17 @@ func TestFromConfig(t *testing.T) {
 			server:  "s",
 			check: func(t *testing.T, got Target, _ string) {
 				if want := []string{"fallback", "d2", "tok-123456"}; !reflect.DeepEqual(got.Args, want) {
+					t.Errorf("Args = %q, want %q", got.Args, want)
+				}
+			},
+		},
+		{
+			name:    "a variable set to empty expands to empty",
+			file:    "c.json",
+			content: `{"mcpServers":{"s":{"command":"srv","args":["a${EMPTY}b"]}}}`,
+			server:  "s",
+			check: func(t *testing.T, got Target, _ string) {
+				if want := []string{"ab"}; !reflect.DeepEqual(got.Args, want) {
 					t.Errorf("Args = %q, want %q", got.Args, want)
 				}
 			},
@@ -249,7 +260,7 @@ func TestFromConfig(t *testing.T) {
 				want := Target{
 					Kind: "http", Name: "remote", URL: "https://api.example.com/mcp?team=/home/me",
 					Headers: []string{"Authorization: Bearer tok-123456", "X-Team: eng"},
-					Secrets: []string{"Bearer tok-123456", "eng"},
+					Secrets: []string{"Bearer tok-123456", "eng", "/home/me", "tok-123456"},
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)
