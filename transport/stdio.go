@@ -173,7 +173,9 @@ func (s *Stdio) Exited() <-chan struct{} { return s.exited }
 
 // ExitStatus describes how the process ended; only valid after Exited.
 func (s *Stdio) ExitStatus() string {
-	if s.cmd.ProcessState == nil {
+	select {
+	case <-s.exited:
+	default:
 		return "still running"
 	}
 	return s.cmd.ProcessState.String()
