@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,6 +123,7 @@ type Capture struct {
 	Events           []Event
 	Findings         []Finding
 	Timings          Timings
+	HTTP             *HTTPSummary // nil over stdio
 	Trace            *transport.Trace
 }
 
@@ -184,9 +186,10 @@ func Run(ctx context.Context, conn transport.Conn, o Options) (*Capture, error) 
 }
 
 type prober struct {
-	s *Session
-	c *Capture
-	o Options
+	s             *Session
+	c             *Capture
+	o             Options
+	reinitialized bool
 }
 
 func (p *prober) clientInfo() string {
@@ -294,13 +297,26 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				return nil
 			}
 			version = next
-		case errors.As(err, &re) || isTimeout(err):
+		case errors.As(err, &re) && (re.Code == CodeHeaderMismatch || re.Code == CodeMissingClientCapability):
+			// Modern errors: the server speaks 2026-07-28 but refused how
+			// we asked. Falling back would hide that.
+			return &FatalError{
+				What:     fmt.Sprintf("the server speaks 2026-07-28 but rejected mcpprobe's server/discover with error %d: %s", re.Code, re.Message),
+				Received: string(r.Raw),
+				Try:      "pin a legacy version with --protocol 2025-11-25, and report this to mcpprobe",
+				Err:      err,
+			}
+		case errors.As(err, &re) || isTimeout(err) || isHTTPStatus(err):
 			if required {
 				return p.fatalHandshake("server/discover", err)
 			}
-			if re != nil {
+			var he *transport.HTTPError
+			switch {
+			case errors.As(err, &he):
+				p.c.Discover = fmt.Sprintf("not supported (HTTP %d); fell back to initialize", he.Status)
+			case re != nil:
 				p.c.Discover = fmt.Sprintf("not supported (error %d: %s); fell back to initialize", re.Code, re.Message)
-			} else {
+			default:
 				p.c.Discover = fmt.Sprintf("no answer within %v; fell back to initialize", timeout)
 				p.c.Add("info", "discover-silent", "server/discover got no answer within %v, so the server was taken to be legacy; a dual-era client waits that long on every start (--discover-timeout)", timeout)
 			}
@@ -416,12 +432,17 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 		p.c.Add("warning", "no-server-info", "the initialize result has no serverInfo")
 	}
 	p.takeCommon(r, res)
+	// Over HTTP every later request names the version in a header.
+	if vs, ok := p.s.conn.(interface{ SetProtocolVersion(string) }); ok && got != "" {
+		vs.SetProtocolVersion(got)
+	}
 	return p.s.Notify("notifications/initialized", nil)
 }
 
 func (p *prober) fatalHandshake(method string, err error) error {
 	var te *TimeoutError
 	var ce *ClosedError
+	var he *transport.HTTPError
 	switch {
 	case errors.As(err, &te):
 		return &FatalError{
@@ -432,11 +453,20 @@ func (p *prober) fatalHandshake(method string, err error) error {
 	case errors.As(err, &ce):
 		return &FatalError{What: fmt.Sprintf("the server closed its output before it answered %s", method), Err: err,
 			Try: "run the command by hand to see why it exits"}
+	case errors.As(err, &he):
+		return &FatalError{What: fmt.Sprintf("the server refused %s with HTTP %d %s", method, he.Status, http.StatusText(he.Status)), Err: err}
 	case errors.Is(err, transport.ErrLineTooLong):
 		return &FatalError{What: fmt.Sprintf("the answer to %s could not be read", method), Received: err.Error(),
 			Try: "raise --max-line"}
 	}
 	return &FatalError{What: fmt.Sprintf("%s failed", method), Received: err.Error(), Err: err}
+}
+
+// isHTTPStatus is true for an HTTP answer without a JSON-RPC message for
+// us: a legacy server's way to refuse a modern request.
+func isHTTPStatus(err error) bool {
+	var he *transport.HTTPError
+	return errors.As(err, &he)
 }
 
 func isTimeout(err error) bool {
@@ -486,6 +516,15 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 			members = `"cursor":` + strconv.Quote(cursor)
 		}
 		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
+		if errors.Is(err, transport.ErrSessionExpired) && !p.reinitialized && p.c.Era == "legacy" {
+			// The spec's answer to a 404 on a live session: start a new
+			// one, once, and carry on.
+			p.reinitialized = true
+			p.c.Add("warning", "session-expired", "%s page %d answered 404 for the session; mcpprobe initialized a new session and retried (a host does the same, or fails)", l.Method, n)
+			if err = p.initialize(ctx, p.c.RequestedVersion, p.o.StartupTimeout); err == nil {
+				r, err = p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
+			}
+		}
 		if err != nil {
 			p.listError(l, n, err)
 			break
@@ -541,6 +580,8 @@ func (p *prober) listError(l *List, page int, err error) {
 		p.c.Add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
 	case errors.As(err, &re):
 		p.c.Add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
+	case isHTTPStatus(err):
+		p.c.Add("error", "list-http-error", "%s page %d: %v", l.Method, page, err)
 	case errors.Is(err, transport.ErrLineTooLong):
 		p.c.Add("error", "line-too-long", "%s page %d could not be read: %v", l.Method, page, err)
 	case isTimeout(err):

@@ -128,6 +128,14 @@ func CaptureJSON(c *probe.Capture, h Header) []byte {
 	t.Set("last_page_ns", nsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
 	t.Set("exit_ns", nsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
 	o.Raw("timings", t.Bytes())
+	if c.HTTP != nil {
+		ho := &Object{}
+		ho.Set("url", c.HTTP.URL).Set("mode", c.HTTP.Mode).Set("session_id", nullIfEmpty(c.HTTP.SessionID))
+		ho.Set("delete_status", nsOrNull(int64(c.HTTP.DeleteStatus), c.HTTP.DeleteStatus != 0))
+		o.Raw("http", ho.Bytes())
+	} else {
+		o.Raw("http", nil)
+	}
 	return append(o.Bytes(), '\n')
 }
 

@@ -80,6 +80,7 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	}
 	if st == Terminal {
 		fmt.Fprintf(w, "server        %s\n", Escape(ServerName(c)))
+		fmt.Fprintf(w, "transport     %s\n", c.Transport)
 		fmt.Fprintf(w, "protocol      %s\n", strings.TrimPrefix(protocolLine(c), "protocol "))
 		fmt.Fprintf(w, "capabilities  %s\n", Escape(caps))
 	} else {

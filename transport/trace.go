@@ -20,6 +20,9 @@ const (
 	DirRecv   Dir = "recv"   // a JSON-RPC message written by the server
 	DirNoise  Dir = "noise"  // anything else the server wrote on its message stream
 	DirStderr Dir = "stderr" // one line of the server's stderr
+	// DirHTTP is an HTTP exchange that carried no message: a 202, an
+	// opened or refused GET stream, a DELETE.
+	DirHTTP Dir = "http"
 )
 
 // Frame is one unit of traffic. Raw holds the exact bytes, without the
@@ -35,6 +38,21 @@ type Frame struct {
 	Len int
 	// NoNewline marks a final stdout line that ended at EOF without '\n'.
 	NoNewline bool
+	// HTTP says how the frame travelled over HTTP; nil over stdio.
+	HTTP *HTTPInfo
+}
+
+// HTTPInfo is what matters of the HTTP exchange that carried a frame.
+type HTTPInfo struct {
+	Method      string `json:"method,omitempty"` // on frames we sent, and on "http" frames
+	URL         string `json:"url,omitempty"`
+	Status      int    `json:"status,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
+	// SessionID is the Mcp-Session-Id, cut to a short prefix: it is a
+	// bearer credential for the session.
+	SessionID string `json:"session_id,omitempty"`
+	EventID   string `json:"event_id,omitempty"` // the SSE event's id
+	Event     string `json:"event,omitempty"`    // the SSE event's name
 }
 
 // Trace is the ordered record of every frame of one probe run. It is safe
@@ -141,6 +159,10 @@ func EncodeFrameLine(f Frame, raw []byte, redacted bool) []byte {
 	if f.NoNewline {
 		b = append(b, `,"no_newline":true`...)
 	}
+	if f.HTTP != nil {
+		b = append(b, `,"http":`...)
+		b = append(b, marshalNoHTML(f.HTTP)...)
+	}
 	if redacted {
 		b = append(b, `,"redacted":true`...)
 	}
@@ -148,12 +170,15 @@ func EncodeFrameLine(f Frame, raw []byte, redacted bool) []byte {
 }
 
 func appendJSONString(b, s []byte) []byte {
+	return append(b, marshalNoHTML(string(s))...)
+}
+
+func marshalNoHTML(v any) []byte {
 	var sb jsonStringBuf
 	enc := json.NewEncoder(&sb)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(string(s)) // a string always encodes
-	out := sb.b
-	return append(b, out[:len(out)-1]...) // drop the encoder's newline
+	_ = enc.Encode(v) // strings and HTTPInfo always encode
+	return sb.b[:len(sb.b)-1] // drop the encoder's newline
 }
 
 type jsonStringBuf struct{ b []byte }

@@ -26,6 +26,9 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); values are never shown"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
+		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
+		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
+		&cli.BoolFlag{Name: "insecure", Usage: "for https URLs: do not verify the TLS certificate"},
 		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json); the target is then a server NAME in it"},
 		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
 		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
@@ -68,6 +71,18 @@ func resolveTarget(cmd *cli.Command) (transport.Target, error) {
 	if err := t.WithEnv(cmd.StringSlice("env")); err != nil {
 		return t, usageErr("%v", err)
 	}
+	for _, he := range cmd.StringSlice("header-env") {
+		name, envVar, ok := strings.Cut(he, "=")
+		if !ok || name == "" || envVar == "" {
+			return t, usageErr("--header-env %q: want Name=VAR", he)
+		}
+		v, set := os.LookupEnv(envVar)
+		if !set {
+			return t, usageErr("--header-env %s: environment variable %s is not set", name, envVar)
+		}
+		t.Headers = append(t.Headers, name+": "+v)
+		t.Secrets = append(t.Secrets, v)
+	}
 	for _, h := range cmd.StringSlice("header") {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
@@ -94,8 +109,18 @@ func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*sess
 	if fo := cmd.String("fail-on"); fo != "" && fo != "error" && fo != "warning" && fo != "info" {
 		return nil, usageErr("--fail-on %q: want error, warning or info", fo)
 	}
-	if t.Kind != "stdio" {
-		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("%s is a %s target; this build of mcpprobe probes stdio servers only (HTTP transports are tracked in issue #3)", t.URL, t.Kind)}
+	mode := cmd.String("transport")
+	if mode != "auto" && mode != "streamable" && mode != "sse" {
+		return nil, usageErr("--transport %q: want auto, streamable or sse", mode)
+	}
+	if t.Kind == "sse" && mode == "auto" {
+		mode = "sse"
+	}
+	if t.Kind == "stdio" && len(t.Headers) > 0 {
+		return nil, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
+	}
+	if t.Kind != "stdio" && len(cmd.StringSlice("env")) > 0 {
+		return nil, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
 	}
 	s := &session{target: t, redact: transport.NewRedactor(t.Secrets), stderr: stderr}
 	trace := transport.NewTrace(time.Now())
@@ -111,21 +136,34 @@ func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*sess
 	if progress {
 		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(s.redact.String(t.Display())))
 	}
-	c, err := probe.RunStdio(ctx, probe.StdioTarget{
-		StdioOptions: transport.StdioOptions{
-			Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir,
-			MaxLine: int(cmd.Int("max-line")),
-			Trace:   trace,
-		},
-		Grace: cmd.Duration("grace"),
-	}, probe.Options{
+	po := probe.Options{
 		Protocol:        cmd.String("protocol"),
 		Timeout:         cmd.Duration("timeout"),
 		StartupTimeout:  cmd.Duration("startup-timeout"),
 		DiscoverTimeout: cmd.Duration("discover-timeout"),
 		MaxPages:        int(cmd.Int("max-pages")),
 		ClientVersion:   version,
-	})
+	}
+	var c *probe.Capture
+	if t.Kind == "stdio" {
+		c, err = probe.RunStdio(ctx, probe.StdioTarget{
+			StdioOptions: transport.StdioOptions{
+				Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir,
+				MaxLine: int(cmd.Int("max-line")),
+				Trace:   trace,
+			},
+			Grace: cmd.Duration("grace"),
+		}, po)
+	} else {
+		c, err = probe.RunHTTP(ctx, transport.HTTPOptions{
+			URL: t.URL, Headers: t.Headers, Mode: mode,
+			Insecure:   cmd.Bool("insecure"),
+			MaxMessage: int(cmd.Int("max-line")),
+			Timeout:    cmd.Duration("timeout"),
+			Trace:      trace,
+			UserAgent:  "mcpprobe/" + version,
+		}, po)
+	}
 	if progress {
 		fmt.Fprint(stderr, "\x1b[2K\r")
 	}

@@ -1,0 +1,789 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// HTTPOptions says how to reach a server over HTTP.
+type HTTPOptions struct {
+	URL     string
+	Headers []string // "Name: value", sent on every request to the server's origin
+	// Mode is "auto" (Streamable HTTP, falling back to legacy HTTP+SSE as
+	// the spec says), "streamable" or "sse".
+	Mode     string
+	Insecure bool // skip TLS verification
+	// MaxMessage bounds one response body or one SSE event.
+	MaxMessage int
+	// Timeout bounds connecting and waiting for response headers, and the
+	// wait for the legacy SSE stream's endpoint event.
+	Timeout time.Duration
+	Trace   *Trace
+	// UserAgent identifies the probe.
+	UserAgent string
+}
+
+// HTTPError is an HTTP answer that carries no JSON-RPC message for us.
+type HTTPError struct {
+	Method, URL string
+	Status      int
+	ContentType string
+	Body        []byte // an excerpt
+	// WWWAuthenticate is the challenge of a 401 or 403.
+	WWWAuthenticate string
+	// RPC is set when the body is a JSON-RPC error meant for nobody (id
+	// null or another id), as some servers answer bad sessions.
+	RPC string
+	// Auth is set when the request carried an Authorization header.
+	Auth bool
+	// Expired: a 404 for a request that carried a session id, which means
+	// the session is gone.
+	Expired bool
+	Why     string // a sentence on what the status means here
+}
+
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "HTTP %d %s from %s %s", e.Status, http.StatusText(e.Status), e.Method, e.URL)
+	if e.Why != "" {
+		b.WriteString(": " + e.Why)
+	}
+	if e.WWWAuthenticate != "" {
+		b.WriteString("; WWW-Authenticate: " + e.WWWAuthenticate)
+	}
+	if e.Auth && (e.Status == 401 || e.Status == 403) {
+		b.WriteString("; the Authorization header was sent (its value is never shown)")
+	}
+	if e.RPC != "" {
+		b.WriteString("; body: JSON-RPC " + e.RPC)
+	} else if len(e.Body) > 0 {
+		fmt.Fprintf(&b, "; body (%s): %s", e.ContentType, excerptBytes(e.Body, 300))
+	}
+	return b.String()
+}
+
+// ErrSessionExpired marks a 404 on a request that carried a session id.
+var ErrSessionExpired = errors.New("the server no longer knows the session (HTTP 404)")
+
+func (e *HTTPError) Unwrap() error {
+	if e.Expired {
+		return ErrSessionExpired
+	}
+	return nil
+}
+
+// ConnError is a failure to reach the server at all.
+type ConnError struct {
+	URL  string
+	Err  error
+	Hint string
+}
+
+func (e *ConnError) Error() string {
+	s := fmt.Sprintf("could not reach %s: %v", e.URL, e.Err)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
+}
+
+func (e *ConnError) Unwrap() error { return e.Err }
+
+func excerptBytes(b []byte, n int) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+// HTTP is a Conn over Streamable HTTP or legacy HTTP+SSE.
+type HTTP struct {
+	opts    HTTPOptions
+	trace   *Trace
+	client  *http.Client
+	base    *url.URL
+	headers http.Header
+	ctx     context.Context
+	cancel  context.CancelFunc
+
+	msgs     chan Message
+	problems chan error
+	readers  sync.WaitGroup
+	closeMsg sync.Once
+
+	mu        sync.Mutex
+	mode      string // "streamable" or "sse" once known; "" while auto
+	sessionID string
+	version   string   // for MCP-Protocol-Version, once negotiated
+	endpoint  *url.URL // legacy: where to POST
+	getOpened bool
+	firstByte time.Duration
+	notes     []string // what the transport saw that the capture should report
+	closed    bool
+	err       error
+}
+
+// NewHTTP prepares a connection; nothing is sent until the first message.
+func NewHTTP(o HTTPOptions) (*HTTP, error) {
+	if o.Trace == nil {
+		o.Trace = NewTrace(time.Now())
+	}
+	if o.Mode == "" {
+		o.Mode = "auto"
+	}
+	if o.MaxMessage <= 0 {
+		o.MaxMessage = DefaultMaxLine
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	u, err := url.Parse(o.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an http(s) URL", o.URL)
+	}
+	h := http.Header{}
+	for _, kv := range o.Headers {
+		k, v, _ := strings.Cut(kv, ":")
+		h.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	if o.UserAgent != "" && h.Get("User-Agent") == "" {
+		h.Set("User-Agent", o.UserAgent)
+	}
+	dialer := &net.Dialer{Timeout: o.Timeout}
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   o.Timeout,
+		ResponseHeaderTimeout: o.Timeout,
+		// Raw is sacred: ask for no compression, so the body is the bytes
+		// the server wrote, and refuse it if it compresses anyway.
+		DisableCompression:  true,
+		MaxIdleConnsPerHost: 4,
+		TLSClientConfig:     &tls.Config{InsecureSkipVerify: o.Insecure}, //nolint:gosec // only with --insecure
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &HTTP{
+		opts: o, trace: o.Trace, base: u, headers: h, ctx: ctx, cancel: cancel,
+		msgs:     make(chan Message, 64),
+		problems: make(chan error, 16),
+	}
+	if o.Mode != "auto" {
+		c.mode = o.Mode
+	}
+	c.client = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
+	return c, nil
+}
+
+// checkRedirect follows a redirect only within the server's origin, so
+// that headers (and the credentials in them) never reach another host.
+func (c *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 5 {
+		return errors.New("more than 5 redirects")
+	}
+	if origin(req.URL) != origin(c.base) {
+		return fmt.Errorf("redirect to another origin (%s) refused: mcpprobe never sends headers or credentials to another origin; probe that URL directly if it is the server", origin(req.URL))
+	}
+	return nil
+}
+
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+func (c *HTTP) Trace() *Trace            { return c.trace }
+func (c *HTTP) Messages() <-chan Message { return c.msgs }
+func (c *HTTP) Problems() <-chan error   { return c.problems }
+
+// Err says why the message stream ended.
+func (c *HTTP) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Mode is the transport in use: "streamable", "sse", or "" if not yet known.
+func (c *HTTP) Mode() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mode
+}
+
+// SessionID is the Mcp-Session-Id in use, if any.
+func (c *HTTP) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+// FirstByte is when the first response byte arrived.
+func (c *HTTP) FirstByte() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.firstByte
+}
+
+// Notes returns what the transport observed that is worth a finding.
+func (c *HTTP) Notes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.notes...)
+}
+
+func (c *HTTP) note(format string, args ...any) {
+	c.mu.Lock()
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+	c.mu.Unlock()
+}
+
+// SetProtocolVersion sets the MCP-Protocol-Version header sent from now on.
+func (c *HTTP) SetProtocolVersion(v string) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
+
+// ShortID cuts a session id to a prefix that identifies it in a trace
+// without handing out the credential.
+func ShortID(id string) string {
+	if id == "" {
+		return ""
+	}
+	if len(id) <= 4 {
+		return "…"
+	}
+	return id[:4] + "…"
+}
+
+func (c *HTTP) markFirstByte() {
+	c.mu.Lock()
+	if c.firstByte == 0 {
+		c.firstByte = c.trace.Since()
+	}
+	c.mu.Unlock()
+}
+
+// Send delivers one message. Over Streamable HTTP it is one POST whose
+// answer (JSON, or an SSE stream) is read in the background; over legacy
+// SSE it is a POST to the endpoint the stream named.
+func (c *HTTP) Send(raw []byte) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return errors.New("connection closed")
+	}
+	mode := c.mode
+	c.mu.Unlock()
+	msg := gjson.ParseBytes(raw)
+	method := msg.Get("method").String()
+	if mode == "sse" {
+		return c.sendLegacy(raw)
+	}
+	err := c.post(raw, msg)
+	var he *HTTPError
+	if mode == "" && method == "initialize" && errors.As(err, &he) && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
+		// The spec's detection of a 2024-11-05 server: initialize POSTed
+		// to the URL fails with 400, 404 or 405; GET it and wait for the
+		// endpoint event.
+		c.note("POST initialize answered %d: trying the legacy HTTP+SSE transport (2024-11-05)", he.Status)
+		if lerr := c.openLegacy(); lerr != nil {
+			return fmt.Errorf("%v; and as legacy HTTP+SSE: %w", err, lerr)
+		}
+		return c.sendLegacy(raw)
+	}
+	if err == nil && mode == "" {
+		c.mu.Lock()
+		c.mode = "streamable"
+		c.mu.Unlock()
+	}
+	if err == nil && method == "notifications/initialized" {
+		c.openGetStream()
+	}
+	return err
+}
+
+func (c *HTTP) newRequest(method string, u *url.URL, body []byte) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(c.ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range c.headers {
+		req.Header[k] = v
+	}
+	return req, nil
+}
+
+// post sends one message to the Streamable HTTP endpoint.
+func (c *HTTP) post(raw []byte, msg gjson.Result) error {
+	req, err := c.newRequest(http.MethodPost, c.base, raw)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	c.mu.Lock()
+	session, version := c.sessionID, c.version
+	c.mu.Unlock()
+	// A modern request names its version in _meta; the header must match.
+	if v := msg.Get("params._meta").Get(gjson.Escape("io.modelcontextprotocol/protocolVersion")); v.Exists() {
+		version = v.String()
+		method := msg.Get("method").String()
+		req.Header.Set("Mcp-Method", method)
+		switch method {
+		case "tools/call", "prompts/get":
+			req.Header.Set("Mcp-Name", headerValue(msg.Get("params.name").String()))
+		case "resources/read":
+			req.Header.Set("Mcp-Name", headerValue(msg.Get("params.uri").String()))
+		}
+	} else if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: c.base.String(), SessionID: ShortID(req.Header.Get("Mcp-Session-Id"))}})
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return c.connError(err)
+	}
+	c.markFirstByte()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		c.mu.Lock()
+		if c.sessionID == "" {
+			c.sessionID = sid
+		}
+		c.mu.Unlock()
+	}
+	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), SessionID: ShortID(resp.Header.Get("Mcp-Session-Id"))}
+	isRequest := msg.Get("method").Exists() && msg.Get("id").Exists()
+	if resp.StatusCode >= 300 {
+		return c.statusError(resp, info, msg, session)
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
+		resp.Body.Close()
+		c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+		return &HTTPError{Method: "POST", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType,
+			Why: "the body is compressed (Content-Encoding: " + ce + ") though mcpprobe did not ask for it (no Accept-Encoding); mcpprobe reports bytes as sent and does not decode it"}
+	}
+	mt, _, _ := mime.ParseMediaType(info.ContentType)
+	switch {
+	case resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent || (!isRequest && resp.ContentLength == 0):
+		resp.Body.Close()
+		c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+		if isRequest {
+			c.note("a request was answered %d with no body", resp.StatusCode)
+		}
+		return nil
+	case mt == "text/event-stream":
+		c.readers.Add(1)
+		go func() {
+			defer c.readers.Done()
+			c.readEvents(resp.Body, info, false)
+		}()
+		return nil
+	case mt == "application/json":
+		c.readers.Add(1)
+		go func() {
+			defer c.readers.Done()
+			c.readJSONBody(resp.Body, info)
+		}()
+		return nil
+	default:
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
+		return &HTTPError{Method: "POST", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+			Why: "the content type is neither application/json nor text/event-stream"}
+	}
+}
+
+// statusError reads an error answer. A JSON-RPC response to this very
+// request in the body is delivered as the answer (modern servers send
+// errors such as -32022 so); anything else becomes an HTTPError.
+func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result, session string) error {
+	body := readBounded(resp.Body, 64<<10, c.opts.Timeout)
+	resp.Body.Close()
+	he := &HTTPError{Method: "POST", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+		WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Auth: c.headers.Get("Authorization") != ""}
+	if IsJSONRPC(body) {
+		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
+		b := gjson.ParseBytes(body)
+		if id := msg.Get("id"); id.Exists() && b.Get("id").Raw == id.Raw {
+			c.msgs <- Message{Raw: f.Raw, Seq: f.Seq, T: f.T}
+			return nil
+		}
+		he.RPC = fmt.Sprintf("error %d: %s (id %s)", b.Get("error.code").Int(), b.Get("error.message").String(), b.Get("id").Raw)
+	} else {
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
+	}
+	switch resp.StatusCode {
+	case 401, 403:
+		he.Why = "the server wants credentials"
+	case 404:
+		if session != "" {
+			he.Expired = true
+			he.Why = "the session has expired"
+			c.mu.Lock()
+			c.sessionID = ""
+			c.mu.Unlock()
+		} else {
+			he.Why = "no MCP endpoint here"
+		}
+	case 405:
+		he.Why = "the URL does not take POST"
+	case 406:
+		he.Why = "the server rejected Accept: application/json, text/event-stream, which the spec requires clients to send"
+	case 415:
+		he.Why = "the server rejected Content-Type: application/json"
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		he.Why = "a redirect mcpprobe did not follow"
+		if loc := resp.Header.Get("Location"); loc != "" {
+			he.Why += " (Location: " + loc + ")"
+		}
+	}
+	return he
+}
+
+// readBounded reads at most n bytes of r, giving up after d.
+func readBounded(r io.Reader, n int64, d time.Duration) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, n))
+		done <- b
+	}()
+	select {
+	case b := <-done:
+		return b
+	case <-time.After(d):
+		return nil
+	}
+}
+
+func (c *HTTP) connError(err error) error {
+	var ce *ConnError
+	if errors.As(err, &ce) {
+		return err
+	}
+	hint := ""
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dnsErr):
+		hint = "the host name does not resolve; check the URL"
+	case errors.As(err, &certErr):
+		hint = "the TLS certificate is not trusted; fix the certificate, or pass --insecure to probe anyway"
+	case strings.Contains(err.Error(), "redirect to another origin"):
+		hint = ""
+	case errors.As(err, &opErr) && strings.Contains(err.Error(), "connection refused"):
+		hint = "nothing listens there; is the server running, and on that port?"
+	case strings.Contains(err.Error(), "timeout awaiting response headers"), errors.Is(err, context.DeadlineExceeded):
+		hint = fmt.Sprintf("no response headers within %v", c.opts.Timeout)
+	case strings.Contains(err.Error(), "tls:"), strings.Contains(err.Error(), "x509:"):
+		hint = "the TLS handshake failed; is it an https server? (--insecure skips verification)"
+	}
+	return &ConnError{URL: c.base.String(), Err: err, Hint: hint}
+}
+
+// readJSONBody delivers a JSON response body as one message.
+func (c *HTTP) readJSONBody(body io.ReadCloser, info *HTTPInfo) {
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, int64(c.opts.MaxMessage)+1))
+	switch {
+	case len(b) > c.opts.MaxMessage:
+		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b[:c.opts.MaxMessage], Len: len(b), Cut: true, HTTP: info})
+		c.problem(fmt.Errorf("%w: a response body over %d bytes (frame %d); raise it with --max-line", ErrLineTooLong, c.opts.MaxMessage, f.Seq))
+	case err != nil && !errors.Is(err, context.Canceled):
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
+		c.problem(fmt.Errorf("reading the response body: %v", err))
+	case IsJSONRPC(b):
+		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: b, HTTP: info})
+		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+	default:
+		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
+		c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(b, 200)))
+	}
+}
+
+// readEvents delivers the messages of an SSE stream. For the legacy
+// transport the first event names the endpoint.
+func (c *HTTP) readEvents(body io.ReadCloser, info *HTTPInfo, legacy bool) {
+	defer body.Close()
+	sr := NewSSEReader(body, c.opts.MaxMessage)
+	for {
+		ev, err := sr.Next()
+		if err != nil {
+			if c.ctx.Err() != nil {
+				return // we closed it
+			}
+			if !errors.Is(err, io.EOF) {
+				c.problem(fmt.Errorf("the SSE stream from %s failed: %w", c.base, err))
+			}
+			if legacy {
+				c.end(fmt.Errorf("the legacy SSE stream ended: %v", err))
+			}
+			return
+		}
+		fi := *info
+		fi.EventID, fi.Event = ev.ID, ev.Event
+		if legacy && ev.Event == "endpoint" {
+			c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: ev.Data, HTTP: &fi})
+			c.setEndpoint(string(ev.Data))
+			continue
+		}
+		if IsJSONRPC(ev.Data) {
+			f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: ev.Data, HTTP: &fi})
+			c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+			continue
+		}
+		if len(ev.Data) == 0 {
+			// Priming events (an id, empty data) let a client resume.
+			c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: &fi})
+			continue
+		}
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: ev.Data, HTTP: &fi})
+	}
+}
+
+func (c *HTTP) deliver(m Message) {
+	select {
+	case c.msgs <- m:
+	case <-c.ctx.Done():
+	}
+}
+
+func (c *HTTP) problem(err error) {
+	select {
+	case c.problems <- err:
+	default:
+	}
+}
+
+// end closes the message stream for good: the legacy transport's
+// connection is its session.
+func (c *HTTP) end(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	c.mu.Unlock()
+	c.closeMsg.Do(func() { close(c.msgs) })
+}
+
+// openGetStream opens the optional GET stream on which a Streamable HTTP
+// server sends notifications and requests outside any POST.
+func (c *HTTP) openGetStream() {
+	c.mu.Lock()
+	if c.getOpened || c.mode != "streamable" || c.sessionID == "" {
+		c.mu.Unlock()
+		return
+	}
+	c.getOpened = true
+	session, version := c.sessionID, c.version
+	c.mu.Unlock()
+	req, err := c.newRequest(http.MethodGet, c.base, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	c.readers.Add(1)
+	go func() {
+		defer c.readers.Done()
+		resp, err := c.client.Do(req)
+		if err != nil {
+			if c.ctx.Err() == nil {
+				c.note("the GET stream could not be opened: %v", err)
+			}
+			return
+		}
+		info := &HTTPInfo{Method: "GET", Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
+		mt, _, _ := mime.ParseMediaType(info.ContentType)
+		if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+			resp.Body.Close()
+			c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+			if resp.StatusCode != http.StatusMethodNotAllowed {
+				c.note("GET for the server's stream answered %d %s (405 is the spec's way to say there is none)", resp.StatusCode, info.ContentType)
+			}
+			return
+		}
+		c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+		c.readEvents(resp.Body, &HTTPInfo{Method: "GET"}, false)
+	}()
+}
+
+// openLegacy opens the 2024-11-05 SSE stream and waits for its endpoint.
+func (c *HTTP) openLegacy() error {
+	req, err := c.newRequest(http.MethodGet, c.base, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return c.connError(err)
+	}
+	c.markFirstByte()
+	info := &HTTPInfo{Method: "GET", URL: c.base.String(), Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
+	mt, _, _ := mime.ParseMediaType(info.ContentType)
+	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+		body := readBounded(resp.Body, 4<<10, c.opts.Timeout)
+		resp.Body.Close()
+		c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: body, HTTP: info})
+		return &HTTPError{Method: "GET", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+			Why: "not an SSE stream, so not a legacy HTTP+SSE server either"}
+	}
+	c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+	c.mu.Lock()
+	c.mode = "sse"
+	c.mu.Unlock()
+	c.readers.Add(1)
+	go func() {
+		defer c.readers.Done()
+		c.readEvents(resp.Body, &HTTPInfo{Method: "GET"}, true)
+	}()
+	deadline := time.Now().Add(c.opts.Timeout)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		ep, ended := c.endpoint, c.err
+		c.mu.Unlock()
+		if ep != nil {
+			return nil
+		}
+		if ended != nil {
+			return ended
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return fmt.Errorf("the SSE stream at %s sent no endpoint event within %v", c.base, c.opts.Timeout)
+}
+
+func (c *HTTP) setEndpoint(data string) {
+	u, err := c.base.Parse(strings.TrimSpace(data))
+	if err != nil {
+		c.problem(fmt.Errorf("the endpoint event %q is not a URL: %v", data, err))
+		return
+	}
+	if origin(u) != origin(c.base) {
+		c.problem(fmt.Errorf("the endpoint event names another origin (%s); mcpprobe will not send messages or credentials there", origin(u)))
+		return
+	}
+	c.mu.Lock()
+	c.endpoint = u
+	c.mu.Unlock()
+}
+
+// sendLegacy POSTs a message to the legacy endpoint; the answer comes on
+// the SSE stream.
+func (c *HTTP) sendLegacy(raw []byte) error {
+	c.mu.Lock()
+	ep := c.endpoint
+	c.mu.Unlock()
+	if ep == nil {
+		if err := c.openLegacy(); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		ep = c.endpoint
+		c.mu.Unlock()
+	}
+	req, err := c.newRequest(http.MethodPost, ep, raw)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: ep.String()}})
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return c.connError(err)
+	}
+	body := readBounded(resp.Body, 64<<10, c.opts.Timeout)
+	resp.Body.Close()
+	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
+	if resp.StatusCode >= 300 {
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
+		return &HTTPError{Method: "POST", URL: ep.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+			Why: "the legacy endpoint refused the message"}
+	}
+	if IsJSONRPC(body) {
+		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
+		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		return nil
+	}
+	c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: body, HTTP: info})
+	return nil
+}
+
+// HTTPClose says how the session ended.
+type HTTPClose struct {
+	DeleteStatus int // 0 if no DELETE was sent
+}
+
+// Close ends the session: a DELETE where there is a session (405 is the
+// server's right), then every stream is closed.
+func (c *HTTP) Close() HTTPClose {
+	var r HTTPClose
+	c.mu.Lock()
+	c.closed = true
+	session, mode, version := c.sessionID, c.mode, c.version
+	c.mu.Unlock()
+	if session != "" && mode == "streamable" {
+		req, err := c.newRequest(http.MethodDelete, c.base, nil)
+		if err == nil {
+			req.Header.Set("Mcp-Session-Id", session)
+			if version != "" {
+				req.Header.Set("MCP-Protocol-Version", version)
+			}
+			ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
+			resp, err := c.client.Do(req.WithContext(ctx))
+			cancel()
+			if err == nil {
+				resp.Body.Close()
+				r.DeleteStatus = resp.StatusCode
+				c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: &HTTPInfo{Method: "DELETE", Status: resp.StatusCode, SessionID: ShortID(session)}})
+			}
+		}
+	}
+	c.cancel()
+	done := make(chan struct{})
+	go func() { c.readers.Wait(); close(done) }()
+	waitFor(done, 2*time.Second)
+	c.end(nil)
+	c.client.CloseIdleConnections()
+	return r
+}
+
+// headerValue carries a value in an HTTP header as 2026-07-28 says: as is
+// when it is safe, else base64 in =?base64?…?=.
+func headerValue(v string) string {
+	safe := v == strings.TrimSpace(v)
+	for i := 0; safe && i < len(v); i++ {
+		if v[i] < 0x20 || v[i] >= 0x7f {
+			safe = false
+		}
+	}
+	if safe {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
