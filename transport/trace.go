@@ -177,7 +177,7 @@ func marshalNoHTML(v any) []byte {
 	var sb jsonStringBuf
 	enc := json.NewEncoder(&sb)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v) // strings and HTTPInfo always encode
+	_ = enc.Encode(v)         // strings and HTTPInfo always encode
 	return sb.b[:len(sb.b)-1] // drop the encoder's newline
 }
 
