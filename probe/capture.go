@@ -436,7 +436,11 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 	if vs, ok := p.s.conn.(interface{ SetProtocolVersion(string) }); ok && got != "" {
 		vs.SetProtocolVersion(got)
 	}
-	return p.s.Notify("notifications/initialized", nil)
+	if err := p.s.Notify("notifications/initialized", nil); err != nil {
+		// The handshake itself succeeded; what follows will show the rest.
+		p.c.Add("error", "initialized-not-sent", "notifications/initialized could not be sent: %v", err)
+	}
+	return nil
 }
 
 func (p *prober) fatalHandshake(method string, err error) error {

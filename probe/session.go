@@ -161,6 +161,9 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 	msg = append(msg, '}')
 	if err := s.conn.Send(msg); err != nil {
 		s.forget(key, "")
+		if errors.Is(err, transport.ErrPeerGone) {
+			return Response{}, &ClosedError{Method: method, Cause: err}
+		}
 		return Response{}, err
 	}
 	t := time.NewTimer(timeout)

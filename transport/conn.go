@@ -32,3 +32,6 @@ type Conn interface {
 
 // ErrLineTooLong is the cause of a problem raised for an oversize line.
 var ErrLineTooLong = errors.New("line too long")
+
+// ErrPeerGone is the cause of a failed send to a server that has gone away.
+var ErrPeerGone = errors.New("the server is gone")

@@ -54,6 +54,8 @@ type HTTPError struct {
 	// the session is gone.
 	Expired bool
 	Why     string // a sentence on what the status means here
+	// Fallback says how the legacy HTTP+SSE transport, tried next, failed.
+	Fallback string
 }
 
 func (e *HTTPError) Error() string {
@@ -72,6 +74,9 @@ func (e *HTTPError) Error() string {
 		b.WriteString("; body: JSON-RPC " + e.RPC)
 	} else if len(e.Body) > 0 {
 		fmt.Fprintf(&b, "; body (%s): %s", e.ContentType, excerptBytes(e.Body, 300))
+	}
+	if e.Fallback != "" {
+		b.WriteString("; then, as legacy HTTP+SSE: " + e.Fallback)
 	}
 	return b.String()
 }
@@ -297,9 +302,9 @@ func (c *HTTP) Send(raw []byte) error {
 		// The spec's detection of a 2024-11-05 server: initialize POSTed
 		// to the URL fails with 400, 404 or 405; GET it and wait for the
 		// endpoint event.
-		c.note("POST initialize answered %d: trying the legacy HTTP+SSE transport (2024-11-05)", he.Status)
 		if lerr := c.openLegacy(); lerr != nil {
-			return fmt.Errorf("%v; and as legacy HTTP+SSE: %w", err, lerr)
+			he.Fallback = lerr.Error()
+			return he
 		}
 		return c.sendLegacy(raw)
 	}

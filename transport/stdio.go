@@ -215,6 +215,9 @@ func (s *Stdio) Send(raw []byte) error {
 	buf = append(append(buf, raw...), '\n')
 	_ = s.stdin.SetWriteDeadline(time.Now().Add(s.opts.WriteTO))
 	if _, err := s.stdin.Write(buf); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			return fmt.Errorf("%w: the server closed its stdin", ErrPeerGone)
+		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("writing to the server's stdin blocked for %v: it is not reading its input", s.opts.WriteTO)
 		}

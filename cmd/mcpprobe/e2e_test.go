@@ -21,7 +21,7 @@ import (
 )
 
 var bin struct {
-	dir, mcpprobe, good, raw, hello string
+	dir, mcpprobe, good, raw, hello, sdkEverything string
 }
 
 func TestMain(m *testing.M) {
@@ -34,11 +34,13 @@ func TestMain(m *testing.M) {
 	bin.good = filepath.Join(dir, "goodserver")
 	bin.raw = filepath.Join(dir, "rawserver")
 	bin.hello = filepath.Join(dir, "hello")
+	bin.sdkEverything = filepath.Join(dir, "sdk-everything")
 	builds := [][2]string{
 		{bin.mcpprobe, "."},
 		{bin.good, "../../fixtures/goodserver"},
 		{bin.raw, "../../fixtures/rawserver"},
 		{bin.hello, "github.com/modelcontextprotocol/go-sdk/examples/server/hello"},
+		{bin.sdkEverything, "github.com/modelcontextprotocol/go-sdk/examples/server/everything"},
 	}
 	for _, b := range builds {
 		out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput()
@@ -540,7 +542,6 @@ func TestCannotProbe(t *testing.T) {
 		{"no target", []string{"wire"}, 2, []string{"no target"}, 5 * time.Second},
 		{"unknown protocol", []string{"wire", "--protocol", "2030-01-01", bin.raw}, 2, []string{"--protocol"}, 5 * time.Second},
 		{"unknown flag", []string{"wire", "--no-such-flag", bin.raw}, 2, []string{"no-such-flag"}, 5 * time.Second},
-		{"url not yet", []string{"wire", "http://127.0.0.1:1/mcp"}, 2, []string{"stdio servers only"}, 5 * time.Second},
 		{"fail-on gate", []string{"wire", "--fail-on", "error", "--", bin.raw, "-banner"}, 1, []string{"--fail-on error"}, 5 * time.Second},
 	}
 	for _, tc := range tests {
