@@ -39,6 +39,7 @@ bench: build
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/
+	$(GO) test -run '^$$' -fuzz FuzzSSEReader -fuzztime 30s ./transport/
 
 clean:
 	rm -rf bin MCPPROBE.demo.md
