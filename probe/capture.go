@@ -88,6 +88,7 @@ type Finding struct {
 	Severity string // "error", "warning", "info"
 	Code     string
 	Message  string
+	Tool     string // the tool it concerns, if one
 }
 
 // Severities, most severe first.

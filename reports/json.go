@@ -119,7 +119,11 @@ func CaptureJSON(c *probe.Capture, h Header) []byte {
 	o.Raw("events", RawArray(events))
 	findings := make([][]byte, 0, len(c.Findings))
 	for _, f := range c.Findings {
-		findings = append(findings, (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message).Bytes())
+		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
+		if f.Tool != "" {
+			fo.Set("tool", f.Tool)
+		}
+		findings = append(findings, fo.Bytes())
 	}
 	o.Raw("findings", RawArray(findings))
 	t := &Object{}
