@@ -117,15 +117,7 @@ func CaptureJSON(c *probe.Capture, h Header) []byte {
 		events = append(events, eo.Bytes())
 	}
 	o.Raw("events", RawArray(events))
-	findings := make([][]byte, 0, len(c.Findings))
-	for _, f := range c.Findings {
-		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
-		if f.Tool != "" {
-			fo.Set("tool", f.Tool)
-		}
-		findings = append(findings, fo.Bytes())
-	}
-	o.Raw("findings", RawArray(findings))
+	o.Raw("findings", findingsJSON(c.Findings))
 	t := &Object{}
 	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
 	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))

@@ -54,6 +54,9 @@ func toAny(s []string) []any {
 	return out
 }
 
+// Align is a column's alignment.
+type Align = tw.Align
+
 // Align values for Table.
 var (
 	Left  = tw.AlignLeft

@@ -30,20 +30,48 @@ func ServerName(c *probe.Capture) string {
 	return name
 }
 
+// Section is one part of the report after Findings and Wire; later
+// capabilities add theirs.
+type Section struct {
+	Title string
+	Write func(w io.Writer)
+}
+
 // Report writes the whole markdown report. Sections appear in a fixed
 // order and everything in them is in wire order or sorted, so the same
-// server gives the same report.
-func Report(w io.Writer, c *probe.Capture, h Header) {
+// server gives the same report. findings are every section's findings,
+// shown together at the top.
+func Report(w io.Writer, c *probe.Capture, h Header, findings []probe.Finding, sections ...Section) {
 	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", Cell(ServerName(c)))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
 		Code(h.Target), c.Transport, protocolLine(c), h.Version, h.Date)
 	fmt.Fprintln(w, "## Findings")
 	fmt.Fprintln(w)
-	Findings(w, Markdown, c.Findings)
+	Findings(w, Markdown, findings)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "## Wire")
 	fmt.Fprintln(w)
 	Wire(w, Markdown, c)
+	for _, s := range sections {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "## %s\n\n", s.Title)
+		s.Write(w)
+	}
+}
+
+// SortFindings orders findings by severity, then code, then tool, keeping
+// the order within each, so that a report is stable.
+func SortFindings(fs []probe.Finding) []probe.Finding {
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	out := append([]probe.Finding(nil), fs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if rank[a.Severity] != rank[b.Severity] {
+			return rank[a.Severity] < rank[b.Severity]
+		}
+		return a.Code < b.Code
+	})
+	return out
 }
 
 func protocolLine(c *probe.Capture) string {

@@ -542,7 +542,8 @@ func TestCannotProbe(t *testing.T) {
 		{"no target", []string{"wire"}, 2, []string{"no target"}, 5 * time.Second},
 		{"unknown protocol", []string{"wire", "--protocol", "2030-01-01", bin.raw}, 2, []string{"--protocol"}, 5 * time.Second},
 		{"unknown flag", []string{"wire", "--no-such-flag", bin.raw}, 2, []string{"no-such-flag"}, 5 * time.Second},
-		{"fail-on gate", []string{"wire", "--fail-on", "error", "--", bin.raw, "-banner"}, 1, []string{"--fail-on error"}, 5 * time.Second},
+		{"fail-on gate", []string{"wire", "--fail-on", "error", "--", bin.raw, "-banner"}, 1, []string{"--fail-on tripped: error (1)"}, 5 * time.Second},
+		{"fail-on unknown gate", []string{"wire", "--fail-on", "sometimes", bin.raw}, 2, []string{"--fail-on \"sometimes\""}, 5 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -664,7 +665,11 @@ func TestReportIsDeterministic(t *testing.T) {
 		"# orders-server 1.4.2 — mcpprobe report\n",
 		"· protocol 2026-07-28 (server/discover: supported) · mcpprobe ",
 		"· 2026-12-02\n",
-		"## Findings\n\nNo findings.\n",
+		"## Findings\n\n| severity | code",
+		"| warning  | cut                        | `find_orders` loses 124 of 2,172 UTF-16 units (6%) on Claude Code: cut at 2,048 (line 15, column 47)",
+		"## Delivery by host\n",
+		"| `find_orders`      |                2,172 | 94% (cut at 2,048) |",
+		"tools/list: 1 page, 3,953 bytes, ~891 tokens (o200k_base estimate) paid on every request.",
 		"## Wire\n",
 		"### Tools\n\n3 items in 1 page,",
 		"| `find_orders`  | Find orders |                2,172 |",

@@ -3,7 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
 
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
@@ -15,6 +20,8 @@ func reportCommand() *cli.Command {
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
 		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
+			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -27,16 +34,53 @@ func reportCommand() *cli.Command {
 			if h.Date == "" {
 				h.Date = time.Now().Format("2006-01-02")
 			}
+			hosts, err := selectHosts(cmd)
+			if err != nil {
+				return err
+			}
+			br := analyseBudget(s.capture, hosts)
+			all := append(append(append([]probe.Finding(nil), s.capture.Findings...), br.findings...), br.lint...)
 			var b bytes.Buffer
 			if cmd.Bool("json") {
 				b.Write(reports.CaptureJSON(s.capture, h))
 			} else {
-				reports.Report(&b, s.capture, h)
+				reports.Report(&b, s.capture, h, reports.SortFindings(all), reports.Section{
+					Title: "Delivery by host",
+					Write: func(w io.Writer) {
+						reports.Delivery(w, reports.Markdown, br.result, s.capture)
+						fmt.Fprintln(w)
+						if br.tokens != nil {
+							reports.Tokens(w, reports.Markdown, s.capture, *br.tokens)
+						}
+						fmt.Fprintf(w, "Host profiles measured %s; lengths in UTF-16 units; \"deferred\": the tool reaches the model only after a tool search.\n", hostsMeasured(br.result))
+					},
+				})
 			}
 			if err := write(cmd, cmd.Root().Writer, s.redact, b.Bytes()); err != nil {
 				return err
 			}
-			return gate(cmd, s.capture.Findings)
+			return gate(cmd, s.capture.Findings, br)
 		},
 	}
+}
+
+// hostsMeasured is the range of dates the host profiles were measured on.
+func hostsMeasured(r budget.Result) string {
+	lo, hi := "", ""
+	for _, hr := range r.Hosts {
+		m := hr.Host.MeasuredOn
+		if m == "" {
+			continue
+		}
+		if lo == "" || m < lo {
+			lo = m
+		}
+		if m > hi {
+			hi = m
+		}
+	}
+	if lo == hi {
+		return lo
+	}
+	return lo + " to " + hi
 }

@@ -34,7 +34,7 @@ func globalFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
 		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},
 		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
-		&cli.StringFlag{Name: "fail-on", Usage: "exit 1 if any finding is at least `SEVERITY` (error, warning or info)"},
+		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		&cli.BoolFlag{Name: "no-color", Usage: "no colour (NO_COLOR is honoured too)"},
 	}
@@ -106,8 +106,10 @@ func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*sess
 		return nil, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
 			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
 	}
-	if fo := cmd.String("fail-on"); fo != "" && fo != "error" && fo != "warning" && fo != "info" {
-		return nil, usageErr("--fail-on %q: want error, warning or info", fo)
+	for _, g := range splitList(cmd.StringSlice("fail-on")) {
+		if !gateNames[g] {
+			return nil, usageErr("--fail-on %q: want error, warning, info, cut, schema-drop, lint-error or lint-warning", g)
+		}
 	}
 	mode := cmd.String("transport")
 	if mode != "auto" && mode != "streamable" && mode != "sse" {
@@ -208,23 +210,68 @@ func write(cmd *cli.Command, stdout io.Writer, r *transport.Redactor, b []byte) 
 	return err
 }
 
-// gate applies --fail-on to the findings.
-func gate(cmd *cli.Command, fs []probe.Finding) error {
-	limit := map[string]int{"error": 0, "warning": 1, "info": 2}
-	fo := cmd.String("fail-on")
-	if fo == "" {
-		return nil
-	}
-	n := 0
-	for _, f := range fs {
-		if limit[f.Severity] <= limit[fo] {
-			n++
+// gateNames are what --fail-on accepts: severities of any finding, and
+// the budget's categories.
+var gateNames = map[string]bool{"error": true, "warning": true, "info": true,
+	"cut": true, "schema-drop": true, "lint-error": true, "lint-warning": true}
+
+// gate applies --fail-on: a comma-separated list of severities (any
+// finding at or above one trips it) and budget categories.
+func gate(cmd *cli.Command, fs []probe.Finding, b budgetRun) error {
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	var tripped []string
+	for _, g := range splitList(cmd.StringSlice("fail-on")) {
+		n := 0
+		switch g {
+		case "error", "warning", "info":
+			for _, f := range append(append(append([]probe.Finding(nil), fs...), b.findings...), b.lint...) {
+				if rank[f.Severity] <= rank[g] {
+					n++
+				}
+			}
+		case "cut":
+			n = countCodes(b.findings, "cut", "instructions-cut")
+		case "schema-drop":
+			n = countCodes(b.findings, "schema-drop")
+		case "lint-error", "lint-warning":
+			for _, f := range b.lint {
+				if rank[f.Severity] <= rank[g[len("lint-"):]] {
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			tripped = append(tripped, fmt.Sprintf("%s (%d)", g, n))
 		}
 	}
-	if n > 0 {
-		return &exitError{code: exitGate, msg: fmt.Sprintf("--fail-on %s: %d finding(s) at or above %s", fo, n, fo)}
+	if len(tripped) > 0 {
+		return &exitError{code: exitGate, msg: "--fail-on tripped: " + strings.Join(tripped, ", ")}
 	}
 	return nil
+}
+
+func countCodes(fs []probe.Finding, codes ...string) int {
+	n := 0
+	for _, f := range fs {
+		for _, c := range codes {
+			if f.Code == c {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func splitList(v []string) []string {
+	var out []string
+	for _, s := range v {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 func isTerminal(w io.Writer) bool {

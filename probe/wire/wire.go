@@ -105,3 +105,17 @@ func Totals(l probe.List) ListTotals {
 // UTF16Len is a string's length in UTF-16 code units, the unit JavaScript
 // hosts cut in.
 func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// InputSchema returns a tool's input schema as received, or nil.
+func InputSchema(raw []byte) []byte { return member(raw, "inputSchema") }
+
+// OutputSchema returns a tool's output schema as received, or nil.
+func OutputSchema(raw []byte) []byte { return member(raw, "outputSchema") }
+
+func member(raw []byte, key string) []byte {
+	v := gjson.GetBytes(raw, key)
+	if !v.Exists() {
+		return nil
+	}
+	return []byte(v.Raw)
+}

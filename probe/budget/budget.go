@@ -1,0 +1,364 @@
+package budget
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/tidwall/gjson"
+)
+
+// Cut says where a text was cut.
+type Cut struct {
+	At     int // in the host's unit: the delivered length
+	Line   int // 1-based line of the text the cut falls on
+	Column int // 1-based, in code points, of the first character lost
+	// SplitsWord: the characters either side of the cut are both letters
+	// or digits.
+	SplitsWord bool
+	// SplitsChar: the cut falls inside one character: between the halves
+	// of a UTF-16 surrogate pair, or inside a UTF-8 sequence.
+	SplitsChar bool
+}
+
+// Text is what a host delivers of one text.
+type Text struct {
+	// Mode is "whole", "cut", "not_delivered", "prepended" or "missing".
+	Mode     string
+	Unit     string
+	Len      int // in Unit
+	Bytes    int // UTF-8 bytes
+	Runes    int // code points
+	Delivered, Lost int
+	LostPct         float64
+	Deferred        bool
+	Cut             *Cut
+	Head, Tail      string // what is delivered and what is lost
+	Marker          string // appended by the host at the cut
+}
+
+// Schema is what a host does to one input schema.
+type Schema struct {
+	Rule          string // as the host's profile says
+	Serialized    int    // compact JSON size in Unit
+	Unit          string
+	Over          int
+	Dropped       bool // every property description is dropped
+	Unknown       bool // the host drops on large schemas, at a threshold nobody measured
+	Descriptions  int  // property descriptions in the schema
+	DroppedChars  int  // code points of the descriptions dropped
+	DroppedSchema []byte
+}
+
+// Tool is one tool on one host.
+type Tool struct {
+	Name        string
+	Description Text
+	Schema      Schema
+	// OutputSchema is "delivered", "not_delivered", "sometimes" or "" (none).
+	OutputSchema string
+}
+
+// HostResult is one host's view of the server.
+type HostResult struct {
+	Host         Host
+	Tools        []Tool
+	Instructions Text
+}
+
+// Result is every host's view, plus what no host of the set delivers.
+type Result struct {
+	Hosts []HostResult
+	// OutputLost lists tools whose output schema carries descriptions that
+	// no host of the set delivers.
+	OutputLost []OutputLoss
+}
+
+// OutputLoss is output-schema text no host delivers.
+type OutputLoss struct {
+	Tool         string
+	Descriptions int
+	Chars        int
+}
+
+// Compute works out every host's view of the capture.
+func Compute(c *probe.Capture, hosts []Host) Result {
+	var r Result
+	for _, h := range hosts {
+		hr := HostResult{Host: h}
+		for _, raw := range c.Tools.Items {
+			hr.Tools = append(hr.Tools, tool(raw, h))
+		}
+		hr.Instructions = instructions(c.Instructions, h.Instructions)
+		r.Hosts = append(r.Hosts, hr)
+	}
+	anyDelivers := false
+	for _, h := range hosts {
+		if h.OutputSchema == "delivered" || h.OutputSchema == "sometimes" {
+			anyDelivers = true
+		}
+	}
+	if !anyDelivers {
+		for _, raw := range c.Tools.Items {
+			v := gjson.ParseBytes(raw)
+			if os := v.Get("outputSchema"); os.Exists() {
+				n, chars := countDescriptions(os, false)
+				if n > 0 {
+					r.OutputLost = append(r.OutputLost, OutputLoss{Tool: v.Get("name").String(), Descriptions: n, Chars: chars})
+				}
+			}
+		}
+	}
+	return r
+}
+
+func tool(raw []byte, h Host) Tool {
+	v := gjson.ParseBytes(raw)
+	t := Tool{Name: v.Get("name").String()}
+	d := v.Get("description")
+	if d.Exists() {
+		t.Description = Deliver(d.String(), h.Description)
+	} else {
+		t.Description = Text{Mode: "missing", Unit: unitOf(h.Description)}
+	}
+	t.Description.Deferred = h.Description.Deferred
+	t.Schema = schema(v.Get("inputSchema"), h.InputSchema)
+	if v.Get("outputSchema").Exists() {
+		t.OutputSchema = h.OutputSchema
+	}
+	return t
+}
+
+func instructions(in *string, r Rule) Text {
+	if in == nil {
+		return Text{Mode: "missing", Unit: unitOf(r)}
+	}
+	t := Deliver(*in, r)
+	switch r.Rule {
+	case "not_delivered":
+		t.Mode, t.Delivered, t.Lost, t.Head, t.Tail = "not_delivered", 0, t.Len, "", *in
+		if t.Len > 0 {
+			t.LostPct = 100
+		}
+	case "prepended":
+		t.Mode = "prepended"
+	}
+	return t
+}
+
+func unitOf(r Rule) string {
+	if r.Unit == "" {
+		return "utf16"
+	}
+	return r.Unit
+}
+
+// Length measures s in a unit.
+func Length(s, unit string) int {
+	switch unit {
+	case "byte":
+		return len(s)
+	case "codepoint":
+		return utf8.RuneCountInString(s)
+	}
+	return len(utf16.Encode([]rune(s)))
+}
+
+// Deliver applies a host's rule to a text.
+func Deliver(s string, r Rule) Text {
+	unit := unitOf(r)
+	t := Text{Mode: "whole", Unit: unit, Len: Length(s, unit), Bytes: len(s), Runes: utf8.RuneCountInString(s), Head: s}
+	t.Delivered = t.Len
+	if r.Rule != "cut" || t.Len <= r.Limit {
+		return t
+	}
+	head, splits := cutAt(s, r.Limit, unit)
+	t.Mode, t.Marker = "cut", r.Marker
+	t.Head, t.Tail = head, s[len(headSource(s, r.Limit, unit)):]
+	t.Delivered, t.Lost = r.Limit, t.Len-r.Limit
+	t.LostPct = 100 * float64(t.Lost) / float64(t.Len)
+	src := headSource(s, r.Limit, unit)
+	line := 1 + bytes.Count([]byte(src), []byte("\n"))
+	lastNL := bytes.LastIndexByte([]byte(src), '\n')
+	col := utf8.RuneCountInString(src[lastNL+1:]) + 1
+	before, _ := utf8.DecodeLastRuneInString(src)
+	after, _ := utf8.DecodeRuneInString(s[len(src):])
+	t.Cut = &Cut{At: r.Limit, Line: line, Column: col, SplitsChar: splits,
+		SplitsWord: splits || (isWordRune(before) && isWordRune(after))}
+	return t
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// headSource is the longest prefix of s made of whole characters that
+// fits in limit units.
+func headSource(s string, limit int, unit string) string {
+	n := 0
+	for i, r := range s {
+		w := 1
+		switch unit {
+		case "byte":
+			w = utf8.RuneLen(r)
+		case "utf16":
+			w = utf16.RuneLen(r)
+		}
+		if n+w > limit {
+			return s[:i]
+		}
+		n += w
+	}
+	return s
+}
+
+// cutAt returns exactly what the host keeps: the first limit units. When
+// that splits a character, the host keeps half of it, which reaches the
+// model as U+FFFD (or a lone surrogate); splits says so.
+func cutAt(s string, limit int, unit string) (string, bool) {
+	src := headSource(s, limit, unit)
+	if Length(src, unit) == limit {
+		return src, false
+	}
+	return src + "\uFFFD", true
+}
+
+// schema applies a host's input-schema rule.
+func schema(v gjson.Result, r SchemaRule) Schema {
+	s := Schema{Rule: r.Rule, Over: r.Over, Unit: r.Unit}
+	if !v.Exists() {
+		return s
+	}
+	s.Descriptions, s.DroppedChars = countDescriptions(v, true)
+	if s.Unit == "" {
+		s.Unit = "byte"
+	}
+	compact := Serialize([]byte(v.Raw))
+	s.Serialized = Length(string(compact), s.Unit)
+	switch {
+	case r.Rule != "drop_property_descriptions":
+		s.DroppedChars = 0
+	case r.Over == 0:
+		s.Unknown = true
+		s.DroppedChars = 0
+	case s.Serialized > r.Over && s.Descriptions > 0:
+		s.Dropped = true
+		s.DroppedSchema = dropDescriptions(v)
+	default:
+		s.DroppedChars = 0
+	}
+	return s
+}
+
+// Serialize renders a schema as a host's JSON library would send it:
+// compact, no HTML escaping, numbers as written.
+func Serialize(raw []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			return b.Bytes()
+		}
+		return raw
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// countDescriptions counts the "description" strings of properties (and,
+// with propsOnly unset, every description) in a schema, and their length
+// in code points.
+func countDescriptions(v gjson.Result, propsOnly bool) (n, chars int) {
+	var walk func(v gjson.Result, isProp bool)
+	walk = func(v gjson.Result, isProp bool) {
+		if !v.IsObject() {
+			if v.IsArray() {
+				v.ForEach(func(_, e gjson.Result) bool { walk(e, false); return true })
+			}
+			return
+		}
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch key := k.String(); {
+			case key == "description" && val.Type == gjson.String && (isProp || !propsOnly):
+				n++
+				chars += utf8.RuneCountInString(val.String())
+			case key == "properties" && val.IsObject():
+				val.ForEach(func(_, p gjson.Result) bool { walk(p, true); return true })
+			default:
+				walk(val, false)
+			}
+			return true
+		})
+	}
+	walk(v, false)
+	return n, chars
+}
+
+// dropDescriptions returns the schema without its property descriptions,
+// as Codex sends it past its threshold.
+func dropDescriptions(v gjson.Result) []byte {
+	dec := json.NewDecoder(bytes.NewReader([]byte(v.Raw)))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return []byte(v.Raw)
+	}
+	var strip func(x any, isProp bool)
+	strip = func(x any, isProp bool) {
+		switch t := x.(type) {
+		case map[string]any:
+			if isProp {
+				delete(t, "description")
+			}
+			for k, val := range t {
+				if k == "properties" {
+					if props, ok := val.(map[string]any); ok {
+						for _, p := range props {
+							strip(p, true)
+						}
+						continue
+					}
+				}
+				strip(val, false)
+			}
+		case []any:
+			for _, e := range t {
+				strip(e, false)
+			}
+		}
+	}
+	strip(doc, false)
+	out, _ := json.MarshalIndent(doc, "", "  ")
+	return out
+}
+
+// Describe is a short phrase for a table cell: "whole", "63% (cut at
+// 2,048)", "not delivered".
+func (t Text) Describe() string {
+	switch t.Mode {
+	case "missing":
+		return "none"
+	case "not_delivered":
+		return "not delivered"
+	case "prepended":
+		return "prepended to each tool"
+	case "cut":
+		return fmt.Sprintf("%.0f%% (cut at %s)", 100-t.LostPct, num(t.Cut.At))
+	}
+	return "whole"
+}
+
+func num(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,257 @@
+package budget
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+)
+
+var claude = Rule{Rule: "cut", Limit: 2048, Unit: "utf16", Marker: "… [truncated]"}
+
+func TestDeliver(t *testing.T) {
+	emoji := "😀" // 1 code point, 2 UTF-16 units, 4 bytes
+	tests := []struct {
+		name                  string
+		text                  string
+		rule                  Rule
+		mode                  string
+		len, delivered, lost  int
+		line, col             int
+		splitsWord, splitChar bool
+	}{
+		{"one under", strings.Repeat("a", 2047), claude, "whole", 2047, 2047, 0, 0, 0, false, false},
+		{"exactly at", strings.Repeat("a", 2048), claude, "whole", 2048, 2048, 0, 0, 0, false, false},
+		{"one over splits a word", strings.Repeat("a", 2049), claude, "cut", 2049, 2048, 1, 1, 2049, true, false},
+		{"cut between words", strings.Repeat("a", 2047) + " b", claude, "cut", 2049, 2048, 1, 1, 2049, false, false},
+		{"emoji counts two", strings.Repeat(emoji, 1024), claude, "whole", 2048, 2048, 0, 0, 0, false, false},
+		{"emoji over by one unit", strings.Repeat(emoji, 1024) + "x", claude, "cut", 2049, 2048, 1, 1, 1025, false, false},
+		{"cut inside a surrogate pair", "a" + strings.Repeat(emoji, 1024), claude, "cut", 2049, 2048, 1, 1, 1025, true, true},
+		{"accents are one unit, two bytes", strings.Repeat("é", 2048), claude, "whole", 2048, 2048, 0, 0, 0, false, false},
+		{"line and column of the cut", strings.Repeat("x", 2000) + "\nline two is here and goes on past the cut" + strings.Repeat(".", 100), claude, "cut", 2142, 2048, 94, 2, 48, false, false},
+		{"empty", "", claude, "whole", 0, 0, 0, 0, 0, false, false},
+		{"codepoint unit", strings.Repeat(emoji, 513), Rule{Rule: "cut", Limit: 512, Unit: "codepoint"}, "cut", 513, 512, 1, 1, 513, false, false},
+		{"byte unit splits a character", "a" + strings.Repeat("é", 10), Rule{Rule: "cut", Limit: 4, Unit: "byte"}, "cut", 21, 4, 17, 1, 3, true, true},
+		{"whole rule", strings.Repeat("a", 100000), Rule{Rule: "whole"}, "whole", 100000, 100000, 0, 0, 0, false, false},
+		{"100,000 chars cut", strings.Repeat("a", 100000), claude, "cut", 100000, 2048, 97952, 1, 2049, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Deliver(tc.text, tc.rule)
+			if got.Mode != tc.mode || got.Len != tc.len || got.Delivered != tc.delivered || got.Lost != tc.lost {
+				t.Fatalf("mode %s len %d delivered %d lost %d, want %s %d %d %d", got.Mode, got.Len, got.Delivered, got.Lost, tc.mode, tc.len, tc.delivered, tc.lost)
+			}
+			if tc.mode != "cut" {
+				if got.Cut != nil || got.Head != tc.text {
+					t.Errorf("a whole text has a cut or a different head")
+				}
+				return
+			}
+			c := got.Cut
+			if c.Line != tc.line || c.Column != tc.col || c.SplitsWord != tc.splitsWord || c.SplitsChar != tc.splitChar {
+				t.Errorf("cut %+v, want line %d col %d word %v char %v", *c, tc.line, tc.col, tc.splitsWord, tc.splitChar)
+			}
+			// What is delivered and what is lost add up to the text.
+			head := strings.TrimSuffix(got.Head, "\uFFFD")
+			if head+got.Tail != tc.text {
+				t.Errorf("head+tail != text")
+			}
+			if tc.splitChar != strings.HasSuffix(got.Head, "\uFFFD") {
+				t.Errorf("a split character must show as U+FFFD at the end of the head")
+			}
+			if want := 100 * float64(tc.lost) / float64(tc.len); got.LostPct != want {
+				t.Errorf("lost %.2f%%, want %.2f%%", got.LostPct, want)
+			}
+		})
+	}
+}
+
+func capture(tools []string, instructions *string) *probe.Capture {
+	c := &probe.Capture{Instructions: instructions}
+	for _, tl := range tools {
+		c.Tools.Items = append(c.Tools.Items, []byte(tl))
+	}
+	return c
+}
+
+func hostByID(t *testing.T, id string) Host {
+	t.Helper()
+	hs, err := Select(Known(), []string{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hs[0]
+}
+
+func TestInstructions(t *testing.T) {
+	in := strings.Repeat("i", 513)
+	tests := []struct {
+		host string
+		in   *string
+		mode string
+		lost int
+	}{
+		{"chatgpt-chat", &in, "cut", 1},
+		{"claude-code", &in, "whole", 0},
+		{"claude-ai", &in, "not_delivered", 513},
+		{"codex", &in, "prepended", 0},
+		{"claude-code", nil, "missing", 0},
+	}
+	for _, tc := range tests {
+		r := Compute(capture(nil, tc.in), []Host{hostByID(t, tc.host)})
+		got := r.Hosts[0].Instructions
+		if got.Mode != tc.mode || got.Lost != tc.lost {
+			t.Errorf("%s: mode %s lost %d, want %s %d", tc.host, got.Mode, got.Lost, tc.mode, tc.lost)
+		}
+	}
+	for _, n := range []int{511, 512} {
+		s := strings.Repeat("i", n)
+		if got := Compute(capture(nil, &s), []Host{hostByID(t, "chatgpt-chat")}).Hosts[0].Instructions; got.Mode != "whole" {
+			t.Errorf("%d chars of instructions on ChatGPT: %s, want whole", n, got.Mode)
+		}
+	}
+}
+
+// schemaOfSize builds an input schema whose compact JSON is exactly n bytes,
+// with two property descriptions.
+func schemaOfSize(t *testing.T, n int) string {
+	t.Helper()
+	base := `{"type":"object","properties":{"q":{"type":"string","description":"%s"},"limit":{"type":"integer","description":"how many"}}}`
+	pad := n - (len(base) - 2)
+	if pad < 0 {
+		t.Fatalf("schema cannot be %d bytes", n)
+	}
+	s := fmt.Sprintf(base, strings.Repeat("d", pad))
+	if len(Serialize([]byte(s))) != n {
+		t.Fatalf("built %d bytes, want %d", len(Serialize([]byte(s))), n)
+	}
+	return s
+}
+
+func TestCodexSchemaRule(t *testing.T) {
+	codex := hostByID(t, "codex")
+	for _, tc := range []struct {
+		size    int
+		dropped bool
+	}{{4999, false}, {5000, false}, {5001, true}} {
+		s := schemaOfSize(t, tc.size)
+		tool := `{"name":"t","description":"x","inputSchema":` + s + `}`
+		got := Compute(capture([]string{tool}, nil), []Host{codex}).Hosts[0].Tools[0].Schema
+		if got.Serialized != tc.size || got.Dropped != tc.dropped || got.Descriptions != 2 {
+			t.Errorf("size %d: %+v", tc.size, got)
+		}
+		// Both descriptions go: the padding one (all the 'd's) and "how many".
+		if want := strings.Count(s, "d") - strings.Count(`"description""description"`, "d") + len("how many"); tc.dropped && got.DroppedChars != want {
+			t.Errorf("dropped chars = %d, want %d", got.DroppedChars, want)
+		}
+		if tc.dropped && strings.Contains(string(got.DroppedSchema), `"description"`) {
+			t.Errorf("the dropped view still has descriptions: %s", got.DroppedSchema)
+		}
+	}
+	// A spaced-out schema is measured as sent, compact.
+	spaced := `{ "type" : "object" , "properties" : { } }`
+	got := Compute(capture([]string{`{"name":"t","inputSchema":` + spaced + `}`}, nil), []Host{codex}).Hosts[0].Tools[0].Schema
+	if got.Serialized != len(`{"properties":{},"type":"object"}`) {
+		t.Errorf("serialized = %d", got.Serialized)
+	}
+	// ChatGPT Work drops at a threshold nobody measured.
+	got = Compute(capture([]string{`{"name":"t","inputSchema":{"type":"object"}}`}, nil), []Host{hostByID(t, "chatgpt-work")}).Hosts[0].Tools[0].Schema
+	if !got.Unknown {
+		t.Errorf("chatgpt-work schema rule should be unknown: %+v", got)
+	}
+}
+
+func TestStrictestAndOverrides(t *testing.T) {
+	all := Strictest(Known())
+	if all.Description.Rule != "cut" || all.Description.Limit != 2048 || all.Description.Unit != "utf16" || !all.Description.Deferred {
+		t.Errorf("all.description = %+v", all.Description)
+	}
+	if all.Instructions.Rule != "not_delivered" || all.InputSchema.Over != 5000 || all.OutputSchema != "not_delivered" {
+		t.Errorf("all = %+v", all)
+	}
+	hs, err := Select(Known(), []string{"claude-code=3000"})
+	if err != nil || hs[0].Description.Limit != 3000 {
+		t.Fatalf("override: %v %+v", err, hs)
+	}
+	if _, err := Select(Known(), []string{"nosuchhost"}); err == nil || !strings.Contains(err.Error(), "claude-code") {
+		t.Errorf("unknown host error = %v", err)
+	}
+	if _, err := Select(Known(), []string{"codex=abc"}); err == nil {
+		t.Errorf("bad override accepted")
+	}
+	if hs, _ := Select(Known(), nil); len(hs) != len(Known())+1 || hs[len(hs)-1].ID != "all" {
+		t.Errorf("default selection = %d hosts", len(hs))
+	}
+}
+
+func TestMissingDescriptionAndOutputLoss(t *testing.T) {
+	tools := []string{
+		`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"x":{"type":"string","description":"the x"}}}}`,
+		`{"name":"b","description":"","inputSchema":{"type":"object"}}`,
+	}
+	r := Compute(capture(tools, nil), []Host{hostByID(t, "claude-code")})
+	if got := r.Hosts[0].Tools[0].Description.Mode; got != "missing" {
+		t.Errorf("missing description mode = %s", got)
+	}
+	if got := r.Hosts[0].Tools[1].Description; got.Mode != "whole" || got.Len != 0 {
+		t.Errorf("empty description = %+v", got)
+	}
+	if len(r.OutputLost) != 1 || r.OutputLost[0].Tool != "a" || r.OutputLost[0].Descriptions != 1 || r.OutputLost[0].Chars != 5 {
+		t.Errorf("output lost = %+v", r.OutputLost)
+	}
+	if r := Compute(capture(tools, nil), Known()); len(r.OutputLost) != 0 {
+		t.Errorf("codex delivers output schemas, yet %+v", r.OutputLost)
+	}
+}
+
+func TestThousandToolsIsFast(t *testing.T) {
+	var tools []string
+	for i := 0; i < 1000; i++ {
+		tools = append(tools, fmt.Sprintf(`{"name":"t%04d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"query"}}}}`, i, strings.Repeat("w ", 1500)))
+	}
+	start := time.Now()
+	hs, _ := Select(Known(), nil)
+	r := Compute(capture(tools, nil), hs)
+	if len(r.Hosts) != 7 || len(r.Hosts[0].Tools) != 1000 {
+		t.Fatalf("%d hosts, %d tools", len(r.Hosts), len(r.Hosts[0].Tools))
+	}
+	if r.Hosts[0].Tools[999].Description.Mode != "cut" {
+		t.Errorf("3,000-unit descriptions must be cut on Claude Code")
+	}
+	// Not a timing assertion on a noisy machine: a guard against a
+	// quadratic blow-up only.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("1,000 tools took %v", d)
+	}
+}
+
+func TestLoadHosts(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/hosts.json"
+	writeFile(t, path, `{"hosts":[{"id":"claude-code","name":"Claude Code (new)","description":{"rule":"cut","limit":4096,"unit":"utf16"},"instructions":{"rule":"whole"},"input_schema":{"rule":"whole"},"output_schema":"not_delivered"},
+	{"id":"my-host","name":"Mine","description":{"rule":"whole"},"instructions":{"rule":"whole"},"input_schema":{"rule":"whole"},"output_schema":"delivered"}]}`)
+	hs, err := Load(path, Known())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := find(hs, "claude-code"); h.Description.Limit != 4096 {
+		t.Errorf("claude-code not replaced: %+v", h.Description)
+	}
+	if _, ok := find(hs, "my-host"); !ok || len(hs) != len(Known())+1 {
+		t.Errorf("my-host not added: %d hosts", len(hs))
+	}
+	writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"cut","limit":0,"unit":"utf16"},"instructions":{"rule":"whole"}}]}`)
+	if _, err := Load(path, Known()); err == nil {
+		t.Errorf("a cut without a limit was accepted")
+	}
+}
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

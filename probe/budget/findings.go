@@ -1,0 +1,119 @@
+package budget
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/lint"
+)
+
+// Findings turns a result into what an author must hear: cut
+// descriptions (and the blocks past the cut), cut or undelivered
+// instructions, dropped schema descriptions, output schemas nobody reads.
+// The "all" row is left out: it repeats the real hosts.
+func Findings(r Result) []probe.Finding {
+	var out []probe.Finding
+	add := func(sev, code, tool, format string, args ...any) {
+		out = append(out, probe.Finding{Severity: sev, Code: code, Tool: tool, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, hr := range r.Hosts {
+		h := hr.Host
+		if h.ID == "all" {
+			continue
+		}
+		for _, t := range hr.Tools {
+			d := t.Description
+			if d.Mode == "cut" {
+				add("warning", "cut", t.Name, "%s loses %s of %s %s (%.0f%%) on %s: cut at %s",
+					code(t.Name), num(d.Lost), num(d.Len), unitName(d.Unit), d.LostPct, h.Name, where(d.Cut))
+				if past := blocksPast(d); len(past) > 0 {
+					add("warning", "block-past-cut", t.Name, "%s: %s only after the cut on %s, so the model never reads %s",
+						code(t.Name), strings.Join(past, ", "), h.Name, them(len(past)))
+				}
+			}
+			if t.Schema.Dropped {
+				add("warning", "schema-drop", t.Name, "%s: its input schema serializes to %s %s, over %s's %s: all %d property descriptions (%s chars) are dropped",
+					code(t.Name), num(t.Schema.Serialized), unitName(t.Schema.Unit), h.Name, num(t.Schema.Over), t.Schema.Descriptions, num(t.Schema.DroppedChars))
+			}
+		}
+		in := hr.Instructions
+		switch in.Mode {
+		case "cut":
+			add("warning", "instructions-cut", "", "the server instructions lose %s of %s %s (%.0f%%) on %s: cut at %s",
+				num(in.Lost), num(in.Len), unitName(in.Unit), in.LostPct, h.Name, where(in.Cut))
+		case "not_delivered":
+			if in.Len > 0 {
+				add("info", "instructions-not-delivered", "", "%s does not deliver server instructions (%s %s) to the model", h.Name, num(in.Len), unitName(in.Unit))
+			}
+		case "prepended":
+			if in.Len > 0 && len(hr.Tools) > 0 {
+				add("info", "instructions-prepended", "", "%s prepends the server instructions (%s %s) to every tool description: %s %s across %d tools",
+					h.Name, num(in.Len), unitName(in.Unit), num(in.Len*len(hr.Tools)), unitName(in.Unit), len(hr.Tools))
+			}
+		}
+	}
+	for _, l := range r.OutputLost {
+		add("info", "output-schema-undelivered", l.Tool, "%s: %d output-schema descriptions (%s chars) reach no host of this set", code(l.Tool), l.Descriptions, num(l.Chars))
+	}
+	return out
+}
+
+// blocksPast names the description blocks that start after the cut.
+func blocksPast(d Text) []string {
+	text := strings.TrimSuffix(d.Head, "\uFFFD") + d.Tail
+	var past []string
+	for _, b := range lint.Blocks(text) {
+		if Length(prefixUTF16(text, b.Offset), d.Unit) >= d.Delivered {
+			past = append(past, b.Name)
+		}
+	}
+	return past
+}
+
+// prefixUTF16 is the prefix of s that is n UTF-16 units long.
+func prefixUTF16(s string, n int) string {
+	k := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if k+w > n {
+			return s[:i]
+		}
+		k += w
+	}
+	return s
+}
+
+func where(c *Cut) string {
+	s := fmt.Sprintf("%s (line %d, column %d", num(c.At), c.Line, c.Column)
+	switch {
+	case c.SplitsChar:
+		s += ", inside a character: the model gets half of it"
+	case c.SplitsWord:
+		s += ", mid-word"
+	}
+	return s + ")"
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func code(s string) string { return "`" + s + "`" }
+
+// unitName names a unit for people.
+func unitName(u string) string {
+	switch u {
+	case "byte":
+		return "bytes"
+	case "codepoint":
+		return "chars"
+	}
+	return "UTF-16 units"
+}

@@ -1,0 +1,227 @@
+// Package budget works out what each AI host delivers to the model of what
+// a server sends: where descriptions and instructions are cut, which
+// schema parts are dropped, and what is lost. Host behaviour is data
+// (hosts.json), never code.
+package budget
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed hosts.json
+var hostsJSON []byte
+
+// Rule says how a host treats one text.
+type Rule struct {
+	// Rule is "whole", "cut", "not_delivered" or "prepended" (instructions
+	// added to every tool description).
+	Rule   string `json:"rule"`
+	Limit  int    `json:"limit,omitempty"`
+	Unit   string `json:"unit,omitempty"` // "utf16", "codepoint" or "byte"
+	Marker string `json:"marker,omitempty"`
+	// Deferred: the host shows tools to the model only after a tool search.
+	Deferred bool `json:"deferred,omitempty"`
+}
+
+// SchemaRule says how a host treats an input schema.
+type SchemaRule struct {
+	// Rule is "whole", "drop_property_descriptions" or "unknown".
+	Rule string `json:"rule"`
+	// Over is the serialized size past which descriptions are dropped;
+	// 0 with drop_property_descriptions means the threshold is unknown.
+	Over int    `json:"over,omitempty"`
+	Unit string `json:"unit,omitempty"`
+}
+
+// Host is one host's profile.
+type Host struct {
+	ID                   string     `json:"id"`
+	Name                 string     `json:"name"`
+	MeasuredOn           string     `json:"measured_on"`
+	Source               string     `json:"source"`
+	Description          Rule       `json:"description"`
+	Instructions         Rule       `json:"instructions"`
+	InputSchema          SchemaRule `json:"input_schema"`
+	OutputSchema         string     `json:"output_schema"` // "delivered", "not_delivered", "sometimes"
+	ResultLimitTokens    int        `json:"result_limit_tokens,omitempty"`
+	InitializeDeadlineMs int        `json:"initialize_deadline_ms,omitempty"`
+	OverrideEnv          string     `json:"override_env,omitempty"`
+	Notes                string     `json:"notes,omitempty"`
+}
+
+type hostsFile struct {
+	Hosts []Host `json:"hosts"`
+}
+
+// Known returns the embedded host profiles.
+func Known() []Host {
+	var f hostsFile
+	if err := json.Unmarshal(hostsJSON, &f); err != nil {
+		panic("budget: embedded hosts.json: " + err.Error())
+	}
+	return f.Hosts
+}
+
+// Load reads a hosts file and merges it into base: a row with a known id
+// replaces it, a new id is added.
+func Load(path string, base []Host) ([]Host, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f hostsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	out := append([]Host(nil), base...)
+	for _, h := range f.Hosts {
+		if err := h.validate(); err != nil {
+			return nil, fmt.Errorf("%s: host %q: %v", path, h.ID, err)
+		}
+		replaced := false
+		for i := range out {
+			if out[i].ID == h.ID {
+				out[i], replaced = h, true
+			}
+		}
+		if !replaced {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func (h Host) validate() error {
+	if h.ID == "" {
+		return fmt.Errorf("no id")
+	}
+	for _, r := range []Rule{h.Description, h.Instructions} {
+		switch r.Rule {
+		case "whole", "not_delivered", "prepended":
+		case "cut":
+			if r.Limit <= 0 {
+				return fmt.Errorf("a cut needs a positive limit")
+			}
+			if r.Unit != "utf16" && r.Unit != "codepoint" && r.Unit != "byte" {
+				return fmt.Errorf("unit %q: want utf16, codepoint or byte", r.Unit)
+			}
+		default:
+			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)
+		}
+	}
+	return nil
+}
+
+// Select picks hosts by id. Each spec is "id" or "id=LIMIT", which
+// overrides the host's description cut (as Claude Code's environment
+// variable does). "all" adds the strictest-of-each row.
+func Select(hosts []Host, specs []string) ([]Host, error) {
+	if len(specs) == 0 {
+		return append(append([]Host(nil), hosts...), Strictest(hosts)), nil
+	}
+	var out []Host
+	for _, spec := range specs {
+		for _, one := range strings.Split(spec, ",") {
+			id, limit, hasLimit := strings.Cut(strings.TrimSpace(one), "=")
+			if id == "all" {
+				out = append(out, Strictest(hosts))
+				continue
+			}
+			h, ok := find(hosts, id)
+			if !ok {
+				return nil, fmt.Errorf("unknown host %q; known: %s, all", id, ids(hosts))
+			}
+			if hasLimit {
+				n, err := strconv.Atoi(limit)
+				if err != nil || n <= 0 {
+					return nil, fmt.Errorf("--host %s: the cut must be a positive number", one)
+				}
+				h.Description.Rule, h.Description.Limit = "cut", n
+				if h.Description.Unit == "" {
+					h.Description.Unit = "utf16"
+				}
+				h.Name += fmt.Sprintf(" (cut %d)", n)
+			}
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func find(hosts []Host, id string) (Host, bool) {
+	for _, h := range hosts {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
+
+func ids(hosts []Host) string {
+	s := make([]string, len(hosts))
+	for i, h := range hosts {
+		s[i] = h.ID
+	}
+	sort.Strings(s)
+	return strings.Join(s, ", ")
+}
+
+// Strictest is the "all" row: for each rule, the harshest host's, so that
+// what survives it survives every known host.
+func Strictest(hosts []Host) Host {
+	all := Host{ID: "all", Name: "all (strictest)", Description: Rule{Rule: "whole"}, Instructions: Rule{Rule: "whole"},
+		InputSchema: SchemaRule{Rule: "whole"}, OutputSchema: "delivered", Source: "derived from the other rows"}
+	for _, h := range hosts {
+		if h.MeasuredOn > all.MeasuredOn {
+			all.MeasuredOn = h.MeasuredOn
+		}
+		if h.Description.Rule == "cut" && (all.Description.Rule != "cut" || h.Description.Limit < all.Description.Limit) {
+			d := h.Description.Deferred || all.Description.Deferred
+			all.Description = h.Description
+			all.Description.Deferred = d
+		}
+		all.Description.Deferred = all.Description.Deferred || h.Description.Deferred
+		all.Instructions = stricterText(all.Instructions, h.Instructions)
+		if h.InputSchema.Rule == "drop_property_descriptions" && h.InputSchema.Over > 0 &&
+			(all.InputSchema.Rule != "drop_property_descriptions" || h.InputSchema.Over < all.InputSchema.Over) {
+			all.InputSchema = h.InputSchema
+		}
+		if h.OutputSchema != "delivered" {
+			all.OutputSchema = "not_delivered"
+		}
+		if h.InitializeDeadlineMs > 0 && (all.InitializeDeadlineMs == 0 || h.InitializeDeadlineMs < all.InitializeDeadlineMs) {
+			all.InitializeDeadlineMs = h.InitializeDeadlineMs
+		}
+		if h.ResultLimitTokens > 0 && (all.ResultLimitTokens == 0 || h.ResultLimitTokens < all.ResultLimitTokens) {
+			all.ResultLimitTokens = h.ResultLimitTokens
+		}
+	}
+	return all
+}
+
+// stricterText: not delivered beats a cut, a shorter cut beats a longer
+// one, and any cut beats whole.
+func stricterText(a, b Rule) Rule {
+	rank := func(r Rule) int {
+		switch r.Rule {
+		case "not_delivered":
+			return 0
+		case "cut":
+			return 1
+		}
+		return 2
+	}
+	switch {
+	case rank(b) < rank(a):
+		return b
+	case rank(b) == rank(a) && b.Rule == "cut" && b.Limit < a.Limit:
+		return b
+	}
+	return a
+}

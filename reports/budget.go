@@ -1,0 +1,224 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/tokens"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+)
+
+// Delivery writes one table of every tool against every host: how much
+// of each description reaches the model, and the instructions below.
+func Delivery(w io.Writer, st Style, r budget.Result, c *probe.Capture) {
+	if len(r.Hosts) == 0 {
+		return
+	}
+	header := []string{"tool", "description (UTF-16)"}
+	for _, hr := range r.Hosts {
+		header = append(header, hr.Host.ID)
+	}
+	var rows [][]string
+	for i, t := range wire.Tools(c) {
+		row := []string{code(st, t.Name), Num(t.DescUTF16)}
+		if !t.HasDescription {
+			row[1] = "none"
+		}
+		for _, hr := range r.Hosts {
+			row = append(row, toolCell(hr.Tools[i], hr.Host))
+		}
+		rows = append(rows, row)
+	}
+	in := "instructions (none)"
+	if c.Instructions != nil {
+		in = "instructions (" + Num(wire.UTF16Len(*c.Instructions)) + ")"
+	}
+	row := []string{in, ""}
+	for _, hr := range r.Hosts {
+		row = append(row, hr.Instructions.Describe())
+	}
+	rows = append(rows, row)
+	align := []Align{Left, Right}
+	Table(w, st, header, rows, align...)
+}
+
+func toolCell(t budget.Tool, h budget.Host) string {
+	s := t.Description.Describe()
+	if t.Description.Deferred {
+		s += ", deferred"
+	}
+	switch {
+	case t.Schema.Dropped:
+		s += "; describes dropped"
+	case t.Schema.Rule == "drop_property_descriptions" && !t.Schema.Unknown && t.Schema.Descriptions > 0:
+		s += "; describes kept"
+	}
+	return s
+}
+
+// Tokens writes what the definitions cost on every request.
+func Tokens(w io.Writer, st Style, c *probe.Capture, d tokens.Definitions) {
+	t := wire.Totals(c.Tools)
+	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) paid on every request.\n",
+		plural(t.Pages, "page"), Num(t.Bytes), Num(d.Total), d.Encoding)
+	if st == Markdown {
+		fmt.Fprintln(w)
+	}
+}
+
+// TokenTable writes each tool's definition cost.
+func TokenTable(w io.Writer, st Style, d tokens.Definitions) {
+	var rows [][]string
+	for _, t := range d.Tools {
+		rows = append(rows, []string{code(st, t.Name), Num(t.Tokens)})
+	}
+	Table(w, st, []string{"tool", "tokens (" + d.Encoding + ")"}, rows, Left, Right)
+}
+
+// ShowCut prints, for each cut text, what is delivered and what is lost.
+func ShowCut(w io.Writer, r budget.Result) {
+	any := false
+	for _, hr := range r.Hosts {
+		if hr.Host.ID == "all" {
+			continue
+		}
+		for _, t := range hr.Tools {
+			if t.Description.Mode == "cut" {
+				any = true
+				cutText(w, fmt.Sprintf("%s on %s", t.Name, hr.Host.Name), t.Description)
+			}
+		}
+		if hr.Instructions.Mode == "cut" {
+			any = true
+			cutText(w, "instructions on "+hr.Host.Name, hr.Instructions)
+		}
+	}
+	if !any {
+		fmt.Fprintln(w, "Nothing is cut on these hosts.")
+	}
+}
+
+func cutText(w io.Writer, title string, d budget.Text) {
+	c := d.Cut
+	fmt.Fprintf(w, "── %s: %s of %s %s delivered (%.0f%% lost)\n", Escape(title), Num(d.Delivered), Num(d.Len), unitLabel(d.Unit), d.LostPct)
+	for _, l := range strings.Split(d.Head, "\n") {
+		fmt.Fprintf(w, "   │ %s\n", Escape(l))
+	}
+	note := ""
+	switch {
+	case c.SplitsChar:
+		note = ", inside a character"
+	case c.SplitsWord:
+		note = ", mid-word"
+	}
+	marker := ""
+	if d.Marker != "" {
+		marker = "; the host appends " + fmt.Sprintf("%q", d.Marker)
+	}
+	fmt.Fprintf(w, "✂─ cut at %s, line %d, column %d%s%s\n", Num(c.At), c.Line, c.Column, note, marker)
+	for _, l := range strings.Split(d.Tail, "\n") {
+		fmt.Fprintf(w, "   ✗ %s\n", Escape(l))
+	}
+	fmt.Fprintln(w)
+}
+
+func unitLabel(u string) string {
+	switch u {
+	case "byte":
+		return "bytes"
+	case "codepoint":
+		return "chars"
+	}
+	return "UTF-16 units"
+}
+
+// View writes, as markdown, exactly the text one host delivers to the
+// model, so it can be committed and reviewed.
+func View(w io.Writer, hr budget.HostResult, c *probe.Capture) {
+	h := hr.Host
+	fmt.Fprintf(w, "# What %s receives from %s\n\n", Cell(h.Name), Cell(ServerName(c)))
+	fmt.Fprintf(w, "Host profile measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", h.MeasuredOn, Cell(h.Source))
+	fmt.Fprintln(w, "## Server instructions")
+	fmt.Fprintln(w)
+	in := hr.Instructions
+	switch in.Mode {
+	case "missing":
+		fmt.Fprintln(w, "The server sends none.")
+	case "not_delivered":
+		fmt.Fprintln(w, "Not delivered to the model.")
+	case "prepended":
+		fmt.Fprintln(w, "Prepended to every tool description (shown there).")
+	default:
+		fence(w, delivered(in))
+	}
+	fmt.Fprintln(w)
+	for i, raw := range c.Tools.Items {
+		t := hr.Tools[i]
+		fmt.Fprintf(w, "## %s\n\n", Code(t.Name))
+		if t.Description.Deferred {
+			fmt.Fprintln(w, "Deferred: the model sees this tool only after a tool search finds it.")
+			fmt.Fprintln(w)
+		}
+		desc := delivered(t.Description)
+		if in.Mode == "prepended" && c.Instructions != nil {
+			desc = *c.Instructions + "\n\n" + desc
+		}
+		if t.Description.Mode == "missing" {
+			fmt.Fprintln(w, "No description.")
+		} else {
+			fence(w, desc)
+		}
+		fmt.Fprintln(w)
+		schema := wire.InputSchema(raw)
+		switch {
+		case t.Schema.Dropped:
+			fmt.Fprintf(w, "Input schema, property descriptions dropped (%s %s serialized, over %s):\n\n", Num(t.Schema.Serialized), unitLabel(t.Schema.Unit), Num(t.Schema.Over))
+			fenceLang(w, "json", string(t.Schema.DroppedSchema))
+		case t.Schema.Rule == "unknown":
+			fmt.Fprintln(w, "Input schema: not measured for this host; as the server sent it:")
+			fmt.Fprintln(w)
+			fenceLang(w, "json", string(schema))
+		default:
+			fmt.Fprintln(w, "Input schema:")
+			fmt.Fprintln(w)
+			fenceLang(w, "json", string(schema))
+		}
+		fmt.Fprintln(w)
+		switch t.OutputSchema {
+		case "delivered", "sometimes":
+			fmt.Fprintf(w, "Output schema (%s):\n\n", strings.ReplaceAll(t.OutputSchema, "_", " "))
+			fenceLang(w, "json", string(wire.OutputSchema(raw)))
+			fmt.Fprintln(w)
+		case "not_delivered":
+			fmt.Fprintln(w, "Output schema: not delivered.")
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// delivered is the text as the host hands it over, marker included.
+func delivered(t budget.Text) string {
+	if t.Mode == "cut" {
+		return t.Head + t.Marker
+	}
+	return t.Head
+}
+
+func fence(w io.Writer, s string) { fenceLang(w, "text", s) }
+
+// fenceLang writes s in a code fence longer than any backtick run in it,
+// each line escaped.
+func fenceLang(w io.Writer, lang, s string) {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	fmt.Fprintln(w, f+lang)
+	for _, l := range strings.Split(s, "\n") {
+		fmt.Fprintln(w, Escape(l))
+	}
+	fmt.Fprintln(w, f)
+}

@@ -1,0 +1,112 @@
+package reports
+
+import (
+	"math"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/tokens"
+)
+
+// BudgetJSON renders the budget as one JSON object (fields in the README).
+// Lengths are in each host's unit.
+func BudgetJSON(r budget.Result, d *tokens.Definitions, findings, lint []probe.Finding, h Header) []byte {
+	o := &Object{}
+	o.Set("mcpprobe_version", h.Version)
+	o.Set("target", h.Target)
+	var hosts [][]byte
+	for _, hr := range r.Hosts {
+		ho := &Object{}
+		ho.Set("host", hr.Host.ID).Set("name", hr.Host.Name).Set("unit", unitOr(hr.Host.Description.Unit))
+		ho.Set("measured_on", hr.Host.MeasuredOn).Set("source", hr.Host.Source)
+		ho.Set("description_rule", hr.Host.Description)
+		ho.Set("instructions_rule", hr.Host.Instructions)
+		ho.Set("input_schema_rule", hr.Host.InputSchema)
+		ho.Set("output_schema", hr.Host.OutputSchema)
+		ho.Set("initialize_deadline_ms", nsOrNull(int64(hr.Host.InitializeDeadlineMs), hr.Host.InitializeDeadlineMs > 0))
+		ho.Set("result_limit_tokens", nsOrNull(int64(hr.Host.ResultLimitTokens), hr.Host.ResultLimitTokens > 0))
+		var tools [][]byte
+		for _, t := range hr.Tools {
+			to := &Object{}
+			to.Set("name", t.Name)
+			textJSON(to, "description", t.Description)
+			so := &Object{}
+			so.Set("rule", t.Schema.Rule).Set("serialized_len", t.Schema.Serialized).Set("unit", t.Schema.Unit)
+			so.Set("over", nsOrNull(int64(t.Schema.Over), t.Schema.Over > 0)).Set("threshold_unknown", t.Schema.Unknown)
+			so.Set("property_descriptions", t.Schema.Descriptions).Set("dropped", t.Schema.Dropped).Set("dropped_chars", t.Schema.DroppedChars)
+			to.Raw("input_schema", so.Bytes())
+			to.Set("output_schema", nullIfEmpty(t.OutputSchema))
+			tools = append(tools, to.Bytes())
+		}
+		ho.Raw("tools", RawArray(tools))
+		io := &Object{}
+		textJSON(io, "", hr.Instructions)
+		ho.Raw("instructions", io.Bytes())
+		hosts = append(hosts, ho.Bytes())
+	}
+	o.Raw("hosts", RawArray(hosts))
+	var lost [][]byte
+	for _, l := range r.OutputLost {
+		lost = append(lost, (&Object{}).Set("tool", l.Tool).Set("descriptions", l.Descriptions).Set("chars", l.Chars).Bytes())
+	}
+	o.Raw("output_schema_undelivered", RawArray(lost))
+	if d != nil {
+		to := &Object{}
+		to.Set("encoding", d.Encoding).Set("estimate", true).Set("total", d.Total)
+		var per [][]byte
+		for _, t := range d.Tools {
+			per = append(per, (&Object{}).Set("name", t.Name).Set("tokens", t.Tokens).Bytes())
+		}
+		to.Raw("tools", RawArray(per))
+		o.Raw("tokens", to.Bytes())
+	} else {
+		o.Raw("tokens", nil)
+	}
+	o.Raw("findings", findingsJSON(findings))
+	o.Raw("lint", findingsJSON(lint))
+	return append(o.Bytes(), '\n')
+}
+
+func unitOr(u string) string {
+	if u == "" {
+		return "utf16"
+	}
+	return u
+}
+
+// textJSON adds a budget.Text's fields; with prefix "" they go in bare.
+func textJSON(o *Object, prefix string, t budget.Text) {
+	key := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "_" + k
+	}
+	if prefix == "" {
+		o.Set("len", t.Len)
+	} else {
+		o.Set(key("len"), t.Len)
+	}
+	o.Set(key("bytes"), t.Bytes).Set(key("codepoints"), t.Runes).Set("unit", t.Unit)
+	o.Set("delivered", t.Mode)
+	o.Set("delivered_len", t.Delivered).Set("lost_len", t.Lost).Set("lost_pct", math.Round(t.LostPct*10)/10)
+	o.Set("deferred", t.Deferred)
+	if t.Cut != nil {
+		o.Raw("cut", (&Object{}).Set("at", t.Cut.At).Set("line", t.Cut.Line).Set("column", t.Cut.Column).
+			Set("splits_word", t.Cut.SplitsWord).Set("splits_character", t.Cut.SplitsChar).Bytes())
+	} else {
+		o.Raw("cut", nil)
+	}
+}
+
+func findingsJSON(fs []probe.Finding) []byte {
+	out := make([][]byte, 0, len(fs))
+	for _, f := range fs {
+		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
+		if f.Tool != "" {
+			fo.Set("tool", f.Tool)
+		}
+		out = append(out, fo.Bytes())
+	}
+	return RawArray(out)
+}
