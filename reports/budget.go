@@ -103,7 +103,7 @@ func ShowCut(w io.Writer, r budget.Result) {
 
 func cutText(w io.Writer, title string, d budget.Text) {
 	c := d.Cut
-	fmt.Fprintf(w, "── %s: %s of %s %s delivered (%.0f%% lost)\n", Escape(title), Num(d.Delivered), Num(d.Len), unitLabel(d.Unit), d.LostPct)
+	fmt.Fprintf(w, "── %s: %s of %s %s delivered (%s lost)\n", Escape(title), Num(d.Delivered), Num(d.Len), unitLabel(d.Unit), budget.Pct(d.LostPct))
 	for _, l := range strings.Split(d.Head, "\n") {
 		fmt.Fprintf(w, "   │ %s\n", Escape(l))
 	}

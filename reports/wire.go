@@ -94,7 +94,11 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 	}
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
-		rows[i] = []string{f.Severity, f.Code, Cell(f.Message)}
+		msg := f.Message
+		if f.Tool != "" && !strings.Contains(msg, "`"+f.Tool+"`") {
+			msg = "`" + f.Tool + "`: " + msg
+		}
+		rows[i] = []string{f.Severity, f.Code, Cell(msg)}
 	}
 	Table(w, st, []string{"severity", "code", "what"}, rows)
 }

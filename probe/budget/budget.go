@@ -28,11 +28,11 @@ type Cut struct {
 // Text is what a host delivers of one text.
 type Text struct {
 	// Mode is "whole", "cut", "not_delivered", "prepended" or "missing".
-	Mode     string
-	Unit     string
-	Len      int // in Unit
-	Bytes    int // UTF-8 bytes
-	Runes    int // code points
+	Mode            string
+	Unit            string
+	Len             int // in Unit
+	Bytes           int // UTF-8 bytes
+	Runes           int // code points
 	Delivered, Lost int
 	LostPct         float64
 	Deferred        bool
@@ -350,9 +350,21 @@ func (t Text) Describe() string {
 	case "prepended":
 		return "prepended to each tool"
 	case "cut":
-		return fmt.Sprintf("%.0f%% (cut at %s)", 100-t.LostPct, num(t.Cut.At))
+		return fmt.Sprintf("%s (cut at %s)", Pct(100-t.LostPct), num(t.Cut.At))
 	}
 	return "whole"
+}
+
+// Pct rounds a percentage for people without rounding a loss away:
+// 99.95% delivered is ">99%", not "100%".
+func Pct(p float64) string {
+	switch {
+	case p > 0 && p < 1:
+		return "<1%"
+	case p > 99 && p < 100:
+		return ">99%"
+	}
+	return fmt.Sprintf("%.0f%%", p)
 }
 
 func num(n int) string {

@@ -25,8 +25,8 @@ func Findings(r Result) []probe.Finding {
 		for _, t := range hr.Tools {
 			d := t.Description
 			if d.Mode == "cut" {
-				add("warning", "cut", t.Name, "%s loses %s of %s %s (%.0f%%) on %s: cut at %s",
-					code(t.Name), num(d.Lost), num(d.Len), unitName(d.Unit), d.LostPct, h.Name, where(d.Cut))
+				add("warning", "cut", t.Name, "%s loses %s of %s %s (%s) on %s: cut at %s",
+					code(t.Name), num(d.Lost), num(d.Len), unitName(d.Unit), Pct(d.LostPct), h.Name, where(d.Cut))
 				if past := blocksPast(d); len(past) > 0 {
 					add("warning", "block-past-cut", t.Name, "%s: %s only after the cut on %s, so the model never reads %s",
 						code(t.Name), strings.Join(past, ", "), h.Name, them(len(past)))
@@ -40,8 +40,8 @@ func Findings(r Result) []probe.Finding {
 		in := hr.Instructions
 		switch in.Mode {
 		case "cut":
-			add("warning", "instructions-cut", "", "the server instructions lose %s of %s %s (%.0f%%) on %s: cut at %s",
-				num(in.Lost), num(in.Len), unitName(in.Unit), in.LostPct, h.Name, where(in.Cut))
+			add("warning", "instructions-cut", "", "the server instructions lose %s of %s %s (%s) on %s: cut at %s",
+				num(in.Lost), num(in.Len), unitName(in.Unit), Pct(in.LostPct), h.Name, where(in.Cut))
 		case "not_delivered":
 			if in.Len > 0 {
 				add("info", "instructions-not-delivered", "", "%s does not deliver server instructions (%s %s) to the model", h.Name, num(in.Len), unitName(in.Unit))

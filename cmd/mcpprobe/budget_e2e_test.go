@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func budgetJSON(t *testing.T, args ...string) gjson.Result {
+	t.Helper()
+	r := mcpprobe(t, append([]string{"budget", "--json"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !gjson.Valid(r.stdout) {
+		t.Fatalf("not JSON: %.300s", r.stdout)
+	}
+	return gjson.Parse(r.stdout)
+}
+
+func hostTool(v gjson.Result, host, tool string) gjson.Result {
+	return v.Get(fmt.Sprintf(`hosts.#(host==%q).tools.#(name==%q)`, host, tool))
+}
+
+// The fixture sits exactly at, one under and one over every budget.
+func TestBudgetAtTheEdges(t *testing.T) {
+	v := budgetJSON(t, "--", bin.raw, "-budget", "-instructions-len", "513")
+	tests := []struct {
+		host, tool, delivered string
+		len, lost             int
+		splitsChar            bool
+	}{
+		{"claude-code", "desc_2047", "whole", 2047, 0, false},
+		{"claude-code", "desc_2048", "whole", 2048, 0, false},
+		{"claude-code", "desc_2049", "cut", 2049, 1, false},
+		{"claude-code", "emoji_split", "cut", 2049, 1, true},
+		{"claude-code", "accents_2048", "whole", 2048, 0, false},
+		{"cowork", "desc_4095", "whole", 4095, 0, false},
+		{"cowork", "desc_4096", "whole", 4096, 0, false},
+		{"cowork", "desc_4097", "cut", 4097, 1, false},
+		{"claude-code", "no_desc", "missing", 0, 0, false},
+		{"claude-code", "empty_desc", "whole", 0, 0, false},
+		{"all", "desc_2049", "cut", 2049, 1, false},
+	}
+	for _, tc := range tests {
+		got := hostTool(v, tc.host, tc.tool)
+		if got.Get("delivered").String() != tc.delivered || int(got.Get("description_len").Int()) != tc.len || int(got.Get("lost_len").Int()) != tc.lost {
+			t.Errorf("%s on %s: %s", tc.tool, tc.host, got.Raw)
+		}
+		if got.Get("cut.splits_character").Bool() != tc.splitsChar {
+			t.Errorf("%s on %s: splits_character = %v", tc.tool, tc.host, got.Get("cut.splits_character"))
+		}
+	}
+	if got := hostTool(v, "claude-code", "accents_2048").Get("description_bytes").Int(); got != 4096 {
+		t.Errorf("accents: %d bytes, want 4096", got)
+	}
+	if got := hostTool(v, "claude-code", "emoji_split").Get("description_codepoints").Int(); got != 1025 {
+		t.Errorf("emoji_split: %d code points, want 1025", got)
+	}
+	for _, tc := range []struct {
+		tool    string
+		size    int
+		dropped bool
+	}{{"schema_4999", 4999, false}, {"schema_5000", 5000, false}, {"schema_5001", 5001, true}} {
+		s := hostTool(v, "codex", tc.tool).Get("input_schema")
+		if int(s.Get("serialized_len").Int()) != tc.size || s.Get("dropped").Bool() != tc.dropped || s.Get("property_descriptions").Int() != 2 {
+			t.Errorf("%s on codex: %s", tc.tool, s.Raw)
+		}
+	}
+	in := v.Get(`hosts.#(host=="chatgpt-chat").instructions`)
+	if in.Get("delivered").String() != "cut" || in.Get("len").Int() != 513 || in.Get("lost_len").Int() != 1 {
+		t.Errorf("instructions on chatgpt-chat: %s", in.Raw)
+	}
+	if got := v.Get(`hosts.#(host=="claude-ai").instructions.delivered`).String(); got != "not_delivered" {
+		t.Errorf("instructions on claude-ai: %s", got)
+	}
+	codes := map[string][]string{}
+	for _, f := range append(v.Get("findings").Array(), v.Get("lint").Array()...) {
+		codes[f.Get("code").String()] = append(codes[f.Get("code").String()], f.Get("tool").String())
+	}
+	if got := strings.Join(codes["block-past-cut"], ","); got != "blocks" {
+		t.Errorf("block-past-cut for %q, want blocks", got)
+	}
+	if got := strings.Join(codes["schema-drop"], ","); got != "schema_5001" {
+		t.Errorf("schema-drop for %q, want schema_5001", got)
+	}
+	if got := strings.Join(codes["empty-description"], ","); got != "empty_desc,no_desc" {
+		t.Errorf("empty-description for %q", got)
+	}
+	if v.Get("tokens.encoding").String() != "o200k_base" || v.Get("tokens.total").Int() <= v.Get("tokens.tools.0.tokens").Int() {
+		t.Errorf("tokens = %s", v.Get("tokens").Raw)
+	}
+	for _, n := range []int{511, 512} {
+		w := budgetJSON(t, "--host", "chatgpt-chat", "--", bin.raw, "-instructions-len", fmt.Sprint(n))
+		if got := w.Get("hosts.0.instructions.delivered").String(); got != "whole" {
+			t.Errorf("%d chars of instructions on chatgpt-chat: %s", n, got)
+		}
+	}
+}
+
+func TestBudgetOptions(t *testing.T) {
+	t.Run("override a cut", func(t *testing.T) {
+		v := budgetJSON(t, "--host", "claude-code=3000", bin.good)
+		if got := hostTool(v, "claude-code", "find_orders").Get("delivered").String(); got != "whole" {
+			t.Errorf("find_orders (2,172 units) under a 3,000 cut: %s", got)
+		}
+		if n := len(v.Get("hosts").Array()); n != 1 {
+			t.Errorf("%d hosts, want 1", n)
+		}
+	})
+	t.Run("fail-on gates", func(t *testing.T) {
+		for _, tc := range []struct {
+			gate string
+			code int
+		}{{"cut", 1}, {"schema-drop", 0}, {"lint-error", 0}, {"lint-warning", 0}} {
+			r := mcpprobe(t, "budget", "--quiet", "--fail-on", tc.gate, bin.good)
+			if r.code != tc.code {
+				t.Errorf("--fail-on %s: exit %d, want %d: %s", tc.gate, r.code, tc.code, r.stderr)
+			}
+		}
+		r := mcpprobe(t, "budget", "--fail-on", "schema-drop,cut", "--", bin.raw, "-budget")
+		if r.code != 1 || !strings.Contains(r.stderr, "schema-drop (1), cut (") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+	t.Run("show-cut", func(t *testing.T) {
+		r := mcpprobe(t, "budget", "--host", "claude-code", "--show-cut", bin.good)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		for _, want := range []string{"── find_orders on Claude Code: 2,048 of 2,172 UTF-16 units delivered (6% lost)", "✂─ cut at 2,048, line 15, column 47; the host appends \"… [truncated]\"", "   ✗ "} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("--show-cut lacks %q:\n%s", want, r.stdout)
+			}
+		}
+	})
+	t.Run("view", func(t *testing.T) {
+		r := mcpprobe(t, "budget", "--view", "claude-code", bin.good)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		for _, want := range []string{"# What Claude Code receives from orders-server 1.4.2", "## `find_orders`", "… [truncated]\n```", "Output schema: not delivered."} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("--view lacks %q", want)
+			}
+		}
+		if strings.Contains(r.stdout, "ALERTS: never show") {
+			t.Errorf("--view shows text past the cut")
+		}
+		codex := mcpprobe(t, "budget", "--view", "codex", bin.good)
+		if !strings.Contains(codex.stdout, "This server manages the ACME order book.") || !strings.Contains(codex.stdout, "Output schema (delivered)") {
+			t.Errorf("codex view lacks the prepended instructions or the output schema")
+		}
+	})
+	t.Run("a thousand tools and a 100,000-char description", func(t *testing.T) {
+		v := budgetJSON(t, "--host", "claude-code", "--", bin.raw, "-many", "1000")
+		if n := len(v.Get("hosts.0.tools").Array()); n != 1000 {
+			t.Errorf("%d tools", n)
+		}
+		v = budgetJSON(t, "--host", "claude-code", "--", bin.raw, "-long-desc", "100000")
+		if got := v.Get("hosts.0.tools.0"); got.Get("description_len").Int() != 100000 || got.Get("lost_len").Int() != 100000-2048 {
+			t.Errorf("long description: %s", got.Raw)
+		}
+	})
+	t.Run("unknown host", func(t *testing.T) {
+		r := mcpprobe(t, "budget", "--host", "netscape", bin.good)
+		if r.code != 2 || !strings.Contains(r.stderr, "unknown host") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+}
