@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -29,7 +30,10 @@ type Options struct {
 	DiscoverTimeout time.Duration
 	// MaxPages bounds each list, so a server that never stops paginating
 	// is a finding rather than a hang.
-	MaxPages      int
+	MaxPages int
+	// RecheckTools lists the tools a second time and reports a list that
+	// changed within the session.
+	RecheckTools  bool
 	ClientName    string
 	ClientVersion string
 }
@@ -118,6 +122,7 @@ type Capture struct {
 	Capabilities     []byte // raw JSON object, nil if none
 	Instructions     *string
 	Tools            List
+	ToolsAgain       *List // the second tools/list, for stability
 	Prompts          List
 	Resources        List
 	Templates        List
@@ -180,6 +185,9 @@ func Run(ctx context.Context, conn transport.Conn, o Options) (*Capture, error) 
 	err := p.handshake(ctx)
 	if err == nil {
 		p.lists(ctx)
+		if o.RecheckTools {
+			p.recheckTools(ctx)
+		}
 	}
 	c.Events = s.Events()
 	p.eventFindings()
@@ -191,6 +199,13 @@ type prober struct {
 	c             *Capture
 	o             Options
 	reinitialized bool
+	quiet         bool // a second look: no findings of its own
+}
+
+func (p *prober) add(severity, code, format string, args ...any) {
+	if !p.quiet {
+		p.c.Add(severity, code, format, args...)
+	}
 }
 
 func (p *prober) clientInfo() string {
@@ -513,7 +528,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 	for n := 1; ; n++ {
 		if n > p.o.MaxPages {
 			l.Error = fmt.Sprintf("stopped after %d pages", p.o.MaxPages)
-			p.c.Add("error", "too-many-pages", "%s was still returning a nextCursor after %d pages; mcpprobe stopped there (--max-pages)", l.Method, p.o.MaxPages)
+			p.add("error", "too-many-pages", "%s was still returning a nextCursor after %d pages; mcpprobe stopped there (--max-pages)", l.Method, p.o.MaxPages)
 			break
 		}
 		members := ""
@@ -525,7 +540,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 			// The spec's answer to a 404 on a live session: start a new
 			// one, once, and carry on.
 			p.reinitialized = true
-			p.c.Add("warning", "session-expired", "%s page %d answered 404 for the session; mcpprobe initialized a new session and retried (a host does the same, or fails)", l.Method, n)
+			p.add("warning", "session-expired", "%s page %d answered 404 for the session; mcpprobe initialized a new session and retried (a host does the same, or fails)", l.Method, n)
 			if err = p.initialize(ctx, p.c.RequestedVersion, p.o.StartupTimeout); err == nil {
 				r, err = p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
 			}
@@ -536,11 +551,13 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		page := Page{Method: l.Method, N: n, Cursor: cursor, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
 		l.Pages = append(l.Pages, page)
-		p.c.Timings.LastPage = r.T
+		if !p.quiet {
+			p.c.Timings.LastPage = r.T
+		}
 		res := gjson.ParseBytes(r.Result)
 		items := res.Get(l.Key)
 		if !items.IsArray() {
-			p.c.Add("error", "malformed-list", "page %d of %s has no %q array", n, l.Method, l.Key)
+			p.add("error", "malformed-list", "page %d of %s has no %q array", n, l.Method, l.Key)
 		}
 		for _, it := range items.Array() {
 			l.Items = append(l.Items, rawOf(r.Result, it))
@@ -557,14 +574,14 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		cursor = next.String()
 		if first, ok := seenCursor[cursor]; ok {
 			l.Error = "cursor loop"
-			p.c.Add("error", "cursor-loop", "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
+			p.add("error", "cursor-loop", "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
 			break
 		}
 		seenCursor[cursor] = n
 	}
 	for _, id := range order {
 		if pages := seenItem[id]; len(pages) > 1 {
-			p.c.Add("error", "duplicate-"+strings.ReplaceAll(noun, " ", "-"), "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
+			p.add("error", "duplicate-"+strings.ReplaceAll(noun, " ", "-"), "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
 		}
 	}
 }
@@ -582,18 +599,82 @@ func (p *prober) listError(l *List, page int, err error) {
 	var re *RPCError
 	switch {
 	case errors.As(err, &re) && re.Code == CodeMethodNotFound:
-		p.c.Add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
+		p.add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
 	case errors.As(err, &re):
-		p.c.Add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
+		p.add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
 	case isHTTPStatus(err):
-		p.c.Add("error", "list-http-error", "%s page %d: %v", l.Method, page, err)
+		p.add("error", "list-http-error", "%s page %d: %v", l.Method, page, err)
 	case errors.Is(err, transport.ErrLineTooLong):
-		p.c.Add("error", "line-too-long", "%s page %d could not be read: %v", l.Method, page, err)
+		p.add("error", "line-too-long", "%s page %d could not be read: %v", l.Method, page, err)
 	case isTimeout(err):
-		p.c.Add("error", "list-timeout", "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
+		p.add("error", "list-timeout", "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
 	default:
-		p.c.Add("error", "list-failed", "%s page %d failed: %v", l.Method, page, err)
+		p.add("error", "list-failed", "%s page %d failed: %v", l.Method, page, err)
 	}
+}
+
+// recheckTools lists the tools a second time, after whatever
+// notifications/tools/list_changed the server sent: a list that changes
+// within one session breaks every client that caches it.
+func (p *prober) recheckTools(ctx context.Context) {
+	first := p.c.Tools
+	if !first.Asked || first.Error != "" || len(first.Pages) == 0 {
+		return
+	}
+	again := List{Method: first.Method, Key: first.Key, Asked: true}
+	p.quiet = true
+	p.list(ctx, &again, "name", "tool")
+	p.quiet = false
+	if again.Error != "" {
+		return
+	}
+	p.c.ToolsAgain = &again
+	changed := false
+	for _, e := range p.s.Events() {
+		if e.Method == "notifications/tools/list_changed" {
+			changed = true
+		}
+	}
+	if diff := compareItems(first.Items, again.Items); diff != "" {
+		why := "with no notifications/tools/list_changed in between"
+		if changed {
+			why = "after the server sent notifications/tools/list_changed"
+		}
+		p.c.Add("warning", "tools-unstable", "tools/list answered differently the second time, %s: %s", why, diff)
+	}
+}
+
+// compareItems says how two lists of tools differ in meaning, or "".
+func compareItems(a, b [][]byte) string {
+	index := func(items [][]byte) (map[string]string, []string) {
+		m := map[string]string{}
+		var order []string
+		for _, it := range items {
+			name := gjson.GetBytes(it, "name").String()
+			m[name] = string(canon.JSON(it))
+			order = append(order, name)
+		}
+		return m, order
+	}
+	am, ao := index(a)
+	bm, bo := index(b)
+	var parts []string
+	for _, n := range ao {
+		if _, ok := bm[n]; !ok {
+			parts = append(parts, fmt.Sprintf("%q gone", n))
+		} else if bm[n] != am[n] {
+			parts = append(parts, fmt.Sprintf("%q changed", n))
+		}
+	}
+	for _, n := range bo {
+		if _, ok := am[n]; !ok {
+			parts = append(parts, fmt.Sprintf("%q new", n))
+		}
+	}
+	if len(parts) == 0 && strings.Join(ao, "\x00") != strings.Join(bo, "\x00") {
+		parts = append(parts, "same tools in another order")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // eventFindings turns what the server sent unasked into findings.

@@ -459,6 +459,7 @@ func TestWireMisbehaviours(t *testing.T) {
 					t.Errorf("server/discover sent though a legacy version was pinned")
 				}
 			}},
+		{name: "tools change within a session", server: []string{"-unstable"}, codes: []string{"tools-unstable"}, tools: 8},
 		{name: "unknown version answered", server: []string{"-init-version", "1999-01-01"}, codes: []string{"unknown-protocol-version"}, tools: 8},
 		{name: "advertised list missing", server: []string{"-prompts-missing"}, codes: []string{"method-not-found"}, tools: 8},
 		{name: "no final newline then exit", server: []string{"-no-newline-exit"}, codes: []string{"no-final-newline"}, tools: 8}, // it exits as the probe finishes: exited-early would be a race

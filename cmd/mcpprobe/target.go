@@ -144,6 +144,7 @@ func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*sess
 		StartupTimeout:  cmd.Duration("startup-timeout"),
 		DiscoverTimeout: cmd.Duration("discover-timeout"),
 		MaxPages:        int(cmd.Int("max-pages")),
+		RecheckTools:    true,
 		ClientVersion:   version,
 	}
 	var c *probe.Capture
