@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned third-party MCP servers the end-to-end tests run
-# against (scripts/peers/package-lock.json) into scripts/peers/node_modules.
+# against (scripts/peers/package-lock.json) into scripts/peers/node_modules,
+# and the TypeScript SDK fixture's dependencies (fixtures/tsserver).
 # With --bench it also installs MCP Inspector, which the speed benchmark
 # compares against.
 set -euo pipefail
@@ -10,6 +11,7 @@ if ! command -v npm >/dev/null; then
   exit 1
 fi
 npm ci --prefix "$here/peers" --no-audit --no-fund --loglevel=error
+npm ci --prefix "$here/../fixtures/tsserver" --no-audit --no-fund --loglevel=error
 if [ "${1:-}" = "--bench" ]; then
   npm ci --prefix "$here/bench" --no-audit --no-fund --loglevel=error
 fi

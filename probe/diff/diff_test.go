@@ -1,0 +1,183 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+)
+
+const liveTool = `{"name":"find","description":"Find orders fast.","inputSchema":{"type":"object","properties":{"limit":{"type":"integer","description":"1 to 20"}}}}`
+
+func live(items ...string) Side {
+	c := &probe.Capture{}
+	for _, it := range items {
+		c.Tools.Items = append(c.Tools.Items, []byte(it))
+	}
+	return FromCapture(c, "live")
+}
+
+func TestLoadFormats(t *testing.T) {
+	schema := `{"type":"object","properties":{"limit":{"type":"integer","description":"1 to 20"}}}`
+	tests := []struct {
+		name, in, format string
+		wire             bool
+	}{
+		{"mcp tools/list result", `{"tools":[` + liveTool + `]}`, "mcp-tools-list-result", true},
+		{"json-rpc response line", `{"jsonrpc":"2.0","id":2,"result":{"tools":[` + liveTool + `]}}`, "jsonrpc-response", true},
+		{"array of mcp tools", `[` + liveTool + `]`, "mcp-tools", true},
+		{"anthropic", `[{"name":"find","description":"Find orders fast.","input_schema":` + schema + `,"cache_control":{"type":"ephemeral"}}]`, "anthropic", false},
+		{"anthropic request body", `{"tools":[{"name":"find","description":"Find orders fast.","input_schema":` + schema + `}]}`, "anthropic (in a tools object)", false},
+		{"openai chat completions", `[{"type":"function","function":{"name":"find","description":"Find orders fast.","parameters":` + schema + `,"strict":false}}]`, "openai-chat-completions", false},
+		{"openai responses", `[{"type":"function","name":"find","description":"Find orders fast.","parameters":` + schema + `}]`, "openai-responses", false},
+		{"wire --json", `{"mcpprobe_version":"dev","instructions":null,"tools":[` + liveTool + `]}`, "mcpprobe-wire-json", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := Load([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref.Format != tc.format || ref.Wire != tc.wire || len(ref.Tools) != 1 || ref.Tools[0].Name != "find" {
+				t.Fatalf("format %q wire %v tools %d", ref.Format, ref.Wire, len(ref.Tools))
+			}
+			r := Compare(ref, live(liveTool))
+			if !r.IdenticalCanonical || len(r.Changes) != 0 {
+				t.Errorf("mapped reference differs: %+v", r.Changes)
+			}
+			if r.IdenticalBytes != tc.wire {
+				t.Errorf("identical bytes = %v, want %v", r.IdenticalBytes, tc.wire)
+			}
+		})
+	}
+	for _, bad := range []string{`{"x":1}`, `[1,2]`, `not json`, `[{"input_schema":{}}]`} {
+		if _, err := Load([]byte(bad)); err == nil {
+			t.Errorf("Load(%s) accepted", bad)
+		}
+	}
+}
+
+func TestCompareChanges(t *testing.T) {
+	tests := []struct {
+		name           string
+		ref, live      string
+		bytesSame      bool
+		canonicalSame  bool
+		want           []string // "kind path"
+		noteContaining string
+	}{
+		{"identical", liveTool, liveTool, true, true, nil, ""},
+		{"key order only", liveTool,
+			`{"name":"find","description":"Find orders fast.","inputSchema":{"type":"object","properties":{"limit":{"description":"1 to 20","type":"integer"}}}}`,
+			false, true, []string{"order find.inputSchema.properties.limit"}, "key order only"},
+		{"numbers written differently", `{"name":"n","inputSchema":{"maximum":1000,"minimum":1}}`, `{"name":"n","inputSchema":{"maximum":1e3,"minimum":1.0}}`, false, true, nil, ""},
+		{"unicode escapes", `{"name":"u","description":"café"}`, `{"name":"u","description":"caf\u00e9"}`, false, true, nil, ""},
+		{"zod bounds", liveTool,
+			`{"name":"find","description":"Find orders fast.","inputSchema":{"type":"object","properties":{"limit":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991,"description":"1 to 20"}}}}`,
+			false, false, []string{"added find.inputSchema.properties.limit.minimum", "added find.inputSchema.properties.limit.maximum"}, "9007199254740991"},
+		{"$schema added", `{"name":"s","inputSchema":{"type":"object"}}`, `{"name":"s","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}}`,
+			false, false, []string{"added s.inputSchema.$schema"}, "draft-07"},
+		{"execution added", `{"name":"e","inputSchema":{}}`, `{"name":"e","inputSchema":{},"execution":{"taskSupport":"forbidden"}}`,
+			false, false, []string{"added e.execution"}, "taskSupport"},
+		{"additionalProperties added", `{"name":"a","inputSchema":{"type":"object"}}`, `{"name":"a","inputSchema":{"type":"object","additionalProperties":false}}`,
+			false, false, []string{"added a.inputSchema.additionalProperties"}, "Go SDK"},
+		{"empty required dropped", `{"name":"r","inputSchema":{"type":"object","required":[]}}`, `{"name":"r","inputSchema":{"type":"object"}}`,
+			false, false, []string{"removed r.inputSchema.required"}, "means the same"},
+		{"go sdk false hints", `{"name":"h","annotations":{"destructiveHint":true}}`, `{"name":"h","annotations":{"destructiveHint":true,"readOnlyHint":false}}`,
+			false, false, []string{"added h.annotations.readOnlyHint"}, "Go SDK"},
+		{"required reordered", `{"name":"q","inputSchema":{"required":["a","b"]}}`, `{"name":"q","inputSchema":{"required":["b","a"]}}`,
+			false, true, []string{"order q.inputSchema.required"}, ""},
+		{"changed value", `{"name":"m","inputSchema":{"maximum":20}}`, `{"name":"m","inputSchema":{"maximum":30}}`, false, false, []string{"changed m.inputSchema.maximum"}, ""},
+		{"odd key quoted in path", `{"name":"k","inputSchema":{"properties":{"a.b c":{"type":"string"}}}}`, `{"name":"k","inputSchema":{"properties":{"a.b c":{"type":"number"}}}}`,
+			false, false, []string{`changed k.inputSchema.properties["a.b c"].type`}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := Load([]byte("[" + tc.ref + "]"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Compare(ref, live(tc.live))
+			if r.IdenticalBytes != tc.bytesSame || r.IdenticalCanonical != tc.canonicalSame {
+				t.Errorf("bytes %v canonical %v, want %v %v", r.IdenticalBytes, r.IdenticalCanonical, tc.bytesSame, tc.canonicalSame)
+			}
+			var got []string
+			notes := ""
+			for _, c := range r.Changes {
+				got = append(got, c.Kind+" "+c.Path)
+				notes += c.Note
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("changes %q, want %q", got, tc.want)
+			}
+			if tc.noteContaining != "" && !strings.Contains(notes, tc.noteContaining) {
+				t.Errorf("notes %q lack %q", notes, tc.noteContaining)
+			}
+		})
+	}
+}
+
+func TestToolsAddedRemovedReordered(t *testing.T) {
+	a := `{"name":"a"}`
+	b := `{"name":"b"}`
+	c := `{"name":"c"}`
+	ref, _ := Load([]byte("[" + a + "," + b + "]"))
+	r := Compare(ref, live(b, c))
+	if strings.Join(r.ToolsAdded, ",") != "c" || strings.Join(r.ToolsRemoved, ",") != "a" || r.IdenticalCanonical {
+		t.Errorf("added %v removed %v", r.ToolsAdded, r.ToolsRemoved)
+	}
+	// Reordered between pages: the same tools, in another order.
+	r = Compare(ref, live(b, a))
+	if !r.IdenticalCanonical || r.IdenticalBytes || len(r.Changes) != 1 || r.Changes[0].Kind != "order" || r.Changes[0].Path != "tools" {
+		t.Errorf("reordered: %+v", r)
+	}
+	if !r.Drift() {
+		t.Errorf("a reorder is drift")
+	}
+}
+
+func TestWordDiff(t *testing.T) {
+	got := WordDiff("Search the order book by customer.", "Search the whole order book by customer name.")
+	want := "Search the {+whole +}order book by [-customer.-]{+customer name.+}"
+	if got != want {
+		t.Errorf("WordDiff = %q, want %q", got, want)
+	}
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	in := "Use it."
+	c := &probe.Capture{ProtocolVersion: "2025-11-25", ServerInfo: []byte(`{"version":"1","name":"s"}`), Instructions: &in}
+	c.Tools.Items = [][]byte{[]byte(`{"name":"z","inputSchema":{ "type" : "object" }}`), []byte(`{"name":"a","description":"caf\u00e9"}`)}
+	snap := Snapshot(c)
+	if !strings.Contains(string(snap), `"raw": "{\"name\":\"a\",\"description\":\"caf\\u00e9\"}"`) {
+		t.Errorf("raw bytes not kept verbatim:\n%s", snap)
+	}
+	if strings.Index(string(snap), `"name": "a"`) > strings.Index(string(snap), `"name": "z"`) {
+		t.Errorf("tools not sorted by name")
+	}
+	if Snapshot(c) == nil || string(Snapshot(c)) != string(snap) {
+		t.Errorf("snapshot not stable")
+	}
+	ref, err := Load(snap)
+	if err != nil || ref.Format != "mcpprobe-snapshot" {
+		t.Fatalf("load: %v %q", err, ref.Format)
+	}
+	// The snapshot sorted the tools; the live order differs, so a tools
+	// "order" change is all there is, and the bytes of each tool are kept.
+	r := Compare(ref, FromCapture(c, "live"))
+	if !r.IdenticalCanonical {
+		t.Errorf("a snapshot differs from its own capture: %+v", r.Changes)
+	}
+	// A changed schema is a changed tool.
+	if Hash([]byte(`{"name":"a","inputSchema":{}}`)) == Hash([]byte(`{"name":"a","inputSchema":{"type":"object"}}`)) {
+		t.Errorf("hash ignores the schema")
+	}
+	if Hash([]byte(`{"b":1,"a":2}`)) != Hash([]byte(`{"a":2, "b":1.0}`)) {
+		t.Errorf("hash depends on form, not meaning")
+	}
+	changed := "Use it well."
+	c.Instructions = &changed
+	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalCanonical || r.Changes[0].Path != "instructions" {
+		t.Errorf("changed instructions not seen: %+v", r.Changes)
+	}
+}

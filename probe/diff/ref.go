@@ -1,0 +1,258 @@
+// Package diff compares what a server sends with reference definitions:
+// byte for byte, then for meaning, then path by path, with the known
+// artefacts of the MCP SDKs recognised and explained.
+package diff
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/canon"
+	"github.com/tidwall/gjson"
+)
+
+// Tool is one definition in MCP's shape. Raw is the MCP-shaped bytes:
+// the item exactly as received for MCP formats, or rebuilt from the
+// original values (each value verbatim) for the others.
+type Tool struct {
+	Name string
+	Raw  []byte
+}
+
+// Side is one side of a comparison.
+type Side struct {
+	// Format names where the definitions came from, e.g. "anthropic",
+	// "mcp-tools-list-result", "mcpprobe-snapshot", "live".
+	Format string
+	Label  string // a file name or a target, for people
+	Tools  []Tool
+	// Wire is set when Raw holds bytes a server sent, so a byte-for-byte
+	// comparison means something.
+	Wire         bool
+	Instructions *string
+	HasMeta      bool // Instructions and server info are known
+	ServerInfo   []byte
+}
+
+// FromCapture is the live side.
+func FromCapture(c *probe.Capture, label string) Side {
+	s := Side{Format: "live", Label: label, Wire: true, Instructions: c.Instructions, HasMeta: true, ServerInfo: c.ServerInfo}
+	for _, raw := range c.Tools.Items {
+		s.Tools = append(s.Tools, Tool{Name: gjson.GetBytes(raw, "name").String(), Raw: raw})
+	}
+	return s
+}
+
+// LoadPath reads a reference: a JSON file in any known format, or a
+// directory written by `wire --save`.
+func LoadPath(path string) (Side, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Side{}, err
+	}
+	if st.IsDir() {
+		return loadSaveDir(path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Side{}, err
+	}
+	s, err := Load(data)
+	if err != nil {
+		return Side{}, fmt.Errorf("%s: %w", path, err)
+	}
+	s.Label = path
+	return s, nil
+}
+
+func loadSaveDir(dir string) (Side, error) {
+	pages, _ := filepath.Glob(filepath.Join(dir, "*-tools-list.*.json"))
+	if len(pages) == 0 {
+		return Side{}, fmt.Errorf("%s holds no *-tools-list.N.json pages (written by mcpprobe wire --save)", dir)
+	}
+	sort.Strings(pages)
+	s := Side{Format: "mcpprobe-save", Label: dir, Wire: true}
+	for _, p := range pages {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return Side{}, err
+		}
+		for _, it := range gjson.GetBytes(data, "result.tools").Array() {
+			s.Tools = append(s.Tools, Tool{Name: it.Get("name").String(), Raw: rawOf(data, it)})
+		}
+	}
+	return s, nil
+}
+
+func rawOf(src []byte, v gjson.Result) []byte {
+	if v.Index > 0 && v.Index+len(v.Raw) <= len(src) {
+		return src[v.Index : v.Index+len(v.Raw)]
+	}
+	return []byte(v.Raw)
+}
+
+// ErrUnknownFormat is returned for JSON that is no known reference.
+var ErrUnknownFormat = errors.New("not a known reference format: want an MCP tools/list result or response, an array of MCP tools, Anthropic or OpenAI tool definitions, an mcpprobe snapshot, or `mcpprobe wire --json` output")
+
+// Load detects a reference's format and maps it to MCP's shape.
+func Load(data []byte) (Side, error) {
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if !gjson.ValidBytes(data) {
+		return Side{}, errors.New("not valid JSON")
+	}
+	v := gjson.ParseBytes(data)
+	switch {
+	case v.IsObject() && v.Get("mcpprobe_snapshot").Exists():
+		return loadSnapshot(data, v)
+	case v.IsObject() && v.Get("jsonrpc").Exists() && v.Get("result.tools").IsArray():
+		s, err := items(data, v.Get("result.tools"))
+		s.Format, s.Wire = "jsonrpc-response", true
+		return s, err
+	case v.IsObject() && v.Get("mcpprobe_version").Exists() && v.Get("tools").IsArray():
+		s, err := items(data, v.Get("tools"))
+		s.Format, s.Wire = "mcpprobe-wire-json", true
+		if in := v.Get("instructions"); in.Type == gjson.String {
+			str := in.String()
+			s.Instructions = &str
+		}
+		s.HasMeta = true
+		s.ServerInfo = rawOrNil(data, v.Get("server_info"))
+		return s, err
+	case v.IsObject() && v.Get("tools").IsArray():
+		s, err := items(data, v.Get("tools"))
+		if s.Format == "mcp-tools" {
+			s.Format, s.Wire = "mcp-tools-list-result", true
+		} else {
+			s.Format += " (in a tools object)"
+		}
+		return s, err
+	case v.IsArray():
+		return items(data, v)
+	}
+	return Side{}, ErrUnknownFormat
+}
+
+func rawOrNil(src []byte, v gjson.Result) []byte {
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil
+	}
+	return rawOf(src, v)
+}
+
+// items maps an array of tool definitions, detecting their dialect from
+// the first one.
+func items(src []byte, arr gjson.Result) (Side, error) {
+	list := arr.Array()
+	s := Side{Format: "mcp-tools", Wire: true}
+	if len(list) == 0 {
+		return s, nil
+	}
+	first := list[0]
+	switch {
+	case first.Get("inputSchema").Exists():
+		s.Format = "mcp-tools"
+	case first.Get("input_schema").Exists():
+		s.Format, s.Wire = "anthropic", false
+	case first.Get("type").String() == "function" && first.Get("function").IsObject():
+		s.Format, s.Wire = "openai-chat-completions", false
+	case first.Get("type").String() == "function" && first.Get("parameters").Exists():
+		s.Format, s.Wire = "openai-responses", false
+	case first.Get("name").Exists():
+		s.Format = "mcp-tools" // a tool without a schema is still MCP-shaped
+	default:
+		return Side{}, ErrUnknownFormat
+	}
+	for i, it := range list {
+		var t Tool
+		switch s.Format {
+		case "mcp-tools":
+			t = Tool{Raw: rawOf(src, it)}
+		case "anthropic":
+			t = Tool{Raw: rebuild(src, it, map[string]string{"input_schema": "inputSchema"}, "cache_control", "type")}
+		case "openai-chat-completions":
+			fn := it.Get("function")
+			t = Tool{Raw: rebuild(src, fn, map[string]string{"parameters": "inputSchema"}, "strict")}
+		case "openai-responses":
+			t = Tool{Raw: rebuild(src, it, map[string]string{"parameters": "inputSchema"}, "strict", "type")}
+		}
+		t.Name = gjson.GetBytes(t.Raw, "name").String()
+		if t.Name == "" {
+			return Side{}, fmt.Errorf("tool %d of the %s reference has no name", i+1, s.Format)
+		}
+		s.Tools = append(s.Tools, t)
+	}
+	return s, nil
+}
+
+// rebuild writes an object in MCP's shape: keys renamed as mapped, keys
+// of the other dialect dropped, every value copied verbatim.
+func rebuild(src []byte, obj gjson.Result, rename map[string]string, drop ...string) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	obj.ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		for _, d := range drop {
+			if key == d {
+				return true
+			}
+		}
+		if to, ok := rename[key]; ok {
+			key = to
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.Write(canon.String(key))
+		b.WriteByte(':')
+		b.Write(rawOf(src, v))
+		return true
+	})
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
+	s := Side{Format: "mcpprobe-snapshot", Wire: true, HasMeta: true}
+	for _, t := range v.Get("tools").Array() {
+		raw := t.Get("raw").String()
+		if raw == "" {
+			raw = t.Get("definition").Raw
+			s.Wire = false
+		}
+		s.Tools = append(s.Tools, Tool{Name: t.Get("name").String(), Raw: []byte(raw)})
+	}
+	if in := v.Get("instructions"); in.Type == gjson.String {
+		str := in.String()
+		s.Instructions = &str
+	}
+	s.ServerInfo = rawOrNil(data, v.Get("server_info"))
+	return s, nil
+}
+
+// FormatName is a reference format for people.
+func FormatName(f string) string {
+	names := map[string]string{
+		"anthropic":               "Anthropic tool definitions (input_schema)",
+		"openai-chat-completions": "OpenAI function tools (Chat Completions)",
+		"openai-responses":        "OpenAI function tools (Responses API)",
+		"mcp-tools":               "an array of MCP tools",
+		"mcp-tools-list-result":   "an MCP tools/list result",
+		"jsonrpc-response":        "a JSON-RPC tools/list response",
+		"mcpprobe-snapshot":       "an mcpprobe snapshot",
+		"mcpprobe-save":           "an mcpprobe wire --save directory",
+		"mcpprobe-wire-json":      "mcpprobe wire --json output",
+		"live":                    "a live server",
+	}
+	if n, ok := names[strings.TrimSuffix(f, " (in a tools object)")]; ok {
+		return n
+	}
+	return f
+}
