@@ -44,6 +44,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	app := newApp(stdout, stderr)
+	// Everything after the first "--" is a command and its arguments,
+	// never our flags. urfave/cli drops the "--" itself, and diff needs to
+	// know where it stood (diff A -- B), so the tail is kept aside.
+	for i, a := range args {
+		if a == "--" && i > 0 {
+			ctx = context.WithValue(ctx, dashKey{}, append([]string{}, args[i+1:]...))
+			args = args[:i]
+			break
+		}
+	}
 	err := app.Run(ctx, args)
 	if err == nil {
 		return exitOK
@@ -71,8 +81,19 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			wireCommand(),
 			reportCommand(),
 			budgetCommand(),
+			diffCommand(),
+			snapshotCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
 	}
+}
+
+type dashKey struct{}
+
+// afterDashes returns the arguments that followed "--", and whether there
+// was one.
+func afterDashes(ctx context.Context) ([]string, bool) {
+	v, ok := ctx.Value(dashKey{}).([]string)
+	return v, ok
 }

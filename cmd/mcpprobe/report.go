@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/diff"
 
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
@@ -21,6 +22,7 @@ func reportCommand() *cli.Command {
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
+			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 		},
@@ -40,11 +42,23 @@ func reportCommand() *cli.Command {
 			}
 			br := analyseBudget(s.capture, hosts)
 			all := append(append(append([]probe.Finding(nil), s.capture.Findings...), br.findings...), br.lint...)
+			var sections []reports.Section
+			if ref := cmd.String("ref"); ref != "" {
+				refSide, err := diff.LoadPath(ref)
+				if err != nil {
+					return usageErr("--ref: %v", err)
+				}
+				d := diff.Compare(refSide, diff.FromCapture(s.capture, s.target.Display()))
+				sections = append(sections, reports.Section{
+					Title: "Diff against " + reports.Code(ref),
+					Write: func(w io.Writer) { reports.Diff(w, reports.Markdown, d, ref, "the server") },
+				})
+			}
 			var b bytes.Buffer
 			if cmd.Bool("json") {
 				b.Write(reports.CaptureJSON(s.capture, h))
 			} else {
-				reports.Report(&b, s.capture, h, reports.SortFindings(all), reports.Section{
+				delivery := reports.Section{
 					Title: "Delivery by host",
 					Write: func(w io.Writer) {
 						reports.Delivery(w, reports.Markdown, br.result, s.capture)
@@ -54,12 +68,13 @@ func reportCommand() *cli.Command {
 						}
 						fmt.Fprintf(w, "Host profiles measured %s; lengths in UTF-16 units; \"deferred\": the tool reaches the model only after a tool search.\n", hostsMeasured(br.result))
 					},
-				})
+				}
+				reports.Report(&b, s.capture, h, reports.SortFindings(all), append([]reports.Section{delivery}, sections...)...)
 			}
 			if err := write(cmd, cmd.Root().Writer, s.redact, b.Bytes()); err != nil {
 				return err
 			}
-			return gate(cmd, s.capture.Findings, br)
+			return gate(cmd, br.all(s.capture), br.categories())
 		},
 	}
 }

@@ -49,9 +49,15 @@ type session struct {
 	stderr  io.Writer
 }
 
+// targetArgs are the target's words: the positional arguments, then
+// whatever followed "--".
+func targetArgs(ctx context.Context, cmd *cli.Command) []string {
+	tail, _ := afterDashes(ctx)
+	return append(cmd.Args().Slice(), tail...)
+}
+
 // resolveTarget reads the target from --config or the arguments.
-func resolveTarget(cmd *cli.Command) (transport.Target, error) {
-	args := cmd.Args().Slice()
+func resolveTarget(cmd *cli.Command, args []string) (transport.Target, error) {
 	var t transport.Target
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
@@ -98,7 +104,12 @@ func resolveTarget(cmd *cli.Command) (transport.Target, error) {
 // target that cannot be probed is exit code 3, with the capture (if any)
 // still returned for the trace.
 func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*session, error) {
-	t, err := resolveTarget(cmd)
+	return probeArgs(ctx, cmd, stderr, targetArgs(ctx, cmd))
+}
+
+// probeArgs probes the target named by args (or --config).
+func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []string) (*session, error) {
+	t, err := resolveTarget(cmd, args)
 	if err != nil {
 		return nil, err
 	}
@@ -212,31 +223,21 @@ func write(cmd *cli.Command, stdout io.Writer, r *transport.Redactor, b []byte) 
 }
 
 // gateNames are what --fail-on accepts: severities of any finding, and
-// the budget's categories.
+// the categories some commands count.
 var gateNames = map[string]bool{"error": true, "warning": true, "info": true,
-	"cut": true, "schema-drop": true, "lint-error": true, "lint-warning": true}
+	"cut": true, "schema-drop": true, "lint-error": true, "lint-warning": true, "drift": true}
 
 // gate applies --fail-on: a comma-separated list of severities (any
-// finding at or above one trips it) and budget categories.
-func gate(cmd *cli.Command, fs []probe.Finding, b budgetRun) error {
+// finding at or above one trips it) and categories, counted by the
+// command in cats.
+func gate(cmd *cli.Command, fs []probe.Finding, cats map[string]int) error {
 	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
 	var tripped []string
 	for _, g := range splitList(cmd.StringSlice("fail-on")) {
-		n := 0
-		switch g {
-		case "error", "warning", "info":
-			for _, f := range append(append(append([]probe.Finding(nil), fs...), b.findings...), b.lint...) {
-				if rank[f.Severity] <= rank[g] {
-					n++
-				}
-			}
-		case "cut":
-			n = countCodes(b.findings, "cut", "instructions-cut")
-		case "schema-drop":
-			n = countCodes(b.findings, "schema-drop")
-		case "lint-error", "lint-warning":
-			for _, f := range b.lint {
-				if rank[f.Severity] <= rank[g[len("lint-"):]] {
+		n := cats[g]
+		if r, ok := rank[g]; ok {
+			for _, f := range fs {
+				if rank[f.Severity] <= r {
 					n++
 				}
 			}

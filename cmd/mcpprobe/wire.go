@@ -50,7 +50,7 @@ func wireCommand() *cli.Command {
 			if err := write(cmd, cmd.Root().Writer, s.redact, out); err != nil {
 				return err
 			}
-			return gate(cmd, s.capture.Findings, budgetRun{})
+			return gate(cmd, s.capture.Findings, nil)
 		},
 	}
 }
