@@ -178,20 +178,15 @@ func (e *FatalError) Unwrap() error { return e.Err }
 // server advertises. It returns the capture even with an error, so that
 // what was seen can still be shown and traced.
 func Run(ctx context.Context, conn transport.Conn, o Options) (*Capture, error) {
-	o.defaults()
-	c := &Capture{Trace: conn.Trace()}
-	s := NewSession(conn)
-	p := &prober{s: s, c: c, o: o}
-	err := p.handshake(ctx)
+	cl, err := Connect(ctx, conn, o)
 	if err == nil {
-		p.lists(ctx)
+		cl.Lists(ctx)
 		if o.RecheckTools {
-			p.recheckTools(ctx)
+			cl.p.recheckTools(ctx)
 		}
 	}
-	c.Events = s.Events()
-	p.eventFindings()
-	return c, err
+	cl.Finish()
+	return cl.Capture, err
 }
 
 type prober struct {
@@ -209,12 +204,12 @@ func (p *prober) add(severity, code, format string, args ...any) {
 }
 
 func (p *prober) clientInfo() string {
-	return `{"name":` + strconv.Quote(p.o.ClientName) + `,"version":` + strconv.Quote(p.o.ClientVersion) + `}`
+	return `{"name":` + jsonQuote(p.o.ClientName) + `,"version":` + jsonQuote(p.o.ClientVersion) + `}`
 }
 
 // meta is the per-request _meta of the modern era.
 func (p *prober) meta(version string) string {
-	return `{"` + MetaProtocolVersion + `":` + strconv.Quote(version) +
+	return `{"` + MetaProtocolVersion + `":` + jsonQuote(version) +
 		`,"` + MetaClientCapabilities + `":{},"` + MetaClientInfo + `":` + p.clientInfo() + `}`
 }
 
@@ -424,7 +419,7 @@ func rawOf(src []byte, v gjson.Result) []byte {
 
 func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
 	p.c.RequestedVersion = version
-	params := `{"protocolVersion":` + strconv.Quote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
+	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
 	r, err := p.s.Call(ctx, "initialize", []byte(params), timeout)
 	if err != nil {
 		return err
@@ -533,7 +528,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		members := ""
 		if n > 1 {
-			members = `"cursor":` + strconv.Quote(cursor)
+			members = `"cursor":` + jsonQuote(cursor)
 		}
 		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
 		if errors.Is(err, transport.ErrSessionExpired) && !p.reinitialized && p.c.Era == "legacy" {
@@ -713,3 +708,9 @@ func (p *prober) eventFindings() {
 		}
 	}
 }
+
+// jsonQuote encodes s as a JSON string; strconv.Quote is not JSON (it
+// writes \x00), and cursors and names come from the server.
+func jsonQuote(s string) string { return string(canon.String(s)) }
+
+func quote(s string) []byte { return canon.String(s) }

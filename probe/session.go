@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -153,7 +154,7 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
 	msg = strconv.AppendInt(msg, id, 10)
 	msg = append(msg, `,"method":`...)
-	msg = strconv.AppendQuote(msg, method)
+	msg = append(msg, canon.String(method)...)
 	if params != nil {
 		msg = append(msg, `,"params":`...)
 		msg = append(msg, params...)
@@ -198,7 +199,7 @@ func (s *Session) forget(key, method string) {
 
 // Notify sends a notification.
 func (s *Session) Notify(method string, params []byte) error {
-	msg := []byte(`{"jsonrpc":"2.0","method":` + strconv.Quote(method))
+	msg := []byte(`{"jsonrpc":"2.0","method":` + jsonQuote(method))
 	if params != nil {
 		msg = append(append(msg, `,"params":`...), params...)
 	}
@@ -353,7 +354,7 @@ func (s *Session) answer(method string, id gjson.Result) {
 		case "elicitation/create":
 			why = "mcpprobe declared no elicitation capability"
 		}
-		msg = head + `,"error":{"code":-32601,"message":` + strconv.Quote(why) + `}}`
+		msg = head + `,"error":{"code":-32601,"message":` + jsonQuote(why) + `}}`
 	}
 	_ = s.conn.Send([]byte(msg))
 }

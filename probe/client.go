@@ -1,0 +1,66 @@
+package probe
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+// Client is a session after its handshake, for commands that go on to
+// call tools (bench, faults, malformed). Requests carry what the
+// negotiated era needs (_meta in the modern era).
+type Client struct {
+	Session *Session
+	Capture *Capture
+	p       *prober
+}
+
+// Connect shakes hands with the server over conn. The capture holds what
+// the handshake learned; Lists fills in the rest.
+func Connect(ctx context.Context, conn transport.Conn, o Options) (*Client, error) {
+	o.defaults()
+	c := &Capture{Trace: conn.Trace()}
+	s := NewSession(conn)
+	cl := &Client{Session: s, Capture: c, p: &prober{s: s, c: c, o: o}}
+	return cl, cl.p.handshake(ctx)
+}
+
+// Lists asks for every list the server advertises.
+func (cl *Client) Lists(ctx context.Context) { cl.p.lists(ctx) }
+
+// ListTools asks for the tools only.
+func (cl *Client) ListTools(ctx context.Context) {
+	l := &cl.Capture.Tools
+	*l = List{Method: "tools/list", Key: "tools", Asked: true}
+	cl.p.list(ctx, l, "name", "tool")
+}
+
+// Request sends method with the given params members (raw JSON members
+// without braces, "" for none) and waits at most timeout.
+func (cl *Client) Request(ctx context.Context, method, members string, timeout time.Duration) (Response, error) {
+	return cl.Session.Call(ctx, method, cl.p.params(members), timeout)
+}
+
+// CallTool calls a tool with raw JSON arguments (nil for none).
+func (cl *Client) CallTool(ctx context.Context, name string, args []byte, timeout time.Duration) (Response, error) {
+	members := `"name":` + string(quote(name))
+	if args != nil {
+		members += `,"arguments":` + string(args)
+	}
+	return cl.Request(ctx, "tools/call", members, timeout)
+}
+
+// Ping sends a ping; the modern era has none, and says so with an error.
+func (cl *Client) Ping(ctx context.Context, timeout time.Duration) (Response, error) {
+	return cl.Request(ctx, "ping", "", timeout)
+}
+
+// Modern reports whether the session speaks the stateless era.
+func (cl *Client) Modern() bool { return cl.Capture.Era == "modern" }
+
+// Finish records what the server sent unasked as findings.
+func (cl *Client) Finish() {
+	cl.Capture.Events = cl.Session.Events()
+	cl.p.eventFindings()
+}
