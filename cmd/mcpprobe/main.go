@@ -83,6 +83,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			budgetCommand(),
 			diffCommand(),
 			snapshotCommand(),
+			benchCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},

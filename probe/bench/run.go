@@ -1,0 +1,376 @@
+// Package bench measures how fast a server starts and answers, and how
+// much of each figure is the probe's own cost.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+// Target starts a fresh connection to the server under test. stop ends it
+// and says how long the process took to exit after stdin closed (ok
+// false where there is no process).
+type Target interface {
+	Start() (conn transport.Conn, stop func() (exit time.Duration, ok bool), err error)
+	FirstByte(conn transport.Conn) time.Duration
+	Name() string
+}
+
+// Call is one tool to call with its arguments.
+type Call struct {
+	Tool string
+	Args []byte
+}
+
+// Options say what to measure.
+type Options struct {
+	Startup     int // fresh processes for the startup series
+	N, Warmup   int // measured and discarded calls per series
+	Calls       []Call
+	AutoCalls   bool // add every read-only tool, with minimal arguments
+	Concurrency int
+	Rate        float64 // calls per second: an open loop
+	Duration    time.Duration
+	Timeout     time.Duration
+	Probe       probe.Options
+	// Progress is told how far along the run is; it may be nil.
+	Progress func(done, total int)
+}
+
+// Series is one measured series.
+type Series struct {
+	Name string
+	Tool string
+	Args []byte
+	Stats
+}
+
+// Result is a whole bench run of one target.
+type Result struct {
+	Target   string
+	Protocol string
+	Startup  []Series // spawn → first byte, → handshake, → first tools/list; stdin close → exit
+	Ping     *Series
+	Calls    []Series
+	Skipped  []string // tools not called, and why
+	Mode     string   // "closed", "concurrent K", "open R/s"
+}
+
+// Startup measures fresh starts of the server.
+func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Series, error) {
+	names := []string{"spawn → first byte", "spawn → handshake", "spawn → first tools/list", "stdin close → exit"}
+	samples := make([][]int64, len(names))
+	var errs, timeouts int
+	for i := 0; i < o.Startup; i++ {
+		conn, stop, err := t.Start()
+		if err != nil {
+			return nil, err
+		}
+		cl, err := probe.Connect(ctx, conn, o.Probe)
+		if err == nil {
+			cl.ListTools(ctx)
+			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
+			if len(cl.Capture.Tools.Pages) > 0 {
+				samples[2] = append(samples[2], int64(cl.Capture.Tools.Pages[0].T))
+			}
+		} else if isTimeout(err) {
+			timeouts++
+		} else {
+			errs++
+		}
+		if fb := t.FirstByte(conn); fb > 0 {
+			samples[0] = append(samples[0], int64(fb))
+		}
+		if exit, ok := stop(); ok {
+			samples[3] = append(samples[3], int64(exit))
+		}
+		if progress != nil {
+			progress()
+		}
+		if errs+timeouts == o.Startup {
+			return nil, fmt.Errorf("the server could not be started and initialized in %d tries: %v", o.Startup, err)
+		}
+	}
+	var out []Series
+	for i, n := range names {
+		if len(samples[i]) == 0 {
+			continue
+		}
+		s := Series{Name: "startup: " + n, Stats: Summarize(samples[i])}
+		if i == 3 {
+			s.Name = "exit: " + n
+		}
+		if i == 1 || i == 2 {
+			s.Errors, s.Timeouts = errs, timeouts
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func isTimeout(err error) bool {
+	var te *probe.TimeoutError
+	var fe *probe.FatalError
+	if errors.As(err, &fe) {
+		return errors.As(fe.Err, &te)
+	}
+	return errors.As(err, &te)
+}
+
+// Plan picks the calls: those asked for, or every tool annotated
+// read-only, with minimal arguments from its input schema. Other tools are
+// called only when named: a benchmark must not write.
+func Plan(c *probe.Capture, o Options) (calls []Call, skipped []string, err error) {
+	tools := map[string][]byte{}
+	var order []string
+	for _, raw := range c.Tools.Items {
+		name := gjson.GetBytes(raw, "name").String()
+		tools[name] = raw
+		order = append(order, name)
+	}
+	for _, call := range o.Calls {
+		raw, ok := tools[call.Tool]
+		if !ok {
+			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %v", call.Tool, order)
+		}
+		if call.Args == nil {
+			call.Args = MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))
+		}
+		calls = append(calls, call)
+	}
+	if !o.AutoCalls {
+		return calls, nil, nil
+	}
+	for _, name := range order {
+		raw := tools[name]
+		if !gjson.GetBytes(raw, "annotations.readOnlyHint").Bool() {
+			skipped = append(skipped, name+" (not annotated readOnlyHint: name it with --call to time it)")
+			continue
+		}
+		calls = append(calls, Call{Tool: name, Args: MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))})
+	}
+	return calls, skipped, nil
+}
+
+// Measure times one series of calls on an open client. do makes one
+// request and reports whether it failed; it is called warmup+n+1 times
+// in the closed loop (the first call reported on its own).
+func Measure(ctx context.Context, o Options, do func() (failed bool, err error), progress func()) Stats {
+	// The first call is reported on its own; errors and timeouts are
+	// counted over the measured calls, as n is.
+	first := time.Now()
+	_, _ = do()
+	firstNs := time.Since(first)
+	errs, timeouts := 0, 0
+	count := func(failed bool, err error) {
+		switch {
+		case isTimeout(err):
+			timeouts++
+		case err != nil || failed:
+			errs++
+		}
+	}
+	for i := 0; i < o.Warmup; i++ {
+		_, _ = do()
+	}
+	var samples []int64
+	var mu sync.Mutex
+	record := func(d time.Duration, failed bool, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		count(failed, err)
+		if !isTimeout(err) && !isClosed(err) {
+			samples = append(samples, int64(d))
+		}
+		if progress != nil {
+			progress()
+		}
+	}
+	switch {
+	case o.Rate > 0:
+		openLoop(ctx, o, do, record)
+	default:
+		k := max(o.Concurrency, 1)
+		var wg sync.WaitGroup
+		next := make(chan struct{}, o.N)
+		for i := 0; i < o.N; i++ {
+			next <- struct{}{}
+		}
+		close(next)
+		for w := 0; w < k; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range next {
+					if ctx.Err() != nil {
+						return
+					}
+					t0 := time.Now()
+					failed, err := do()
+					record(time.Since(t0), failed, err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	s := Summarize(samples)
+	s.Errors, s.Timeouts = errs, timeouts
+	s.First = float64(firstNs)
+	s.FirstSlow = s.N >= 5 && s.First > 3*s.P50
+	return s
+}
+
+func isClosed(err error) bool {
+	var ce *probe.ClosedError
+	return errors.As(err, &ce)
+}
+
+// openLoop sends on a fixed schedule and times each call from the moment
+// it was due, so a server that stalls pays for every call it delayed
+// (no coordinated omission).
+func openLoop(ctx context.Context, o Options, do func() (bool, error), record func(time.Duration, bool, error)) {
+	interval := time.Duration(float64(time.Second) / o.Rate)
+	total := int(o.Duration / interval)
+	if o.Duration <= 0 {
+		total = o.N
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	inFlight := make(chan struct{}, 4096)
+	for i := 0; i < total && ctx.Err() == nil; i++ {
+		due := start.Add(time.Duration(i) * interval)
+		waitUntil(due)
+		inFlight <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-inFlight }()
+			failed, err := do()
+			record(time.Since(due), failed, err)
+		}()
+	}
+	wg.Wait()
+}
+
+// CallFunc makes a tool call into a Measure function: an isError result
+// or a JSON-RPC error is a failure, still timed.
+func CallFunc(ctx context.Context, cl *probe.Client, call Call, timeout time.Duration) func() (bool, error) {
+	return func() (bool, error) {
+		r, err := cl.CallTool(ctx, call.Tool, call.Args, timeout)
+		var re *probe.RPCError
+		if errors.As(err, &re) {
+			return true, nil
+		}
+		if err != nil {
+			return true, err
+		}
+		return gjson.GetBytes(r.Result, "isError").Bool(), nil
+	}
+}
+
+// PingFunc makes a ping into a Measure function.
+func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
+	return func() (bool, error) {
+		_, err := cl.Ping(ctx, timeout)
+		var re *probe.RPCError
+		if errors.As(err, &re) {
+			return true, nil
+		}
+		return err != nil, err
+	}
+}
+
+// SortSeries keeps a stable order: startup, ping, then calls by name.
+func SortSeries(s []Series) {
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
+}
+
+// Interleaved measures two targets' series in alternation (A B A B …), so
+// that whatever else the machine does falls on both alike.
+func Interleaved(ctx context.Context, o Options, doA, doB func() (bool, error)) (Stats, Stats) {
+	var a, b []int64
+	var ea, eb, ta, tb int
+	one := func(do func() (bool, error), into *[]int64, errs, touts *int) {
+		t0 := time.Now()
+		failed, err := do()
+		d := time.Since(t0)
+		switch {
+		case isTimeout(err):
+			*touts++
+		case err != nil || failed:
+			*errs++
+		}
+		if !isTimeout(err) && !isClosed(err) {
+			*into = append(*into, int64(d))
+		}
+	}
+	var fa, fb []int64
+	one(doA, &fa, &ea, &ta)
+	one(doB, &fb, &eb, &tb)
+	for i := 0; i < o.Warmup; i++ {
+		_, _ = doA()
+		_, _ = doB()
+	}
+	for i := 0; i < o.N && ctx.Err() == nil; i++ {
+		one(doA, &a, &ea, &ta)
+		one(doB, &b, &eb, &tb)
+		if o.Progress != nil {
+			o.Progress(i+1, o.N)
+		}
+	}
+	sa, sb := Summarize(a), Summarize(b)
+	sa.Errors, sa.Timeouts, sb.Errors, sb.Timeouts = ea, ta, eb, tb
+	if len(fa) > 0 {
+		sa.First = float64(fa[0])
+	}
+	if len(fb) > 0 {
+		sb.First = float64(fb[0])
+	}
+	return sa, sb
+}
+
+// Comparison is one series of A against B.
+type Comparison struct {
+	Name        string
+	Ratio       float64 // median(B) / median(A)
+	Low, High   float64 // its 95% confidence interval
+	P           float64 // Mann-Whitney U, two-sided
+	Significant bool    // P < 0.05
+}
+
+// Compare puts B's series next to A's.
+func Compare(name string, a, b Stats) Comparison {
+	fa, fb := floats(a.Samples), floats(b.Samples)
+	ratio, lo, hi := RatioCI(fa, fb, 2000, 1)
+	_, p := MannWhitney(fa, fb)
+	return Comparison{Name: name, Ratio: ratio, Low: lo, High: hi, P: p, Significant: p < 0.05}
+}
+
+func floats(s []int64) []float64 {
+	out := make([]float64, len(s))
+	for i, v := range s {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// waitUntil sleeps until t, spinning through the last half millisecond:
+// a sleep can overshoot by that much, and the overshoot would be charged
+// to the server.
+func waitUntil(t time.Time) {
+	if d := time.Until(t) - 500*time.Microsecond; d > 0 {
+		time.Sleep(d)
+	}
+	for time.Now().Before(t) {
+		runtime.Gosched()
+	}
+}
