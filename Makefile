@@ -36,6 +36,8 @@ unit:
 bench: build
 	scripts/install-peers.sh --bench
 	scripts/bench-wire.sh
+	scripts/bench-latency.sh
+	$(GO) test -run '^$$' -bench . -benchtime 20000x ./probe/bench/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/

@@ -72,6 +72,15 @@ func writeBench(w io.Writer, st reports.Style, b *benchRun) {
 		all = append(all, *b.res.Ping)
 	}
 	reports.BenchTable(w, st, all)
+	note := func(format string, args ...any) {
+		if st == reports.Markdown {
+			fmt.Fprint(w, "- ")
+		}
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+	if st == reports.Markdown {
+		fmt.Fprintln(w)
+	}
 	for _, h := range b.hosts {
 		if h.InitializeDeadlineMs > 0 {
 			for _, s := range b.res.Startup {
@@ -80,21 +89,21 @@ func writeBench(w io.Writer, st reports.Style, b *benchRun) {
 					if s.Max > float64(h.InitializeDeadlineMs)*1e6 {
 						verdict = "the slowest start exceeds it"
 					}
-					fmt.Fprintf(w, "%s gives up on initialize after %s: startup max %s is %s.\n", h.Name, reports.NS(float64(h.InitializeDeadlineMs)*1e6), reports.NS(s.Max), verdict)
+					note("%s gives up on initialize after %s: startup max %s is %s.", h.Name, reports.NS(float64(h.InitializeDeadlineMs)*1e6), reports.NS(s.Max), verdict)
 				}
 			}
 		}
 	}
 	for _, s := range all {
 		if s.FirstSlow {
-			fmt.Fprintf(w, "warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.\n", s.Name, reports.NS(s.First), reports.NS(s.P50))
+			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", s.Name, reports.NS(s.First), reports.NS(s.P50))
 		}
 		if s.Timeouts > 0 {
-			fmt.Fprintf(w, "warning: %s: %d call(s) timed out (not in the figures above).\n", s.Name, s.Timeouts)
+			note("warning: %s: %d call(s) timed out (not in the figures above).", s.Name, s.Timeouts)
 		}
 	}
 	if len(b.res.Skipped) > 0 {
-		fmt.Fprintf(w, "not called: %s\n", reports.Escape(strings.Join(b.res.Skipped, "; ")))
+		note("not called: %s", reports.Cell(strings.Join(b.res.Skipped, "; ")))
 	}
 	if b.vs != nil {
 		fmt.Fprintln(w)
@@ -366,3 +375,20 @@ func (p *progress) done() {
 func gjsonName(raw []byte) string { return gjson.GetBytes(raw, "name").String() }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }
+
+// benchForReport runs a short bench of the report's target.
+func benchForReport(ctx context.Context, cmd *cli.Command, s *session) (*benchRun, error) {
+	o := bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true, Timeout: cmd.Duration("timeout"),
+		Probe: probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"),
+			StartupTimeout: cmd.Duration("startup-timeout"), DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}}
+	b := &benchRun{redact: s.redact, hosts: budget.Known()}
+	b.overhead, _ = bench.Overhead(ctx, 2000)
+	prog := newProgress(cmd)
+	defer prog.done()
+	res, err := benchOne(ctx, benchTarget(cmd, s.target), o, prog)
+	if err != nil {
+		return nil, err
+	}
+	b.res = *res
+	return b, nil
+}

@@ -131,3 +131,15 @@ func TestBenchModes(t *testing.T) {
 		}
 	})
 }
+
+func TestReportLatencySection(t *testing.T) {
+	r := mcpprobe(t, "report", "--bench", "--", bin.raw, "-bench-tools")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"## Latency\n", "| call echo ", "| startup: spawn → handshake ", "```text\n  ≥ "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report --bench lacks %q", want)
+		}
+	}
+}

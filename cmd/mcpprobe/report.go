@@ -23,6 +23,7 @@ func reportCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
+			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 		},
@@ -52,6 +53,16 @@ func reportCommand() *cli.Command {
 				sections = append(sections, reports.Section{
 					Title: "Diff against " + reports.Code(ref),
 					Write: func(w io.Writer) { reports.Diff(w, reports.Markdown, d, ref, "the server") },
+				})
+			}
+			if cmd.Bool("bench") {
+				br, err := benchForReport(ctx, cmd, s)
+				if err != nil {
+					return err
+				}
+				sections = append(sections, reports.Section{
+					Title: "Latency",
+					Write: func(w io.Writer) { writeBench(w, reports.Markdown, br) },
 				})
 			}
 			var b bytes.Buffer
