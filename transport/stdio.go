@@ -473,3 +473,20 @@ func groupAlive(pgid int) bool {
 	}
 	return false
 }
+
+// Kill ends the server's whole process group at once, as a crash would.
+func (s *Stdio) Kill() {
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// Terminate sends SIGTERM to the process group, stdin still open, and
+// waits up to grace for the exit: how the server takes a host's SIGTERM.
+// It returns the time to exit, and false if the server outlived grace.
+func (s *Stdio) Terminate(grace time.Duration) (time.Duration, bool) {
+	sent := s.trace.Since()
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	if !waitFor(s.exited, grace) {
+		return grace, false
+	}
+	return s.exitedAt - sent, true
+}

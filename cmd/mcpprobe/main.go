@@ -84,6 +84,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			diffCommand(),
 			snapshotCommand(),
 			benchCommand(),
+			faultsCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},

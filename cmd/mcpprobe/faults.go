@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/urfave/cli/v3"
+)
+
+// faultFlags are shared by faults and proxy.
+func faultFlags() []cli.Flag {
+	sel := "`WHICH`: a tools/call number (6), tool:NAME, or p:PROBABILITY"
+	return []cli.Flag{
+		&cli.StringFlag{Name: "crash-at", Usage: "kill the server's process group while it handles " + sel},
+		&cli.StringFlag{Name: "slow-at", Usage: "hold the reply to " + sel + " for --delay"},
+		&cli.DurationFlag{Name: "delay", Value: 3 * time.Second, Usage: "how long --slow-at holds a reply"},
+		&cli.StringFlag{Name: "drop-at", Usage: "swallow the reply to " + sel},
+		&cli.StringFlag{Name: "garble-at", Usage: "corrupt the bytes of the reply to " + sel},
+		&cli.StringFlag{Name: "pollute", Usage: "`KIND` of stray stdout text: line (a log line) or partial (no newline, glued to the reply)"},
+		&cli.StringFlag{Name: "pollute-at", Value: "1", Usage: "the reply --pollute precedes: " + sel},
+		&cli.BoolFlag{Name: "split", Usage: "deliver frames in small chunks at random boundaries (proxy)"},
+		&cli.IntFlag{Name: "stderr-flood", Usage: "write `N` lines on stderr at startup (proxy)"},
+		&cli.BoolFlag{Name: "exit-at-startup", Usage: "kill the server before it answers its handshake"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for p: selectors and --split"},
+	}
+}
+
+func planFromFlags(cmd *cli.Command) (faults.Plan, error) {
+	p := faults.Plan{Delay: cmd.Duration("delay"), Split: cmd.Bool("split"), StderrFlood: int(cmd.Int("stderr-flood")),
+		ExitAtStartup: cmd.Bool("exit-at-startup"), Seed: cmd.Uint64("seed")}
+	for _, f := range []struct {
+		flag string
+		dst  **faults.Selector
+	}{{"crash-at", &p.Crash}, {"slow-at", &p.Slow}, {"drop-at", &p.Drop}, {"garble-at", &p.Garble}} {
+		if v := cmd.String(f.flag); v != "" {
+			s, err := faults.ParseSelector(v)
+			if err != nil {
+				return p, usageErr("--%s %v", f.flag, err)
+			}
+			*f.dst = &s
+		}
+	}
+	if k := cmd.String("pollute"); k != "" {
+		if k != "line" && k != "partial" {
+			return p, usageErr("--pollute %q: want line or partial", k)
+		}
+		s, err := faults.ParseSelector(cmd.String("pollute-at"))
+		if err != nil {
+			return p, usageErr("--pollute-at %v", err)
+		}
+		p.Pollute, p.PolluteKind = &s, k
+	}
+	return p, nil
+}
+
+func faultsCommand() *cli.Command {
+	flags := append(faultFlags(),
+		&cli.StringFlag{Name: "client", Value: "spec", Usage: "`POLICY` for stray stdout text: spec, strict (Go SDK), lenient (mcp-go), ts (TypeScript SDK), or all"},
+		&cli.BoolFlag{Name: "restart", Usage: "respawn the server when the connection closes and retry the failed call once"},
+		&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to call (repeatable; round robin); default the read-only tools"},
+		&cli.StringFlag{Name: "args", Usage: "arguments `JSON` for --call (default: minimal valid arguments)"},
+		&cli.IntFlag{Name: "calls", Value: 10, Usage: "how many calls to make"},
+	)
+	return &cli.Command{
+		Name:      "faults",
+		Usage:     "inject faults between a client and the server, and show what the client sees",
+		ArgsUsage: "./server | -- CMD ARGS… | URL",
+		Flags:     flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			fr, err := runFaults(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			var out bytes.Buffer
+			if cmd.Bool("json") {
+				out.Write(reports.FaultsJSON(fr.results, fr.shutdown))
+			} else {
+				writeFaults(&out, reports.Terminal, fr)
+			}
+			return write(cmd, cmd.Root().Writer, fr.redact, out.Bytes())
+		},
+	}
+}
+
+type faultsRun struct {
+	results  []faults.Result
+	shutdown *faults.Shutdown
+	grace    time.Duration
+	redact   *transport.Redactor
+}
+
+func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
+	t, err := resolveTarget(cmd, targetArgs(ctx, cmd))
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planFromFlags(cmd)
+	if err != nil {
+		return nil, err
+	}
+	var policies []faults.Policy
+	if c := cmd.String("client"); c == "all" {
+		policies = faults.Policies
+	} else if p, ok := faults.ParsePolicy(c); ok {
+		policies = []faults.Policy{p}
+	} else {
+		return nil, usageErr("--client %q: want spec, strict, lenient, ts or all", c)
+	}
+	po := probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"), StartupTimeout: cmd.Duration("startup-timeout"),
+		DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+	start := starter(cmd, t)
+	calls, err := faultCalls(ctx, cmd, start, po)
+	if err != nil {
+		return nil, err
+	}
+	fr := &faultsRun{redact: transport.NewRedactor(t.Secrets), grace: cmd.Duration("grace")}
+	for _, pol := range policies {
+		r, err := faults.Drive(ctx, start, faults.Options{Plan: plan, Policy: pol, Calls: calls, N: int(cmd.Int("calls")),
+			Timeout: cmd.Duration("timeout"), Restart: cmd.Bool("restart"), Probe: po})
+		if err != nil && len(r.Calls) == 0 && !plan.ExitAtStartup {
+			return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		}
+		fr.results = append(fr.results, r)
+	}
+	if t.Kind == "stdio" {
+		sd, err := faults.MeasureShutdown(ctx, func() (*transport.Stdio, error) {
+			return transport.StartStdio(stdioOptions(cmd, t))
+		}, po, fr.grace)
+		if err == nil {
+			fr.shutdown = &sd
+		}
+	}
+	return fr, nil
+}
+
+func stdioOptions(cmd *cli.Command, t transport.Target) transport.StdioOptions {
+	return transport.StdioOptions{Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, MaxLine: int(cmd.Int("max-line"))}
+}
+
+// starter starts the target afresh; a crash kills a process group, or
+// drops an HTTP connection.
+func starter(cmd *cli.Command, t transport.Target) faults.Starter {
+	grace := cmd.Duration("grace")
+	if t.Kind == "stdio" {
+		return func() (faults.Server, error) {
+			srv, err := transport.StartStdio(stdioOptions(cmd, t))
+			if err != nil {
+				return faults.Server{}, err
+			}
+			return faults.Server{Conn: srv, Kill: srv.Kill, Stop: func() { srv.Close(grace) }}, nil
+		}
+	}
+	bt := benchTarget(cmd, t).(bench.HTTPTarget)
+	return func() (faults.Server, error) {
+		conn, stop, err := bt.Start()
+		if err != nil {
+			return faults.Server{}, err
+		}
+		return faults.Server{Conn: conn, Kill: func() { stop() }, Stop: func() { stop() }}, nil
+	}
+}
+
+// faultCalls picks the calls: those named, or the read-only tools with
+// minimal arguments, found by one clean probe.
+func faultCalls(ctx context.Context, cmd *cli.Command, start faults.Starter, po probe.Options) ([]faults.Call, error) {
+	srv, err := start()
+	if err != nil {
+		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+	}
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn, po)
+	if err != nil {
+		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+	}
+	cl.ListTools(ctx)
+	o := bench.Options{AutoCalls: !cmd.IsSet("call")}
+	for _, name := range cmd.StringSlice("call") {
+		c := bench.Call{Tool: name}
+		if a := cmd.String("args"); a != "" {
+			if !jsonObject(a) {
+				return nil, usageErr("--args %q is not a JSON object", a)
+			}
+			c.Args = []byte(a)
+		}
+		o.Calls = append(o.Calls, c)
+	}
+	planned, _, err := bench.Plan(cl.Capture, o)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if len(planned) == 0 {
+		return nil, usageErr("no tool to call: the server annotates none read-only; name one with --call")
+	}
+	var calls []faults.Call
+	for _, c := range planned {
+		calls = append(calls, faults.Call{Tool: c.Tool, Args: c.Args})
+	}
+	return calls, nil
+}
+
+func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
+	if len(fr.results) == 1 {
+		r := fr.results[0]
+		fmt.Fprintf(w, "faults: %s · client policy: %s\n\n", r.Plan, r.Policy)
+		reports.FaultTable(w, st, r)
+		fmt.Fprintln(w)
+		reports.FaultSummary(w, st, r)
+	} else {
+		fmt.Fprintf(w, "faults: %s · what each client would see\n\n", fr.results[0].Plan)
+		reports.ClientsTable(w, st, fr.results)
+		fmt.Fprintln(w)
+		for _, r := range fr.results {
+			fmt.Fprintf(w, "%s: ", r.Policy)
+			reports.FaultSummary(w, st, r)
+		}
+	}
+	if sd := fr.shutdown; sd != nil {
+		fmt.Fprintln(w)
+		reports.ShutdownLines(w, st, *sd, fr.grace)
+	}
+}
+
