@@ -135,9 +135,26 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 	}()
 	cur, err := connect(o.Plan)
 	if err != nil {
-		if cur == nil || !o.Restart {
+		if cur == nil {
 			return r, err
 		}
+		note := err.Error()
+		var fe *probe.FatalError
+		if errors.As(err, &fe) {
+			note = fe.What
+		}
+		r.Calls = append(r.Calls, CallOutcome{Tool: "(handshake)", Outcome: Closed, Note: note})
+		r.Counts[Closed]++
+		r.Failures = append(r.Failures, Failure{Outcome: Closed})
+	}
+	if err != nil && !o.Restart {
+		for i := 1; i <= o.N; i++ {
+			r.Calls = append(r.Calls, CallOutcome{N: i, Tool: o.Calls[(i-1)%len(o.Calls)].Tool, Outcome: NotConnected})
+			r.Counts[NotConnected]++
+		}
+		return r, nil
+	}
+	if err != nil {
 		// The server died at startup; a host that restarts tries once more.
 		r.Restarts++
 		restarted := o.Plan
