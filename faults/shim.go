@@ -37,6 +37,7 @@ type Shim struct {
 	events  []Event
 	err     error
 	ended   bool
+	seen    int // trace frames already checked for noise (pump only)
 }
 
 type mark struct {
@@ -143,11 +144,20 @@ func (s *Shim) pump() {
 		s.end(nil)
 	}()
 	for m := range s.inner.Messages() {
+		s.realNoise()
 		s.mu.Lock()
 		ended := s.ended
 		s.mu.Unlock()
 		if ended {
 			continue // keep draining, so the transport never blocks
+		}
+		if m.Recovered {
+			// Text glued to this message: only mcpprobe's own transport
+			// cuts it out; a real client's parser fails on the line.
+			if end, reported := s.policy.onBadLine(); !end {
+				s.event(0, "a message glued to stray stdout text is lost%s", reportedNote(reported))
+				continue
+			}
 		}
 		id := gjson.GetBytes(m.Raw, "id")
 		isReply := id.Exists() && !gjson.GetBytes(m.Raw, "method").Exists()
@@ -162,6 +172,26 @@ func (s *Shim) pump() {
 			continue
 		}
 		s.apply(m, mk)
+	}
+}
+
+// realNoise applies the client policy to stdout lines the server itself
+// wrote that are not JSON-RPC (seen in the trace).
+func (s *Shim) realNoise() {
+	for _, f := range s.inner.Trace().FramesFrom(s.seen) {
+		s.seen = f.Seq + 1
+		if f.Dir != transport.DirNoise {
+			continue
+		}
+		end, reported := s.policy.onBadLine()
+		if end {
+			s.event(0, "the server wrote a stdout line that is not JSON-RPC: a %s client ends the session", s.policy)
+			s.end(fmt.Errorf("stdout carried text that is not JSON-RPC (%s client)", s.policy))
+			return
+		}
+		if reported {
+			s.event(0, "a stdout line that is not JSON-RPC, reported as a transport error")
+		}
 	}
 }
 

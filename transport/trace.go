@@ -184,3 +184,13 @@ func marshalNoHTML(v any) []byte {
 type jsonStringBuf struct{ b []byte }
 
 func (j *jsonStringBuf) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
+
+// FramesFrom returns the frames from sequence number seq on.
+func (t *Trace) FramesFrom(seq int) []Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if seq >= len(t.frames) {
+		return nil
+	}
+	return append([]Frame(nil), t.frames[seq:]...)
+}

@@ -85,6 +85,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			snapshotCommand(),
 			benchCommand(),
 			faultsCommand(),
+			proxyCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/urfave/cli/v3"
+)
+
+func proxyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "proxy",
+		Usage: "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
+		ArgsUsage: "[fault flags] [--trace FILE] -- CMD ARGS…\n" +
+			`   e.g. in .mcp.json: {"command": "mcpprobe", "args": ["proxy", "--crash-at", "6", "--trace", "/tmp/t.jsonl", "--", "node", "server.mjs"]}`,
+		Flags: faultFlags(),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			t, err := resolveTarget(cmd, targetArgs(ctx, cmd))
+			if err != nil {
+				return err
+			}
+			if t.Kind != "stdio" {
+				return usageErr("proxy stands in for a stdio server; give it a command")
+			}
+			plan, err := planFromFlags(cmd)
+			if err != nil {
+				return err
+			}
+			trace := transport.NewTrace(time.Now())
+			if path := cmd.String("trace"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return usageErr("--trace: %v", err)
+				}
+				defer f.Close()
+				_ = trace.Stream(f, transport.NewRedactor(t.Secrets).Bytes)
+			}
+			code, err := faults.Proxy(ctx, os.Stdin, cmd.Root().Writer, cmd.Root().ErrWriter, faults.ProxyOptions{
+				Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, Plan: plan, Trace: trace,
+				MaxLine: int(cmd.Int("max-line")), Grace: cmd.Duration("grace"),
+			})
+			if err != nil {
+				return &exitError{code: exitNoTarget, msg: err.Error()}
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+}
