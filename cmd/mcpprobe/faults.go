@@ -227,4 +227,3 @@ func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
 		reports.ShutdownLines(w, st, *sd, fr.grace)
 	}
 }
-
