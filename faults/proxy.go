@@ -47,10 +47,24 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	cmd.Args[0] = o.Command
 	cmd.Dir, cmd.Env = o.Dir, append(os.Environ(), o.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// os.Pipe, not StdoutPipe: the process's exit must not wait for our
+	// copying, which a host that stopped reading could block forever.
 	srvIn, _ := cmd.StdinPipe()
-	srvOut, _ := cmd.StdoutPipe()
-	srvErr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
+	srvOut, outW, err := os.Pipe()
+	if err != nil {
+		return 127, err
+	}
+	srvErr, errW, err := os.Pipe()
+	if err != nil {
+		return 127, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		srvOut.Close()
+		srvErr.Close()
 		return 127, &transport.StartError{Command: o.Command, Err: err}
 	}
 	pgid := cmd.Process.Pid
@@ -71,7 +85,6 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	go func() { defer copies.Done(); p.serverToHost(srvOut) }()
 	go func() { defer copies.Done(); p.stderr(srvErr, hostErr) }()
 	go func() {
-		copies.Wait()
 		waitErr = cmd.Wait()
 		close(exited)
 	}()
@@ -99,7 +112,13 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 		kill()
 		<-exited
 	}
-	p.wg.Wait()
+	// Let what the server wrote reach the host, for a bounded time.
+	drained := make(chan struct{})
+	go func() { copies.Wait(); p.wg.Wait(); close(drained) }()
+	if !waitExit(drained, o.Grace) {
+		srvOut.Close()
+		srvErr.Close()
+	}
 	var ee *exec.ExitError
 	if errors.As(waitErr, &ee) {
 		return ee.ExitCode(), nil
