@@ -58,7 +58,7 @@ func TestGarbleBreaksJSON(t *testing.T) {
 
 func TestPolicies(t *testing.T) {
 	tests := []struct {
-		p              Policy
+		p             Policy
 		end, reported bool
 	}{{Strict, true, true}, {Lenient, false, false}, {TS, false, true}, {Spec, false, true}}
 	for _, tc := range tests {

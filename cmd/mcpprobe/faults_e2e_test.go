@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func faultsJSON(t *testing.T, args ...string) gjson.Result {
+	t.Helper()
+	r := mcpprobe(t, append([]string{"faults", "--json", "--quiet"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !gjson.Valid(r.stdout) {
+		t.Fatalf("not JSON: %.300s", r.stdout)
+	}
+	return gjson.Parse(r.stdout)
+}
+
+func outcomes(v gjson.Result) string {
+	var out []string
+	for _, c := range v.Get("calls").Array() {
+		o := c.Get("outcome").String()
+		if c.Get("retried").Bool() {
+			o += "(r)"
+		}
+		out = append(out, o)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestFaults(t *testing.T) {
+	server := []string{"--", bin.raw, "-bench-tools"}
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		check func(t *testing.T, v gjson.Result)
+	}{
+		{"crash at call 6", []string{"--crash-at", "6", "--call", "echo"},
+			"ok ok ok ok ok closed not_connected not_connected not_connected not_connected",
+			func(t *testing.T, v gjson.Result) {
+				if v.Get("summary.failures.#").Int() != 1 || v.Get("summary.failures.0.recovered").Bool() {
+					t.Errorf("failures = %s", v.Get("summary.failures").Raw)
+				}
+			}},
+		{"crash at call 6, restart", []string{"--crash-at", "6", "--restart", "--call", "echo"},
+			"ok ok ok ok ok ok(r) ok ok ok ok",
+			func(t *testing.T, v gjson.Result) {
+				if !v.Get("summary.failures.0.recovered").Bool() || v.Get("summary.restarts").Int() != 1 {
+					t.Errorf("summary = %s", v.Get("summary").Raw)
+				}
+			}},
+		{"slow reply past the timeout", []string{"--slow-at", "2", "--delay", "1s", "--timeout", "300ms", "--calls", "4", "--call", "echo"},
+			"ok timeout ok ok",
+			func(t *testing.T, v gjson.Result) {
+				if v.Get("summary.late_replies").Int() != 1 {
+					t.Errorf("late replies = %d", v.Get("summary.late_replies").Int())
+				}
+				if ms := v.Get("calls.1.ms").Float(); ms < 300 || ms > 1000 {
+					t.Errorf("timeout detected after %.0f ms", ms)
+				}
+			}},
+		{"dropped reply", []string{"--drop-at", "1", "--timeout", "300ms", "--calls", "2", "--call", "echo"}, "timeout ok", nil},
+		{"tool selector and errors", []string{"--crash-at", "tool:write", "--call", "fail", "--call", "write", "--calls", "3"},
+			"is_error closed not_connected", nil},
+		{"exit at startup", []string{"--exit-at-startup", "--calls", "2", "--call", "echo"}, "closed not_connected not_connected", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := faultsJSON(t, append(tc.args, server...)...)
+			if got := outcomes(v); got != tc.want {
+				t.Errorf("outcomes %q, want %q", got, tc.want)
+			}
+			if tc.check != nil {
+				tc.check(t, v)
+			}
+		})
+	}
+}
+
+func TestFaultsClientPolicies(t *testing.T) {
+	v := faultsJSON(t, "--client", "all", "--pollute", "partial", "--pollute-at", "2", "--timeout", "300ms", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
+	want := map[string]string{
+		"spec":    "ok timeout ok",
+		"strict":  "ok closed not_connected",
+		"lenient": "ok timeout ok",
+		"ts":      "ok timeout ok",
+	}
+	for _, c := range v.Get("clients").Array() {
+		p := c.Get("summary.client").String()
+		if got := outcomes(c); got != want[p] {
+			t.Errorf("%s client: %q, want %q", p, got, want[p])
+		}
+	}
+	// A newline-terminated stray line: only a strict client dies of it.
+	v = faultsJSON(t, "--client", "all", "--pollute", "line", "--pollute-at", "2", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
+	for _, c := range v.Get("clients").Array() {
+		p, got := c.Get("summary.client").String(), outcomes(c)
+		if (p == "strict") != (got != "ok ok ok") {
+			t.Errorf("%s client with a stray line: %q", p, got)
+		}
+	}
+}
+
+func TestFaultsShutdown(t *testing.T) {
+	v := faultsJSON(t, "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools")
+	if v.Get("shutdown.stdin_close_needed").Type != gjson.Null || !v.Get("shutdown.sigterm_exited").Bool() {
+		t.Errorf("shutdown = %s", v.Get("shutdown").Raw)
+	}
+	v = faultsJSON(t, "--grace", "200ms", "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools", "-ignore-stdin-close", "-ignore-sigterm")
+	if v.Get("shutdown.stdin_close_needed").String() != "SIGKILL" || v.Get("shutdown.sigterm_exited").Bool() {
+		t.Errorf("shutdown = %s", v.Get("shutdown").Raw)
+	}
+}
+
+func TestProxyInARealClient(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.jsonl")
+	// Transparent: the same capture through the proxy as without it.
+	direct := wireJSON(t, "--", bin.raw, "-odd-json", "-pages", "2")
+	proxied := wireJSON(t, "--", bin.mcpprobe, "proxy", "--trace", trace, "--", bin.raw, "-odd-json", "-pages", "2")
+	if direct.Get("tools").Raw != proxied.Get("tools").Raw {
+		t.Errorf("the proxy changed the tools:\n%s\n%s", direct.Get("tools").Raw, proxied.Get("tools").Raw)
+	}
+	data, _ := os.ReadFile(trace)
+	if !strings.Contains(string(data), `"dir":"recv"`) || !strings.Contains(string(data), `"dir":"send"`) {
+		t.Errorf("the proxy's trace lacks frames: %.300s", data)
+	}
+	// A fault in the proxy, seen by mcpprobe as a client would.
+	v := faultsJSON(t, "--client", "strict", "--calls", "3", "--call", "echo", "--", bin.mcpprobe, "proxy", "--pollute", "line", "--pollute-at", "2", "--", bin.raw, "-bench-tools")
+	if got := outcomes(v); got != "ok closed not_connected" {
+		t.Errorf("strict client behind a polluting proxy: %q", got)
+	}
+}
+
+func TestFaultsRealPeer(t *testing.T) {
+	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
+	v := faultsJSON(t, "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--args", `{"message":"hi"}`, "--", "node", entry, "stdio")
+	if got := outcomes(v); got != "ok ok ok(r) ok" {
+		t.Errorf("server-everything, crash at 3 with restart: %q", got)
+	}
+	if f := v.Get("summary.failures.0"); !f.Get("recovered").Bool() || f.Get("recovery_ms").Float() <= 0 {
+		t.Errorf("failure = %s", f.Raw)
+	}
+}
