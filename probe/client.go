@@ -64,3 +64,11 @@ func (cl *Client) Finish() {
 	cl.Capture.Events = cl.Session.Events()
 	cl.p.eventFindings()
 }
+
+// Meta is the _meta every request carries in the modern era, "" before.
+func (cl *Client) Meta() string {
+	if !cl.Modern() {
+		return ""
+	}
+	return cl.p.meta(cl.Capture.ProtocolVersion)
+}

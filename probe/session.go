@@ -364,3 +364,53 @@ func IsMethodNotFound(err error) bool {
 	var re *RPCError
 	return errors.As(err, &re) && re.Code == CodeMethodNotFound
 }
+
+// Exchange sends raw bytes as they are, which may be no valid request at
+// all, and waits for a response with id (raw JSON, e.g. `"m3"`); an empty
+// id waits for nothing. It is for malformed calls: the session does not
+// build the frame.
+func (s *Session) Exchange(ctx context.Context, raw []byte, id string, timeout time.Duration) (Response, error) {
+	var pc *pendingCall
+	key := ""
+	if id != "" {
+		k, ok := idKey(gjson.Parse(id))
+		if !ok {
+			return Response{}, fmt.Errorf("id %s is neither a number nor a string", id)
+		}
+		key = k
+		pc = &pendingCall{ch: make(chan Response, 1), method: "(raw)"}
+		s.mu.Lock()
+		s.pending[key] = pc
+		s.mu.Unlock()
+	}
+	if err := s.conn.Send(raw); err != nil {
+		if key != "" {
+			s.forget(key, "")
+		}
+		if errors.Is(err, transport.ErrPeerGone) {
+			return Response{}, &ClosedError{Method: "(raw)", Cause: err}
+		}
+		return Response{}, err
+	}
+	if pc == nil {
+		return Response{}, nil
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r, ok := <-pc.ch:
+		if !ok {
+			return Response{}, pc.err
+		}
+		if r.Error != nil {
+			return r, r.Error
+		}
+		return r, nil
+	case <-t.C:
+		s.forget(key, "(raw)")
+		return Response{}, &TimeoutError{Method: "(raw)", After: timeout}
+	case <-ctx.Done():
+		s.forget(key, "(raw)")
+		return Response{}, ctx.Err()
+	}
+}

@@ -86,6 +86,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			benchCommand(),
 			faultsCommand(),
 			proxyCommand(),
+			malformedCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},

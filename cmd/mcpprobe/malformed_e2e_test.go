@@ -1,0 +1,96 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func malformedJSON(t *testing.T, args ...string) map[string]gjson.Result {
+	t.Helper()
+	r := mcpprobe(t, append([]string{"malformed", "--json", "--quiet"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	m := map[string]gjson.Result{}
+	for _, c := range gjson.Get(r.stdout, "cases").Array() {
+		m[c.Get("tool").String()+"|"+c.Get("case").String()] = c
+	}
+	return m
+}
+
+type want struct{ channel, expected string }
+
+func checkCases(t *testing.T, got map[string]gjson.Result, wants map[string]want) {
+	t.Helper()
+	for key, w := range wants {
+		c, ok := got[key]
+		if !ok {
+			t.Errorf("no case %q", key)
+			continue
+		}
+		ch := c.Get("channel").String()
+		if c.Get("code").Exists() && c.Get("code").Type != gjson.Null {
+			ch += " " + c.Get("code").Raw
+		}
+		if ch != w.channel || c.Get("expected").String() != w.expected {
+			t.Errorf("%s: channel %q expected %q, want %q %q", key, ch, c.Get("expected"), w.channel, w.expected)
+		}
+		if c.Get("ok").Bool() != (ch == w.expected || (w.expected == "answered" && ch != "no_answer" && ch != "crashed") || (w.expected == "rpc_error" && len(ch) > 9 && ch[:9] == "rpc_error")) {
+			t.Errorf("%s: ok = %v", key, c.Get("ok").Bool())
+		}
+	}
+}
+
+// The Go SDK validates input against the schema and answers with isError;
+// it ends the session on a line that is not JSON, so invalid JSON is a
+// crash as far as a client is concerned.
+func TestMalformedGoSDK(t *testing.T) {
+	got := malformedJSON(t, "--timeout", "1s", bin.good)
+	checkCases(t, got, map[string]want{
+		"find_orders|wrong type (customer)":      {"is_error", "is_error"},
+		"find_orders|fractional integer (limit)": {"is_error", "is_error"},
+		"order_total|missing required (id)":      {"is_error", "is_error"},
+		"order_total|unknown property":           {"is_error", "is_error"},
+		"|unknown tool":                          {"rpc_error -32602", "rpc_error -32602"},
+		"|unknown method":                        {"rpc_error -32601", "rpc_error -32601"},
+		"|bad cursor":                            {"rpc_error -32602", "rpc_error -32602"},
+		"|cancel an unknown id":                  {"no_answer", "no_answer"},
+		"|invalid JSON":                          {"crashed", "rpc_error -32700"},
+		"find_orders|1 MB string":                {"is_error", "answered"},
+	})
+	if _, ok := got["delete_order|wrong type (id)"]; ok {
+		t.Errorf("a tool not annotated read-only was called")
+	}
+}
+
+// The raw fixture validates nothing: every bad call succeeds, which is
+// what the table must show.
+func TestMalformedRawServer(t *testing.T) {
+	got := malformedJSON(t, "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools")
+	checkCases(t, got, map[string]want{
+		"echo|wrong type (text)":       {"ok", "is_error"},
+		"echo|missing required (text)": {"ok", "is_error"},
+		"echo|out of range (n)":        {"ok", "is_error"},
+		"echo|unknown property":        {"ok", "ok"},
+		"|unknown method":              {"rpc_error -32601", "rpc_error -32601"},
+		"|second initialize":           {"ok", "rpc_error"},
+		"|request before initialize":   {"ok", "rpc_error"},
+		"|invalid JSON":                {"no_answer", "rpc_error -32700"},
+		"echo|100-deep nesting":        {"ok", "answered"},
+	})
+	if _, ok := got["sleep|wrong type (mode)"]; ok {
+		t.Errorf("--call echo still derived cases from sleep")
+	}
+}
+
+func TestMalformedRealPeer(t *testing.T) {
+	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
+	got := malformedJSON(t, "--timeout", "2s", "--call", "get-sum", "--", "node", entry, "stdio")
+	checkCases(t, got, map[string]want{
+		"get-sum|missing required (a)": {"is_error", "is_error"},
+		"get-sum|unknown property":     {"ok", "ok"},
+		"|unknown method":              {"rpc_error -32601", "rpc_error -32601"},
+		"|cancel an unknown id":        {"no_answer", "no_answer"},
+	})
+}
