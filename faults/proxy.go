@@ -192,10 +192,12 @@ func (p *proxy) decide(raw []byte) bool {
 	m.drop = pl.Drop != nil && pl.Drop.Match(n, tool, p.rng)
 	m.garble = pl.Garble != nil && pl.Garble.Match(n, tool, p.rng)
 	m.pollute = pl.Pollute != nil && pl.Pollute.Match(n, tool, p.rng)
+	crash := pl.Crash != nil && pl.Crash.Match(n, tool, p.rng)
+	m.drop = m.drop || crash // the server died handling it: no reply escapes
 	if m.slow || m.drop || m.garble || m.pollute {
 		p.marks[v.Get("id").Raw] = m
 	}
-	return pl.Crash != nil && pl.Crash.Match(n, tool, p.rng)
+	return crash
 }
 
 func (p *proxy) serverToHost(srv io.Reader) {

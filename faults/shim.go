@@ -123,13 +123,17 @@ func (s *Shim) Send(raw []byte) error {
 	if s.plan.Pollute != nil && s.plan.Pollute.Match(n, tool, s.rng) {
 		m.pollute = true
 	}
+	crash := s.crash(n, tool)
+	// A reply that races out before the kill lands is discarded: the
+	// server died handling this call, and a client must see that.
+	m.drop = m.drop || crash
 	if m.slow || m.drop || m.garble || m.pollute {
 		s.mu.Lock()
 		s.marks[v.Get("id").Raw] = m
 		s.mu.Unlock()
 	}
 	err := s.inner.Send(raw)
-	if s.crash(n, tool) {
+	if crash {
 		s.event(n, "server process group killed while handling call %d (%s)", n, tool)
 		s.kill()
 	}

@@ -150,3 +150,58 @@ func FaultsJSON(rs []faults.Result, sd *faults.Shutdown) []byte {
 	}
 	return append(o.Bytes(), '\n')
 }
+
+// ScenarioRow sums up one fault scenario: what the client saw, how soon,
+// and whether it recovered.
+func ScenarioRow(name string, r faults.Result) []string {
+	var seen []string
+	prev, n := "", 0
+	flush := func() {
+		if prev == "" {
+			return
+		}
+		s := "`" + prev + "`"
+		if n > 1 {
+			s += fmt.Sprintf(" ×%d", n)
+		}
+		seen = append(seen, s)
+	}
+	for _, c := range r.Calls {
+		o := c.Outcome
+		if c.Retried {
+			o += " (retried)"
+		}
+		if o == prev {
+			n++
+			continue
+		}
+		flush()
+		prev, n = o, 1
+	}
+	flush()
+	detected, recovered := "—", "—"
+	if len(r.Failures) > 0 {
+		f := r.Failures[0]
+		detected = fmt.Sprintf("%.0f ms", f.DetectedMs)
+		recovered = "no"
+		if f.Recovered {
+			recovered = fmt.Sprintf("yes, +%.0f ms", f.RecoveryMs)
+		}
+	}
+	what := joinComma(seen)
+	if r.LateReplies > 0 {
+		what += fmt.Sprintf("; %d late reply dropped", r.LateReplies)
+	}
+	return []string{Cell(name), what, detected, recovered}
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += v
+	}
+	return out
+}

@@ -227,3 +227,41 @@ func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
 		reports.ShutdownLines(w, st, *sd, fr.grace)
 	}
 }
+
+// faultScenarios are the report's fault section: a crash, with and
+// without a restart, a reply slower than the client waits, and stray
+// stdout text under each client policy.
+func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]string, error) {
+	po := probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"), StartupTimeout: cmd.Duration("startup-timeout"),
+		DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+	start := starter(cmd, s.target)
+	calls, err := faultCalls(ctx, cmd, start, po)
+	if err != nil {
+		return nil, err
+	}
+	at := func(n int) *faults.Selector { return &faults.Selector{At: n} }
+	type scenario struct {
+		name    string
+		plan    faults.Plan
+		restart bool
+		policy  faults.Policy
+		timeout time.Duration
+	}
+	scs := []scenario{
+		{"crash during call 3", faults.Plan{Crash: at(3)}, false, faults.Spec, 5 * time.Second},
+		{"crash during call 3, client restarts", faults.Plan{Crash: at(3)}, true, faults.Spec, 5 * time.Second},
+		{"call 2 held 2 s, client timeout 1 s", faults.Plan{Slow: at(2), Delay: 2 * time.Second}, false, faults.Spec, time.Second},
+	}
+	for _, p := range faults.Policies {
+		scs = append(scs, scenario{"stray stdout text glued to reply 2, " + string(p) + " client", faults.Plan{Pollute: at(2), PolluteKind: "partial"}, false, p, time.Second})
+	}
+	var rows [][]string
+	for _, sc := range scs {
+		r, err := faults.Drive(ctx, start, faults.Options{Plan: sc.plan, Policy: sc.policy, Calls: calls, N: 5, Timeout: sc.timeout, Restart: sc.restart, Probe: po})
+		if err != nil && len(r.Calls) == 0 {
+			return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		}
+		rows = append(rows, reports.ScenarioRow(sc.name, r))
+	}
+	return rows, nil
+}

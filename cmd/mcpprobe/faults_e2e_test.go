@@ -147,3 +147,21 @@ func TestFaultsRealPeer(t *testing.T) {
 		t.Errorf("failure = %s", f.Raw)
 	}
 }
+
+func TestReportFaultsAndMalformedSections(t *testing.T) {
+	r := mcpprobe(t, "report", "--faults", "--malformed", "--timeout", "1s", "--", bin.raw, "-bench-tools")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"## Faults\n",
+		"| crash during call 3                                | `ok` ×2, `closed`, `not_connected` ×2",
+		"| stray stdout text glued to reply 2, strict client  | `ok`, `closed`, `not_connected` ×3",
+		"## Malformed calls\n",
+		"| wrong type (text)         | `echo`  | ok        | —      | is_error ✗",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

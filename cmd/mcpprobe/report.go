@@ -23,6 +23,8 @@ func reportCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
+			&cli.BoolFlag{Name: "faults", Usage: "add a faults section (a crash, with and without restart, a slow reply, stray stdout text under each client policy; takes a few seconds)"},
+			&cli.BoolFlag{Name: "malformed", Usage: "add a malformed-calls section"},
 			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
@@ -63,6 +65,30 @@ func reportCommand() *cli.Command {
 				sections = append(sections, reports.Section{
 					Title: "Latency",
 					Write: func(w io.Writer) { writeBench(w, reports.Markdown, br) },
+				})
+			}
+			if cmd.Bool("faults") {
+				rows, err := faultScenarios(ctx, cmd, s)
+				if err != nil {
+					return err
+				}
+				sections = append(sections, reports.Section{
+					Title: "Faults",
+					Write: func(w io.Writer) {
+						reports.Table(w, reports.Markdown, []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}, rows)
+						fmt.Fprintln(w)
+						fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
+					},
+				})
+			}
+			if cmd.Bool("malformed") {
+				mr, err := runMalformed(ctx, cmd)
+				if err != nil {
+					return err
+				}
+				sections = append(sections, reports.Section{
+					Title: "Malformed calls",
+					Write: func(w io.Writer) { writeMalformed(w, reports.Markdown, mr) },
 				})
 			}
 			var b bytes.Buffer
