@@ -38,6 +38,7 @@ bench: build
 	scripts/bench-wire.sh
 	scripts/bench-latency.sh
 	$(GO) test -run '^$$' -bench . -benchtime 20000x ./probe/bench/
+	$(GO) test -run '^$$' -bench . -benchtime 5000x ./faults/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/
