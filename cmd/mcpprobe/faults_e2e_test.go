@@ -69,11 +69,21 @@ func TestFaults(t *testing.T) {
 		{"tool selector and errors", []string{"--crash-at", "tool:write", "--call", "fail", "--call", "write", "--calls", "3"},
 			"is_error closed not_connected", nil},
 		{"exit at startup", []string{"--exit-at-startup", "--calls", "2", "--call", "echo"}, "closed not_connected not_connected", nil},
+		{"exit at startup, restart", []string{"--exit-at-startup", "--restart", "--calls", "2", "--call", "echo"}, "closed ok ok", nil},
+		{"garbled reply, spec client", []string{"--garble-at", "2", "--timeout", "300ms", "--calls", "3", "--call", "echo"}, "ok timeout ok", nil},
+		{"garbled reply, strict client", []string{"--garble-at", "2", "--client", "strict", "--calls", "3", "--call", "echo"}, "ok closed not_connected", nil},
+		{"combined faults", []string{"--slow-at", "1", "--delay", "600ms", "--drop-at", "3", "--timeout", "300ms", "--calls", "4", "--call", "echo"}, "timeout ok timeout ok", nil},
+		{"probability, seeded", []string{"--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo"}, "", func(t *testing.T, v gjson.Result) {
+			again := faultsJSON(t, "--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo", "--", bin.raw, "-bench-tools")
+			if outcomes(v) != outcomes(again) || !strings.Contains(outcomes(v), "timeout") || !strings.Contains(outcomes(v), "ok") {
+				t.Errorf("seeded runs differ or hit all/none: %q vs %q", outcomes(v), outcomes(again))
+			}
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v := faultsJSON(t, append(tc.args, server...)...)
-			if got := outcomes(v); got != tc.want {
+			if got := outcomes(v); tc.want != "" && got != tc.want {
 				t.Errorf("outcomes %q, want %q", got, tc.want)
 			}
 			if tc.check != nil {
