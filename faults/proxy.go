@@ -137,6 +137,9 @@ func waitExit(ch <-chan struct{}, d time.Duration) bool {
 	}
 }
 
+// proxyMaxLine bounds one line held by the proxy.
+const proxyMaxLine = 1 << 30
+
 type proxy struct {
 	o     ProxyOptions
 	out   io.Writer
@@ -152,7 +155,7 @@ type proxy struct {
 }
 
 func (p *proxy) hostToServer(in io.Reader, srv io.WriteCloser) {
-	lr := transport.NewLineReader(in, p.o.MaxLine)
+	lr := transport.NewLineReader(in, max(p.o.MaxLine, proxyMaxLine))
 	for {
 		l, err := lr.Next()
 		if l.Len > 0 || (err == nil && !l.EOF) {
@@ -201,7 +204,9 @@ func (p *proxy) decide(raw []byte) bool {
 }
 
 func (p *proxy) serverToHost(srv io.Reader) {
-	lr := transport.NewLineReader(srv, p.o.MaxLine)
+	// The proxy must pass lines whole, whatever their size: its bound is
+	// far above the probe's, there only to keep memory finite.
+	lr := transport.NewLineReader(srv, max(p.o.MaxLine, proxyMaxLine))
 	for {
 		l, err := lr.Next()
 		if l.Len > 0 || (err == nil && !l.EOF) {
@@ -280,16 +285,34 @@ func (p *proxy) write(b []byte) {
 	}
 }
 
+// stderr passes the server's stderr on as it comes, byte for byte, and
+// traces it line by line on the side.
 func (p *proxy) stderr(srv io.Reader, host io.Writer) {
-	lr := transport.NewLineReader(srv, 64<<10)
-	for {
-		l, err := lr.Next()
-		if l.Len > 0 || (err == nil && !l.EOF) {
-			p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirStderr, Raw: l.Bytes, Len: l.Len, Cut: l.Cut})
-			line := append(append([]byte(nil), l.Bytes...), '\n')
-			_, _ = host.Write(line)
+	pr, pw := io.Pipe()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		lr := transport.NewLineReader(pr, 64<<10)
+		for {
+			l, err := lr.Next()
+			if l.Len > 0 || (err == nil && !l.EOF) {
+				p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirStderr, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
+			}
+			if err != nil || l.EOF {
+				_, _ = io.Copy(io.Discard, pr)
+				return
+			}
 		}
-		if err != nil || l.EOF {
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := srv.Read(buf)
+		if n > 0 {
+			_, _ = host.Write(buf[:n])
+			_, _ = pw.Write(buf[:n])
+		}
+		if err != nil {
+			pw.Close()
 			return
 		}
 	}

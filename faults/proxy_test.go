@@ -23,11 +23,17 @@ func TestMain(m *testing.M) {
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
 			v := gjson.ParseBytes(in.Bytes())
+			if v.Get("method").String() == "big" {
+				fmt.Printf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"text\":\"%s\"}}\n", v.Get("id").Raw, strings.Repeat("x", 300<<10))
+				fmt.Fprintf(os.Stderr, "%s\n", strings.Repeat("e", 100<<10))
+				continue
+			}
 			if v.Get("id").Exists() {
 				fmt.Printf("{ \"result\" : {\"text\":\"caf\\u00e9 %s\"}, \"jsonrpc\":\"2.0\",\"id\":%s}\n", v.Get("method").String(), v.Get("id").Raw)
 			}
 		}
-		fmt.Fprint(os.Stdout, "bye") // a last line without a newline
+		fmt.Fprint(os.Stdout, "bye")                      // a last line without a newline
+		fmt.Fprint(os.Stderr, "stderr without a newline") // and on stderr too
 		return
 	}
 	os.Exit(m.Run())
@@ -66,9 +72,28 @@ const calls = `{"jsonrpc":"2.0","id":1,"method":"initialize"}
 `
 
 func TestProxyIsTransparent(t *testing.T) {
-	got, code := runProxy(t, Plan{}, calls)
-	if want := directRun(t, calls); got != want || code != 0 {
-		t.Errorf("through the proxy:\n%q\ndirect:\n%q", got, want)
+	input := calls + `{"jsonrpc":"2.0","id":9,"method":"big"}` + "\n"
+	var out, errb bytes.Buffer
+	o := echoOptions(Plan{})
+	o.MaxLine = 1000 // the probe's bound; the proxy must not cut at it
+	code, err := Proxy(context.Background(), strings.NewReader(input), &out, &errb, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "MCPPROBE_ECHO=1")
+	cmd.Stdin = strings.NewReader(input)
+	var dout, derr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &dout, &derr
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != dout.String() || code != 0 {
+		t.Errorf("stdout through the proxy differs: %d bytes vs %d direct", out.Len(), dout.Len())
+	}
+	if errb.String() != derr.String() {
+		t.Errorf("stderr through the proxy differs: %d bytes vs %d direct", errb.Len(), derr.Len())
 	}
 }
 

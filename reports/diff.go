@@ -85,7 +85,11 @@ func listOrDash(s []string) string {
 	if len(s) == 0 {
 		return "—"
 	}
-	return strings.Join(s, ", ")
+	esc := make([]string, len(s))
+	for i, v := range s {
+		esc[i] = Cell(v)
+	}
+	return strings.Join(esc, ", ")
 }
 
 // DiffJSON renders a diff result (fields in the README). Old and new

@@ -25,7 +25,7 @@ func MalformedTable(w io.Writer, st Style, rs []malformed.Result, version string
 		}
 		rows = append(rows, []string{Cell(r.Case), tool, r.Channel, code, r.Expected.String() + " " + mark})
 	}
-	Table(w, st, []string{"case", "tool", "channel", "code", "spec " + version + " expects"}, rows)
+	Table(w, st, []string{"case", "tool", "channel", "code", "spec " + Cell(version) + " expects"}, rows)
 }
 
 // MalformedJSON renders the cases (fields in the README).

@@ -430,7 +430,7 @@ func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
 		b := gjson.ParseBytes(body)
 		if id := msg.Get("id"); id.Exists() && b.Get("id").Raw == id.Raw {
-			c.msgs <- Message{Raw: f.Raw, Seq: f.Seq, T: f.T}
+			c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
 			return nil
 		}
 		he.RPC = fmt.Sprintf("error %d: %s (id %s)", b.Get("error.code").Int(), b.Get("error.message").String(), b.Get("id").Raw)
@@ -568,10 +568,22 @@ func (c *HTTP) readEvents(body io.ReadCloser, info *HTTPInfo, legacy bool) {
 }
 
 func (c *HTTP) deliver(m Message) {
+	defer func() { _ = recover() }() // the stream may have closed under a late message
 	select {
 	case c.msgs <- m:
 	case <-c.ctx.Done():
 	}
+}
+
+// deliverAsync hands over a message found while sending. Send runs on the
+// session's reader goroutine when it answers a server request, so a
+// synchronous delivery could wait on itself.
+func (c *HTTP) deliverAsync(m Message) {
+	c.readers.Add(1)
+	go func() {
+		defer c.readers.Done()
+		c.deliver(m)
+	}()
 }
 
 func (c *HTTP) problem(err error) {
@@ -732,7 +744,7 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 	}
 	if IsJSONRPC(body) {
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
-		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
 		return nil
 	}
 	c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: body, HTTP: info})

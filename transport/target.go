@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,7 +38,7 @@ func FromArgs(args []string) (Target, error) {
 		if len(args) > 1 {
 			return Target{}, fmt.Errorf("a URL target takes no further arguments, got %q", args[1:])
 		}
-		return Target{Kind: "http", URL: args[0]}, nil
+		return Target{Kind: "http", URL: args[0], Secrets: urlSecrets(args[0])}, nil
 	}
 	return Target{Kind: "stdio", Command: args[0], Args: args[1:]}, nil
 }
@@ -175,6 +176,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 		}
 	}
 	t.URL = x.expand(e.URL)
+	t.Secrets = append(t.Secrets, urlSecrets(t.URL)...)
 	for _, k := range sortedKeys(e.Headers) {
 		v := x.expand(e.Headers[k])
 		t.Headers = append(t.Headers, k+": "+v)
@@ -253,6 +255,23 @@ func unique(s []string) []string {
 			seen[v] = true
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// urlSecrets are the parts of a URL that carry credentials: query values
+// (api_key=…) and a userinfo password.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
 	}
 	return out
 }

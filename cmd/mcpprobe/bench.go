@@ -65,7 +65,7 @@ type benchRun struct {
 }
 
 func writeBench(w io.Writer, st reports.Style, b *benchRun) {
-	fmt.Fprintf(w, "%s · protocol %s · %s\n", reports.Escape(b.res.Target), b.res.Protocol, b.res.Mode)
+	fmt.Fprintf(w, "%s · protocol %s · %s\n", reports.Escape(b.res.Target), reports.Escape(b.res.Protocol), b.res.Mode)
 	fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", reports.NS(b.overhead.P50))
 	all := append(append([]bench.Series(nil), b.res.Startup...), b.res.Calls...)
 	if b.res.Ping != nil {
@@ -96,10 +96,10 @@ func writeBench(w io.Writer, st reports.Style, b *benchRun) {
 	}
 	for _, s := range all {
 		if s.FirstSlow {
-			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", s.Name, reports.NS(s.First), reports.NS(s.P50))
+			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", reports.Cell(s.Name), reports.NS(s.First), reports.NS(s.P50))
 		}
 		if s.Timeouts > 0 {
-			note("warning: %s: %d call(s) timed out (not in the figures above).", s.Name, s.Timeouts)
+			note("warning: %s: %d call(s) timed out (not in the figures above).", reports.Cell(s.Name), s.Timeouts)
 		}
 	}
 	if len(b.res.Skipped) > 0 {
@@ -118,8 +118,8 @@ func writeBench(w io.Writer, st reports.Style, b *benchRun) {
 func parseRate(s string) (float64, error) {
 	s = strings.TrimSuffix(strings.TrimSpace(s), "/s")
 	r, err := strconv.ParseFloat(s, 64)
-	if err != nil || r <= 0 {
-		return 0, fmt.Errorf("--rate %q: want calls per second, e.g. 200/s", s)
+	if err != nil || r <= 0 || r > 1e6 {
+		return 0, fmt.Errorf("--rate %q: want calls per second, up to 1000000, e.g. 200/s", s)
 	}
 	return r, nil
 }
@@ -279,12 +279,12 @@ func benchVs(ctx context.Context, ta, tb bench.Target, o bench.Options, resA *be
 	}
 	connA, stopA, err := ta.Start()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &exitError{code: exitNoTarget, msg: err.Error()}
 	}
 	defer stopA()
 	connB, stopB, err := tb.Start()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &exitError{code: exitNoTarget, msg: "--vs: " + err.Error()}
 	}
 	defer stopB()
 	clA, errA := probe.Connect(ctx, connA, o.Probe)

@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/mcpprobe/mcpprobe/reports"
 
 	"github.com/urfave/cli/v3"
 )
@@ -61,12 +64,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(stderr, "mcpprobe: %s\n", ee.msg)
+			fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(ee.msg))
 		}
 		return ee.code
 	}
 	// Anything urfave/cli rejects (unknown flag, bad value) is a usage error.
-	fmt.Fprintf(stderr, "mcpprobe: %v\nRun 'mcpprobe --help' for usage.\n", err)
+	fmt.Fprintf(stderr, "mcpprobe: %s\nRun 'mcpprobe --help' for usage.\n", safe(err.Error()))
 	return exitUsage
 }
 
@@ -100,4 +103,15 @@ type dashKey struct{}
 func afterDashes(ctx context.Context) ([]string, bool) {
 	v, ok := ctx.Value(dashKey{}).([]string)
 	return v, ok
+}
+
+// safe readies a message for the terminal: secrets hidden, and each line
+// escaped, since messages quote what servers sent.
+func safe(msg string) string {
+	msg = redactor().String(msg)
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = reports.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -94,7 +94,7 @@ func runMalformed(ctx context.Context, cmd *cli.Command) (*malformedRun, error) 
 }
 
 func writeMalformed(w io.Writer, st reports.Style, mr *malformedRun) {
-	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", mr.version)
+	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", reports.Escape(mr.version))
 	reports.MalformedTable(w, st, mr.results, mr.version)
 	met := 0
 	for _, r := range mr.results {
@@ -102,5 +102,5 @@ func writeMalformed(w io.Writer, st reports.Style, mr *malformedRun) {
 			met++
 		}
 	}
-	fmt.Fprintf(w, "\n%d of %d cases answered as the spec (%s) asks.\n", met, len(mr.results), mr.version)
+	fmt.Fprintf(w, "\n%d of %d cases answered as the spec (%s) asks.\n", met, len(mr.results), reports.Escape(mr.version))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -69,17 +70,24 @@ func reportCommand() *cli.Command {
 			}
 			if cmd.Bool("faults") {
 				rows, err := faultScenarios(ctx, cmd, s)
-				if err != nil {
+				var ee *exitError
+				if errors.As(err, &ee) && ee.code == exitUsage {
+					// No read-only tool to call: say so in the section.
+					sections = append(sections, reports.Section{Title: "Faults", Write: func(w io.Writer) {
+						fmt.Fprintln(w, "Not run: the server annotates no tool read-only, and a report calls no other. Run `mcpprobe faults --call NAME` to choose one.")
+					}})
+				} else if err != nil {
 					return err
+				} else {
+					sections = append(sections, reports.Section{
+						Title: "Faults",
+						Write: func(w io.Writer) {
+							reports.Table(w, reports.Markdown, []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}, rows)
+							fmt.Fprintln(w)
+							fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
+						},
+					})
 				}
-				sections = append(sections, reports.Section{
-					Title: "Faults",
-					Write: func(w io.Writer) {
-						reports.Table(w, reports.Markdown, []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}, rows)
-						fmt.Fprintln(w)
-						fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
-					},
-				})
 			}
 			if cmd.Bool("malformed") {
 				mr, err := runMalformed(ctx, cmd)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -47,6 +48,26 @@ type session struct {
 	capture *probe.Capture
 	stdout  io.Writer
 	stderr  io.Writer
+}
+
+// known holds every secret any target of this run was given: whatever
+// is printed or written, by any command, is redacted with all of them.
+var known struct {
+	mu      sync.Mutex
+	secrets []string
+}
+
+func addSecrets(v []string) {
+	known.mu.Lock()
+	known.secrets = append(known.secrets, v...)
+	known.mu.Unlock()
+}
+
+// redactor hides every secret known so far.
+func redactor() *transport.Redactor {
+	known.mu.Lock()
+	defer known.mu.Unlock()
+	return transport.NewRedactor(known.secrets)
 }
 
 // targetArgs are the target's words: the positional arguments, then
@@ -97,6 +118,7 @@ func resolveTarget(cmd *cli.Command, args []string) (transport.Target, error) {
 		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
 		t.Secrets = append(t.Secrets, strings.TrimSpace(value))
 	}
+	addSecrets(t.Secrets)
 	return t, nil
 }
 
@@ -209,9 +231,10 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 	return s, nil
 }
 
-// write sends the output where --out says, with secrets hidden.
-func write(cmd *cli.Command, stdout io.Writer, r *transport.Redactor, b []byte) error {
-	b, _ = r.Bytes(b)
+// write sends the output where --out says, with every secret of the run
+// hidden.
+func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
+	b, _ = redactor().Bytes(b)
 	if path := cmd.String("out"); path != "" && path != "-" {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			return &exitError{code: exitUsage, msg: fmt.Sprintf("--out: %v", err)}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,7 +32,7 @@ func wireCommand() *cli.Command {
 				return err
 			}
 			if dir := cmd.String("save"); dir != "" {
-				if err := save(dir, s.capture); err != nil {
+				if err := save(dir, s.capture, cmd.Root().ErrWriter); err != nil {
 					return &exitError{code: exitUsage, msg: "--save: " + err.Error()}
 				}
 			}
@@ -61,7 +62,7 @@ func header(s *session) reports.Header {
 
 // save writes each response exactly as received: the handshake, then every
 // page of every list, named so that ls shows them in protocol order.
-func save(dir string, c *probe.Capture) error {
+func save(dir string, c *probe.Capture, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -77,7 +78,11 @@ func save(dir string, c *probe.Capture) error {
 	}
 	for i, p := range pages {
 		name := fmt.Sprintf("%02d-%s.%s.json", i, slug(p.Method), strconv.Itoa(p.N))
-		if err := os.WriteFile(filepath.Join(dir, name), p.Raw, 0o644); err != nil {
+		raw, redacted := redactor().Bytes(p.Raw)
+		if redacted {
+			fmt.Fprintf(stderr, "mcpprobe: %s held a secret given with --env or a header; it is saved with *** in its place, so it is no longer the exact bytes\n", name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
 			return err
 		}
 	}

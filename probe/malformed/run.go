@@ -40,18 +40,24 @@ func Run(ctx context.Context, start faults.Starter, o probe.Options, cases []Cas
 	connect := func() error {
 		if srv.Stop != nil {
 			srv.Stop()
+			srv = faults.Server{}
 		}
-		var err error
-		if srv, err = start(); err != nil {
+		next, err := start()
+		if err != nil {
 			return err
 		}
+		srv = next
 		cl, err = probe.Connect(ctx, srv.Conn, o)
 		return err
 	}
 	if err := connect(); err != nil {
 		return nil, err
 	}
-	defer func() { srv.Stop() }()
+	defer func() {
+		if srv.Stop != nil {
+			srv.Stop()
+		}
+	}()
 	var out []Result
 	for i, c := range cases {
 		if ctx.Err() != nil {
