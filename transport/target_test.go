@@ -260,7 +260,7 @@ func TestFromConfig(t *testing.T) {
 				want := Target{
 					Kind: "http", Name: "remote", URL: "https://api.example.com/mcp?team=/home/me",
 					Headers: []string{"Authorization: Bearer tok-123456", "X-Team: eng"},
-					Secrets: []string{"Bearer tok-123456", "eng", "/home/me", "tok-123456"},
+					Secrets: []string{"/home/me", "Bearer tok-123456", "eng", "tok-123456"}, // the URL's query value first
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)
@@ -474,5 +474,18 @@ func TestDisplayFromConfigHidesEnv(t *testing.T) {
 	}
 	if got, want := tg.Display(), "TOKEN=*** srv --name 'my server'"; got != want {
 		t.Errorf("Display = %q, want %q", got, want)
+	}
+}
+
+func TestURLSecrets(t *testing.T) {
+	tg, err := FromArgs([]string{"https://user:pa55word@mcp.example.test/mcp?api_key=sk-live-1&team=eng"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(tg.Secrets, ",")
+	for _, want := range []string{"sk-live-1", "eng", "pa55word"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("secrets %q lack %q", got, want)
+		}
 	}
 }
