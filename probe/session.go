@@ -167,6 +167,11 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 		}
 		return Response{}, err
 	}
+	return s.await(ctx, pc, key, method, timeout)
+}
+
+// await waits at most timeout for a pending request's response.
+func (s *Session) await(ctx context.Context, pc *pendingCall, key, method string, timeout time.Duration) (Response, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -395,22 +400,5 @@ func (s *Session) Exchange(ctx context.Context, raw []byte, id string, timeout t
 	if pc == nil {
 		return Response{}, nil
 	}
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case r, ok := <-pc.ch:
-		if !ok {
-			return Response{}, pc.err
-		}
-		if r.Error != nil {
-			return r, r.Error
-		}
-		return r, nil
-	case <-t.C:
-		s.forget(key, "(raw)")
-		return Response{}, &TimeoutError{Method: "(raw)", After: timeout}
-	case <-ctx.Done():
-		s.forget(key, "(raw)")
-		return Response{}, ctx.Err()
-	}
+	return s.await(ctx, pc, key, "(raw)", timeout)
 }

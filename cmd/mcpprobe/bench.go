@@ -146,8 +146,7 @@ func runBench(ctx context.Context, cmd *cli.Command) (*benchRun, error) {
 		Startup: int(cmd.Int("startup")), N: int(cmd.Int("n")), Warmup: int(cmd.Int("warmup")),
 		Concurrency: int(cmd.Int("concurrency")), Duration: cmd.Duration("duration"), Timeout: cmd.Duration("timeout"),
 		AutoCalls: !cmd.IsSet("call"),
-		Probe: probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"),
-			StartupTimeout: cmd.Duration("startup-timeout"), DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version},
+		Probe: probeOptions(cmd),
 	}
 	if o.N < 0 || o.Warmup < 0 || o.Startup < 0 || o.Concurrency < 1 {
 		return nil, usageErr("-n, --warmup and --startup must be 0 or more, --concurrency 1 or more")
@@ -157,15 +156,8 @@ func runBench(ctx context.Context, cmd *cli.Command) (*benchRun, error) {
 			return nil, usageErr("%v", err)
 		}
 	}
-	for _, name := range cmd.StringSlice("call") {
-		c := bench.Call{Tool: name}
-		if a := cmd.String("args"); a != "" {
-			if !jsonObject(a) {
-				return nil, usageErr("--args %q is not a JSON object", a)
-			}
-			c.Args = []byte(a)
-		}
-		o.Calls = append(o.Calls, c)
+	if o.Calls, err = callsFromFlags(cmd); err != nil {
+		return nil, err
 	}
 	hosts := budget.Known()
 	b := &benchRun{redact: transport.NewRedactor(t.Secrets), hosts: hosts}
@@ -379,8 +371,7 @@ func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObjec
 // benchForReport runs a short bench of the report's target.
 func benchForReport(ctx context.Context, cmd *cli.Command, s *session) (*benchRun, error) {
 	o := bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true, Timeout: cmd.Duration("timeout"),
-		Probe: probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"),
-			StartupTimeout: cmd.Duration("startup-timeout"), DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}}
+		Probe: probeOptions(cmd)}
 	b := &benchRun{redact: s.redact, hosts: budget.Known()}
 	b.overhead, _ = bench.Overhead(ctx, 2000)
 	prog := newProgress(cmd)

@@ -114,8 +114,7 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 	} else {
 		return nil, usageErr("--client %q: want spec, strict, lenient, ts or all", c)
 	}
-	po := probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"), StartupTimeout: cmd.Duration("startup-timeout"),
-		DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+	po := probeOptions(cmd)
 	start := starter(cmd, t)
 	calls, err := faultCalls(ctx, cmd, start, po)
 	if err != nil {
@@ -182,15 +181,8 @@ func faultCalls(ctx context.Context, cmd *cli.Command, start faults.Starter, po 
 	}
 	cl.ListTools(ctx)
 	o := bench.Options{AutoCalls: !cmd.IsSet("call")}
-	for _, name := range cmd.StringSlice("call") {
-		c := bench.Call{Tool: name}
-		if a := cmd.String("args"); a != "" {
-			if !jsonObject(a) {
-				return nil, usageErr("--args %q is not a JSON object", a)
-			}
-			c.Args = []byte(a)
-		}
-		o.Calls = append(o.Calls, c)
+	if o.Calls, err = callsFromFlags(cmd); err != nil {
+		return nil, err
 	}
 	planned, _, err := bench.Plan(cl.Capture, o)
 	if err != nil {
@@ -232,8 +224,7 @@ func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
 // without a restart, a reply slower than the client waits, and stray
 // stdout text under each client policy.
 func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]string, error) {
-	po := probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"), StartupTimeout: cmd.Duration("startup-timeout"),
-		DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+	po := probeOptions(cmd)
 	start := starter(cmd, s.target)
 	calls, err := faultCalls(ctx, cmd, start, po)
 	if err != nil {

@@ -49,8 +49,7 @@ func runMalformed(ctx context.Context, cmd *cli.Command) (*malformedRun, error) 
 	if err != nil {
 		return nil, err
 	}
-	po := probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"), StartupTimeout: cmd.Duration("startup-timeout"),
-		DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+	po := probeOptions(cmd)
 	start := starter(cmd, t)
 	srv, err := start()
 	if err != nil {

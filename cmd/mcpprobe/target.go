@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -171,15 +172,8 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 	if progress {
 		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(s.redact.String(t.Display())))
 	}
-	po := probe.Options{
-		Protocol:        cmd.String("protocol"),
-		Timeout:         cmd.Duration("timeout"),
-		StartupTimeout:  cmd.Duration("startup-timeout"),
-		DiscoverTimeout: cmd.Duration("discover-timeout"),
-		MaxPages:        int(cmd.Int("max-pages")),
-		RecheckTools:    true,
-		ClientVersion:   version,
-	}
+	po := probeOptions(cmd)
+	po.MaxPages, po.RecheckTools = int(cmd.Int("max-pages")), true
 	var c *probe.Capture
 	if t.Kind == "stdio" {
 		c, err = probe.RunStdio(ctx, probe.StdioTarget{
@@ -302,4 +296,27 @@ func splitList(v []string) []string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// probeOptions are the client options the global flags set.
+func probeOptions(cmd *cli.Command) probe.Options {
+	return probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"),
+		StartupTimeout: cmd.Duration("startup-timeout"), DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
+}
+
+// callsFromFlags reads --call (repeatable) and --args; a call without
+// --args gets minimal valid arguments later.
+func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
+	var calls []bench.Call
+	for _, name := range cmd.StringSlice("call") {
+		c := bench.Call{Tool: name}
+		if a := cmd.String("args"); a != "" {
+			if !jsonObject(a) {
+				return nil, usageErr("--args %q is not a JSON object", a)
+			}
+			c.Args = []byte(a)
+		}
+		calls = append(calls, c)
+	}
+	return calls, nil
 }

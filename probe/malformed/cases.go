@@ -152,33 +152,23 @@ func wrongType(p gjson.Result) string {
 
 // setMember returns obj with key set to the raw value.
 func setMember(obj gjson.Result, key, value string) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	n := 0
-	obj.ForEach(func(k, v gjson.Result) bool {
-		if k.String() == key {
-			return true
-		}
+	return rebuild(obj, key, func(b *bytes.Buffer, n int) {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		n++
-		b.Write(canon.String(k.String()))
+		b.Write(canon.String(key))
 		b.WriteByte(':')
-		b.WriteString(v.Raw)
-		return true
+		b.WriteString(value)
 	})
-	if n > 0 {
-		b.WriteByte(',')
-	}
-	b.Write(canon.String(key))
-	b.WriteByte(':')
-	b.WriteString(value)
-	b.WriteByte('}')
-	return b.Bytes()
 }
 
 func without(obj gjson.Result, key string) []byte {
+	return rebuild(obj, key, func(*bytes.Buffer, int) {})
+}
+
+// rebuild copies obj's members but key, then lets tail add to it (n is
+// the number of members written).
+func rebuild(obj gjson.Result, key string, tail func(b *bytes.Buffer, n int)) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0
@@ -195,6 +185,7 @@ func without(obj gjson.Result, key string) []byte {
 		b.WriteString(v.Raw)
 		return true
 	})
+	tail(&b, n)
 	b.WriteByte('}')
 	return b.Bytes()
 }
