@@ -146,7 +146,7 @@ func runBench(ctx context.Context, cmd *cli.Command) (*benchRun, error) {
 		Startup: int(cmd.Int("startup")), N: int(cmd.Int("n")), Warmup: int(cmd.Int("warmup")),
 		Concurrency: int(cmd.Int("concurrency")), Duration: cmd.Duration("duration"), Timeout: cmd.Duration("timeout"),
 		AutoCalls: !cmd.IsSet("call"),
-		Probe: probeOptions(cmd),
+		Probe:     probeOptions(cmd),
 	}
 	if o.N < 0 || o.Warmup < 0 || o.Startup < 0 || o.Concurrency < 1 {
 		return nil, usageErr("-n, --warmup and --startup must be 0 or more, --concurrency 1 or more")
