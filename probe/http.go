@@ -59,7 +59,7 @@ func explainHTTP(err error) error {
 	switch {
 	case errors.As(err, &ce):
 		fe.What = ce.Error()
-		fe.Received = ""
+		fe.Received = "no HTTP response"
 		fe.Try = "check the URL, that the server is running, and --timeout"
 	case errors.As(err, &he):
 		fe.Received = he.Error()

@@ -30,7 +30,12 @@ func RunStdio(ctx context.Context, t StdioTarget, o Options) (*Capture, error) {
 	}
 	srv, err := transport.StartStdio(t.StdioOptions)
 	if err != nil {
-		return nil, &FatalError{What: err.Error(), Err: err}
+		fe := &FatalError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
+		var se *transport.StartError
+		if errors.As(err, &se) {
+			fe.What, fe.Try = se.Headline(), se.Hint()
+		}
+		return nil, fe
 	}
 	c, runErr := Run(ctx, srv, o)
 	c.Transport = "stdio"

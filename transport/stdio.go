@@ -41,7 +41,15 @@ type StartError struct {
 	Err     error
 }
 
-func (e *StartError) Error() string {
+func (e *StartError) Error() string { return e.Headline() + "; " + e.Hint() }
+
+// Headline says what failed.
+func (e *StartError) Headline() string {
+	return fmt.Sprintf("could not start %q: %v", e.Command, e.Err)
+}
+
+// Hint says what to try.
+func (e *StartError) Hint() string {
 	var hint string
 	switch {
 	case errors.Is(e.Err, exec.ErrNotFound):
@@ -53,7 +61,7 @@ func (e *StartError) Error() string {
 	default:
 		hint = "check the command and its working directory"
 	}
-	return fmt.Sprintf("could not start %q: %v; %s", e.Command, e.Err, hint)
+	return hint
 }
 
 func (e *StartError) Unwrap() error { return e.Err }

@@ -36,6 +36,7 @@ func benchFlags() []cli.Flag {
 func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
+		Before:    noGates,
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Flags:     benchFlags(),
@@ -216,6 +217,9 @@ func benchOne(ctx context.Context, t bench.Target, o bench.Options, prog *progre
 		return nil, usageErr("%v", err)
 	}
 	res.Skipped = skipped
+	if o.N == 0 && o.Rate == 0 {
+		return res, nil // startup only
+	}
 	if !cl.Modern() && o.Rate == 0 {
 		prog.add(o.N)
 		s := bench.Measure(ctx, o, bench.PingFunc(ctx, cl, o.Timeout), prog.step)

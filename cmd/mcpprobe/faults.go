@@ -71,6 +71,7 @@ func faultsCommand() *cli.Command {
 	)
 	return &cli.Command{
 		Name:      "faults",
+		Before:    noGates,
 		Usage:     "inject faults between a client and the server, and show what the client sees",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags,

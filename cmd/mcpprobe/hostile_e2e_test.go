@@ -135,3 +135,42 @@ func TestAbsurdRatesAndEmptyRuns(t *testing.T) {
 		t.Errorf("--vs a missing server: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+func TestReviewOfTheREADME(t *testing.T) {
+	t.Run("a snapshot of a server that does not sort its tools is no drift", func(t *testing.T) {
+		lock := filepath.Join(t.TempDir(), "lock.json")
+		if r := mcpprobe(t, "snapshot", "-o", lock, "--", bin.raw); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		v := diffJSON(t, 0, "--ref", lock, "--fail-on", "drift", "--", bin.raw)
+		if !v.Get("identical_bytes").Bool() || len(v.Get("changes").Array()) != 0 {
+			t.Errorf("%s", v.Raw)
+		}
+	})
+	t.Run("bench -n 0 is startup only", func(t *testing.T) {
+		v := benchJSONRun(t, "-n", "0", "--startup", "2", "--", bin.raw, "-bench-tools")
+		if v.Get("calls.#").Int() != 0 || v.Get("ping").Type != gjson.Null || v.Get("startup.n").Int() != 2 {
+			t.Errorf("calls %d ping %s", v.Get("calls.#").Int(), v.Get("ping").Raw)
+		}
+	})
+	t.Run("a gate a command cannot trip is refused", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"wire", "--fail-on", "cut", bin.good},
+			{"budget", "--fail-on", "drift", bin.good},
+			{"diff", "--fail-on", "cut", "--ref", "x", bin.good},
+			{"bench", "--fail-on", "error", bin.good},
+		} {
+			if r := mcpprobe(t, args...); r.code != 2 || !strings.Contains(r.stderr, "does not apply to") {
+				t.Errorf("%v: exit %d %s", args, r.code, r.stderr)
+			}
+		}
+	})
+	t.Run("exit-3 messages say what, what was received, what to try", func(t *testing.T) {
+		for _, args := range [][]string{{"wire", "./no-such-server"}, {"wire", "http://127.0.0.1:1/mcp"}} {
+			r := mcpprobe(t, args...)
+			if r.code != 3 || !strings.Contains(r.stderr, "\nReceived: ") || !strings.Contains(r.stderr, "\nTry: ") {
+				t.Errorf("%v: exit %d %s", args, r.code, r.stderr)
+			}
+		}
+	})
+}

@@ -17,6 +17,7 @@ import (
 func malformedCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "malformed",
+		Before:    noGates,
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags: []cli.Flag{

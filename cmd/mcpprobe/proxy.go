@@ -12,8 +12,9 @@ import (
 
 func proxyCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "proxy",
-		Usage: "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
+		Name:   "proxy",
+		Before: noGates,
+		Usage:  "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
 		ArgsUsage: "[fault flags] [--trace FILE] -- CMD ARGS…\n" +
 			`   e.g. in .mcp.json: {"command": "mcpprobe", "args": ["proxy", "--crash-at", "6", "--trace", "/tmp/t.jsonl", "--", "node", "server.mjs"]}`,
 		Flags: faultFlags(),

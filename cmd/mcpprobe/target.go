@@ -140,11 +140,7 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 		return nil, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
 			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
 	}
-	for _, g := range splitList(cmd.StringSlice("fail-on")) {
-		if !gateNames[g] {
-			return nil, usageErr("--fail-on %q: want error, warning, info, cut, schema-drop, lint-error or lint-warning", g)
-		}
-	}
+
 	mode := cmd.String("transport")
 	if mode != "auto" && mode != "streamable" && mode != "sse" {
 		return nil, usageErr("--transport %q: want auto, streamable or sse", mode)
@@ -243,6 +239,36 @@ func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) 
 // the categories some commands count.
 var gateNames = map[string]bool{"error": true, "warning": true, "info": true,
 	"cut": true, "schema-drop": true, "lint-error": true, "lint-warning": true, "drift": true}
+
+// gates is a command's Before: it refuses a --fail-on gate the command
+// cannot trip, rather than ignore it and pass.
+func gates(extra ...string) cli.BeforeFunc {
+	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		allowed := map[string]bool{"error": true, "warning": true, "info": true}
+		for _, e := range extra {
+			allowed[e] = true
+		}
+		for _, g := range splitList(cmd.StringSlice("fail-on")) {
+			if !allowed[g] {
+				names := []string{"error", "warning", "info"}
+				names = append(names, extra...)
+				if !gateNames[g] {
+					return ctx, usageErr("--fail-on %q: %s takes %s", g, cmd.Name, strings.Join(names, ", "))
+				}
+				return ctx, usageErr("--fail-on %s does not apply to %s, which takes %s", g, cmd.Name, strings.Join(names, ", "))
+			}
+		}
+		return ctx, nil
+	}
+}
+
+// noGates is the Before of commands that gate on nothing.
+func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	if g := splitList(cmd.StringSlice("fail-on")); len(g) > 0 {
+		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report and diff take it", cmd.Name)
+	}
+	return ctx, nil
+}
 
 // gate applies --fail-on: a comma-separated list of severities (any
 // finding at or above one trips it) and categories, counted by the

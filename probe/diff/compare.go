@@ -73,7 +73,8 @@ func Compare(ref, live Side) Result {
 			r.Changes = append(r.Changes, Change{Path: "instructions", Kind: "changed", Old: canon.String(*a), New: canon.String(*b), WordDiff: WordDiff(*a, *b)})
 		}
 	}
-	if namesOrder(ref.Tools) != namesOrder(live.Tools) && len(r.ToolsAdded) == 0 && len(r.ToolsRemoved) == 0 {
+	// A snapshot sorts its tools on purpose: order means nothing there.
+	if ref.Format != "mcpprobe-snapshot" && namesOrder(ref.Tools) != namesOrder(live.Tools) && len(r.ToolsAdded) == 0 && len(r.ToolsRemoved) == 0 {
 		r.Changes = append(r.Changes, Change{Path: "tools", Kind: "order", Old: names(ref.Tools), New: names(live.Tools),
 			Note: "the same tools in another order (a server that sorts, or pages that came back in another order)"})
 	}
@@ -83,10 +84,11 @@ func Compare(ref, live Side) Result {
 			r.IdenticalCanonical = false
 		}
 	}
-	if r.BytesComparable && len(ref.Tools) == len(live.Tools) {
+	// Each tool's bytes, matched by name; tool order is reported apart.
+	if r.BytesComparable && len(ref.Tools) == len(live.Tools) && len(r.ToolsAdded) == 0 && len(r.ToolsRemoved) == 0 {
 		r.IdenticalBytes = true
-		for i := range ref.Tools {
-			if !bytes.Equal(ref.Tools[i].Raw, live.Tools[i].Raw) {
+		for _, t := range live.Tools {
+			if !bytes.Equal(refBy[t.Name].Raw, t.Raw) {
 				r.IdenticalBytes = false
 			}
 		}
