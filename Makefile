@@ -43,6 +43,7 @@ bench: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/
 	$(GO) test -run '^$$' -fuzz FuzzSSEReader -fuzztime 30s ./transport/
+	$(GO) test -run '^$$' -fuzz FuzzSessionDispatch -fuzztime 30s ./probe/
 
 clean:
 	rm -rf bin MCPPROBE.demo.md
