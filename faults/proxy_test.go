@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 
 func echoOptions(plan Plan) ProxyOptions {
 	exe, _ := os.Executable()
-	return ProxyOptions{Command: exe, Env: []string{"MCPPROBE_ECHO=1"}, Plan: plan, Grace: time.Second}
+	return ProxyOptions{Command: exe, Env: []string{"MCPPROBE_ECHO=1"}, Plan: plan, Grace: 5 * time.Second} // -race makes exits slow
 }
 
 func runProxy(t testing.TB, plan Plan, input string) (string, int) {
@@ -90,7 +90,12 @@ func TestProxyIsTransparent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out.String() != dout.String() || code != 0 {
-		t.Errorf("stdout through the proxy differs: %d bytes vs %d direct", out.Len(), dout.Len())
+		i := 0
+		for i < min(out.Len(), dout.Len()) && out.Bytes()[i] == dout.Bytes()[i] {
+			i++
+		}
+		t.Errorf("stdout through the proxy differs (exit %d): %d bytes vs %d direct, first at %d: %.80q vs %.80q",
+			code, out.Len(), dout.Len(), i, out.Bytes()[i:], dout.Bytes()[i:])
 	}
 	if errb.String() != derr.String() {
 		t.Errorf("stderr through the proxy differs: %d bytes vs %d direct", errb.Len(), derr.Len())
