@@ -42,8 +42,13 @@ func TestMain(m *testing.M) {
 		{bin.hello, "github.com/modelcontextprotocol/go-sdk/examples/server/hello"},
 		{bin.sdkEverything, "github.com/modelcontextprotocol/go-sdk/examples/server/everything"},
 	}
-	for _, b := range builds {
-		out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput()
+	for i, b := range builds {
+		args := []string{"build", "-o", b[0], b[1]}
+		if i == 0 && os.Getenv("MCPPROBE_E2E_RACE") != "" {
+			// The binary under test, built with the race detector.
+			args = []string{"build", "-race", "-o", b[0], b[1]}
+		}
+		out, err := exec.Command("go", args...).CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", b[1], err, out)
 			os.RemoveAll(dir)
