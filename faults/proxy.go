@@ -103,7 +103,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 			if sig != 0 {
 				_ = syscall.Kill(-pgid, sig)
 			}
-			if waitExit(exited, o.Grace) {
+			if transport.WaitFor(exited, o.Grace) {
 				break
 			}
 		}
@@ -115,7 +115,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	// Let what the server wrote reach the host, for a bounded time.
 	drained := make(chan struct{})
 	go func() { copies.Wait(); p.wg.Wait(); close(drained) }()
-	if !waitExit(drained, o.Grace) {
+	if !transport.WaitFor(drained, o.Grace) {
 		srvOut.Close()
 		srvErr.Close()
 	}
@@ -124,17 +124,6 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 		return ee.ExitCode(), nil
 	}
 	return 0, nil
-}
-
-func waitExit(ch <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	}
 }
 
 // proxyMaxLine bounds one line held by the proxy.

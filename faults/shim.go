@@ -279,10 +279,5 @@ func (s *Shim) end(err error) {
 func (s *Shim) Settle(d time.Duration) {
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
+	transport.WaitFor(done, d)
 }

@@ -784,7 +784,7 @@ func (c *HTTP) Close() HTTPClose {
 	c.cancel()
 	done := make(chan struct{})
 	go func() { c.readers.Wait(); close(done) }()
-	waitFor(done, 2*time.Second)
+	WaitFor(done, 2*time.Second)
 	c.end(nil)
 	c.client.CloseIdleConnections()
 	return r

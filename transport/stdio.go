@@ -396,7 +396,7 @@ func (s *Stdio) Close(grace time.Duration) ExitReport {
 			if sig == syscall.SIGKILL {
 				wait = 5 * time.Second // the kernel does not refuse SIGKILL
 			}
-			if waitFor(s.exited, wait) {
+			if WaitFor(s.exited, wait) {
 				break
 			}
 		}
@@ -419,7 +419,7 @@ func (s *Stdio) Close(grace time.Duration) ExitReport {
 	// our ends unblocks the readers whatever it does.
 	done := make(chan struct{})
 	go func() { s.readersDone.Wait(); close(done) }()
-	if !waitFor(done, 500*time.Millisecond) {
+	if !WaitFor(done, 500*time.Millisecond) {
 		s.stdout.Close()
 		s.stderr.Close()
 		<-done
@@ -441,7 +441,8 @@ func sigName(s syscall.Signal) string {
 	return s.String()
 }
 
-func waitFor(ch <-chan struct{}, d time.Duration) bool {
+// WaitFor waits at most d for ch to close, and reports whether it did.
+func WaitFor(ch <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -493,7 +494,7 @@ func (s *Stdio) Kill() {
 func (s *Stdio) Terminate(grace time.Duration) (time.Duration, bool) {
 	sent := s.trace.Since()
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
-	if !waitFor(s.exited, grace) {
+	if !WaitFor(s.exited, grace) {
 		return grace, false
 	}
 	return s.exitedAt - sent, true
