@@ -1,0 +1,248 @@
+package findings
+
+import "fmt"
+
+// This file is the registry: every finding code mcpprobe emits is defined
+// here once, as a constant and a row of defs. The README's tables of codes
+// are generated from defs (go test ./probe/findings -update), and the
+// plain test fails when they are stale.
+
+// Code is a kind of finding. It is a number, not a string, so that no
+// string literal can pass for one: a call site names a constant of this
+// file or does not compile. Its name (String, MarshalText) is what the
+// output prints and what anchors the README row that explains it.
+type Code int
+
+// Origin is the analysis that emits a code. The README keeps one table per
+// section, and the lint gates count only lint findings.
+type Origin string
+
+const (
+	OriginWire   Origin = "wire"   // the probe: transport, handshake, lists, shutdown
+	OriginBudget Origin = "budget" // host budgets: cuts, schema drops, instructions
+	OriginLint   Origin = "lint"   // lint of what is delivered
+)
+
+// Def is what the registry knows of a code.
+type Def struct {
+	Code     Code
+	Name     string // as printed: "stdout-noise"
+	Severity Severity
+	// Also lists other severities a call site may give the code with
+	// NewAt; the title says when.
+	Also   []Severity
+	Origin Origin
+	// Title says in one line what the finding means. It is markdown (code
+	// in backticks) and becomes a README table cell, so it has no "|".
+	Title string
+	// More is the README anchor (without "#") of a section that explains
+	// the finding beyond its row, or "".
+	More string
+}
+
+// Anchor is the README anchor (without "#") of the code's row.
+func (d Def) Anchor() string { return "finding-" + d.Name }
+
+// The codes. Their names are in defs; the order here is free.
+const (
+	_ Code = iota // the zero Code is none, so that a Finding{} is not a finding
+
+	// wire
+	StdoutNoise
+	PartialWrite
+	InvalidUTF8
+	LineTooLong
+	CursorLoop
+	TooManyPages
+	DuplicateTool
+	DuplicatePrompt
+	DuplicateResource
+	DuplicateResourceTemplate
+	MalformedList
+	ListTimeout
+	ListFailed
+	ListHTTPError
+	NoCapabilities
+	NoProtocolVersion
+	InitializedNotSent
+	InvalidMessage
+	NeedsSigkill
+
+	UnknownID
+	ToolsUnstable
+	MethodNotFound
+	ListError
+	SessionExpired
+	InitializeRejected
+	UnknownProtocolVersion
+	VersionNotPinned
+	NoServerInfo
+	NoResultType
+	InstructionsNotString
+	Batch
+	NoFinalNewline
+	StderrFlood
+	ExitedEarly
+	IgnoresStdinClose
+	LeftoverProcesses
+
+	DiscoverSilent
+	Notification
+	ServerRequest
+	LateReply
+	TraceCapped
+	HTTP
+
+	// budget
+	Cut
+	BlockPastCut
+	InstructionsCut
+	SchemaDrop
+	InstructionsNotDelivered
+	InstructionsPrepended
+	OutputSchemaUndelivered
+
+	// lint
+	HiddenChars
+	Injection
+	BadName
+	DuplicateName
+	ParamNoDescription
+	SDKBounds
+	CredentialParam
+	EmptyDescription
+)
+
+// README sections that say more than a row can.
+const (
+	moreProbe    = "how-the-probe-talks-to-a-server"
+	moreHTTP     = "over-http"
+	moreSnapshot = "snapshot"
+	moreReports  = "what-it-reports"
+	moreTrace    = "--trace-file"
+)
+
+// defs is the registry, in the order of the README's tables.
+var defs = []Def{
+	{Code: StdoutNoise, Name: "stdout-noise", Severity: Error, Origin: OriginWire, Title: "a stdout line that is not a JSON-RPC message: a banner, a `console.log`, a structured log line without `jsonrpc`"},
+	{Code: PartialWrite, Name: "partial-write", Severity: Error, Origin: OriginWire, Title: "stdout text without a newline glued to the next message. mcpprobe cuts the message out (and says so); most clients lose it"},
+	{Code: InvalidUTF8, Name: "invalid-utf8", Severity: Error, Origin: OriginWire, Title: "a stdout line that is not valid UTF-8"},
+	{Code: LineTooLong, Name: "line-too-long", Severity: Error, Origin: OriginWire, Title: "a line over `--max-line`; the requests waiting fail at once with a clear message", More: moreProbe},
+	{Code: CursorLoop, Name: "cursor-loop", Severity: Error, Origin: OriginWire, Title: "pagination that never ends: a `nextCursor` that an earlier page had already returned", More: moreProbe},
+	{Code: TooManyPages, Name: "too-many-pages", Severity: Error, Origin: OriginWire, Title: "pagination that does not end: still a `nextCursor` after `--max-pages` pages", More: moreProbe},
+	{Code: DuplicateTool, Name: "duplicate-tool", Severity: Error, Origin: OriginWire, Title: "the same tool name listed twice"},
+	{Code: DuplicatePrompt, Name: "duplicate-prompt", Severity: Error, Origin: OriginWire, Title: "the same prompt name listed twice"},
+	{Code: DuplicateResource, Name: "duplicate-resource", Severity: Error, Origin: OriginWire, Title: "the same resource URI listed twice"},
+	{Code: DuplicateResourceTemplate, Name: "duplicate-resource-template", Severity: Error, Origin: OriginWire, Title: "the same resource template URI listed twice"},
+	{Code: MalformedList, Name: "malformed-list", Severity: Error, Origin: OriginWire, Title: "a list result without its array (`tools`, `prompts`, …)"},
+	{Code: ListTimeout, Name: "list-timeout", Severity: Error, Origin: OriginWire, Title: "a list page never came back within `--timeout`"},
+	{Code: ListFailed, Name: "list-failed", Severity: Error, Origin: OriginWire, Title: "a list page failed otherwise, such as the stream ending first"},
+	{Code: ListHTTPError, Name: "list-http-error", Severity: Error, Origin: OriginWire, Title: "HTTP: a list page answered with an HTTP error", More: moreHTTP},
+	{Code: NoCapabilities, Name: "no-capabilities", Severity: Error, Origin: OriginWire, Title: "an `initialize` or `server/discover` result without `capabilities`"},
+	{Code: NoProtocolVersion, Name: "no-protocol-version", Severity: Error, Origin: OriginWire, Title: "an `initialize` result without `protocolVersion`"},
+	{Code: InitializedNotSent, Name: "initialized-not-sent", Severity: Error, Origin: OriginWire, Title: "`notifications/initialized` could not be delivered"},
+	{Code: InvalidMessage, Name: "invalid-message", Severity: Error, Origin: OriginWire, Title: "a message that is not valid JSON-RPC"},
+	{Code: NeedsSigkill, Name: "needs-sigkill", Severity: Error, Origin: OriginWire, Title: "the server ignored stdin closing and SIGTERM", More: moreProbe},
+
+	{Code: UnknownID, Name: "unknown-id", Severity: Warning, Origin: OriginWire, Title: "a response to a request nobody sent"},
+	{Code: ToolsUnstable, Name: "tools-unstable", Severity: Warning, Origin: OriginWire, Title: "a second `tools/list` in the same session answered differently", More: moreSnapshot},
+	{Code: MethodNotFound, Name: "method-not-found", Severity: Warning, Origin: OriginWire, Title: "an advertised list answered `-32601` (method not found)"},
+	{Code: ListError, Name: "list-error", Severity: Warning, Origin: OriginWire, Title: "an advertised list answered with another JSON-RPC error"},
+	{Code: SessionExpired, Name: "session-expired", Severity: Warning, Origin: OriginWire, Title: "HTTP: a `404` on a live session; mcpprobe started a new one", More: moreHTTP},
+	{Code: InitializeRejected, Name: "initialize-rejected", Severity: Warning, Origin: OriginWire, Title: "`initialize` was refused for a version, and an older one was tried", More: moreProbe},
+	{Code: UnknownProtocolVersion, Name: "unknown-protocol-version", Severity: Warning, Origin: OriginWire, Title: "the server answered a protocol version mcpprobe does not know"},
+	{Code: VersionNotPinned, Name: "version-not-pinned", Severity: Warning, Origin: OriginWire, Title: "the server answered another version than the one `--protocol` pinned"},
+	{Code: NoServerInfo, Name: "no-server-info", Severity: Warning, Origin: OriginWire, Title: "an `initialize` result without `serverInfo`"},
+	{Code: NoResultType, Name: "no-result-type", Severity: Warning, Origin: OriginWire, Title: "a `server/discover` result without `resultType`"},
+	{Code: InstructionsNotString, Name: "instructions-not-string", Severity: Warning, Origin: OriginWire, Title: "`instructions` that is not a string"},
+	{Code: Batch, Name: "batch", Severity: Warning, Origin: OriginWire, Title: "a JSON-RPC batch (removed in 2025-06-18)"},
+	{Code: NoFinalNewline, Name: "no-final-newline", Severity: Warning, Origin: OriginWire, Title: "stdout ended without a newline"},
+	{Code: StderrFlood, Name: "stderr-flood", Severity: Warning, Origin: OriginWire, Title: "more than 1,000 lines or 1 MiB on stderr"},
+	{Code: ExitedEarly, Name: "exited-early", Severity: Warning, Origin: OriginWire, Title: "the server exited on its own during the probe"},
+	{Code: IgnoresStdinClose, Name: "ignores-stdin-close", Severity: Warning, Origin: OriginWire, Title: "the server needed SIGTERM to exit", More: moreProbe},
+	{Code: LeftoverProcesses, Name: "leftover-processes", Severity: Warning, Origin: OriginWire, Title: "the server exited but left processes of its group running", More: moreProbe},
+
+	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer, so every dual-era client waits on every start", More: moreProbe},
+	{Code: Notification, Name: "notification", Severity: Info, Origin: OriginWire, Title: "a notification the server sent during the probe"},
+	{Code: ServerRequest, Name: "server-request", Severity: Info, Origin: OriginWire, Title: "a request the server sent during the probe, and what mcpprobe answered", More: moreProbe},
+	{Code: LateReply, Name: "late-reply", Severity: Info, Origin: OriginWire, Title: "a response that came after mcpprobe stopped waiting for it"},
+	{Code: TraceCapped, Name: "trace-capped", Severity: Info, Origin: OriginWire, Title: "noise or stderr lines past the 4 MiB the trace keeps, counted but not stored", More: moreTrace},
+	{Code: HTTP, Name: "http", Severity: Info, Origin: OriginWire, Title: "HTTP: an odd answer beside the messages, such as to the GET stream", More: moreHTTP},
+
+	{Code: Cut, Name: "cut", Severity: Warning, Origin: OriginBudget, Title: "a description loses text on a host; says how much, and where the cut falls", More: moreReports},
+	{Code: BlockPastCut, Name: "block-past-cut", Severity: Warning, Origin: OriginBudget, Title: "a description block (RETURNS, WHEN TO USE, WHEN NOT TO USE, QUERY STRATEGY, INTERPRETATION, RELATED TOOLS, FEEDBACK, ALERTS) starts only after the cut. A block is an upper-case heading at the start of a line, followed by `:`"},
+	{Code: InstructionsCut, Name: "instructions-cut", Severity: Warning, Origin: OriginBudget, Title: "the server instructions lose text on a host", More: moreReports},
+	{Code: SchemaDrop, Name: "schema-drop", Severity: Warning, Origin: OriginBudget, Title: "Codex drops every property description of this tool", More: moreReports},
+	{Code: InstructionsNotDelivered, Name: "instructions-not-delivered", Severity: Info, Origin: OriginBudget, Title: "a host delivers no server instructions to the model"},
+	{Code: InstructionsPrepended, Name: "instructions-prepended", Severity: Info, Origin: OriginBudget, Title: "a host prepends the server instructions to every tool description, so the model reads them once per tool"},
+	{Code: OutputSchemaUndelivered, Name: "output-schema-undelivered", Severity: Info, Origin: OriginBudget, Title: "output-schema descriptions that no host of the set delivers"},
+
+	{Code: HiddenChars, Name: "hidden-chars", Severity: Error, Origin: OriginLint, Title: "control, bidirectional, zero-width or tag characters, or ANSI sequences, in a name, title, description, property description, prompt or the instructions"},
+	{Code: Injection, Name: "injection", Severity: Error, Origin: OriginLint, Title: "text addressing the model to override other tools or hide itself (`<IMPORTANT>`, \"ignore previous instructions\", \"do not tell the user\", …)"},
+	{Code: BadName, Name: "bad-name", Severity: Error, Origin: OriginLint, Title: "a tool name outside `[A-Za-z0-9_.-]{1,128}`, or no name at all"},
+	{Code: DuplicateName, Name: "duplicate-name", Severity: Error, Origin: OriginLint, Title: "a tool name listed twice"},
+	{Code: ParamNoDescription, Name: "param-no-description", Severity: Warning, Origin: OriginLint, Title: "input-schema properties with no description (paths listed)"},
+	{Code: SDKBounds, Name: "sdk-bounds", Severity: Warning, Origin: OriginLint, Title: "an integer bounded only by ±9007199254740991 (zod's default), with the documented range if the description gives one"},
+	{Code: CredentialParam, Name: "credential-param", Severity: Warning, Origin: OriginLint, Title: "a parameter named like a credential (api key, token, password, secret…)"},
+	{Code: EmptyDescription, Name: "empty-description", Severity: Warning, Also: []Severity{Info}, Origin: OriginLint, Title: "a missing or empty description: a warning on a tool, info on a prompt"},
+}
+
+// byCode and byName index defs.
+var byCode, byName = func() (map[Code]Def, map[string]Code) {
+	c, n := make(map[Code]Def, len(defs)), make(map[string]Code, len(defs))
+	for _, d := range defs {
+		c[d.Code], n[d.Name] = d, d.Code
+	}
+	return c, n
+}()
+
+// Lookup returns the registry's definition of a code.
+func Lookup(c Code) (Def, bool) {
+	d, ok := byCode[c]
+	return d, ok
+}
+
+// All returns every definition, in the order of the README's tables.
+func All() []Def {
+	out := make([]Def, len(defs))
+	for i, d := range defs {
+		d.Also = append([]Severity(nil), d.Also...)
+		out[i] = d
+	}
+	return out
+}
+
+// ParseCode finds a code by its printed name.
+func ParseCode(name string) (Code, bool) {
+	c, ok := byName[name]
+	return c, ok
+}
+
+// String is the code's printed name, or "Code(n)" for an unregistered one.
+func (c Code) String() string {
+	if d, ok := byCode[c]; ok {
+		return d.Name
+	}
+	return fmt.Sprintf("Code(%d)", int(c))
+}
+
+// Anchor is the README anchor (without "#") of the code's row.
+func (c Code) Anchor() string { return "finding-" + c.String() }
+
+// MarshalText prints the code's name, so JSON shows "stdout-noise".
+func (c Code) MarshalText() ([]byte, error) {
+	if _, ok := byCode[c]; !ok {
+		return nil, fmt.Errorf("findings: unregistered code %d", int(c))
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText reads a code's name.
+func (c *Code) UnmarshalText(b []byte) error {
+	v, ok := ParseCode(string(b))
+	if !ok {
+		return fmt.Errorf("findings: unknown code %q", b)
+	}
+	*c = v
+	return nil
+}
