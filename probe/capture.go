@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/canon"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -87,16 +87,9 @@ type List struct {
 	Error   string   // why the list stopped early, if it did
 }
 
-// Finding is something about the server worth telling its author.
-type Finding struct {
-	Severity string // "error", "warning", "info"
-	Code     string
-	Message  string
-	Tool     string // the tool it concerns, if one
-}
-
-// Severities, most severe first.
-var severityRank = map[string]int{"error": 0, "warning": 1, "info": 2}
+// Finding is something about the server worth telling its author; it
+// lives in probe/findings with the registry of codes.
+type Finding = findings.Finding
 
 // Timings are monotonic times since the server was spawned.
 type Timings struct {
@@ -133,21 +126,13 @@ type Capture struct {
 	Trace            *transport.Trace
 }
 
-// Add records a finding.
-func (c *Capture) Add(severity, code, format string, args ...any) {
-	c.Findings = append(c.Findings, Finding{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)})
+// Add records a finding of a registered code, at the code's severity.
+func (c *Capture) Add(code findings.Code, format string, args ...any) {
+	c.Findings = append(c.Findings, findings.New(code, format, args...))
 }
 
 // SortFindings orders findings by severity, then code, for a stable report.
-func (c *Capture) SortFindings() {
-	sort.SliceStable(c.Findings, func(i, j int) bool {
-		a, b := c.Findings[i], c.Findings[j]
-		if severityRank[a.Severity] != severityRank[b.Severity] {
-			return severityRank[a.Severity] < severityRank[b.Severity]
-		}
-		return a.Code < b.Code
-	})
-}
+func (c *Capture) SortFindings() { findings.Sort(c.Findings) }
 
 // FatalError means the server could not be probed at all. It says what
 // happened, what was received and what to try.
@@ -197,9 +182,9 @@ type prober struct {
 	quiet         bool // a second look: no findings of its own
 }
 
-func (p *prober) add(severity, code, format string, args ...any) {
+func (p *prober) add(code findings.Code, format string, args ...any) {
 	if !p.quiet {
-		p.c.Add(severity, code, format, args...)
+		p.c.Add(code, format, args...)
 	}
 }
 
@@ -265,7 +250,7 @@ func (p *prober) handshake(ctx context.Context) error {
 			return p.fatalHandshake("initialize", err)
 		}
 		lastErr = err
-		p.c.Add("warning", "initialize-rejected", "initialize with protocol version %s was answered with error %d: %s", v, re.Code, re.Message)
+		p.c.Add(findings.InitializeRejected, "initialize with protocol version %s was answered with error %d: %s", v, re.Code, re.Message)
 	}
 	return &FatalError{
 		What:     "the server rejected initialize for every protocol version mcpprobe speaks (" + strings.Join(versions, ", ") + ")",
@@ -329,7 +314,7 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				p.c.Discover = fmt.Sprintf("not supported (error %d: %s); fell back to initialize", re.Code, re.Message)
 			default:
 				p.c.Discover = fmt.Sprintf("no answer within %v; fell back to initialize", timeout)
-				p.c.Add("info", "discover-silent", "server/discover got no answer within %v, so the server was taken to be legacy; a dual-era client waits that long on every start (--discover-timeout)", timeout)
+				p.c.Add(findings.DiscoverSilent, "server/discover got no answer within %v, so the server was taken to be legacy; a dual-era client waits that long on every start (--discover-timeout)", timeout)
 			}
 			return nil
 		default:
@@ -387,7 +372,7 @@ func (p *prober) discovered(r Response, version string, required bool) error {
 	}
 	p.takeCommon(r, res)
 	if !res.Get("resultType").Exists() {
-		p.c.Add("warning", "no-result-type", "the server/discover result has no resultType, which 2026-07-28 requires")
+		p.c.Add(findings.NoResultType, "the server/discover result has no resultType, which 2026-07-28 requires")
 	}
 	return nil
 }
@@ -397,14 +382,14 @@ func (p *prober) takeCommon(r Response, res gjson.Result) {
 	if caps := res.Get("capabilities"); caps.Exists() {
 		p.c.Capabilities = rawOf(r.Result, caps)
 	} else {
-		p.c.Add("error", "no-capabilities", "the %s result has no capabilities object", p.c.Handshake.Method)
+		p.c.Add(findings.NoCapabilities, "the %s result has no capabilities object", p.c.Handshake.Method)
 	}
 	if in := res.Get("instructions"); in.Exists() {
 		if in.Type == gjson.String {
 			s := in.String()
 			p.c.Instructions = &s
 		} else {
-			p.c.Add("warning", "instructions-not-string", "instructions is %s, not a string", in.Type)
+			p.c.Add(findings.InstructionsNotString, "instructions is %s, not a string", in.Type)
 		}
 	}
 }
@@ -431,16 +416,16 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 	p.c.Timings.Handshake = r.T
 	switch {
 	case got == "":
-		p.c.Add("error", "no-protocol-version", "the initialize result has no protocolVersion")
+		p.c.Add(findings.NoProtocolVersion, "the initialize result has no protocolVersion")
 	case !KnownVersion(got):
-		p.c.Add("warning", "unknown-protocol-version", "the server answered protocol version %q, which mcpprobe does not know; probing on as %s", got, version)
+		p.c.Add(findings.UnknownProtocolVersion, "the server answered protocol version %q, which mcpprobe does not know; probing on as %s", got, version)
 	case got != version && p.o.Protocol != "auto":
-		p.c.Add("warning", "version-not-pinned", "--protocol %s was asked for, the server answered %s", version, got)
+		p.c.Add(findings.VersionNotPinned, "--protocol %s was asked for, the server answered %s", version, got)
 	}
 	if si := res.Get("serverInfo"); si.Exists() {
 		p.c.ServerInfo = rawOf(r.Result, si)
 	} else {
-		p.c.Add("warning", "no-server-info", "the initialize result has no serverInfo")
+		p.c.Add(findings.NoServerInfo, "the initialize result has no serverInfo")
 	}
 	p.takeCommon(r, res)
 	// Over HTTP every later request names the version in a header.
@@ -449,7 +434,7 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 	}
 	if err := p.s.Notify("notifications/initialized", nil); err != nil {
 		// The handshake itself succeeded; what follows will show the rest.
-		p.c.Add("error", "initialized-not-sent", "notifications/initialized could not be sent: %v", err)
+		p.c.Add(findings.InitializedNotSent, "notifications/initialized could not be sent: %v", err)
 	}
 	return nil
 }
@@ -501,6 +486,14 @@ var listSpecs = []struct {
 	{"resources/templates/list", "resourceTemplates", "resources", "uriTemplate", "resource template", func(c *Capture) *List { return &c.Templates }},
 }
 
+// duplicateCodes name an item listed twice, by the list's noun.
+var duplicateCodes = map[string]findings.Code{
+	"tool":              findings.DuplicateTool,
+	"prompt":            findings.DuplicatePrompt,
+	"resource":          findings.DuplicateResource,
+	"resource template": findings.DuplicateResourceTemplate,
+}
+
 func (p *prober) lists(ctx context.Context) {
 	caps := gjson.ParseBytes(p.c.Capabilities)
 	for _, spec := range listSpecs {
@@ -523,7 +516,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 	for n := 1; ; n++ {
 		if n > p.o.MaxPages {
 			l.Error = fmt.Sprintf("stopped after %d pages", p.o.MaxPages)
-			p.add("error", "too-many-pages", "%s was still returning a nextCursor after %d pages; mcpprobe stopped there (--max-pages)", l.Method, p.o.MaxPages)
+			p.add(findings.TooManyPages, "%s was still returning a nextCursor after %d pages; mcpprobe stopped there (--max-pages)", l.Method, p.o.MaxPages)
 			break
 		}
 		members := ""
@@ -535,7 +528,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 			// The spec's answer to a 404 on a live session: start a new
 			// one, once, and carry on.
 			p.reinitialized = true
-			p.add("warning", "session-expired", "%s page %d answered 404 for the session; mcpprobe initialized a new session and retried (a host does the same, or fails)", l.Method, n)
+			p.add(findings.SessionExpired, "%s page %d answered 404 for the session; mcpprobe initialized a new session and retried (a host does the same, or fails)", l.Method, n)
 			if err = p.initialize(ctx, p.c.RequestedVersion, p.o.StartupTimeout); err == nil {
 				r, err = p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
 			}
@@ -552,7 +545,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		res := gjson.ParseBytes(r.Result)
 		items := res.Get(l.Key)
 		if !items.IsArray() {
-			p.add("error", "malformed-list", "page %d of %s has no %q array", n, l.Method, l.Key)
+			p.add(findings.MalformedList, "page %d of %s has no %q array", n, l.Method, l.Key)
 		}
 		for _, it := range items.Array() {
 			l.Items = append(l.Items, rawOf(r.Result, it))
@@ -569,14 +562,14 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		cursor = next.String()
 		if first, ok := seenCursor[cursor]; ok {
 			l.Error = "cursor loop"
-			p.add("error", "cursor-loop", "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
+			p.add(findings.CursorLoop, "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
 			break
 		}
 		seenCursor[cursor] = n
 	}
 	for _, id := range order {
 		if pages := seenItem[id]; len(pages) > 1 {
-			p.add("error", "duplicate-"+strings.ReplaceAll(noun, " ", "-"), "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
+			p.add(duplicateCodes[noun], "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
 		}
 	}
 }
@@ -594,17 +587,17 @@ func (p *prober) listError(l *List, page int, err error) {
 	var re *RPCError
 	switch {
 	case errors.As(err, &re) && re.Code == CodeMethodNotFound:
-		p.add("warning", "method-not-found", "%s answered -32601 (method not found) though the server advertises it", l.Method)
+		p.add(findings.MethodNotFound, "%s answered -32601 (method not found) though the server advertises it", l.Method)
 	case errors.As(err, &re):
-		p.add("warning", "list-error", "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
+		p.add(findings.ListError, "%s page %d answered error %d: %s", l.Method, page, re.Code, re.Message)
 	case isHTTPStatus(err):
-		p.add("error", "list-http-error", "%s page %d: %v", l.Method, page, err)
+		p.add(findings.ListHTTPError, "%s page %d: %v", l.Method, page, err)
 	case errors.Is(err, transport.ErrLineTooLong):
-		p.add("error", "line-too-long", "%s page %d could not be read: %v", l.Method, page, err)
+		p.add(findings.LineTooLong, "%s page %d could not be read: %v", l.Method, page, err)
 	case isTimeout(err):
-		p.add("error", "list-timeout", "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
+		p.add(findings.ListTimeout, "%s page %d got no answer within %v", l.Method, page, p.o.Timeout)
 	default:
-		p.add("error", "list-failed", "%s page %d failed: %v", l.Method, page, err)
+		p.add(findings.ListFailed, "%s page %d failed: %v", l.Method, page, err)
 	}
 }
 
@@ -635,7 +628,7 @@ func (p *prober) recheckTools(ctx context.Context) {
 		if changed {
 			why = "after the server sent notifications/tools/list_changed"
 		}
-		p.c.Add("warning", "tools-unstable", "tools/list answered differently the second time, %s: %s", why, diff)
+		p.c.Add(findings.ToolsUnstable, "tools/list answered differently the second time, %s: %s", why, diff)
 	}
 }
 
@@ -684,11 +677,11 @@ func (p *prober) eventFindings() {
 		counts[k]++
 		switch e.Kind {
 		case "unknown_id":
-			p.c.Add("warning", "unknown-id", "%s (frame %d)", e.Note, e.Seq)
+			p.c.Add(findings.UnknownID, "%s (frame %d)", e.Note, e.Seq)
 		case "invalid":
-			p.c.Add("error", "invalid-message", "frame %d: %s", e.Seq, e.Note)
+			p.c.Add(findings.InvalidMessage, "frame %d: %s", e.Seq, e.Note)
 		case "late_reply":
-			p.c.Add("info", "late-reply", "%s (frame %d)", e.Note, e.Seq)
+			p.c.Add(findings.LateReply, "%s (frame %d)", e.Note, e.Seq)
 		}
 	}
 	for _, k := range keys {
@@ -700,11 +693,11 @@ func (p *prober) eventFindings() {
 			if method == "ping" {
 				answer = "mcpprobe answered it"
 			}
-			p.c.Add("info", "server-request", "the server sent %s ×%d during the probe; %s", method, n, answer)
+			p.c.Add(findings.ServerRequest, "the server sent %s ×%d during the probe; %s", method, n, answer)
 		case "notification":
-			p.c.Add("info", "notification", "the server sent %s ×%d during the probe", method, n)
+			p.c.Add(findings.Notification, "the server sent %s ×%d during the probe", method, n)
 		case "batch":
-			p.c.Add("warning", "batch", "the server sent %d JSON-RPC batches; batching was removed in 2025-06-18", n)
+			p.c.Add(findings.Batch, "the server sent %d JSON-RPC batches; batching was removed in 2025-06-18", n)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/tidwall/gjson"
 )
 
@@ -159,10 +160,10 @@ func countMethod(rs []req, m string) int {
 	return n
 }
 
-func findings(c *Capture, code string) []Finding {
+func findingsOf(c *Capture, code string) []Finding {
 	var out []Finding
 	for _, f := range c.Findings {
-		if f.Code == code {
+		if f.Code.String() == code {
 			out = append(out, f)
 		}
 	}
@@ -171,13 +172,13 @@ func findings(c *Capture, code string) []Finding {
 
 func wantFinding(t *testing.T, c *Capture, severity, code string, inMessage ...string) {
 	t.Helper()
-	fs := findings(c, code)
+	fs := findingsOf(c, code)
 	if len(fs) == 0 {
 		t.Errorf("no %q finding in %+v", code, c.Findings)
 		return
 	}
 	for _, f := range fs {
-		if f.Severity != severity {
+		if string(f.Severity) != severity {
 			continue
 		}
 		all := true
@@ -193,7 +194,7 @@ func wantFinding(t *testing.T, c *Capture, severity, code string, inMessage ...s
 
 func noFinding(t *testing.T, c *Capture, code string) {
 	t.Helper()
-	if fs := findings(c, code); len(fs) > 0 {
+	if fs := findingsOf(c, code); len(fs) > 0 {
 		t.Errorf("unexpected %q finding: %+v", code, fs)
 	}
 }
@@ -550,7 +551,7 @@ func TestRunEra(t *testing.T) {
 					t.Errorf("era %q version %q requested %q", c.Era, c.ProtocolVersion, c.RequestedVersion)
 				}
 				wantFinding(t, c, "warning", "initialize-rejected", "2025-11-25", "-32602", "Unsupported protocol version")
-				if n := len(findings(c, "initialize-rejected")); n != 1 {
+				if n := len(findingsOf(c, "initialize-rejected")); n != 1 {
 					t.Errorf("%d initialize-rejected findings", n)
 				}
 			},
@@ -573,7 +574,7 @@ func TestRunEra(t *testing.T) {
 				if !errors.As(err, &re) || re.Code != CodeInvalidParams {
 					t.Errorf("cause %v", fe.Err)
 				}
-				if n := len(findings(c, "initialize-rejected")); n != 4 {
+				if n := len(findingsOf(c, "initialize-rejected")); n != 4 {
 					t.Errorf("%d initialize-rejected findings, want 4", n)
 				}
 				if countMethod(sent, "initialize") != 4 || countMethod(sent, "notifications/initialized") != 0 {
@@ -801,7 +802,7 @@ func TestRunLists(t *testing.T) {
 			check: func(t *testing.T, c *Capture, sent []req) {
 				wantFinding(t, c, "error", "duplicate-tool", `tool "echo" appears 2 times (pages 1, 2)`)
 				wantFinding(t, c, "error", "duplicate-tool", `tool "sub" appears 2 times (pages 2, 2)`)
-				if n := len(findings(c, "duplicate-tool")); n != 2 {
+				if n := len(findingsOf(c, "duplicate-tool")); n != 2 {
 					t.Errorf("%d duplicate-tool findings, want 2", n)
 				}
 				if len(c.Tools.Items) != 5 {
@@ -1006,17 +1007,17 @@ func TestRunServerTrafficDuringProbe(t *testing.T) {
 
 func TestCaptureSortFindings(t *testing.T) {
 	c := &Capture{}
-	c.Add("info", "b", "x")
-	c.Add("error", "z", "x")
-	c.Add("warning", "a", "x")
-	c.Add("error", "a", "n=%d", 1)
-	c.Add("info", "a", "x")
+	c.Add(findings.Notification, "x")
+	c.Add(findings.StdoutNoise, "x")
+	c.Add(findings.Batch, "x")
+	c.Add(findings.CursorLoop, "n=%d", 1)
+	c.Add(findings.HTTP, "x")
 	c.SortFindings()
 	var got []string
 	for _, f := range c.Findings {
-		got = append(got, f.Severity+"/"+f.Code)
+		got = append(got, string(f.Severity)+"/"+f.Code.String())
 	}
-	want := []string{"error/a", "error/z", "warning/a", "info/a", "info/b"}
+	want := []string{"error/cursor-loop", "error/stdout-noise", "warning/batch", "info/http", "info/notification"}
 	if !equalStrings(got, want) {
 		t.Errorf("sorted %q, want %q", got, want)
 	}
@@ -1036,5 +1037,15 @@ func TestVersions(t *testing.T) {
 	}
 	if !IsModern("2026-07-28") || !IsModern("2027-01-01") || IsModern("2025-11-25") {
 		t.Errorf("IsModern wrong")
+	}
+}
+
+// Every list names its duplicates with a registered code: a missing one
+// would make the finding panic.
+func TestListSpecsHaveDuplicateCodes(t *testing.T) {
+	for _, s := range listSpecs {
+		if _, ok := findings.Lookup(duplicateCodes[s.noun]); !ok {
+			t.Errorf("%s: no duplicate code for %q", s.method, s.noun)
+		}
 	}
 }

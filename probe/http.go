@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -21,7 +22,7 @@ func RunHTTP(ctx context.Context, ho transport.HTTPOptions, o Options) (*Capture
 	c.HTTP = &HTTPSummary{URL: ho.URL, Mode: conn.Mode(), SessionID: transport.ShortID(conn.SessionID()), DeleteStatus: closing.DeleteStatus}
 	c.Timings.FirstByte = conn.FirstByte()
 	for _, n := range conn.Notes() {
-		c.Add("info", "http", "%s", n)
+		c.Add(findings.HTTP, "%s", n)
 	}
 	if runErr != nil {
 		runErr = explainHTTP(runErr)

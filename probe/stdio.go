@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -83,39 +84,39 @@ func streamFindings(c *Capture, srv *transport.Stdio) {
 			}
 		}
 		if first != "" {
-			c.Add("error", "stdout-noise", "%d line(s) on stdout are not JSON-RPC, first: %q; the official Go SDK client drops the connection on such a line, the TypeScript SDK raises an error per line", noiseLines, first)
+			c.Add(findings.StdoutNoise, "%d line(s) on stdout are not JSON-RPC, first: %q; the official Go SDK client drops the connection on such a line, the TypeScript SDK raises an error per line", noiseLines, first)
 		}
 		for _, f := range noise {
 			if off := transport.GluedMessage(f.Raw); off >= 0 {
-				c.Add("error", "partial-write", "stdout text without a newline (%q) was glued to the next message (frame %d); mcpprobe cut the message out, most clients lose it and time out", excerpt(f.Raw[:off], 40), f.Seq)
+				c.Add(findings.PartialWrite, "stdout text without a newline (%q) was glued to the next message (frame %d); mcpprobe cut the message out, most clients lose it and time out", excerpt(f.Raw[:off], 40), f.Seq)
 			}
 			if f.NoNewline {
-				c.Add("warning", "no-final-newline", "the last %d bytes on stdout had no newline (frame %d)", f.Len, f.Seq)
+				c.Add(findings.NoFinalNewline, "the last %d bytes on stdout had no newline (frame %d)", f.Len, f.Seq)
 			}
 		}
 	}
 	if invalidUTF8 > 0 {
-		c.Add("error", "invalid-utf8", "%d stdout line(s) are not valid UTF-8; JSON must be UTF-8", invalidUTF8)
+		c.Add(findings.InvalidUTF8, "%d stdout line(s) are not valid UTF-8; JSON must be UTF-8", invalidUTF8)
 	}
 	if stderrLines > 1000 || stderrBytes > 1<<20 {
-		c.Add("warning", "stderr-flood", "the server wrote %d lines on stderr during the probe; hosts log or drop them, and a host that does not drain stderr blocks the server", stderrLines)
+		c.Add(findings.StderrFlood, "the server wrote %d lines on stderr during the probe; hosts log or drop them, and a host that does not drain stderr blocks the server", stderrLines)
 	}
 	if dropped > 0 {
-		c.Add("info", "trace-capped", "%d noise or stderr lines were past the 4 MiB the trace keeps and were counted, not stored", dropped)
+		c.Add(findings.TraceCapped, "%d noise or stderr lines were past the 4 MiB the trace keeps and were counted, not stored", dropped)
 	}
 }
 
 func exitFindings(c *Capture, exit transport.ExitReport, grace time.Duration, exitedEarly bool) {
 	switch {
 	case exitedEarly:
-		c.Add("warning", "exited-early", "the server exited on its own during the probe (%s)", exit.Status)
+		c.Add(findings.ExitedEarly, "the server exited on its own during the probe (%s)", exit.Status)
 	case exit.Signal == "SIGTERM":
-		c.Add("warning", "ignores-stdin-close", "the server was still running %v after its stdin closed and needed SIGTERM; hosts expect it to exit when stdin closes", grace)
+		c.Add(findings.IgnoresStdinClose, "the server was still running %v after its stdin closed and needed SIGTERM; hosts expect it to exit when stdin closes", grace)
 	case exit.Signal == "SIGKILL":
-		c.Add("error", "needs-sigkill", "the server ignored stdin closing and SIGTERM (%v each) and had to be killed with SIGKILL", grace)
+		c.Add(findings.NeedsSigkill, "the server ignored stdin closing and SIGTERM (%v each) and had to be killed with SIGKILL", grace)
 	}
 	if exit.Leftover {
-		c.Add("warning", "leftover-processes", "processes of the server's group were still alive after it exited; mcpprobe killed them (a host may leave them running)")
+		c.Add(findings.LeftoverProcesses, "processes of the server's group were still alive after it exited; mcpprobe killed them (a host may leave them running)")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
 )
@@ -59,20 +60,9 @@ func Report(w io.Writer, c *probe.Capture, h Header, findings []probe.Finding, s
 	}
 }
 
-// SortFindings orders findings by severity, then code, then tool, keeping
-// the order within each, so that a report is stable.
-func SortFindings(fs []probe.Finding) []probe.Finding {
-	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
-	out := append([]probe.Finding(nil), fs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if rank[a.Severity] != rank[b.Severity] {
-			return rank[a.Severity] < rank[b.Severity]
-		}
-		return a.Code < b.Code
-	})
-	return out
-}
+// SortFindings orders findings by severity, then code, keeping the order
+// within each, so that a report is stable.
+func SortFindings(fs []probe.Finding) []probe.Finding { return findings.Sorted(fs) }
 
 func protocolLine(c *probe.Capture) string {
 	v := c.ProtocolVersion
@@ -98,7 +88,7 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 		if f.Tool != "" && !strings.Contains(msg, "`"+f.Tool+"`") {
 			msg = "`" + f.Tool + "`: " + msg
 		}
-		rows[i] = []string{f.Severity, f.Code, Cell(msg)}
+		rows[i] = []string{string(f.Severity), f.Code.String(), Cell(msg)}
 	}
 	Table(w, st, []string{"severity", "code", "what"}, rows)
 }

@@ -69,7 +69,7 @@ func budgetCommand() *cli.Command {
 			if err := write(cmd, cmd.Root().Writer, s.redact, out.Bytes()); err != nil {
 				return err
 			}
-			return gate(cmd, b.all(s.capture), b.categories())
+			return gate(cmd, b.all(s.capture), nil)
 		},
 	}
 }
@@ -126,22 +126,4 @@ func analyseBudget(c *probe.Capture, hosts hostSet) budgetRun {
 // all is every finding: the capture's, the budget's and the lint's.
 func (b budgetRun) all(c *probe.Capture) []probe.Finding {
 	return append(append(append([]probe.Finding(nil), c.Findings...), b.findings...), b.lint...)
-}
-
-// categories counts what --fail-on can gate on besides severities.
-func (b budgetRun) categories() map[string]int {
-	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
-	m := map[string]int{
-		"cut":         countCodes(b.findings, "cut", "instructions-cut"),
-		"schema-drop": countCodes(b.findings, "schema-drop"),
-	}
-	for _, f := range b.lint {
-		if rank[f.Severity] <= rank["error"] {
-			m["lint-error"]++
-		}
-		if rank[f.Severity] <= rank["warning"] {
-			m["lint-warning"]++
-		}
-	}
-	return m
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -235,28 +236,12 @@ func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) 
 	return err
 }
 
-// gateNames are what --fail-on accepts: severities of any finding, and
-// the categories some commands count.
-var gateNames = map[string]bool{"error": true, "warning": true, "info": true,
-	"cut": true, "schema-drop": true, "lint-error": true, "lint-warning": true, "drift": true}
-
 // gates is a command's Before: it refuses a --fail-on gate the command
 // cannot trip, rather than ignore it and pass.
 func gates(extra ...string) cli.BeforeFunc {
 	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		allowed := map[string]bool{"error": true, "warning": true, "info": true}
-		for _, e := range extra {
-			allowed[e] = true
-		}
-		for _, g := range splitList(cmd.StringSlice("fail-on")) {
-			if !allowed[g] {
-				names := []string{"error", "warning", "info"}
-				names = append(names, extra...)
-				if !gateNames[g] {
-					return ctx, usageErr("--fail-on %q: %s takes %s", g, cmd.Name, strings.Join(names, ", "))
-				}
-				return ctx, usageErr("--fail-on %s does not apply to %s, which takes %s", g, cmd.Name, strings.Join(names, ", "))
-			}
+		if err := findings.CheckGates(cmd.Name, splitList(cmd.StringSlice("fail-on")), extra...); err != nil {
+			return ctx, usageErr("%s", err)
 		}
 		return ctx, nil
 	}
@@ -270,41 +255,13 @@ func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	return ctx, nil
 }
 
-// gate applies --fail-on: a comma-separated list of severities (any
-// finding at or above one trips it) and categories, counted by the
-// command in cats.
-func gate(cmd *cli.Command, fs []probe.Finding, cats map[string]int) error {
-	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
-	var tripped []string
-	for _, g := range splitList(cmd.StringSlice("fail-on")) {
-		n := cats[g]
-		if r, ok := rank[g]; ok {
-			for _, f := range fs {
-				if rank[f.Severity] <= r {
-					n++
-				}
-			}
-		}
-		if n > 0 {
-			tripped = append(tripped, fmt.Sprintf("%s (%d)", g, n))
-		}
-	}
-	if len(tripped) > 0 {
-		return &exitError{code: exitGate, msg: "--fail-on tripped: " + strings.Join(tripped, ", ")}
+// gate applies --fail-on to a command's findings and to counts, for the
+// gates that are not findings (drift); a tripped gate exits 1.
+func gate(cmd *cli.Command, fs []probe.Finding, counts map[string]int) error {
+	if t := findings.Trip(splitList(cmd.StringSlice("fail-on")), fs, counts); len(t) > 0 {
+		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(t)}
 	}
 	return nil
-}
-
-func countCodes(fs []probe.Finding, codes ...string) int {
-	n := 0
-	for _, f := range fs {
-		for _, c := range codes {
-			if f.Code == c {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 func splitList(v []string) []string {

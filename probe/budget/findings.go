@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/lint"
 )
 
@@ -14,8 +15,8 @@ import (
 // The "all" row is left out: it repeats the real hosts.
 func Findings(r Result) []probe.Finding {
 	var out []probe.Finding
-	add := func(sev, code, tool, format string, args ...any) {
-		out = append(out, probe.Finding{Severity: sev, Code: code, Tool: tool, Message: fmt.Sprintf(format, args...)})
+	add := func(code findings.Code, tool, format string, args ...any) {
+		out = append(out, findings.New(code, format, args...).About(tool))
 	}
 	for _, hr := range r.Hosts {
 		h := hr.Host
@@ -25,36 +26,36 @@ func Findings(r Result) []probe.Finding {
 		for _, t := range hr.Tools {
 			d := t.Description
 			if d.Mode == "cut" {
-				add("warning", "cut", t.Name, "%s loses %s of %s %s (%s) on %s: cut at %s",
+				add(findings.Cut, t.Name, "%s loses %s of %s %s (%s) on %s: cut at %s",
 					code(t.Name), num(d.Lost), num(d.Len), unitName(d.Unit), Pct(d.LostPct), h.Name, where(d.Cut))
 				if past := blocksPast(d); len(past) > 0 {
-					add("warning", "block-past-cut", t.Name, "%s: %s only after the cut on %s, so the model never reads %s",
+					add(findings.BlockPastCut, t.Name, "%s: %s only after the cut on %s, so the model never reads %s",
 						code(t.Name), strings.Join(past, ", "), h.Name, them(len(past)))
 				}
 			}
 			if t.Schema.Dropped {
-				add("warning", "schema-drop", t.Name, "%s: its input schema serializes to %s %s, over %s's %s: all %d property descriptions (%s chars) are dropped",
+				add(findings.SchemaDrop, t.Name, "%s: its input schema serializes to %s %s, over %s's %s: all %d property descriptions (%s chars) are dropped",
 					code(t.Name), num(t.Schema.Serialized), unitName(t.Schema.Unit), h.Name, num(t.Schema.Over), t.Schema.Descriptions, num(t.Schema.DroppedChars))
 			}
 		}
 		in := hr.Instructions
 		switch in.Mode {
 		case "cut":
-			add("warning", "instructions-cut", "", "the server instructions lose %s of %s %s (%s) on %s: cut at %s",
+			add(findings.InstructionsCut, "", "the server instructions lose %s of %s %s (%s) on %s: cut at %s",
 				num(in.Lost), num(in.Len), unitName(in.Unit), Pct(in.LostPct), h.Name, where(in.Cut))
 		case "not_delivered":
 			if in.Len > 0 {
-				add("info", "instructions-not-delivered", "", "%s does not deliver server instructions (%s %s) to the model", h.Name, num(in.Len), unitName(in.Unit))
+				add(findings.InstructionsNotDelivered, "", "%s does not deliver server instructions (%s %s) to the model", h.Name, num(in.Len), unitName(in.Unit))
 			}
 		case "prepended":
 			if in.Len > 0 && len(hr.Tools) > 0 {
-				add("info", "instructions-prepended", "", "%s prepends the server instructions (%s %s) to every tool description: %s %s across %d tools",
+				add(findings.InstructionsPrepended, "", "%s prepends the server instructions (%s %s) to every tool description: %s %s across %d tools",
 					h.Name, num(in.Len), unitName(in.Unit), num(in.Len*len(hr.Tools)), unitName(in.Unit), len(hr.Tools))
 			}
 		}
 	}
 	for _, l := range r.OutputLost {
-		add("info", "output-schema-undelivered", l.Tool, "%s: %d output-schema descriptions (%s chars) reach no host of this set", code(l.Tool), l.Descriptions, num(l.Chars))
+		add(findings.OutputSchemaUndelivered, l.Tool, "%s: %d output-schema descriptions (%s chars) reach no host of this set", code(l.Tool), l.Descriptions, num(l.Chars))
 	}
 	return out
 }

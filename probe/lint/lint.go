@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/tidwall/gjson"
 )
 
@@ -115,8 +116,14 @@ type linter struct {
 	out []probe.Finding
 }
 
-func (l *linter) add(sev, code, tool, format string, args ...any) {
-	l.out = append(l.out, probe.Finding{Severity: sev, Code: code, Tool: tool, Message: fmt.Sprintf(format, args...)})
+func (l *linter) add(code findings.Code, tool, format string, args ...any) {
+	l.out = append(l.out, findings.New(code, format, args...).About(tool))
+}
+
+// addAt is add at a severity other than the code's own, one the registry
+// allows for it.
+func (l *linter) addAt(sev findings.Severity, code findings.Code, tool, format string, args ...any) {
+	l.out = append(l.out, findings.NewAt(sev, code, format, args...).About(tool))
 }
 
 // field is a piece of server text and where it sits.
@@ -152,22 +159,22 @@ func (l *linter) tool(i int, t gjson.Result, counts map[string]int, reported map
 	switch len(missing) {
 	case 0:
 	case 1:
-		l.add("warning", "param-no-description", name, "%s has no description; a model has only the parameter's name to go on.", missing[0])
+		l.add(findings.ParamNoDescription, name, "%s has no description; a model has only the parameter's name to go on.", missing[0])
 	default:
-		l.add("warning", "param-no-description", name, "%d parameters have no description: %s; a model has only their names to go on.", len(missing), capList(missing, 10))
+		l.add(findings.ParamNoDescription, name, "%d parameters have no description: %s; a model has only their names to go on.", len(missing), capList(missing, 10))
 	}
 
 	// 2. sdk-bounds
 	for _, n := range nodes {
 		if msg := sdkBounds(n); msg != "" {
-			l.add("warning", "sdk-bounds", name, "%s", msg)
+			l.add(findings.SDKBounds, name, "%s", msg)
 		}
 	}
 
 	// 3. credential-param
 	for _, n := range nodes {
 		if n.prop && isCredential(n.name, n.v) {
-			l.add("warning", "credential-param", name, "%s looks like a credential; credentials belong in the server's configuration, not in arguments a model fills in.", n.path)
+			l.add(findings.CredentialParam, name, "%s looks like a credential; credentials belong in the server's configuration, not in arguments a model fills in.", n.path)
 		}
 	}
 
@@ -185,19 +192,19 @@ func (l *linter) tool(i int, t gjson.Result, counts map[string]int, reported map
 	// 6. bad-name, duplicate-name
 	if why := badName(nameV); why != "" {
 		if nameV.Type == gjson.String && name != "" {
-			l.add("error", "bad-name", name, "tool name %s %s; hosts reject or rename tools whose names fall outside ^[A-Za-z0-9_.-]{1,128}$.", quote(name), why)
+			l.add(findings.BadName, name, "tool name %s %s; hosts reject or rename tools whose names fall outside ^[A-Za-z0-9_.-]{1,128}$.", quote(name), why)
 		} else {
-			l.add("error", "bad-name", name, "tool #%d (in wire order) %s; hosts cannot call a tool without a name.", i+1, why)
+			l.add(findings.BadName, name, "tool #%d (in wire order) %s; hosts cannot call a tool without a name.", i+1, why)
 		}
 	}
 	if n := counts[name]; n > 1 && !reported[name] {
 		reported[name] = true
-		l.add("error", "duplicate-name", name, "tool name %s appears %d times; hosts keep one of them or reject the server.", quote(name), n)
+		l.add(findings.DuplicateName, name, "tool name %s appears %d times; hosts keep one of them or reject the server.", quote(name), n)
 	}
 
 	// 7. empty-description
 	if why := emptyText(t.Get("description")); why != "" {
-		l.add("warning", "empty-description", name, "%s; a model chooses tools by their descriptions.", why)
+		l.add(findings.EmptyDescription, name, "%s; a model chooses tools by their descriptions.", why)
 	}
 }
 
@@ -215,7 +222,7 @@ func (l *linter) prompt(p gjson.Result) {
 	l.hiddenChars(tool, stringAt(nil, "name", p.Get("name")), fs)
 	l.injection(tool, fs)
 	if why := emptyText(p.Get("description")); why != "" {
-		l.add("info", "empty-description", tool, "%s; a person picking a prompt sees only its name.", why)
+		l.addAt(findings.Info, findings.EmptyDescription, tool, "%s; a person picking a prompt sees only its name.", why)
 	}
 }
 
@@ -635,14 +642,14 @@ func (l *linter) hiddenChars(tool string, groups ...[]field) {
 			}
 			const why = "a model reads them, a person reviewing the server does not see them."
 			if len(occs) == 1 && occs[0].n == 1 {
-				l.add("error", "hidden-chars", tool, "%s contains %s at char %d; a model reads it, a person reviewing the server does not see it.", f.path, occs[0].what, occs[0].at)
+				l.add(findings.HiddenChars, tool, "%s contains %s at char %d; a model reads it, a person reviewing the server does not see it.", f.path, occs[0].what, occs[0].at)
 				continue
 			}
 			shown := make([]string, len(occs))
 			for j, o := range occs {
 				shown[j] = fmt.Sprintf("%s at char %d", o.what, o.at)
 			}
-			l.add("error", "hidden-chars", tool, "%s contains %d hidden characters: %s; %s", f.path, total, capList(shown, 3), why)
+			l.add(findings.HiddenChars, tool, "%s contains %d hidden characters: %s; %s", f.path, total, capList(shown, 3), why)
 		}
 	}
 }
@@ -765,7 +772,7 @@ func (l *linter) injection(tool string, fs []field) {
 		default:
 			more = fmt.Sprintf(" (and %d more such phrases)", len(ms)-1)
 		}
-		l.add("error", "injection", tool, "%s addresses the model to override or hide: %s%s; that is prompt injection, whatever it intends.", f.path, excerpt(text, ms[0][0], ms[0][1]), more)
+		l.add(findings.Injection, tool, "%s addresses the model to override or hide: %s%s; that is prompt injection, whatever it intends.", f.path, excerpt(text, ms[0][0], ms[0][1]), more)
 	}
 }
 

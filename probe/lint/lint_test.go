@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // want is one expected finding: its code, tool, severity, and strings
@@ -53,7 +54,7 @@ func check(t *testing.T, got []probe.Finding, wants []want) {
 	}
 	for i, w := range wants {
 		f := got[i]
-		if f.Code != w.code || f.Tool != w.tool || f.Severity != w.sev {
+		if f.Code.String() != w.code || f.Tool != w.tool || string(f.Severity) != w.sev {
 			t.Errorf("finding %d: got %s %s %q, want %s %s %q (%s)", i, f.Severity, f.Code, f.Tool, w.sev, w.code, w.tool, f.Message)
 		}
 		for _, h := range w.has {
@@ -325,7 +326,7 @@ func TestManyTools(t *testing.T) {
 		t.Fatalf("got %d findings, want 1000", len(got))
 	}
 	// The duplicate is reported once, with the first tool of that name.
-	if f := got[1]; f.Code != "duplicate-name" || f.Tool != "tool_0" || !strings.Contains(f.Message, "appears 2 times") {
+	if f := got[1]; f.Code != findings.DuplicateName || f.Tool != "tool_0" || !strings.Contains(f.Message, "appears 2 times") {
 		t.Errorf("got %+v", f)
 	}
 	for i, f := range got {
@@ -333,7 +334,7 @@ func TestManyTools(t *testing.T) {
 			continue
 		}
 		n := max(i-1, 0)
-		if f.Code != "param-no-description" || f.Tool != fmt.Sprintf("tool_%d", n) {
+		if f.Code != findings.ParamNoDescription || f.Tool != fmt.Sprintf("tool_%d", n) {
 			t.Fatalf("finding %d: %s %s, want param-no-description tool_%d", i, f.Code, f.Tool, n)
 		}
 	}
