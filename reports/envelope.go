@@ -3,7 +3,7 @@ package reports
 import (
 	_ "embed"
 
-	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // SchemaID names the envelope's version. It changes only when a key is
@@ -16,14 +16,6 @@ const SchemaID = "mcpprobe/result/v1"
 //go:embed result.schema.json
 var ResultSchema []byte
 
-// Tripped is one --fail-on gate that tripped, with what tripped it, so the
-// output itself explains a non-zero exit.
-type Tripped struct {
-	Gate  string   `json:"gate"`
-	Count int      `json:"count"`
-	Codes []string `json:"codes"` // finding codes or category names behind the count
-}
-
 // Envelope is what every command's JSON starts with: the same keys in the
 // same order, whatever the command, then the command's own section under
 // a key named after it.
@@ -32,9 +24,9 @@ type Envelope struct {
 	Command         string
 	Target          string // secrets already hidden
 	ProtocolVersion string // negotiated; "" when none was
-	Findings        []probe.Finding
+	Findings        []findings.Finding
 	Gates           []string // --fail-on as given, split
-	Tripped         []Tripped
+	Tripped         []findings.Tripped
 }
 
 // JSON writes the envelope followed by the command's section, verbatim.
@@ -51,16 +43,21 @@ func (e Envelope) JSON(section []byte) []byte {
 	if gates == nil {
 		gates = []string{}
 	}
-	tripped := e.Tripped
-	if tripped == nil {
-		tripped = []Tripped{}
-	}
-	for i := range tripped {
-		if tripped[i].Codes == nil {
-			tripped[i].Codes = []string{}
+	// Each tripped gate names the codes behind its count, so the output
+	// itself explains a non-zero exit.
+	tripped := make([][]byte, 0, len(e.Tripped))
+	for _, t := range e.Tripped {
+		codes := []string{}
+		seen := map[findings.Code]bool{}
+		for _, f := range t.Findings {
+			if !seen[f.Code] {
+				seen[f.Code] = true
+				codes = append(codes, f.Code.String())
+			}
 		}
+		tripped = append(tripped, (&Object{}).Set("gate", t.Gate).Set("count", t.Count).Set("codes", codes).Bytes())
 	}
-	o.Raw("fail_on", (&Object{}).Set("gates", gates).Set("tripped", tripped).Bytes())
+	o.Raw("fail_on", (&Object{}).Set("gates", gates).Raw("tripped", RawArray(tripped)).Bytes())
 	o.Raw(e.Command, section)
 	return append(o.Bytes(), '\n')
 }

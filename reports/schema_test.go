@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 func TestEnvelopeValidates(t *testing.T) {
-	fs := []probe.Finding{{Severity: "warning", Code: "lint-x", Message: "m"}}
+	fs := []findings.Finding{findings.New(findings.ParamNoDescription, "m")}
 	cases := []struct {
 		name    string
 		env     Envelope
@@ -18,7 +18,7 @@ func TestEnvelopeValidates(t *testing.T) {
 	}{
 		{"minimal snapshot", Envelope{Version: "dev", Command: "snapshot", Target: "./s"}, `{}`, true},
 		{"tripped gate", Envelope{Version: "dev", Command: "budget", Target: "./s", ProtocolVersion: "2025-06-18",
-			Findings: fs, Gates: []string{"warning"}, Tripped: []Tripped{{Gate: "warning", Count: 1, Codes: []string{"lint-x"}}}}, `{}`, true},
+			Findings: fs, Gates: []string{"warning"}, Tripped: findings.Trip([]string{"warning"}, fs, nil)}, `{}`, true},
 		{"wire section missing keys", Envelope{Version: "dev", Command: "wire", Target: "./s"}, `{"transport":"stdio"}`, false},
 		{"unknown command", Envelope{Version: "dev", Command: "frob", Target: "./s"}, `{}`, false},
 		{"section null", Envelope{Version: "dev", Command: "wire", Target: "./s"}, `null`, true},
