@@ -2,16 +2,13 @@ package faults
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -39,36 +36,12 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
-	path, err := exec.LookPath(o.Command)
-	if err != nil {
-		return 127, &transport.StartError{Command: o.Command, Err: err}
-	}
-	cmd := exec.Command(path, o.Args...)
-	cmd.Args[0] = o.Command
-	cmd.Dir, cmd.Env = o.Dir, append(os.Environ(), o.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// os.Pipe, not StdoutPipe: the process's exit must not wait for our
-	// copying, which a host that stopped reading could block forever.
-	srvIn, _ := cmd.StdinPipe()
-	srvOut, outW, err := os.Pipe()
+	proc, err := launch.StartProcess(launch.Target{Kind: "stdio", Command: o.Command, Args: o.Args, Env: o.Env, Dir: o.Dir})
 	if err != nil {
 		return 127, err
 	}
-	srvErr, errW, err := os.Pipe()
-	if err != nil {
-		return 127, err
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		srvOut.Close()
-		srvErr.Close()
-		return 127, &transport.StartError{Command: o.Command, Err: err}
-	}
-	pgid := cmd.Process.Pid
-	kill := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+	srvIn, srvOut, srvErr := proc.Stdin, proc.Stdout, proc.Stderr
+	kill := proc.Kill
 	p := &proxy{o: o, out: hostOut, marks: map[string]mark{}, kill: kill,
 		rng:   rand.New(rand.NewPCG(o.Plan.Seed, o.Plan.Seed^0x9e3779b97f4a7c15)),
 		split: rand.New(rand.NewPCG(o.Plan.Seed+1, o.Plan.Seed))}
@@ -78,16 +51,11 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	for i := 0; i < o.Plan.StderrFlood; i++ {
 		fmt.Fprintf(hostErr, "[mcpprobe proxy] stderr flood line %d of %d\n", i+1, o.Plan.StderrFlood)
 	}
-	exited := make(chan struct{})
-	var waitErr error
+	exited := proc.Exited()
 	var copies sync.WaitGroup
 	copies.Add(2)
 	go func() { defer copies.Done(); p.serverToHost(srvOut) }()
 	go func() { defer copies.Done(); p.stderr(srvErr, hostErr) }()
-	go func() {
-		waitErr = cmd.Wait()
-		close(exited)
-	}()
 	hostDone := make(chan struct{})
 	go func() {
 		p.hostToServer(hostIn, srvIn)
@@ -98,19 +66,10 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	case <-hostDone:
 		// The host closed our stdin: close the server's and give it the
 		// time a host gives, then SIGTERM, then SIGKILL.
-		_ = srvIn.Close()
-		for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
-			if sig != 0 {
-				_ = syscall.Kill(-pgid, sig)
-			}
-			if transport.WaitFor(exited, o.Grace) {
-				break
-			}
-		}
-		<-exited
+		proc.Stop(o.Grace)
 	case <-ctx.Done():
 		kill()
-		<-exited
+		proc.Wait(launch.KillWait)
 	}
 	// Let what the server wrote reach the host, for a bounded time.
 	drained := make(chan struct{})
@@ -119,11 +78,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 		srvOut.Close()
 		srvErr.Close()
 	}
-	var ee *exec.ExitError
-	if errors.As(waitErr, &ee) {
-		return ee.ExitCode(), nil
-	}
-	return 0, nil
+	return proc.ExitCode(), nil
 }
 
 // proxyMaxLine bounds one line held by the proxy.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 // Shutdown is how a server takes the two ways a host ends it.
@@ -21,22 +21,23 @@ type Shutdown struct {
 }
 
 // MeasureShutdown starts the server twice: once to close its stdin, once
-// to send it SIGTERM.
-func MeasureShutdown(ctx context.Context, start func() (*transport.Stdio, error), o probe.Options, grace time.Duration) (Shutdown, error) {
+// to send it SIGTERM. start must give servers whose own grace period
+// (launch.Options.Grace) is grace.
+func MeasureShutdown(ctx context.Context, start func() (*launch.Server, error), o probe.Options, grace time.Duration) (Shutdown, error) {
 	var sd Shutdown
 	srv, err := start()
 	if err != nil {
 		return sd, err
 	}
-	_, _ = probe.Connect(ctx, srv, o)
-	r := srv.Close(grace)
+	_, _ = probe.Connect(ctx, srv.Conn(), o)
+	r := srv.Stop()
 	sd.StdinClose, sd.StdinCloseSignal = r.After, r.Signal
 	srv, err = start()
 	if err != nil {
 		return sd, err
 	}
-	_, _ = probe.Connect(ctx, srv, o)
+	_, _ = probe.Connect(ctx, srv.Conn(), o)
 	sd.Sigterm, sd.SigtermExited = srv.Terminate(grace)
-	srv.Close(grace)
+	srv.Stop()
 	return sd, nil
 }

@@ -2,57 +2,30 @@ package probe
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
-// StdioTarget is a server to spawn.
-type StdioTarget struct {
-	transport.StdioOptions
-	// Grace is how long the server gets to exit after stdin closes, and
-	// again after SIGTERM, before the next step.
-	Grace time.Duration
+// ProcessExit is how a stdio server's process went away, as its findings
+// need it.
+type ProcessExit struct {
+	// Early: the server exited on its own during an otherwise successful
+	// probe.
+	Early    bool
+	Signal   string // the strongest signal it needed: "", "SIGTERM" or "SIGKILL"
+	Status   string // as the OS reported it
+	Leftover bool   // processes of its group outlived it and were killed
+	Grace    time.Duration
 }
 
-// RunStdio spawns the server, probes it and shuts it down, adding what the
-// process and its streams did to the capture's findings.
-func RunStdio(ctx context.Context, t StdioTarget, o Options) (*Capture, error) {
-	if t.Grace <= 0 {
-		t.Grace = 2 * time.Second
-	}
-	if t.Trace == nil {
-		t.Trace = transport.NewTrace(time.Now())
-	}
-	srv, err := transport.StartStdio(t.StdioOptions)
-	if err != nil {
-		fe := &FatalError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
-		var se *transport.StartError
-		if errors.As(err, &se) {
-			fe.What, fe.Try = se.Headline(), se.Hint()
-		}
-		return nil, fe
-	}
-	c, runErr := Run(ctx, srv, o)
-	c.Transport = "stdio"
-	exit := srv.Close(t.Grace)
-	exitedEarly := exit.AlreadyExited
-	c.Timings.FirstByte = srv.FirstByte()
-	if !exit.AlreadyExited {
-		c.Timings.ExitAfter, c.Timings.ExitKnown = exit.After, true
-	}
+// StdioFindings records what a stdio server did outside the protocol: what
+// it wrote besides JSON-RPC messages, and how it took being shut down.
+func StdioFindings(c *Capture, srv *transport.Stdio, exit ProcessExit) {
 	streamFindings(c, srv)
-	exitFindings(c, exit, t.Grace, exitedEarly && runErr == nil)
-	if runErr != nil {
-		runErr = explain(runErr, c, srv, exit)
-	}
-	c.SortFindings()
-	return c, runErr
+	exitFindings(c, exit, exit.Grace, exit.Early)
 }
 
 // streamFindings reports what the server wrote outside the protocol.
@@ -106,7 +79,7 @@ func streamFindings(c *Capture, srv *transport.Stdio) {
 	}
 }
 
-func exitFindings(c *Capture, exit transport.ExitReport, grace time.Duration, exitedEarly bool) {
+func exitFindings(c *Capture, exit ProcessExit, grace time.Duration, exitedEarly bool) {
 	switch {
 	case exitedEarly:
 		c.Add(findings.ExitedEarly, "the server exited on its own during the probe (%s)", exit.Status)
@@ -118,45 +91,6 @@ func exitFindings(c *Capture, exit transport.ExitReport, grace time.Duration, ex
 	if exit.Leftover {
 		c.Add(findings.LeftoverProcesses, "processes of the server's group were still alive after it exited; mcpprobe killed them (a host may leave them running)")
 	}
-}
-
-// explain turns a handshake failure into a message that shows what the
-// server did: its exit status, its last stderr lines, what it wrote.
-func explain(err error, c *Capture, srv *transport.Stdio, exit transport.ExitReport) error {
-	var fe *FatalError
-	if !errors.As(err, &fe) {
-		fe = &FatalError{What: err.Error(), Err: err}
-	}
-	var ce *ClosedError
-	if errors.As(err, &ce) || exit.AlreadyExited {
-		fe.What = strings.Replace(fe.What, "closed its output", "exited", 1)
-		fe.What += " (" + exit.Status + ")"
-	}
-	var got []string
-	for _, f := range c.Trace.Frames() {
-		if f.Dir == transport.DirNoise && len(got) < 3 {
-			got = append(got, "stdout: "+excerpt(f.Raw, 200))
-		}
-	}
-	for _, l := range tail(srv.StderrTail(), 5) {
-		got = append(got, "stderr: "+excerpt([]byte(l), 200))
-	}
-	if len(got) > 0 {
-		if fe.Received != "" {
-			got = append([]string{fe.Received}, got...)
-		}
-		fe.Received = strings.Join(got, "\n  ")
-	} else if fe.Received == "" {
-		fe.Received = "nothing on stdout or stderr"
-	}
-	return fe
-}
-
-func tail(s []string, n int) []string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }
 
 func excerpt(b []byte, n int) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
@@ -125,17 +127,8 @@ func parseRate(s string) (float64, error) {
 	return r, nil
 }
 
-func benchTarget(cmd *cli.Command, t transport.Target) bench.Target {
-	if t.Kind == "stdio" {
-		return bench.StdioTarget{Label: t.Display(), Grace: cmd.Duration("grace"), Options: transport.StdioOptions{
-			Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, MaxLine: int(cmd.Int("max-line"))}}
-	}
-	mode := cmd.String("transport")
-	if t.Kind == "sse" {
-		mode = "sse"
-	}
-	return bench.HTTPTarget{Label: t.Display(), Options: transport.HTTPOptions{URL: t.URL, Headers: t.Headers, Mode: mode,
-		Insecure: cmd.Bool("insecure"), MaxMessage: int(cmd.Int("max-line")), Timeout: cmd.Duration("timeout"), UserAgent: "mcpprobe/" + version}}
+func benchTarget(cmd *cli.Command, t launch.Target) bench.Target {
+	return bench.Target{Target: t, Launch: launchOptions(cmd)}
 }
 
 func runBench(ctx context.Context, cmd *cli.Command) (*benchRun, error) {
@@ -163,7 +156,7 @@ func runBench(ctx context.Context, cmd *cli.Command) (*benchRun, error) {
 	hosts := budget.Known()
 	b := &benchRun{redact: transport.NewRedactor(t.Secrets), hosts: hosts}
 	b.overhead, _ = bench.Overhead(ctx, 2000)
-	var tb *transport.Target
+	var tb *launch.Target
 	if vs := cmd.String("vs"); vs != "" {
 		t2, err := resolveTarget(cmd, strings.Fields(vs))
 		if err != nil {
@@ -198,17 +191,17 @@ func benchOne(ctx context.Context, t bench.Target, o bench.Options, prog *progre
 	prog.add(o.Startup)
 	startup, err := bench.Startup(ctx, t, o, prog.step)
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(err, nil)
 	}
 	res.Startup = startup
-	conn, stop, err := t.Start()
+	srv, err := t.Start(ctx)
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(err, nil)
 	}
-	defer stop()
-	cl, err := probe.Connect(ctx, conn, o.Probe)
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(srv.Explain(err), nil)
 	}
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)
@@ -245,11 +238,11 @@ func benchVs(ctx context.Context, ta, tb bench.Target, o bench.Options, resA *be
 	for i := 0; i < o.Startup; i++ {
 		a, err := bench.Startup(ctx, ta, one, prog.step)
 		if err != nil {
-			return nil, nil, &exitError{code: exitNoTarget, msg: err.Error()}
+			return nil, nil, cannotProbe(err, nil)
 		}
 		b, err := bench.Startup(ctx, tb, one, prog.step)
 		if err != nil {
-			return nil, nil, &exitError{code: exitNoTarget, msg: "--vs: " + err.Error()}
+			return nil, nil, cannotProbe(vsError(err), nil)
 		}
 		for k := range a {
 			if k >= len(b) {
@@ -273,20 +266,23 @@ func benchVs(ctx context.Context, ta, tb bench.Target, o bench.Options, resA *be
 		resB.Startup = append(resB.Startup, bench.Series{Name: n, Stats: b})
 		cmp = append(cmp, bench.Compare(n, a, b))
 	}
-	connA, stopA, err := ta.Start()
+	srvA, err := ta.Start(ctx)
 	if err != nil {
-		return nil, nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, nil, cannotProbe(err, nil)
 	}
-	defer stopA()
-	connB, stopB, err := tb.Start()
+	defer srvA.Stop()
+	srvB, err := tb.Start(ctx)
 	if err != nil {
-		return nil, nil, &exitError{code: exitNoTarget, msg: "--vs: " + err.Error()}
+		return nil, nil, cannotProbe(vsError(err), nil)
 	}
-	defer stopB()
-	clA, errA := probe.Connect(ctx, connA, o.Probe)
-	clB, errB := probe.Connect(ctx, connB, o.Probe)
-	if errA != nil || errB != nil {
-		return nil, nil, &exitError{code: exitNoTarget, msg: fmt.Sprintf("connecting for --vs: %v %v", errA, errB)}
+	defer srvB.Stop()
+	clA, errA := probe.Connect(ctx, srvA.Conn(), o.Probe)
+	clB, errB := probe.Connect(ctx, srvB.Conn(), o.Probe)
+	if errA != nil {
+		return nil, nil, cannotProbe(srvA.Explain(errA), nil)
+	}
+	if errB != nil {
+		return nil, nil, cannotProbe(vsError(srvB.Explain(errB)), nil)
 	}
 	clB.ListTools(ctx)
 	have := map[string]bool{}
@@ -309,6 +305,17 @@ func benchVs(ctx context.Context, ta, tb bench.Target, o bench.Options, resA *be
 	}
 	resA.Mode = "closed, interleaved with B"
 	return resB, cmp, nil
+}
+
+// vsError names the --vs target as the one that failed.
+func vsError(err error) error {
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("--vs: %w", err)
+	}
+	cp := *fe
+	cp.What = "--vs: " + fe.What
+	return &cp
 }
 
 func callsOf(r *bench.Result) []bench.Call {

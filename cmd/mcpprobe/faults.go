@@ -10,6 +10,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -117,7 +118,7 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 	}
 	po := probeOptions(cmd)
 	start := starter(cmd, t)
-	calls, err := faultCalls(ctx, cmd, start, po)
+	calls, err := faultCalls(ctx, cmd, t, po)
 	if err != nil {
 		return nil, err
 	}
@@ -131,8 +132,8 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 		fr.results = append(fr.results, r)
 	}
 	if t.Kind == "stdio" {
-		sd, err := faults.MeasureShutdown(ctx, func() (*transport.Stdio, error) {
-			return transport.StartStdio(stdioOptions(cmd, t))
+		sd, err := faults.MeasureShutdown(ctx, func() (*launch.Server, error) {
+			return launch.Start(ctx, t, launchOptions(cmd))
 		}, po, fr.grace)
 		if err == nil {
 			fr.shutdown = &sd
@@ -141,44 +142,30 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 	return fr, nil
 }
 
-func stdioOptions(cmd *cli.Command, t transport.Target) transport.StdioOptions {
-	return transport.StdioOptions{Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, MaxLine: int(cmd.Int("max-line"))}
-}
-
 // starter starts the target afresh; a crash kills a process group, or
 // drops an HTTP connection.
-func starter(cmd *cli.Command, t transport.Target) faults.Starter {
-	grace := cmd.Duration("grace")
-	if t.Kind == "stdio" {
-		return func() (faults.Server, error) {
-			srv, err := transport.StartStdio(stdioOptions(cmd, t))
-			if err != nil {
-				return faults.Server{}, err
-			}
-			return faults.Server{Conn: srv, Kill: srv.Kill, Stop: func() { srv.Close(grace) }}, nil
-		}
-	}
-	bt := benchTarget(cmd, t).(bench.HTTPTarget)
+func starter(cmd *cli.Command, t launch.Target) faults.Starter {
+	lo := launchOptions(cmd)
 	return func() (faults.Server, error) {
-		conn, stop, err := bt.Start()
+		srv, err := launch.Start(context.Background(), t, lo)
 		if err != nil {
 			return faults.Server{}, err
 		}
-		return faults.Server{Conn: conn, Kill: func() { stop() }, Stop: func() { stop() }}, nil
+		return faults.Server{Conn: srv.Conn(), Kill: srv.Kill, Stop: func() { srv.Stop() }}, nil
 	}
 }
 
 // faultCalls picks the calls: those named, or the read-only tools with
 // minimal arguments, found by one clean probe.
-func faultCalls(ctx context.Context, cmd *cli.Command, start faults.Starter, po probe.Options) ([]faults.Call, error) {
-	srv, err := start()
+func faultCalls(ctx context.Context, cmd *cli.Command, t launch.Target, po probe.Options) ([]faults.Call, error) {
+	srv, err := launch.Start(ctx, t, launchOptions(cmd))
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(err, nil)
 	}
 	defer srv.Stop()
-	cl, err := probe.Connect(ctx, srv.Conn, po)
+	cl, err := probe.Connect(ctx, srv.Conn(), po)
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(srv.Explain(err), nil)
 	}
 	cl.ListTools(ctx)
 	o := bench.Options{AutoCalls: !cmd.IsSet("call")}
@@ -227,7 +214,7 @@ func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
 func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]string, error) {
 	po := probeOptions(cmd)
 	start := starter(cmd, s.target)
-	calls, err := faultCalls(ctx, cmd, start, po)
+	calls, err := faultCalls(ctx, cmd, s.target, po)
 	if err != nil {
 		return nil, err
 	}

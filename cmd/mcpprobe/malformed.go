@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -51,15 +52,14 @@ func runMalformed(ctx context.Context, cmd *cli.Command) (*malformedRun, error) 
 		return nil, err
 	}
 	po := probeOptions(cmd)
-	start := starter(cmd, t)
-	srv, err := start()
+	srv, err := launch.Start(ctx, t, launchOptions(cmd))
 	if err != nil {
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(err, nil)
 	}
-	cl, err := probe.Connect(ctx, srv.Conn, po)
+	cl, err := probe.Connect(ctx, srv.Conn(), po)
 	if err != nil {
 		srv.Stop()
-		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
+		return nil, cannotProbe(srv.Explain(err), nil)
 	}
 	cl.ListTools(ctx)
 	srv.Stop()
@@ -86,7 +86,7 @@ func runMalformed(ctx context.Context, cmd *cli.Command) (*malformedRun, error) 
 		return nil, usageErr("the server has no tool %q", n)
 	}
 	cases = append(cases, malformed.ProtocolCases(ver, meta, first)...)
-	results, err := malformed.Run(ctx, start, po, cases, cmd.Duration("timeout"))
+	results, err := malformed.Run(ctx, starter(cmd, t), po, cases, cmd.Duration("timeout"))
 	if err != nil {
 		return nil, &exitError{code: exitNoTarget, msg: err.Error()}
 	}

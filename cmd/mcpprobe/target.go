@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -45,7 +46,7 @@ func globalFlags() []cli.Flag {
 
 // session is one probe run as the user asked for it.
 type session struct {
-	target  transport.Target
+	target  launch.Target
 	redact  *transport.Redactor
 	capture *probe.Capture
 	stdout  io.Writer
@@ -80,19 +81,19 @@ func targetArgs(ctx context.Context, cmd *cli.Command) []string {
 }
 
 // resolveTarget reads the target from --config or the arguments.
-func resolveTarget(cmd *cli.Command, args []string) (transport.Target, error) {
-	var t transport.Target
+func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
+	var t launch.Target
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
 		if len(args) != 1 {
 			return t, usageErr("--config %s needs exactly one server name after it, got %d arguments", cfg, len(args))
 		}
-		t, err = transport.FromConfig(cfg, args[0], os.LookupEnv)
+		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
 		if err != nil {
 			return t, usageErr("%v", err)
 		}
 	} else {
-		t, err = transport.FromArgs(args)
+		t, err = launch.FromArgs(args)
 		if err != nil {
 			return t, usageErr("%v", err)
 		}
@@ -146,9 +147,6 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 	if mode != "auto" && mode != "streamable" && mode != "sse" {
 		return nil, usageErr("--transport %q: want auto, streamable or sse", mode)
 	}
-	if t.Kind == "sse" && mode == "auto" {
-		mode = "sse"
-	}
 	if t.Kind == "stdio" && len(t.Headers) > 0 {
 		return nil, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
 	}
@@ -171,55 +169,54 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 	}
 	po := probeOptions(cmd)
 	po.MaxPages, po.RecheckTools = int(cmd.Int("max-pages")), true
-	var c *probe.Capture
-	if t.Kind == "stdio" {
-		c, err = probe.RunStdio(ctx, probe.StdioTarget{
-			StdioOptions: transport.StdioOptions{
-				Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir,
-				MaxLine: int(cmd.Int("max-line")),
-				Trace:   trace,
-			},
-			Grace: cmd.Duration("grace"),
-		}, po)
-	} else {
-		c, err = probe.RunHTTP(ctx, transport.HTTPOptions{
-			URL: t.URL, Headers: t.Headers, Mode: mode,
-			Insecure:   cmd.Bool("insecure"),
-			MaxMessage: int(cmd.Int("max-line")),
-			Timeout:    cmd.Duration("timeout"),
-			Trace:      trace,
-			UserAgent:  "mcpprobe/" + version,
-		}, po)
-	}
+	lo := launchOptions(cmd)
+	lo.Trace = trace
+	c, err := launch.Probe(ctx, t, lo, po)
 	if progress {
 		fmt.Fprint(stderr, "\x1b[2K\r")
-	}
-	if c != nil {
-		c.Target = t.Display()
 	}
 	s.capture = c
 	if terr := trace.Err(); terr != nil {
 		fmt.Fprintf(stderr, "mcpprobe: writing the trace failed: %v\n", terr)
 	}
 	if err != nil {
-		var fe *probe.FatalError
-		msg := err.Error()
-		if errors.As(err, &fe) {
-			msg = fe.What
-			if fe.Received != "" {
-				lines := strings.Split(fe.Received, "\n")
-				for i, l := range lines {
-					lines[i] = reports.Escape(strings.TrimLeft(l, " "))
-				}
-				msg += "\nReceived: " + strings.Join(lines, "\n  ")
-			}
-			if fe.Try != "" {
-				msg += "\nTry: " + fe.Try
-			}
-		}
-		return s, &exitError{code: exitNoTarget, msg: s.redact.String(msg)}
+		return s, cannotProbe(err, s.redact)
 	}
 	return s, nil
+}
+
+// launchOptions are how the global flags say to start a target.
+func launchOptions(cmd *cli.Command) launch.Options {
+	return launch.Options{
+		Grace: cmd.Duration("grace"), MaxLine: int(cmd.Int("max-line")),
+		Mode: cmd.String("transport"), Insecure: cmd.Bool("insecure"),
+		Timeout: cmd.Duration("timeout"), UserAgent: "mcpprobe/" + version,
+	}
+}
+
+// cannotProbe is exit code 3 with the failure's three parts, what
+// happened, what was received (each line escaped: it is the server's
+// text) and what to try, and every secret hidden.
+func cannotProbe(err error, redact *transport.Redactor) error {
+	var fe *probe.FatalError
+	msg := err.Error()
+	if errors.As(err, &fe) {
+		msg = fe.What
+		if fe.Received != "" {
+			lines := strings.Split(fe.Received, "\n")
+			for i, l := range lines {
+				lines[i] = reports.Escape(strings.TrimLeft(l, " "))
+			}
+			msg += "\nReceived: " + strings.Join(lines, "\n  ")
+		}
+		if fe.Try != "" {
+			msg += "\nTry: " + fe.Try
+		}
+	}
+	if redact == nil {
+		redact = redactor()
+	}
+	return &exitError{code: exitNoTarget, msg: redact.String(msg)}
 }
 
 // write sends the output where --out says, with every secret of the run

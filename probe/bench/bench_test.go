@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
 
@@ -80,12 +80,12 @@ func BenchmarkRoundTrip(b *testing.B) {
 func BenchmarkStdioRoundTrip(b *testing.B) {
 	ctx := context.Background()
 	exe, _ := os.Executable()
-	srv, err := transport.StartStdio(transport.StdioOptions{Command: exe, Env: []string{"MCPPROBE_ECHO=1"}})
+	srv, err := launch.Start(ctx, launch.Target{Kind: "stdio", Command: exe, Env: []string{"MCPPROBE_ECHO=1"}}, launch.Options{Grace: time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.Close(time.Second)
-	cl, err := probe.Connect(ctx, srv, probe.Options{Protocol: "2025-11-25", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second})
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn(), probe.Options{Protocol: "2025-11-25", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,18 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
-
-// Target starts a fresh connection to the server under test. stop ends it
-// and says how long the process took to exit after stdin closed (ok
-// false where there is no process).
-type Target interface {
-	Start() (conn transport.Conn, stop func() (exit time.Duration, ok bool), err error)
-	FirstByte(conn transport.Conn) time.Duration
-	Name() string
-}
 
 // Call is one tool to call with its arguments.
 type Call struct {
@@ -71,11 +61,11 @@ func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Serie
 	samples := make([][]int64, len(names))
 	var errs, timeouts int
 	for i := 0; i < o.Startup; i++ {
-		conn, stop, err := t.Start()
+		srv, err := t.Start(ctx)
 		if err != nil {
 			return nil, err
 		}
-		cl, err := probe.Connect(ctx, conn, o.Probe)
+		cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
 		if err == nil {
 			cl.ListTools(ctx)
 			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
@@ -87,17 +77,17 @@ func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Serie
 		} else {
 			errs++
 		}
-		if fb := t.FirstByte(conn); fb > 0 {
+		if fb := srv.FirstByte(); fb > 0 {
 			samples[0] = append(samples[0], int64(fb))
 		}
-		if exit, ok := stop(); ok {
-			samples[3] = append(samples[3], int64(exit))
+		if exit := srv.Stop(); exit.Timed() {
+			samples[3] = append(samples[3], int64(exit.After))
 		}
 		if progress != nil {
 			progress()
 		}
 		if errs+timeouts == o.Startup {
-			return nil, fmt.Errorf("the server could not be started and initialized in %d tries: %v", o.Startup, err)
+			return nil, notStarted(srv.Explain(err), o.Startup)
 		}
 	}
 	var out []Series
@@ -115,6 +105,18 @@ func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Serie
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// notStarted says the server never came up, with the last try's
+// explanation of why.
+func notStarted(err error, tries int) error {
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("the server could not be started and initialized in %d tries: %v", tries, err)
+	}
+	cp := *fe
+	cp.What = fmt.Sprintf("the server could not be started and initialized in %d tries: %s", tries, fe.What)
+	return &cp
 }
 
 func isTimeout(err error) bool {

@@ -1,4 +1,4 @@
-package transport
+package launch
 
 import (
 	"os"
@@ -7,57 +7,6 @@ import (
 	"strings"
 	"testing"
 )
-
-func TestFromArgs(t *testing.T) {
-	tests := []struct {
-		name    string
-		args    []string
-		want    Target
-		wantErr string
-	}{
-		{"command", []string{"./server"}, Target{Kind: "stdio", Command: "./server", Args: []string{}}, ""},
-		{"command and args", []string{"node", "server.mjs", "--port", "0"},
-			Target{Kind: "stdio", Command: "node", Args: []string{"server.mjs", "--port", "0"}}, ""},
-		{"http url", []string{"http://localhost:3000/mcp"}, Target{Kind: "http", URL: "http://localhost:3000/mcp"}, ""},
-		{"https url", []string{"https://example.com/mcp"}, Target{Kind: "http", URL: "https://example.com/mcp"}, ""},
-		{"url with extra args", []string{"https://example.com/mcp", "--foo"}, Target{}, "takes no further arguments"},
-		{"no args", nil, Target{}, "no target"},
-		{"empty args", []string{}, Target{}, "no target"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := FromArgs(tc.args)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
-				}
-				if !reflect.DeepEqual(got, Target{}) {
-					t.Errorf("target on error = %+v, want zero", got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("err = %v", err)
-			}
-			if got.Kind != tc.want.Kind || got.Command != tc.want.Command || got.URL != tc.want.URL {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-			if len(got.Args) != len(tc.want.Args) || (len(got.Args) > 0 && !reflect.DeepEqual(got.Args, tc.want.Args)) {
-				t.Errorf("Args = %q, want %q", got.Args, tc.want.Args)
-			}
-			if got.Env != nil || got.Secrets != nil || got.Name != "" {
-				t.Errorf("unexpected env/secrets/name: %+v", got)
-			}
-		})
-	}
-}
-
-func TestFromArgsURLExtraArgsNamed(t *testing.T) {
-	_, err := FromArgs([]string{"http://h/mcp", "a", "b"})
-	if err == nil || !strings.Contains(err.Error(), `["a" "b"]`) {
-		t.Fatalf("err = %v, want the extra arguments quoted", err)
-	}
-}
 
 func lookupFrom(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) {
@@ -406,61 +355,6 @@ func unwrapAll(err error) error {
 	}
 }
 
-func TestWithEnv(t *testing.T) {
-	tg := Target{Kind: "stdio", Command: "srv"}
-	if err := tg.WithEnv([]string{"A=secret-a", "B=x=y", "C="}); err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"A=secret-a", "B=x=y", "C="}; !reflect.DeepEqual(tg.Env, want) {
-		t.Errorf("Env = %q", tg.Env)
-	}
-	if want := []string{"secret-a", "x=y", ""}; !reflect.DeepEqual(tg.Secrets, want) {
-		t.Errorf("Secrets = %q", tg.Secrets)
-	}
-	for _, bad := range []string{"NOEQUALS", "=value"} {
-		if err := (&Target{}).WithEnv([]string{bad}); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
-			t.Errorf("WithEnv(%q) err = %v", bad, err)
-		}
-	}
-}
-
-func TestDisplay(t *testing.T) {
-	tests := []struct {
-		name string
-		t    Target
-		want string
-	}{
-		{"plain", Target{Kind: "stdio", Command: "./server", Args: []string{"--port", "8080"}}, "./server --port 8080"},
-		{"env hidden", Target{Kind: "stdio", Command: "node", Args: []string{"s.mjs"}, Env: []string{"TOKEN=tok-123456", "LEVEL=debug"}},
-			"TOKEN=*** LEVEL=*** node s.mjs"},
-		{"env value with equals hidden whole", Target{Kind: "stdio", Command: "x", Env: []string{"K=a=b"}}, "K=*** x"},
-		{"arg with spaces", Target{Kind: "stdio", Command: "/opt/My Tools/srv", Args: []string{"hello world", "plain"}},
-			"'/opt/My Tools/srv' 'hello world' plain"},
-		{"arg with single quote", Target{Kind: "stdio", Command: "echo", Args: []string{"it's"}}, `echo 'it'\''s'`},
-		{"empty arg", Target{Kind: "stdio", Command: "echo", Args: []string{""}}, "echo ''"},
-		{"shell metacharacters", Target{Kind: "stdio", Command: "sh", Args: []string{"-c", "a;b", "$HOME", "*"}},
-			"sh -c 'a;b' '$HOME' '*'"},
-		{"safe punctuation unquoted", Target{Kind: "stdio", Command: "npx", Args: []string{"-y", "@scope/pkg@1.2.3", "--a=b,c:d", "100%"}},
-			"npx -y @scope/pkg@1.2.3 --a=b,c:d 100%"},
-		{"http shows url", Target{Kind: "http", URL: "https://x/mcp", Headers: []string{"Authorization: Bearer s3cret"}}, "https://x/mcp"},
-		{"sse shows url", Target{Kind: "sse", URL: "http://x/sse"}, "http://x/sse"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := tc.t.Display()
-			if got != tc.want {
-				t.Fatalf("Display() = %q, want %q", got, tc.want)
-			}
-			for _, s := range tc.t.Env {
-				_, v, _ := strings.Cut(s, "=")
-				if len(v) >= 3 && strings.Contains(got, v) {
-					t.Errorf("env value %q shown in %q", v, got)
-				}
-			}
-		})
-	}
-}
-
 func TestDisplayFromConfigHidesEnv(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.json")
@@ -474,18 +368,5 @@ func TestDisplayFromConfigHidesEnv(t *testing.T) {
 	}
 	if got, want := tg.Display(), "TOKEN=*** srv --name 'my server'"; got != want {
 		t.Errorf("Display = %q, want %q", got, want)
-	}
-}
-
-func TestURLSecrets(t *testing.T) {
-	tg, err := FromArgs([]string{"https://user:pa55word@mcp.example.test/mcp?api_key=sk-live-1&team=eng"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Join(tg.Secrets, ",")
-	for _, want := range []string{"sk-live-1", "eng", "pa55word"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("secrets %q lack %q", got, want)
-		}
 	}
 }

@@ -1,10 +1,9 @@
-package transport
+package launch
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,75 +12,6 @@ import (
 
 	"github.com/tailscale/hujson"
 )
-
-// Target is a server to probe: a command to spawn or a URL to reach.
-type Target struct {
-	Kind    string // "stdio", "http" or "sse"
-	Command string
-	Args    []string
-	Env     []string // KEY=VALUE, on top of mcpprobe's own environment
-	Dir     string
-	URL     string
-	Headers []string // "Name: value"
-	Name    string   // the config entry it came from, if any
-	// Secrets are values that must never be shown: env and header values.
-	Secrets []string
-}
-
-// FromArgs reads a target from the command line: a URL, or a command and
-// its arguments.
-func FromArgs(args []string) (Target, error) {
-	if len(args) == 0 {
-		return Target{}, fmt.Errorf("no target: give a command (mcpprobe wire ./server, or -- node server.mjs), a URL, or --config FILE NAME")
-	}
-	if strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
-		if len(args) > 1 {
-			return Target{}, fmt.Errorf("a URL target takes no further arguments, got %q", args[1:])
-		}
-		return Target{Kind: "http", URL: args[0], Secrets: urlSecrets(args[0])}, nil
-	}
-	return Target{Kind: "stdio", Command: args[0], Args: args[1:]}, nil
-}
-
-// WithEnv adds KEY=VALUE pairs, whose values become secrets.
-func (t *Target) WithEnv(pairs []string) error {
-	for _, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return fmt.Errorf("--env %q: want KEY=VALUE", p)
-		}
-		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, v)
-	}
-	return nil
-}
-
-// Display is the target as a person would type it, with every env value
-// hidden.
-func (t Target) Display() string {
-	if t.Kind != "stdio" {
-		return t.URL
-	}
-	var parts []string
-	for _, e := range t.Env {
-		k, _, _ := strings.Cut(e, "=")
-		parts = append(parts, k+"=***")
-	}
-	parts = append(parts, shellQuote(t.Command))
-	for _, a := range t.Args {
-		parts = append(parts, shellQuote(a))
-	}
-	return strings.Join(parts, " ")
-}
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // configEntry is the union of the host config formats: Claude Code, Claude
 // Desktop and Cursor ("mcpServers") and VS Code ("servers").
@@ -255,23 +185,6 @@ func unique(s []string) []string {
 			seen[v] = true
 			out = append(out, v)
 		}
-	}
-	return out
-}
-
-// urlSecrets are the parts of a URL that carry credentials: query values
-// (api_key=…) and a userinfo password.
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, vs := range u.Query() {
-		out = append(out, vs...)
-	}
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
 	}
 	return out
 }

@@ -1,0 +1,40 @@
+package launch
+
+import (
+	"context"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+)
+
+// Probe starts t, probes it (probe.Run), stops it, and adds to the
+// capture's findings what the process and its streams did, or what the
+// HTTP exchange showed. A failure is explained (Explain); the capture is
+// returned with it when there is one, so what was seen can still be shown
+// and traced.
+func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.Capture, error) {
+	s, err := Start(ctx, t, o)
+	if err != nil {
+		return nil, err
+	}
+	c, runErr := probe.Run(ctx, s.Conn(), po)
+	exit := s.Stop()
+	c.Target = t.Display()
+	if s.stdio != nil {
+		c.Transport = "stdio"
+		c.Timings.FirstByte = s.FirstByte()
+		if exit.Timed() {
+			c.Timings.ExitAfter, c.Timings.ExitKnown = exit.After, true
+		}
+		probe.StdioFindings(c, s.stdio, probe.ProcessExit{
+			Early:  exit.AlreadyExited && runErr == nil,
+			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: s.opts.Grace,
+		})
+	} else {
+		probe.HTTPFindings(c, s.http, t.URL, s.closing)
+	}
+	if runErr != nil {
+		runErr = s.Explain(runErr)
+	}
+	c.SortFindings()
+	return c, runErr
+}

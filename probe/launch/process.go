@@ -1,0 +1,263 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+// StartError is returned when the server could not be started at all.
+type StartError struct {
+	Command string
+	Err     error
+}
+
+func (e *StartError) Error() string { return e.Headline() + "; " + e.Hint() }
+
+// Headline says what failed.
+func (e *StartError) Headline() string {
+	return fmt.Sprintf("could not start %q: %v", e.Command, e.Err)
+}
+
+// Hint says what to try.
+func (e *StartError) Hint() string {
+	switch {
+	case errors.Is(e.Err, exec.ErrNotFound):
+		return "it is not on PATH; give a path (./server) or install it"
+	case errors.Is(e.Err, os.ErrPermission):
+		return "it is not executable: chmod +x it, or run it through its interpreter (-- node server.mjs)"
+	case errors.Is(e.Err, os.ErrNotExist):
+		return "no such file; check the path and the working directory"
+	}
+	return "check the command and its working directory"
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// KillWait bounds the wait after SIGKILL, which the kernel does not refuse:
+// past it the process is stuck in the kernel (uninterruptible I/O) and
+// waiting longer would not help.
+const KillWait = 5 * time.Second
+
+// Process is a command running in a process group of its own, so that it
+// and everything it spawned can be signalled together. Its pipes are raw:
+// the caller frames them (transport.Stdio) or copies them byte for byte
+// (the fault proxy).
+type Process struct {
+	// Stdin is the write end of the process's stdin; Stdout and Stderr
+	// the read ends of its output. The caller reads both outputs until
+	// EOF: a process blocked on a full pipe never exits.
+	Stdin          *os.File
+	Stdout, Stderr *os.File
+
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	exitedAt time.Time
+	waitErr  error
+}
+
+// StartProcess starts t's command in a process group of its own, with
+// t.Env on top of this process's environment, in t.Dir. It fails with a
+// *StartError when the command cannot be run.
+func StartProcess(t Target) (*Process, error) {
+	if t.Command == "" {
+		return nil, &StartError{Command: t.Command, Err: errors.New("no command")}
+	}
+	path, err := exec.LookPath(t.Command)
+	if err != nil {
+		return nil, &StartError{Command: t.Command, Err: err}
+	}
+	// os.Pipe, not StdoutPipe and friends: the process's exit must not
+	// wait for our reading, which a stalled consumer could block forever.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	cmd := exec.Command(path, t.Args...)
+	cmd.Args[0] = t.Command
+	cmd.Dir = t.Dir
+	cmd.Env = append(os.Environ(), t.Env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = groupAttr()
+	err = cmd.Start()
+	// The child has its own copies; ours must go so EOF can reach us.
+	closeAll(inR, outW, errW)
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return nil, &StartError{Command: t.Command, Err: err}
+	}
+	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		p.exitedAt = time.Now()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// Pid is the process id, which is also its process group id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Exited is closed once the process has exited and been reaped.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Wait waits at most d for the process to exit, and reports whether it
+// did.
+func (p *Process) Wait(d time.Duration) bool { return transport.WaitFor(p.exited, d) }
+
+// ExitedAt is when the process was reaped; zero while it runs.
+func (p *Process) ExitedAt() time.Time {
+	select {
+	case <-p.exited:
+		return p.exitedAt
+	default:
+		return time.Time{}
+	}
+}
+
+// ExitStatus describes how the process ended, as the OS reports it
+// ("exit status 3", "signal: killed"), or "still running".
+func (p *Process) ExitStatus() string {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.String()
+	default:
+		return "still running"
+	}
+}
+
+// ExitCode is the process's exit code: -1 while it runs or when a signal
+// ended it, as os.ProcessState says.
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// Signal sends sig to the whole process group.
+func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.Pid(), sig) }
+
+// Kill ends the whole process group at once, as a crash would.
+func (p *Process) Kill() { _ = signalGroup(p.Pid(), syscall.SIGKILL) }
+
+// Terminate sends SIGTERM to the process group, stdin still open, and
+// waits up to grace for the exit: how the server takes a host's SIGTERM.
+// It returns the time to exit, and false if the server outlived grace.
+func (p *Process) Terminate(grace time.Duration) (time.Duration, bool) {
+	sent := time.Now()
+	_ = p.Signal(syscall.SIGTERM)
+	if !p.Wait(grace) {
+		return grace, false
+	}
+	return max(p.exitedAt.Sub(sent), 0), true
+}
+
+// ExitReport says how the server went away when it was let go.
+type ExitReport struct {
+	// AlreadyExited: the server was gone (its process, or at least its
+	// stdout) before its stdin was closed.
+	AlreadyExited bool
+	// After is the time from closing stdin to the process exiting; 0 when
+	// it had already exited.
+	After time.Duration
+	// Signal is the strongest signal the server needed: "", "SIGTERM" or "SIGKILL".
+	Signal string
+	Status string // as the OS reported it, e.g. "exit status 0"
+	// Leftover: processes of the server's group were still alive after it
+	// exited, and were killed.
+	Leftover bool
+	// process is false for a URL target: there was nothing to stop.
+	process bool
+}
+
+// Timed reports whether After was measured: a process was stopped that
+// had not exited on its own.
+func (r ExitReport) Timed() bool { return r.process && !r.AlreadyExited }
+
+// Stop shuts the process down the way a host does: close stdin and wait
+// grace for it to exit, then SIGTERM the whole process group and wait
+// grace again, then SIGKILL. Nothing of the group survives it. It leaves
+// Stdout and Stderr open for the caller to drain.
+func (p *Process) Stop(grace time.Duration) ExitReport {
+	return p.stop(grace, func() { _ = p.Stdin.Close() })
+}
+
+// stop is Stop with the closing of stdin left to closeInput, for a caller
+// that writes to stdin itself (transport.Stdio refuses sends after it).
+func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
+	r := ExitReport{process: true}
+	// Whether it had exited is decided before stdin closes: a server that
+	// exits at once on EOF did not exit early.
+	select {
+	case <-p.exited:
+		r.AlreadyExited = true
+	default:
+	}
+	closeInput()
+	closedAt := time.Now()
+	pgid := p.Pid()
+	if !r.AlreadyExited {
+		for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+			wait := grace
+			if sig != 0 {
+				_ = signalGroup(pgid, sig)
+				r.Signal = sigName(sig)
+			}
+			if sig == syscall.SIGKILL {
+				wait = KillWait
+			}
+			if p.Wait(wait) {
+				break
+			}
+		}
+		if at := p.ExitedAt(); !at.IsZero() {
+			r.After = max(at.Sub(closedAt), 0)
+		}
+	}
+	// Grandchildren may hold on after the leader went, in its group. When
+	// the group was signalled they are dying with it; otherwise they were
+	// left behind, which is worth reporting.
+	if groupAlive(pgid) {
+		r.Leftover = r.Signal == ""
+		_ = signalGroup(pgid, syscall.SIGKILL)
+		for i := 0; i < 50 && groupAlive(pgid); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	r.Status = p.ExitStatus()
+	return r
+}
+
+func sigName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	}
+	return s.String()
+}

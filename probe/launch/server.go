@@ -1,0 +1,194 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+// Options say how to start a target and how to let it go.
+type Options struct {
+	// Grace is how long a process gets to exit after its stdin closes,
+	// and again after SIGTERM, before the next step (default 2 s).
+	Grace time.Duration
+	// MaxLine bounds one stdout line, or one HTTP body or SSE event
+	// (transport.DefaultMaxLine if 0).
+	MaxLine int
+	// Trace records every frame; nil starts a fresh one at Start, so that
+	// its times count from the spawn.
+	Trace *transport.Trace
+
+	// For URL targets.
+	Mode      string // "auto" (or ""), "streamable" or "sse"; a target of kind sse forces sse
+	Insecure  bool   // skip TLS verification
+	Timeout   time.Duration
+	UserAgent string
+}
+
+// DefaultGrace is the grace period when Options.Grace is 0.
+const DefaultGrace = 2 * time.Second
+
+// stderrSettle bounds the wait for the last stderr lines of a process that
+// has exited: a grandchild outside the group may hold the pipe open.
+const stderrSettle = 500 * time.Millisecond
+
+// Server is a started target: a message stream to it and, for a command,
+// the process tree behind it.
+type Server struct {
+	target Target
+	opts   Options
+	trace  *transport.Trace
+
+	proc  *Process         // nil for a URL
+	stdio *transport.Stdio // nil for a URL
+	http  *transport.HTTP  // nil for a command
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+	exit     ExitReport
+	closing  transport.HTTPClose
+}
+
+// Start starts t: a command in a process group of its own, framed as
+// stdio, or an HTTP session (nothing is sent until the first message). A
+// failure is a *probe.FatalError saying what happened, what was received
+// and what to try; for a command that could not run it wraps a
+// *StartError. ctx only bounds the start: the server runs until Stop or
+// Kill, which the caller must call.
+func Start(ctx context.Context, t Target, o Options) (*Server, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.Trace == nil {
+		o.Trace = transport.NewTrace(time.Now())
+	}
+	s := &Server{target: t, opts: o, trace: o.Trace, stopped: make(chan struct{})}
+	if t.Kind == "stdio" || t.Kind == "" {
+		p, err := StartProcess(t)
+		if err != nil {
+			fe := &probe.FatalError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
+			var se *StartError
+			if errors.As(err, &se) {
+				fe.What, fe.Try = se.Headline(), se.Hint()
+			}
+			return nil, fe
+		}
+		s.proc = p
+		s.stdio = transport.NewStdio(p.Stdin, p.Stdout, p.Stderr, transport.StdioOptions{MaxLine: o.MaxLine, Trace: o.Trace})
+		return s, nil
+	}
+	mode := o.Mode
+	if mode == "" {
+		mode = "auto"
+	}
+	if t.Kind == "sse" && mode == "auto" {
+		mode = "sse"
+	}
+	conn, err := transport.NewHTTP(transport.HTTPOptions{
+		URL: t.URL, Headers: t.Headers, Mode: mode, Insecure: o.Insecure,
+		MaxMessage: o.MaxLine, Timeout: o.Timeout, Trace: o.Trace, UserAgent: o.UserAgent,
+	})
+	if err != nil {
+		return nil, &probe.FatalError{What: err.Error(), Err: err, Try: "give a URL such as https://host/mcp"}
+	}
+	s.http = conn
+	return s, nil
+}
+
+// Conn is the message stream to the server: a *transport.Stdio or a
+// *transport.HTTP.
+func (s *Server) Conn() transport.Conn {
+	if s.stdio != nil {
+		return s.stdio
+	}
+	return s.http
+}
+
+// Target is what was started.
+func (s *Server) Target() Target { return s.target }
+
+// Trace is the record of every frame, its times counted from the start.
+func (s *Server) Trace() *transport.Trace { return s.trace }
+
+// Stdio is the stdio stream of a command, nil for a URL.
+func (s *Server) Stdio() *transport.Stdio { return s.stdio }
+
+// HTTP is the HTTP session of a URL, nil for a command.
+func (s *Server) HTTP() *transport.HTTP { return s.http }
+
+// Process is the process of a command, nil for a URL.
+func (s *Server) Process() *Process { return s.proc }
+
+// FirstByte is when the server's first byte arrived, 0 if none yet.
+func (s *Server) FirstByte() time.Duration {
+	if s.stdio != nil {
+		return s.stdio.FirstByte()
+	}
+	return s.http.FirstByte()
+}
+
+// Kill ends the server at once, as a crash would: SIGKILL to a command's
+// whole process group; a URL's session is dropped. Stop must still be
+// called to reap it.
+func (s *Server) Kill() {
+	if s.proc != nil {
+		s.proc.Kill()
+		return
+	}
+	s.Stop()
+}
+
+// Terminate sends a command SIGTERM, stdin still open, and waits up to
+// grace: it returns the time to exit, and false if the server outlived
+// grace (or is a URL, which has no process).
+func (s *Server) Terminate(grace time.Duration) (time.Duration, bool) {
+	if s.proc == nil {
+		return 0, false
+	}
+	return s.proc.Terminate(grace)
+}
+
+// Stop lets the server go the way a host does. A command: close stdin,
+// wait Grace, SIGTERM its group, wait Grace, SIGKILL; whatever of its
+// group is left is killed, and its output is drained for a bounded time.
+// A URL: the session is ended (DELETE where there is one). Stop may be
+// called more than once; it returns the same report.
+func (s *Server) Stop() ExitReport {
+	s.stopOnce.Do(func() {
+		defer close(s.stopped)
+		if s.proc == nil {
+			s.closing = s.http.Close()
+			return
+		}
+		// A server that closed its stdout before we let it go counts as
+		// gone, even if its process lingers.
+		ended := s.stdio.OutputEnded()
+		r := s.proc.stop(s.opts.Grace, s.stdio.CloseInput)
+		r.AlreadyExited = r.AlreadyExited || ended
+		s.stdio.CloseOutput(stderrSettle)
+		s.exit = r
+	})
+	return s.exit
+}
+
+// Close is Stop, for the io.Closer shape.
+func (s *Server) Close() error {
+	s.Stop()
+	return nil
+}
+
+func (s *Server) isStopped() bool {
+	select {
+	case <-s.stopped:
+		return true
+	default:
+		return false
+	}
+}
