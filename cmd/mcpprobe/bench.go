@@ -38,7 +38,7 @@ func benchFlags() []cli.Flag {
 func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Before:    noGates,
+		Before:    beforeNoGates,
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Flags:     benchFlags(),

@@ -17,7 +17,7 @@ import (
 func budgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "budget",
-		Before:    gates("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Flags: []cli.Flag{

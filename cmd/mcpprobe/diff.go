@@ -13,7 +13,7 @@ import (
 func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "diff",
-		Before: gates("drift"),
+		Before: before("drift"),
 		Usage:  "compare what a server sends with reference definitions, or two servers",
 		ArgsUsage: "--ref FILE TARGET | A -- B   (TARGET, A, B: a command, a URL, or a reference file:\n" +
 			"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
@@ -93,7 +93,7 @@ func side(ctx context.Context, cmd *cli.Command, args []string) (diff.Side, erro
 func snapshotCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "snapshot",
-		Before:    noGates,
+		Before:    beforeNoGates,
 		Usage:     "pin today's definitions in a lock file (diff --ref it later)",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Action: func(ctx context.Context, cmd *cli.Command) error {

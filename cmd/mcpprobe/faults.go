@@ -72,7 +72,7 @@ func faultsCommand() *cli.Command {
 	)
 	return &cli.Command{
 		Name:      "faults",
-		Before:    noGates,
+		Before:    beforeNoGates,
 		Usage:     "inject faults between a client and the server, and show what the client sees",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags,

@@ -18,7 +18,7 @@ import (
 func malformedCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "malformed",
-		Before:    noGates,
+		Before:    beforeNoGates,
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags: []cli.Flag{

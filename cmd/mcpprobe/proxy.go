@@ -13,7 +13,7 @@ import (
 func proxyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "proxy",
-		Before: noGates,
+		Before: beforeNoGates,
 		Usage:  "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
 		ArgsUsage: "[fault flags] [--trace FILE] -- CMD ARGS…\n" +
 			`   e.g. in .mcp.json: {"command": "mcpprobe", "args": ["proxy", "--crash-at", "6", "--trace", "/tmp/t.jsonl", "--", "node", "server.mjs"]}`,

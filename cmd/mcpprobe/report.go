@@ -19,7 +19,7 @@ import (
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Before:    gates("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
 		Flags: []cli.Flag{

@@ -134,25 +134,11 @@ func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*sess
 
 // probeArgs probes the target named by args (or --config).
 func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []string) (*session, error) {
-	t, err := resolveTarget(cmd, args)
+	spec, err := specFromFlags(cmd, args)
 	if err != nil {
 		return nil, err
 	}
-	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
-		return nil, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
-			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
-	}
-
-	mode := cmd.String("transport")
-	if mode != "auto" && mode != "streamable" && mode != "sse" {
-		return nil, usageErr("--transport %q: want auto, streamable or sse", mode)
-	}
-	if t.Kind == "stdio" && len(t.Headers) > 0 {
-		return nil, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
-	}
-	if t.Kind != "stdio" && len(cmd.StringSlice("env")) > 0 {
-		return nil, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
-	}
+	t := spec.Target
 	s := &session{target: t, redact: transport.NewRedactor(t.Secrets), stderr: stderr}
 	trace := transport.NewTrace(time.Now())
 	if path := cmd.String("trace"); path != "" {
@@ -167,9 +153,9 @@ func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []s
 	if progress {
 		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(s.redact.String(t.Display())))
 	}
-	po := probeOptions(cmd)
-	po.MaxPages, po.RecheckTools = int(cmd.Int("max-pages")), true
-	lo := launchOptions(cmd)
+	po := spec.Probe
+	po.RecheckTools = true
+	lo := spec.Launch
 	lo.Trace = trace
 	c, err := launch.Probe(ctx, t, lo, po)
 	if progress {

@@ -18,7 +18,7 @@ import (
 func wireCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "wire",
-		Before:    gates(),
+		Before:    before(),
 		Usage:     "capture everything a server sends, byte for byte",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
 		Flags: []cli.Flag{

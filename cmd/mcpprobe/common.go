@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/urfave/cli/v3"
+)
+
+// specFromFlags fills a launch.Spec from the target words (or --config)
+// and the global flags, refusing what cannot apply to the target's kind.
+func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
+	t, err := resolveTarget(cmd, args)
+	if err != nil {
+		return launch.Spec{}, err
+	}
+	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
+		return launch.Spec{}, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
+			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
+	}
+	mode := cmd.String("transport")
+	if mode != "auto" && mode != "streamable" && mode != "sse" {
+		return launch.Spec{}, usageErr("--transport %q: want auto, streamable or sse", mode)
+	}
+	if t.Kind == "stdio" && len(t.Headers) > 0 {
+		return launch.Spec{}, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
+	}
+	if t.Kind == "stdio" {
+		for _, f := range []string{"transport", "insecure"} {
+			if cmd.IsSet(f) {
+				return launch.Spec{}, usageErr("--%s applies to URL targets; %s is a command", f, t.Display())
+			}
+		}
+	}
+	if t.Kind != "stdio" && len(cmd.StringSlice("env")) > 0 {
+		return launch.Spec{}, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
+	}
+	po := probeOptions(cmd)
+	po.MaxPages = int(cmd.Int("max-pages"))
+	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
+}
+
+// outcome is what a command hands to emit: the envelope's facts, what the
+// gates are counted on, and the two renderings of its result.
+type outcome struct {
+	command  string
+	target   string // already redacted or not: write redacts everything
+	protocol string
+	findings []findings.Finding
+	counts   map[string]int  // categories counted outside findings (drift)
+	section  func() []byte   // the command's --json section
+	text     func(io.Writer) // text (or markdown, for report)
+}
+
+// emit is the one output path of every command: --json gets the envelope
+// with the command's section, anything else the text; then --fail-on is
+// applied, and a tripped gate is listed in the JSON it exits 1 for.
+func emit(cmd *cli.Command, o outcome) error {
+	tripped := findings.Trip(splitList(cmd.StringSlice("fail-on")), o.findings, o.counts)
+	var out []byte
+	if cmd.Bool("json") {
+		env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
+			Findings: findings.Sorted(o.findings), Gates: splitList(cmd.StringSlice("fail-on")), Tripped: tripped}
+		var section []byte
+		if o.section != nil {
+			section = o.section()
+		}
+		out = env.JSON(section)
+	} else if o.text != nil {
+		var b bytes.Buffer
+		o.text(&b)
+		out = b.Bytes()
+	}
+	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
+		return err
+	}
+	if len(tripped) > 0 {
+		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
+	}
+	return nil
+}
+
+// failure maps a domain error to the CLI's exit codes: what the user asked
+// for is a usage error (2), a server that could not be probed is 3.
+func failure(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	var oe *probe.OptionError
+	if errors.As(err, &oe) {
+		return usageErr("%s", oe.Msg)
+	}
+	return cannotProbe(err, nil)
+}
+
+// globalUse says which commands use each global flag. A command not
+// listed for a flag refuses it with exit 2: no flag is accepted and
+// ignored. --fail-on is checked apart, per gate (gates).
+var globalUse = map[string][]string{
+	"json":             {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"out":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"timeout":          {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"startup-timeout":  {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+}
+
+// refuseUnused is part of every command's Before: a global flag the
+// command has no use for is a usage error, never silently ignored.
+func refuseUnused(cmd *cli.Command) error {
+	var names []string
+	for name := range globalUse {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !cmd.IsSet(name) {
+			continue
+		}
+		uses := false
+		for _, c := range globalUse[name] {
+			uses = uses || c == cmd.Name
+		}
+		if !uses {
+			return usageErr("--%s does not apply to %s; it applies to %s", name, cmd.Name, strings.Join(globalUse[name], ", "))
+		}
+	}
+	return nil
+}
+
+// before is every command's Before: unused global flags are refused, and
+// --fail-on takes only the gates the command can trip (error, warning and
+// info for any command with findings, plus the categories in extra).
+func before(extra ...string) cli.BeforeFunc {
+	g := gates(extra...)
+	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		if err := refuseUnused(cmd); err != nil {
+			return ctx, err
+		}
+		return g(ctx, cmd)
+	}
+}
+
+// beforeNoGates is the Before of a command whose result has no findings.
+func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	if err := refuseUnused(cmd); err != nil {
+		return ctx, err
+	}
+	return noGates(ctx, cmd)
+}
+
+
