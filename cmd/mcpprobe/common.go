@@ -172,5 +172,3 @@ func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, erro
 	}
 	return noGates(ctx, cmd)
 }
-
-
