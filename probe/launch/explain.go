@@ -45,7 +45,7 @@ func (s *Server) Explain(err error) error {
 	}
 	if s.proc != nil {
 		s.explainProcess(fe, err)
-	} else {
+	} else if s.http != nil {
 		explainHTTP(fe, err)
 	}
 	fe.Err = &explained{err: fe.Err}

@@ -19,7 +19,12 @@ func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.C
 	c, runErr := probe.Run(ctx, s.Conn(), po)
 	exit := s.Stop()
 	c.Target = t.Display()
-	if s.stdio != nil {
+	switch {
+	case s.replay != nil:
+		// A recording has no process or HTTP exchange to judge: only
+		// what the messages themselves show.
+		c.Transport = "stdio"
+	case s.stdio != nil:
 		c.Transport = "stdio"
 		c.Timings.FirstByte = s.FirstByte()
 		if exit.Timed() {
@@ -29,7 +34,7 @@ func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.C
 			Early:  exit.AlreadyExited && runErr == nil,
 			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: s.opts.Grace,
 		})
-	} else {
+	default:
 		probe.HTTPFindings(c, s.http, t.URL, s.closing)
 	}
 	if runErr != nil {

@@ -43,9 +43,10 @@ type Server struct {
 	opts   Options
 	trace  *transport.Trace
 
-	proc  *Process         // nil for a URL
-	stdio *transport.Stdio // nil for a URL
-	http  *transport.HTTP  // nil for a command
+	proc   *Process          // nil for a URL
+	stdio  *transport.Stdio  // nil for a URL
+	http   *transport.HTTP   // nil for a command
+	replay *transport.Replay // a recorded trace played back
 
 	stopOnce sync.Once
 	stopped  chan struct{}
@@ -70,6 +71,10 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 		o.Trace = transport.NewTrace(time.Now())
 	}
 	s := &Server{target: t, opts: o, trace: o.Trace, stopped: make(chan struct{})}
+	if t.Kind == "replay" {
+		s.replay = transport.NewReplay(t.Frames, o.Trace)
+		return s, nil
+	}
 	if t.Kind == "stdio" || t.Kind == "" {
 		p, err := StartProcess(t)
 		if err != nil {
@@ -108,6 +113,9 @@ func (s *Server) Conn() transport.Conn {
 	if s.stdio != nil {
 		return s.stdio
 	}
+	if s.replay != nil {
+		return s.replay
+	}
 	return s.http
 }
 
@@ -128,10 +136,13 @@ func (s *Server) Process() *Process { return s.proc }
 
 // FirstByte is when the server's first byte arrived, 0 if none yet.
 func (s *Server) FirstByte() time.Duration {
-	if s.stdio != nil {
+	switch {
+	case s.stdio != nil:
 		return s.stdio.FirstByte()
+	case s.http != nil:
+		return s.http.FirstByte()
 	}
-	return s.http.FirstByte()
+	return 0
 }
 
 // Kill ends the server at once, as a crash would: SIGKILL to a command's
@@ -163,6 +174,10 @@ func (s *Server) Terminate(grace time.Duration) (time.Duration, bool) {
 func (s *Server) Stop() ExitReport {
 	s.stopOnce.Do(func() {
 		defer close(s.stopped)
+		if s.replay != nil {
+			s.replay.Close()
+			return
+		}
 		if s.proc == nil {
 			s.closing = s.http.Close()
 			return

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"github.com/mcpprobe/mcpprobe/transport"
 	"net/url"
 	"regexp"
 	"strings"
@@ -9,7 +10,7 @@ import (
 
 // Target is a server to probe: a command to spawn or a URL to reach.
 type Target struct {
-	Kind    string // "stdio", "http" or "sse"
+	Kind    string // "stdio", "http", "sse", or "replay" (Frames played back, for tests)
 	Command string
 	Args    []string
 	Env     []string // KEY=VALUE, on top of mcpprobe's own environment
@@ -19,6 +20,9 @@ type Target struct {
 	Name    string   // the config entry it came from, if any
 	// Secrets are values that must never be shown: env and header values.
 	Secrets []string
+	// Frames is a recorded trace a "replay" target plays back instead of
+	// a server: golden tests run whole commands on it, with no process.
+	Frames []transport.Frame
 }
 
 // FromArgs reads a target from the command line: a URL, or a command and
@@ -52,6 +56,9 @@ func (t *Target) WithEnv(pairs []string) error {
 // Display is the target as a person would type it, with every env value
 // hidden.
 func (t Target) Display() string {
+	if t.Kind == "replay" {
+		return t.Name
+	}
 	if t.Kind != "stdio" {
 		return t.URL
 	}
