@@ -82,25 +82,29 @@ func (c *Counter) next() int {
 	return c.n
 }
 
-// frontend is what a front end gives the engine: where it can act, how
-// to end the server, where each direction's bytes go.
-type frontend struct {
-	where    Front
-	kill     func()
-	toServer func(Piece) error
-	toClient func(Piece) error
-	stderr   io.Writer            // nil where the client's stderr cannot be reached
-	clock    func() time.Duration // for events
-	calls    *Counter             // nil: the engine counts alone
+// Frontend is what a front end gives the engine: where it acts, how to
+// end the server, where each direction's bytes go.
+type Frontend struct {
+	Where    Front // the engine refuses a fault that cannot act here
+	Kill     func()
+	ToServer func(Piece) error
+	// ToClient may be called from several goroutines (held frames come
+	// out on their own); it must be safe for that.
+	ToClient func(Piece) error
+	Stderr   io.Writer            // nil where the client's stderr cannot be reached
+	Clock    func() time.Duration // for events; nil: since NewEngine
+	Calls    *Counter             // shared across a run's restarts; nil: this engine alone
 }
 
 // Engine runs a plan's faults on one connection. It numbers the
 // client's tools/calls, asks each fault's selector once per call whether
 // it is hit, remembers the reply id, and passes every frame through the
 // faults that hit its call, then through the stream faults, to the
-// front end's sink.
+// front end's sink. A front end calls NewEngine, Open once before the
+// server sees a message, FromClient and FromServer for each frame, and
+// Settle then Close when the connection ends.
 type Engine struct {
-	fe      frontend
+	fe      Frontend
 	opening []*stage // Opener faults
 	calls   []*stage // OnCall faults, in rank order
 	streams []*stage // OnStream faults, in rank order
@@ -134,16 +138,18 @@ const (
 	maxMarks  = 1 << 14
 )
 
-func newEngine(p Plan, fe frontend) (*Engine, error) {
-	if err := p.Check(fe.where); err != nil {
+// NewEngine builds the engine of one connection; it refuses a plan with a
+// fault that cannot act in fe.Where.
+func NewEngine(p Plan, fe Frontend) (*Engine, error) {
+	if err := p.Check(fe.Where); err != nil {
 		return nil, err
 	}
-	if fe.calls == nil {
-		fe.calls = new(Counter)
+	if fe.Calls == nil {
+		fe.Calls = new(Counter)
 	}
-	if fe.clock == nil {
+	if fe.Clock == nil {
 		t0 := time.Now()
-		fe.clock = func() time.Duration { return time.Since(t0) }
+		fe.Clock = func() time.Duration { return time.Since(t0) }
 	}
 	e := &Engine{fe: fe, sel: seeded(p.Seed, ""), marks: map[string]mark{}, done: make(chan struct{})}
 	for _, r := range p.ordered() {
@@ -218,7 +224,7 @@ func (e *Engine) mark(raw []byte) (Hit, []*stage) {
 	if v.Get("method").String() != "tools/call" || !id.Exists() {
 		return Hit{}, nil
 	}
-	hit := Hit{N: e.fe.calls.next(), Tool: v.Get("params.name").String()}
+	hit := Hit{N: e.fe.Calls.next(), Tool: v.Get("params.name").String()}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var hitBy []*stage
@@ -273,9 +279,9 @@ func (e *Engine) stream(dir Dir, i int, p Piece, locked bool) error {
 	}
 	if i == len(e.streams) {
 		if dir == ToServer {
-			return e.fe.toServer(p)
+			return e.fe.ToServer(p)
 		}
-		return e.fe.toClient(p)
+		return e.fe.ToClient(p)
 	}
 	inj := &Injection{e: e, st: e.streams[i], dir: dir, from: p.From, note: p.note, extra: p.Extra, i: i, inStream: true, locked: true}
 	return e.streams[i].rule.Fault.Apply(inj, dir, p.Raw)
@@ -294,7 +300,7 @@ func (e *Engine) event(call int, what string) int {
 	if len(e.events) >= maxEvents {
 		return 0
 	}
-	e.events = append(e.events, Event{Call: call, What: what, T: e.fe.clock()})
+	e.events = append(e.events, Event{Call: call, What: what, T: e.fe.Clock()})
 	return len(e.events)
 }
 
@@ -382,14 +388,14 @@ func (i *Injection) Write(b []byte) error {
 
 // Kill ends the server at once, with its process group (or drops its
 // HTTP connection).
-func (i *Injection) Kill() { i.e.fe.kill() }
+func (i *Injection) Kill() { i.e.fe.Kill() }
 
 // Stderr writes on the client's stderr, as the server would.
 func (i *Injection) Stderr(b []byte) error {
-	if i.e.fe.stderr == nil {
+	if i.e.fe.Stderr == nil {
 		return errNoStderr
 	}
-	_, err := i.e.fe.stderr.Write(b)
+	_, err := i.e.fe.Stderr.Write(b)
 	return err
 }
 

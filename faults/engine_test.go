@@ -88,9 +88,9 @@ func TestCounterAcrossRestarts(t *testing.T) {
 	calls := new(Counter)
 	var out []string
 	for start := 0; start < 2; start++ {
-		e, err := newEngine(p, frontend{where: InShim, calls: calls, kill: func() {},
-			toServer: func(Piece) error { return nil },
-			toClient: func(pc Piece) error { out = append(out, string(pc.Raw)); return nil }})
+		e, err := NewEngine(p, Frontend{Where: InShim, Calls: calls, Kill: func() {},
+			ToServer: func(Piece) error { return nil },
+			ToClient: func(pc Piece) error { out = append(out, string(pc.Raw)); return nil }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,8 +113,8 @@ func TestPipelineOrder(t *testing.T) {
 	rev := Plan{Seed: p.Seed, Rules: []Rule{p.Rules[1], p.Rules[0]}}
 	for _, plan := range []Plan{p, rev} {
 		var out []string
-		e, _ := newEngine(plan, frontend{where: InProxy, kill: func() {}, toServer: func(Piece) error { return nil },
-			toClient: func(pc Piece) error { out = append(out, string(pc.Raw)); return nil }})
+		e, _ := NewEngine(plan, Frontend{Where: InProxy, Kill: func() {}, ToServer: func(Piece) error { return nil },
+			ToClient: func(pc Piece) error { out = append(out, string(pc.Raw)); return nil }})
 		_ = e.FromClient([]byte(call(1, "a")))
 		_ = e.FromServer(transport.Message{Raw: []byte(reply(1))})
 		if len(out) != 2 || out[0] != pollutionLine+"\n" || out[1] != string(garbled([]byte(reply(1)))) {

@@ -39,8 +39,8 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	// The engine is built before the server starts, so that a plan the
 	// proxy cannot act is refused before anything runs.
 	p := &proxy{o: o, out: hostOut}
-	eng, err := newEngine(o.Plan, frontend{where: InProxy, stderr: hostErr, clock: o.Trace.Since,
-		kill: func() { p.kill() }, toServer: p.toServer, toClient: p.write})
+	eng, err := NewEngine(o.Plan, Frontend{Where: InProxy, Stderr: hostErr, Clock: o.Trace.Since,
+		Kill: func() { p.kill() }, ToServer: p.toServer, ToClient: p.write})
 	if err != nil {
 		return 2, err
 	}

@@ -53,15 +53,6 @@ func mustPlan(t testing.TB, v Values) Plan {
 	return p
 }
 
-func runProxy(t testing.TB, plan Plan, input string) (string, int) {
-	var out, errb bytes.Buffer
-	code, err := Proxy(context.Background(), strings.NewReader(input), &out, &errb, echoOptions(plan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), code
-}
-
 func directRun(t testing.TB, input string) string {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)

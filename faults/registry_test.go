@@ -86,7 +86,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%v in %s: %v", tc.v, tc.where, err)
 		}
 		// The front ends refuse it too, not just the command line.
-		if _, err2 := newEngine(p, frontend{where: tc.where}); (err2 == nil) != (err == nil) {
+		if _, err2 := NewEngine(p, Frontend{Where: tc.where}); (err2 == nil) != (err == nil) {
 			t.Errorf("%v: newEngine disagrees with Check: %v", tc.v, err2)
 		}
 	}

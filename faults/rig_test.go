@@ -26,10 +26,10 @@ func newRig(t *testing.T, where Front, v Values, seed uint64) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{}
-	r.e, err = newEngine(p, frontend{where: where, kill: func() { r.add("KILL") },
-		toServer: func(pc Piece) error { r.add("S " + string(pc.Raw)); return nil },
-		toClient: func(pc Piece) error { r.add("C " + string(pc.Raw)); return nil },
-		stderr:   writerFunc(func(b []byte) { r.add("E " + string(b)) })})
+	r.e, err = NewEngine(p, Frontend{Where: where, Kill: func() { r.add("KILL") },
+		ToServer: func(pc Piece) error { r.add("S " + string(pc.Raw)); return nil },
+		ToClient: func(pc Piece) error { r.add("C " + string(pc.Raw)); return nil },
+		Stderr:   writerFunc(func(b []byte) { r.add("E " + string(b)) })})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,10 +63,10 @@ func (l *line) add(p Piece, b []byte) {
 // shim alone). It refuses a plan with a fault the shim cannot act.
 func NewShim(inner transport.Conn, kill func(), plan Plan, policy Policy, calls *Counter) (*Shim, error) {
 	s := &Shim{inner: inner, policy: policy, msgs: make(chan transport.Message, 64)}
-	eng, err := newEngine(plan, frontend{where: InShim, kill: kill, calls: calls,
-		toServer: func(p Piece) error { return inner.Send(p.Raw) },
-		toClient: s.deliver,
-		clock:    inner.Trace().Since})
+	eng, err := NewEngine(plan, Frontend{Where: InShim, Kill: kill, Calls: calls,
+		ToServer: func(p Piece) error { return inner.Send(p.Raw) },
+		ToClient: s.deliver,
+		Clock:    inner.Trace().Since})
 	if err != nil {
 		return nil, err
 	}
