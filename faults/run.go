@@ -104,13 +104,21 @@ func (l *live) late() int {
 func Drive(ctx context.Context, start Starter, o Options) (res Result, err error) {
 	r := Result{Policy: o.Policy, Plan: o.Plan.String(), Counts: map[string]int{}}
 	var servers []*live
-	calls := new(int)
+	if err := o.Plan.Check(InShim); err != nil {
+		return r, err
+	}
+	calls := new(Counter)
 	connect := func(plan Plan) (*live, error) {
 		srv, err := start()
 		if err != nil {
 			return nil, err
 		}
-		l := &live{srv: srv, shim: NewShimCounting(srv.Conn, srv.Kill, plan, o.Policy, calls)}
+		shim, err := NewShim(srv.Conn, srv.Kill, plan, o.Policy, calls)
+		if err != nil {
+			srv.Stop()
+			return nil, err
+		}
+		l := &live{srv: srv, shim: shim}
 		servers = append(servers, l)
 		cl, err := probe.Connect(ctx, l.shim, o.Probe)
 		l.client = cl
@@ -123,9 +131,9 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 	defer func() {
 		res = r
 		for _, l := range servers {
-			if o.Plan.Slow != nil {
+			if l.shim.Holding() {
 				// Give held replies their chance to arrive late.
-				l.shim.Settle(o.Plan.Delay + 500*time.Millisecond)
+				l.shim.Settle(500 * time.Millisecond)
 				time.Sleep(50 * time.Millisecond)
 			}
 			res.LateReplies += l.late()
@@ -157,9 +165,7 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 	if err != nil {
 		// The server died at startup; a host that restarts tries once more.
 		r.Restarts++
-		restarted := o.Plan
-		restarted.ExitAtStartup = false
-		if cur, err = connect(restarted); err != nil {
+		if cur, err = connect(o.Plan.Restarted()); err != nil {
 			return r, err
 		}
 	}
@@ -173,9 +179,7 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 		if (out.Outcome == Closed || out.Outcome == NotConnected) && o.Restart {
 			f := Failure{Call: i, Outcome: out.Outcome, DetectedMs: out.Ms}
 			t0 := time.Now()
-			plan := o.Plan
-			plan.ExitAtStartup = false
-			next, err := connect(plan)
+			next, err := connect(o.Plan.Restarted())
 			if err == nil {
 				r.Restarts++
 				cur = next

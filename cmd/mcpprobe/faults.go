@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
@@ -16,48 +17,44 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// faultFlags are shared by faults and proxy.
+// faultFlags are shared by faults and proxy: each fault kind's flags, as
+// the registry lists them, then the seed.
 func faultFlags() []cli.Flag {
-	sel := "`WHICH`: a tools/call number (6), tool:NAME, or p:PROBABILITY"
-	return []cli.Flag{
-		&cli.StringFlag{Name: "crash-at", Usage: "kill the server's process group while it handles " + sel},
-		&cli.StringFlag{Name: "slow-at", Usage: "hold the reply to " + sel + " for --delay"},
-		&cli.DurationFlag{Name: "delay", Value: 3 * time.Second, Usage: "how long --slow-at holds a reply"},
-		&cli.StringFlag{Name: "drop-at", Usage: "swallow the reply to " + sel},
-		&cli.StringFlag{Name: "garble-at", Usage: "corrupt the bytes of the reply to " + sel},
-		&cli.StringFlag{Name: "pollute", Usage: "`KIND` of stray stdout text: line (a log line) or partial (no newline, glued to the reply)"},
-		&cli.StringFlag{Name: "pollute-at", Value: "1", Usage: "the reply --pollute precedes: " + sel},
-		&cli.BoolFlag{Name: "split", Usage: "deliver frames in small chunks at random boundaries (proxy)"},
-		&cli.IntFlag{Name: "stderr-flood", Usage: "write `N` lines on stderr at startup (proxy)"},
-		&cli.BoolFlag{Name: "exit-at-startup", Usage: "kill the server before it answers its handshake"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for p: selectors and --split"},
+	var flags []cli.Flag
+	for _, k := range faults.Kinds() {
+		for _, f := range k.Flags {
+			switch f.Type {
+			case faults.Switch:
+				flags = append(flags, &cli.BoolFlag{Name: f.Name, Usage: f.Usage})
+			case faults.Count:
+				n, _ := strconv.Atoi(f.Default)
+				flags = append(flags, &cli.IntFlag{Name: f.Name, Value: n, Usage: f.Usage})
+			case faults.Duration:
+				d, _ := time.ParseDuration(f.Default)
+				flags = append(flags, &cli.DurationFlag{Name: f.Name, Value: d, Usage: f.Usage})
+			default:
+				flags = append(flags, &cli.StringFlag{Name: f.Name, Value: f.Default, Usage: f.Usage})
+			}
+		}
 	}
+	return append(flags, &cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for p: selectors and --split"})
 }
 
-func planFromFlags(cmd *cli.Command) (faults.Plan, error) {
-	p := faults.Plan{Delay: cmd.Duration("delay"), Split: cmd.Bool("split"), StderrFlood: int(cmd.Int("stderr-flood")),
-		ExitAtStartup: cmd.Bool("exit-at-startup"), Seed: cmd.Uint64("seed")}
-	for _, f := range []struct {
-		flag string
-		dst  **faults.Selector
-	}{{"crash-at", &p.Crash}, {"slow-at", &p.Slow}, {"drop-at", &p.Drop}, {"garble-at", &p.Garble}} {
-		if v := cmd.String(f.flag); v != "" {
-			s, err := faults.ParseSelector(v)
-			if err != nil {
-				return p, usageErr("--%s %v", f.flag, err)
-			}
-			*f.dst = &s
+// planFromFlags reads the fault flags through the registry's parser;
+// where names the front end that will act the plan, which refuses a fault
+// it cannot act rather than ignore it.
+func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
+	p, err := faults.ParsePlan(func(name string) string {
+		if v := cmd.Value(name); v != nil {
+			return fmt.Sprint(v)
 		}
+		return ""
+	}, cmd.Uint64("seed"))
+	if err == nil {
+		err = p.Check(where)
 	}
-	if k := cmd.String("pollute"); k != "" {
-		if k != "line" && k != "partial" {
-			return p, usageErr("--pollute %q: want line or partial", k)
-		}
-		s, err := faults.ParseSelector(cmd.String("pollute-at"))
-		if err != nil {
-			return p, usageErr("--pollute-at %v", err)
-		}
-		p.Pollute, p.PolluteKind = &s, k
+	if err != nil {
+		return p, usageErr("%v", err)
 	}
 	return p, nil
 }
@@ -104,7 +101,7 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planFromFlags(cmd)
+	plan, err := planFromFlags(cmd, faults.InShim)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +123,7 @@ func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
 	for _, pol := range policies {
 		r, err := faults.Drive(ctx, start, faults.Options{Plan: plan, Policy: pol, Calls: calls, N: int(cmd.Int("calls")),
 			Timeout: cmd.Duration("timeout"), Restart: cmd.Bool("restart"), Probe: po})
-		if err != nil && len(r.Calls) == 0 && !plan.ExitAtStartup {
+		if err != nil && len(r.Calls) == 0 && !plan.ActsAtStart() {
 			return nil, &exitError{code: exitNoTarget, msg: err.Error()}
 		}
 		fr.results = append(fr.results, r)
@@ -218,7 +215,13 @@ func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]stri
 	if err != nil {
 		return nil, err
 	}
-	at := func(n int) *faults.Selector { return &faults.Selector{At: n} }
+	plan := func(v faults.Values) faults.Plan {
+		p, err := faults.ParsePlan(v.Get, 1)
+		if err != nil {
+			panic(err) // the scenarios below are fixed
+		}
+		return p
+	}
 	type scenario struct {
 		name    string
 		plan    faults.Plan
@@ -227,12 +230,12 @@ func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]stri
 		timeout time.Duration
 	}
 	scs := []scenario{
-		{"crash during call 3", faults.Plan{Crash: at(3)}, false, faults.Spec, 5 * time.Second},
-		{"crash during call 3, client restarts", faults.Plan{Crash: at(3)}, true, faults.Spec, 5 * time.Second},
-		{"call 2 held 2 s, client timeout 1 s", faults.Plan{Slow: at(2), Delay: 2 * time.Second}, false, faults.Spec, time.Second},
+		{"crash during call 3", plan(faults.Values{"crash-at": "3"}), false, faults.Spec, 5 * time.Second},
+		{"crash during call 3, client restarts", plan(faults.Values{"crash-at": "3"}), true, faults.Spec, 5 * time.Second},
+		{"call 2 held 2 s, client timeout 1 s", plan(faults.Values{"slow-at": "2", "delay": "2s"}), false, faults.Spec, time.Second},
 	}
 	for _, p := range faults.Policies {
-		scs = append(scs, scenario{"stray stdout text glued to reply 2, " + string(p) + " client", faults.Plan{Pollute: at(2), PolluteKind: "partial"}, false, p, time.Second})
+		scs = append(scs, scenario{"stray stdout text glued to reply 2, " + string(p) + " client", plan(faults.Values{"pollute": "partial", "pollute-at": "2"}), false, p, time.Second})
 	}
 	var rows [][]string
 	for _, sc := range scs {

@@ -175,3 +175,18 @@ func TestReportFaultsAndMalformedSections(t *testing.T) {
 		}
 	}
 }
+
+// A fault only the proxy can act is refused by faults, with the reason,
+// and acts through the proxy.
+func TestFaultsProxyOnly(t *testing.T) {
+	for _, flag := range [][]string{{"--split"}, {"--stderr-flood", "3"}} {
+		r := mcpprobe(t, append(append([]string{"faults", "--quiet", "--calls", "1", "--call", "echo"}, flag...), "--", bin.raw, "-bench-tools")...)
+		if r.code != 2 || !strings.Contains(r.stderr, flag[0]+" acts only in mcpprobe proxy: ") {
+			t.Errorf("faults %s: exit %d, %s", flag[0], r.code, r.stderr)
+		}
+	}
+	v := faultsJSON(t, "--calls", "3", "--call", "echo", "--", bin.mcpprobe, "proxy", "--split", "--stderr-flood", "50", "--", bin.raw, "-bench-tools")
+	if got := outcomes(v); got != "ok ok ok" {
+		t.Errorf("through a splitting, flooding proxy: %q", got)
+	}
+}
