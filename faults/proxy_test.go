@@ -19,6 +19,10 @@ import (
 // TestMain doubles as a trivial stdio server (MCPPROBE_ECHO=1) whose
 // replies keep odd bytes, so transparency can be checked byte for byte.
 func TestMain(m *testing.M) {
+	if os.Getenv("MCPPROBE_MCP") == "1" {
+		mcpServer()
+		return
+	}
 	if os.Getenv("MCPPROBE_ECHO") == "1" {
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {

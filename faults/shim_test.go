@@ -104,7 +104,7 @@ func TestShimRefuses(t *testing.T) {
 	if _, err := NewShim(fc, func() {}, p, Spec, nil); err == nil {
 		t.Error("the shim took --split, which it cannot act")
 	}
-	if _, err := Drive(t.Context(), nil, Options{Plan: p}); err == nil || !strings.Contains(err.Error(), "--split acts only in mcpprobe proxy") {
+	if _, err := Drive(t.Context(), nil, DriveOptions{Plan: p}); err == nil || !strings.Contains(err.Error(), "--split acts only in mcpprobe proxy") {
 		t.Errorf("Drive: %v", err)
 	}
 }

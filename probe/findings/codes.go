@@ -21,6 +21,7 @@ const (
 	OriginWire   Origin = "wire"   // the probe: transport, handshake, lists, shutdown
 	OriginBudget Origin = "budget" // host budgets: cuts, schema drops, instructions
 	OriginLint   Origin = "lint"   // lint of what is delivered
+	OriginFaults Origin = "faults" // faults: shutdown signals, restarts
 )
 
 // Def is what the registry knows of a code.
@@ -111,6 +112,10 @@ const (
 	SDKBounds
 	CredentialParam
 	EmptyDescription
+
+	// faults
+	IgnoresSigterm
+	RestartFailed
 )
 
 // README sections that say more than a row can.
@@ -120,6 +125,7 @@ const (
 	moreSnapshot = "snapshot"
 	moreReports  = "what-it-reports"
 	moreTrace    = "--trace-file"
+	moreFaults   = "faults"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -185,6 +191,9 @@ var defs = []Def{
 	{Code: SDKBounds, Name: "sdk-bounds", Severity: Warning, Origin: OriginLint, Title: "an integer bounded only by ±9007199254740991 (zod's default), with the documented range if the description gives one"},
 	{Code: CredentialParam, Name: "credential-param", Severity: Warning, Origin: OriginLint, Title: "a parameter named like a credential (api key, token, password, secret…)"},
 	{Code: EmptyDescription, Name: "empty-description", Severity: Warning, Also: []Severity{Info}, Origin: OriginLint, Title: "a missing or empty description: a warning on a tool, info on a prompt"},
+
+	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
+	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},
 }
 
 // byCode and byName index defs.
