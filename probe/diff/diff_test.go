@@ -30,7 +30,11 @@ func TestLoadFormats(t *testing.T) {
 		{"anthropic request body", `{"tools":[{"name":"find","description":"Find orders fast.","input_schema":` + schema + `}]}`, "anthropic (in a tools object)", false},
 		{"openai chat completions", `[{"type":"function","function":{"name":"find","description":"Find orders fast.","parameters":` + schema + `,"strict":false}}]`, "openai-chat-completions", false},
 		{"openai responses", `[{"type":"function","name":"find","description":"Find orders fast.","parameters":` + schema + `}]`, "openai-responses", false},
-		{"wire --json", `{"mcpprobe_version":"dev","instructions":null,"tools":[` + liveTool + `]}`, "mcpprobe-wire-json", true},
+		{"wire --json, before the envelope", `{"mcpprobe_version":"dev","instructions":null,"tools":[` + liveTool + `]}`, "mcpprobe-wire-json", true},
+		// In the envelope the tool sits deeper: its bytes must still be
+		// cut from the file exactly (identical bytes below).
+		{"wire --json", `{"schema":"mcpprobe/result/v1","command":"wire","findings":[],"wire":{"instructions":null,"tools":[ ` + liveTool + ` ]}}`, "mcpprobe-wire-json", true},
+		{"report --json", `{"schema":"mcpprobe/result/v1","command":"report","report":{"date":"2026-01-02","wire":{"tools":[` + liveTool + `]}}}`, "mcpprobe-wire-json", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,7 +54,8 @@ func TestLoadFormats(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{`{"x":1}`, `[1,2]`, `not json`, `[{"input_schema":{}}]`} {
+	for _, bad := range []string{`{"x":1}`, `[1,2]`, `not json`, `[{"input_schema":{}}]`,
+		`{"schema":"mcpprobe/result/v1","command":"bench","bench":{"calls":[]}}`} {
 		if _, err := Load([]byte(bad)); err == nil {
 			t.Errorf("Load(%s) accepted", bad)
 		}
@@ -162,6 +167,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	ref, err := Load(snap)
 	if err != nil || ref.Format != "mcpprobe-snapshot" {
 		t.Fatalf("load: %v %q", err, ref.Format)
+	}
+	// snapshot --json carries the same lock file as its section.
+	env := `{"schema":"mcpprobe/result/v1","command":"snapshot","findings":[],"snapshot":` + string(snap) + `}`
+	if ref, err := Load([]byte(env)); err != nil || ref.Format != "mcpprobe-snapshot" || len(ref.Tools) != 2 || ref.Instructions == nil || !strings.Contains(string(ref.ServerInfo), `"name": "s"`) {
+		t.Fatalf("snapshot --json: %v %q %+v", err, ref.Format, ref)
 	}
 	// The snapshot sorted the tools; the live order differs, so a tools
 	// "order" change is all there is, and the bytes of each tool are kept.
