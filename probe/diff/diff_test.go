@@ -1,6 +1,10 @@
 package diff
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,5 +194,54 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	c.Instructions = &changed
 	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalCanonical || r.Changes[0].Path != "instructions" {
 		t.Errorf("changed instructions not seen: %+v", r.Changes)
+	}
+}
+
+func TestRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	same := write("same.json", `[`+liveTool+`]`)
+	other := write("other.json", `[`+strings.Replace(liveTool, "1 to 20", "1 to 50", 1)+`,{"name":"new","inputSchema":{}}]`)
+	bad := write("bad.json", `{"x":1}`)
+	tests := []struct {
+		name     string
+		o        Options
+		drift    int
+		optError string // a *probe.OptionError starting so
+	}{
+		{"identical", Options{Ref: Source{Path: same}, Live: Source{Path: same}}, 0, ""},
+		{"a change and a tool added", Options{Ref: Source{Path: same}, Live: Source{Path: other}}, 2, ""},
+		{"a missing reference names its flag", Options{Ref: Source{Path: filepath.Join(dir, "none"), Name: "--ref"}, Live: Source{Path: same}}, 0, "--ref: "},
+		{"an unknown format", Options{Ref: Source{Path: same}, Live: Source{Path: bad}}, 0, bad + ": not a known"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Run(context.Background(), tc.o)
+			if tc.optError != "" {
+				var oe *probe.OptionError
+				if !errors.As(err, &oe) || !strings.HasPrefix(oe.Msg, tc.optError) {
+					t.Fatalf("err = %v, want an OptionError starting %q", err, tc.optError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Counts()["drift"]; got != tc.drift {
+				t.Errorf("drift = %d, want %d (%+v)", got, tc.drift, r.Comparison)
+			}
+			if r.Findings() != nil || r.Capture != nil {
+				t.Errorf("files gave findings or a capture")
+			}
+			if r.Ref.Label != tc.o.Ref.Path || r.Live.Label != tc.o.Live.Path {
+				t.Errorf("labels %q %q", r.Ref.Label, r.Live.Label)
+			}
+		})
 	}
 }
