@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -113,7 +114,8 @@ func reportExtras(cmd *cli.Command, t launch.Target) []report.Extra {
 			for _, row := range rows {
 				so := &reports.Object{}
 				for i, k := range []string{"fault", "seen", "detected_after", "recovered"} {
-					so.Set(k, row[i])
+					// The row is markdown cells; JSON gets the plain text.
+					so.Set(k, strings.NewReplacer("`", "", `\|`, "|").Replace(row[i]))
 				}
 				scenarios = append(scenarios, so.Bytes())
 			}

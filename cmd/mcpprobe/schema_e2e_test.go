@@ -59,6 +59,7 @@ func TestJSONValidatesAgainstSchema(t *testing.T) {
 		{"snapshot", []string{"snapshot", bin.good}, 0, []string{"snapshot.tools.0.sha256", "snapshot.server_info.name"}},
 		{"report", []string{"report", "--date", "2026-12-02", bin.good}, 0, []string{"report.wire.tools", "report.budget.hosts"}},
 		{"report with a diff", []string{"report", "--date", "2026-12-02", "--ref", ref, bin.good}, 0, []string{"report.diff.changes"}},
+		{"report with latency and faults", []string{"report", "--date", "2026-12-02", "--bench", "--faults", "--", bin.raw}, 0, []string{"report.bench.startup", "report.faults.not_run"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
