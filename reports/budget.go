@@ -11,9 +11,35 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 )
 
+// BudgetText is budget's text: the delivery table, the token cost, the
+// cut texts when showCut is set, and the budget's and lint's findings.
+func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
+	c := r.Capture
+	fmt.Fprintf(w, "%s · %s tools · what each host delivers (description length in UTF-16 units)\n\n", Escape(ServerName(c)), Num(len(c.Tools.Items)))
+	Delivery(w, Terminal, r.Delivery, c)
+	fmt.Fprintln(w)
+	if r.Tokens != nil {
+		Tokens(w, Terminal, c, *r.Tokens)
+		TokenTable(w, Terminal, *r.Tokens)
+		fmt.Fprintln(w)
+	}
+	if showCut {
+		ShowCut(w, r.Delivery)
+	}
+	fmt.Fprintln(w, "Findings:")
+	Findings(w, Terminal, SortFindings(append(append([]probe.Finding(nil), r.Budget...), r.Lint...)))
+}
+
+// BudgetView is budget --view: the markdown of what one host delivers.
+func BudgetView(w io.Writer, r *budget.Result) {
+	if r.View != nil {
+		View(w, *r.View, r.Capture)
+	}
+}
+
 // Delivery writes one table of every tool against every host: how much
 // of each description reaches the model, and the instructions below.
-func Delivery(w io.Writer, st Style, r budget.Result, c *probe.Capture) {
+func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	if len(r.Hosts) == 0 {
 		return
 	}
@@ -79,7 +105,7 @@ func TokenTable(w io.Writer, st Style, d tokens.Definitions) {
 }
 
 // ShowCut prints, for each cut text, what is delivered and what is lost.
-func ShowCut(w io.Writer, r budget.Result) {
+func ShowCut(w io.Writer, r budget.Delivery) {
 	any := false
 	for _, hr := range r.Hosts {
 		if hr.Host.ID == "all" {

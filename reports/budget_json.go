@@ -5,17 +5,15 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
-	"github.com/mcpprobe/mcpprobe/probe/tokens"
 )
 
-// BudgetJSON renders the budget as one JSON object (fields in the README).
-// Lengths are in each host's unit.
-func BudgetJSON(r budget.Result, d *tokens.Definitions, findings, lint []probe.Finding, h Header) []byte {
+// BudgetSection is budget's --json section (fields in the README).
+// Lengths are in each host's unit. Its findings, the lint's included,
+// are the envelope's.
+func BudgetSection(r *budget.Result) []byte {
 	o := &Object{}
-	o.Set("mcpprobe_version", h.Version)
-	o.Set("target", h.Target)
 	var hosts [][]byte
-	for _, hr := range r.Hosts {
+	for _, hr := range r.Delivery.Hosts {
 		ho := &Object{}
 		ho.Set("host", hr.Host.ID).Set("name", hr.Host.Name).Set("unit", unitOr(hr.Host.Description.Unit))
 		ho.Set("measured_on", hr.Host.MeasuredOn).Set("source", hr.Host.Source)
@@ -46,11 +44,11 @@ func BudgetJSON(r budget.Result, d *tokens.Definitions, findings, lint []probe.F
 	}
 	o.Raw("hosts", RawArray(hosts))
 	var lost [][]byte
-	for _, l := range r.OutputLost {
+	for _, l := range r.Delivery.OutputLost {
 		lost = append(lost, (&Object{}).Set("tool", l.Tool).Set("descriptions", l.Descriptions).Set("chars", l.Chars).Bytes())
 	}
 	o.Raw("output_schema_undelivered", RawArray(lost))
-	if d != nil {
+	if d := r.Tokens; d != nil {
 		to := &Object{}
 		to.Set("encoding", d.Encoding).Set("estimate", true).Set("total", d.Total)
 		var per [][]byte
@@ -62,9 +60,7 @@ func BudgetJSON(r budget.Result, d *tokens.Definitions, findings, lint []probe.F
 	} else {
 		o.Raw("tokens", nil)
 	}
-	o.Raw("findings", findingsJSON(findings))
-	o.Raw("lint", findingsJSON(lint))
-	return append(o.Bytes(), '\n')
+	return o.Bytes()
 }
 
 func unitOr(u string) string {

@@ -10,7 +10,7 @@ import (
 
 // Diff writes the three answers (same bytes? same meaning? what differs?)
 // and a table of changes.
-func Diff(w io.Writer, st Style, r diff.Result, refLabel, liveLabel string) {
+func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) {
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -92,11 +92,17 @@ func listOrDash(s []string) string {
 	return strings.Join(esc, ", ")
 }
 
-// DiffJSON renders a diff result (fields in the README). Old and new
-// values are embedded as each side wrote them.
-func DiffJSON(r diff.Result, refLabel, liveLabel string) []byte {
+// DiffText is diff's text: the three answers and the changes, between
+// the sides as the user named them.
+func DiffText(w io.Writer, r *diff.Result) {
+	Diff(w, Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
+}
+
+// DiffSection is diff's --json section (fields in the README). Old and
+// new values are embedded as each side wrote them.
+func DiffSection(r *diff.Result) []byte {
 	o := &Object{}
-	o.Set("reference", refLabel).Set("compared_with", liveLabel)
+	o.Set("reference", r.Ref.Label).Set("compared_with", r.Live.Label)
 	o.Set("reference_format", r.RefFormat)
 	o.Set("bytes_comparable", r.BytesComparable)
 	o.Set("identical_bytes", r.IdenticalBytes)
@@ -115,7 +121,7 @@ func DiffJSON(r diff.Result, refLabel, liveLabel string) []byte {
 		changes = append(changes, co.Bytes())
 	}
 	o.Raw("changes", RawArray(changes))
-	return append(o.Bytes(), '\n')
+	return o.Bytes()
 }
 
 func nonNilStrings(s []string) []string {

@@ -60,16 +60,14 @@ func marshal(v any) []byte {
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
-// CaptureJSON renders the wire capture as one JSON object (the fields are
-// documented in the README). Items and objects the server sent are embedded
-// byte for byte; everything else is ours.
-func CaptureJSON(c *probe.Capture, h Header) []byte {
+// WireSection is the wire section of --json (its fields are in the
+// README): everything the capture holds but what the envelope already
+// says (target, protocol version, findings). Items and objects the server
+// sent are embedded byte for byte; everything else is ours.
+func WireSection(c *probe.Capture) []byte {
 	o := &Object{}
-	o.Set("mcpprobe_version", h.Version)
-	o.Set("target", h.Target)
 	o.Set("transport", c.Transport)
 	o.Set("era", nullIfEmpty(c.Era))
-	o.Set("protocol_version", nullIfEmpty(c.ProtocolVersion))
 	o.Set("requested_version", nullIfEmpty(c.RequestedVersion))
 	o.Set("discover", c.Discover)
 	o.Raw("server_info", c.ServerInfo)
@@ -117,7 +115,6 @@ func CaptureJSON(c *probe.Capture, h Header) []byte {
 		events = append(events, eo.Bytes())
 	}
 	o.Raw("events", RawArray(events))
-	o.Raw("findings", findingsJSON(c.Findings))
 	t := &Object{}
 	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
 	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
@@ -132,7 +129,7 @@ func CaptureJSON(c *probe.Capture, h Header) []byte {
 	} else {
 		o.Raw("http", nil)
 	}
-	return append(o.Bytes(), '\n')
+	return o.Bytes()
 }
 
 func nullIfEmpty(s string) any {

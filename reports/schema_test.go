@@ -3,9 +3,15 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+)
+
+const (
+	emptyLock   = `{"mcpprobe_snapshot":1,"protocol_version":"","server_info":null,"instructions":null,"tools":[],"prompts":[],"resources":[],"resource_templates":[]}`
+	emptyBudget = `{"hosts":[],"output_schema_undelivered":[],"tokens":null}`
 )
 
 func TestEnvelopeValidates(t *testing.T) {
@@ -16,9 +22,18 @@ func TestEnvelopeValidates(t *testing.T) {
 		section string
 		ok      bool
 	}{
-		{"minimal snapshot", Envelope{Version: "dev", Command: "snapshot", Target: "./s"}, `{}`, true},
+		{"empty snapshot", Envelope{Version: "dev", Command: "snapshot", Target: "./s"}, emptyLock, true},
+		{"snapshot entry without its hash", Envelope{Version: "dev", Command: "snapshot", Target: "./s"},
+			strings.Replace(emptyLock, `"tools":[]`, `"tools":[{"name":"a","definition":{},"raw":"{}"}]`, 1), false},
 		{"tripped gate", Envelope{Version: "dev", Command: "budget", Target: "./s", ProtocolVersion: "2025-06-18",
-			Findings: fs, Gates: []string{"warning"}, Tripped: findings.Trip([]string{"warning"}, fs, nil)}, `{}`, true},
+			Findings: fs, Gates: []string{"warning"}, Tripped: findings.Trip([]string{"warning"}, fs, nil)}, emptyBudget, true},
+		{"budget section empty", Envelope{Version: "dev", Command: "budget", Target: "./s"}, `{}`, false},
+		{"budget host without tools", Envelope{Version: "dev", Command: "budget", Target: "./s"},
+			`{"hosts":[{"host":"x"}],"output_schema_undelivered":[],"tokens":null}`, false},
+		{"diff change of an unknown kind", Envelope{Version: "dev", Command: "diff", Target: "./s"},
+			`{"reference":"r","compared_with":"s","reference_format":"anthropic","bytes_comparable":false,"identical_bytes":false,` +
+				`"identical_canonical":false,"tools_added":[],"tools_removed":[],"changes":[{"tool":"t","path":"t.x","kind":"moved","old":1,"new":2,"note":null}]}`, false},
+		{"report without its budget", Envelope{Version: "dev", Command: "report", Target: "./s"}, `{"date":"2026-01-02","wire":null}`, false},
 		{"wire section missing keys", Envelope{Version: "dev", Command: "wire", Target: "./s"}, `{"transport":"stdio"}`, false},
 		{"unknown command", Envelope{Version: "dev", Command: "frob", Target: "./s"}, `{}`, false},
 		{"section null", Envelope{Version: "dev", Command: "wire", Target: "./s"}, `null`, true},

@@ -14,13 +14,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Header is what a report says about the run itself.
-type Header struct {
-	Target  string // how the server was started, secrets already hidden
-	Version string // mcpprobe's version
-	Date    string // YYYY-MM-DD
-}
-
 // ServerName returns "name version" from the capture's serverInfo.
 func ServerName(c *probe.Capture) string {
 	si := gjson.ParseBytes(c.ServerInfo)
@@ -29,35 +22,6 @@ func ServerName(c *probe.Capture) string {
 		return "unnamed server"
 	}
 	return name
-}
-
-// Section is one part of the report after Findings and Wire; later
-// capabilities add theirs.
-type Section struct {
-	Title string
-	Write func(w io.Writer)
-}
-
-// Report writes the whole markdown report. Sections appear in a fixed
-// order and everything in them is in wire order or sorted, so the same
-// server gives the same report. findings are every section's findings,
-// shown together at the top.
-func Report(w io.Writer, c *probe.Capture, h Header, findings []probe.Finding, sections ...Section) {
-	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", Cell(ServerName(c)))
-	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
-		Code(h.Target), c.Transport, protocolLine(c), h.Version, h.Date)
-	fmt.Fprintln(w, "## Findings")
-	fmt.Fprintln(w)
-	Findings(w, Markdown, findings)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "## Wire")
-	fmt.Fprintln(w)
-	Wire(w, Markdown, c)
-	for _, s := range sections {
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "## %s\n\n", s.Title)
-		s.Write(w)
-	}
 }
 
 // SortFindings orders findings by severity, then code, keeping the order
@@ -74,6 +38,16 @@ func protocolLine(c *probe.Capture) string {
 		s += " (server/discover: " + Escape(c.Discover) + ")"
 	}
 	return s
+}
+
+// WireText is wire's text: what the server offers, every finding about
+// the wire, and when each phase finished.
+func WireText(w io.Writer, r *wire.Result) {
+	Wire(w, Terminal, r.Capture)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Findings:")
+	Findings(w, Terminal, r.Capture.Findings)
+	Timings(w, r.Capture)
 }
 
 // Findings writes the findings table.

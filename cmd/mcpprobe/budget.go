@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 
-	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
-	"github.com/mcpprobe/mcpprobe/probe/lint"
-	"github.com/mcpprobe/mcpprobe/probe/tokens"
-	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -31,47 +27,49 @@ func budgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := probeTarget(ctx, cmd, cmd.Root().ErrWriter)
-			if err != nil {
-				return err
-			}
-			b := analyseBudget(s.capture, hosts)
-			if b.tokensErr != nil {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: token counts unavailable: %v\n", b.tokensErr)
-			}
-			var out bytes.Buffer
-			switch {
-			case cmd.String("view") != "":
-				id := cmd.String("view")
+			o := budget.Options{Hosts: hosts.selected}
+			if id := cmd.String("view"); id != "" {
+				if cmd.Bool("json") {
+					return usageErr("--view prints markdown; for JSON, budget --json has every host's delivery")
+				}
 				vh, err := budget.Select(hosts.all, []string{id})
 				if err != nil {
 					return usageErr("--view: %v", err)
 				}
-				r := budget.Compute(s.capture, vh)
-				reports.View(&out, r.Hosts[0], s.capture)
-			case cmd.Bool("json"):
-				out.Write(reports.BudgetJSON(b.result, b.tokens, b.findings, b.lint, header(s)))
-			default:
-				fmt.Fprintf(&out, "%s · %s tools · what each host delivers (description length in UTF-16 units)\n\n", reports.Escape(reports.ServerName(s.capture)), reports.Num(len(s.capture.Tools.Items)))
-				reports.Delivery(&out, reports.Terminal, b.result, s.capture)
-				fmt.Fprintln(&out)
-				if b.tokens != nil {
-					reports.Tokens(&out, reports.Terminal, s.capture, *b.tokens)
-					reports.TokenTable(&out, reports.Terminal, *b.tokens)
-					fmt.Fprintln(&out)
-				}
-				if cmd.Bool("show-cut") {
-					reports.ShowCut(&out, b.result)
-				}
-				fmt.Fprintln(&out, "Findings:")
-				reports.Findings(&out, reports.Terminal, reports.SortFindings(append(append([]probe.Finding(nil), b.findings...), b.lint...)))
+				o.View = &vh[0]
 			}
-			if err := write(cmd, cmd.Root().Writer, s.redact, out.Bytes()); err != nil {
+			tf, err := openTrace(cmd)
+			if err != nil {
 				return err
 			}
-			return gate(cmd, b.all(s.capture), nil)
+			defer tf.close()
+			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+				return err
+			}
+			r, err := budget.Run(ctx, o)
+			if err != nil {
+				return failure(err)
+			}
+			if r.TokensErr != nil {
+				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: token counts unavailable: %v\n", r.TokensErr)
+			}
+			out := budgetOutcome(r)
+			if cmd.String("view") != "" {
+				out.text = func(w io.Writer) { reports.BudgetView(w, r) }
+			} else if cmd.Bool("show-cut") {
+				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
+			}
+			return emit(cmd, out)
 		},
 	}
+}
+
+func budgetOutcome(r *budget.Result) outcome {
+	c := r.Capture
+	return outcome{command: "budget", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.BudgetSection(r) },
+		text:    func(w io.Writer) { reports.BudgetText(w, r, false) }}
 }
 
 type hostSet struct {
@@ -79,6 +77,8 @@ type hostSet struct {
 	selected []budget.Host
 }
 
+// selectHosts reads --hosts and --host; a file or an id that does not
+// work is a usage error, before any server starts.
 func selectHosts(cmd *cli.Command) (hostSet, error) {
 	all := budget.Known()
 	if f := cmd.String("hosts"); f != "" {
@@ -96,34 +96,4 @@ func selectHosts(cmd *cli.Command) (hostSet, error) {
 		return hostSet{}, usageErr("--host: %v", err)
 	}
 	return hostSet{all: all, selected: sel}, nil
-}
-
-// budgetRun is the budget of one capture, with its lint and token counts.
-type budgetRun struct {
-	result    budget.Result
-	tokens    *tokens.Definitions
-	tokensErr error
-	findings  []probe.Finding // budget findings: cuts, drops, instructions
-	lint      []probe.Finding
-}
-
-func analyseBudget(c *probe.Capture, hosts hostSet) budgetRun {
-	b := budgetRun{result: budget.Compute(c, hosts.selected)}
-	b.findings = budget.Findings(b.result)
-	b.lint = lint.Check(c)
-	var names []string
-	for _, t := range wire.Tools(c) {
-		names = append(names, t.Name)
-	}
-	if d, err := tokens.OfTools(names, c.Tools.Items); err == nil {
-		b.tokens = &d
-	} else {
-		b.tokensErr = err
-	}
-	return b
-}
-
-// all is every finding: the capture's, the budget's and the lint's.
-func (b budgetRun) all(c *probe.Capture) []probe.Finding {
-	return append(append(append([]probe.Finding(nil), c.Findings...), b.findings...), b.lint...)
 }

@@ -14,14 +14,11 @@ func budgetJSON(t *testing.T, args ...string) gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !gjson.Valid(r.stdout) {
-		t.Fatalf("not JSON: %.300s", r.stdout)
-	}
-	return gjson.Parse(r.stdout)
+	return envelope(t, "budget", r.stdout)
 }
 
 func hostTool(v gjson.Result, host, tool string) gjson.Result {
-	return v.Get(fmt.Sprintf(`hosts.#(host==%q).tools.#(name==%q)`, host, tool))
+	return v.Get(fmt.Sprintf(`budget.hosts.#(host==%q).tools.#(name==%q)`, host, tool))
 }
 
 // The fixture sits exactly at, one under and one over every budget.
@@ -69,15 +66,15 @@ func TestBudgetAtTheEdges(t *testing.T) {
 			t.Errorf("%s on codex: %s", tc.tool, s.Raw)
 		}
 	}
-	in := v.Get(`hosts.#(host=="chatgpt-chat").instructions`)
+	in := v.Get(`budget.hosts.#(host=="chatgpt-chat").instructions`)
 	if in.Get("delivered").String() != "cut" || in.Get("len").Int() != 513 || in.Get("lost_len").Int() != 1 {
 		t.Errorf("instructions on chatgpt-chat: %s", in.Raw)
 	}
-	if got := v.Get(`hosts.#(host=="claude-ai").instructions.delivered`).String(); got != "not_delivered" {
+	if got := v.Get(`budget.hosts.#(host=="claude-ai").instructions.delivered`).String(); got != "not_delivered" {
 		t.Errorf("instructions on claude-ai: %s", got)
 	}
 	codes := map[string][]string{}
-	for _, f := range append(v.Get("findings").Array(), v.Get("lint").Array()...) {
+	for _, f := range v.Get("findings").Array() {
 		codes[f.Get("code").String()] = append(codes[f.Get("code").String()], f.Get("tool").String())
 	}
 	if got := strings.Join(codes["block-past-cut"], ","); got != "blocks" {
@@ -89,12 +86,12 @@ func TestBudgetAtTheEdges(t *testing.T) {
 	if got := strings.Join(codes["empty-description"], ","); got != "empty_desc,no_desc" {
 		t.Errorf("empty-description for %q", got)
 	}
-	if v.Get("tokens.encoding").String() != "o200k_base" || v.Get("tokens.total").Int() <= v.Get("tokens.tools.0.tokens").Int() {
-		t.Errorf("tokens = %s", v.Get("tokens").Raw)
+	if v.Get("budget.tokens.encoding").String() != "o200k_base" || v.Get("budget.tokens.total").Int() <= v.Get("budget.tokens.tools.0.tokens").Int() {
+		t.Errorf("tokens = %s", v.Get("budget.tokens").Raw)
 	}
 	for _, n := range []int{511, 512} {
 		w := budgetJSON(t, "--host", "chatgpt-chat", "--", bin.raw, "-instructions-len", fmt.Sprint(n))
-		if got := w.Get("hosts.0.instructions.delivered").String(); got != "whole" {
+		if got := w.Get("budget.hosts.0.instructions.delivered").String(); got != "whole" {
 			t.Errorf("%d chars of instructions on chatgpt-chat: %s", n, got)
 		}
 	}
@@ -106,7 +103,7 @@ func TestBudgetOptions(t *testing.T) {
 		if got := hostTool(v, "claude-code", "find_orders").Get("delivered").String(); got != "whole" {
 			t.Errorf("find_orders (2,172 units) under a 3,000 cut: %s", got)
 		}
-		if n := len(v.Get("hosts").Array()); n != 1 {
+		if n := len(v.Get("budget.hosts").Array()); n != 1 {
 			t.Errorf("%d hosts, want 1", n)
 		}
 	})
@@ -149,6 +146,10 @@ func TestBudgetOptions(t *testing.T) {
 		if strings.Contains(r.stdout, "ALERTS: never show") {
 			t.Errorf("--view shows text past the cut")
 		}
+		// --view prints markdown: with --json it is refused, not ignored.
+		if r := mcpprobe(t, "budget", "--view", "claude-code", "--json", bin.good); r.code != 2 || !strings.Contains(r.stderr, "--view prints markdown") {
+			t.Errorf("--view --json: exit %d: %s", r.code, r.stderr)
+		}
 		codex := mcpprobe(t, "budget", "--view", "codex", bin.good)
 		if !strings.Contains(codex.stdout, "This server manages the ACME order book.") || !strings.Contains(codex.stdout, "Output schema (delivered)") {
 			t.Errorf("codex view lacks the prepended instructions or the output schema")
@@ -156,11 +157,11 @@ func TestBudgetOptions(t *testing.T) {
 	})
 	t.Run("a thousand tools and a 100,000-char description", func(t *testing.T) {
 		v := budgetJSON(t, "--host", "claude-code", "--", bin.raw, "-many", "1000")
-		if n := len(v.Get("hosts.0.tools").Array()); n != 1000 {
+		if n := len(v.Get("budget.hosts.0.tools").Array()); n != 1000 {
 			t.Errorf("%d tools", n)
 		}
 		v = budgetJSON(t, "--host", "claude-code", "--", bin.raw, "-long-desc", "100000")
-		if got := v.Get("hosts.0.tools.0"); got.Get("description_len").Int() != 100000 || got.Get("lost_len").Int() != 100000-2048 {
+		if got := v.Get("budget.hosts.0.tools.0"); got.Get("description_len").Int() != 100000 || got.Get("lost_len").Int() != 100000-2048 {
 			t.Errorf("long description: %s", got.Raw)
 		}
 	})

@@ -64,16 +64,11 @@ type outcome struct {
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
 func emit(cmd *cli.Command, o outcome) error {
-	tripped := findings.Trip(splitList(cmd.StringSlice("fail-on")), o.findings, o.counts)
+	gates := splitList(cmd.StringSlice("fail-on"))
+	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
 	if cmd.Bool("json") {
-		env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
-			Findings: findings.Sorted(o.findings), Gates: splitList(cmd.StringSlice("fail-on")), Tripped: tripped}
-		var section []byte
-		if o.section != nil {
-			section = o.section()
-		}
-		out = env.JSON(section)
+		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
 		o.text(&b)
@@ -86,6 +81,17 @@ func emit(cmd *cli.Command, o outcome) error {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
 	return nil
+}
+
+// json is the envelope with the command's section: what --json prints.
+func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
+	env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
+		Findings: findings.Sorted(o.findings), Gates: gates, Tripped: tripped}
+	var section []byte
+	if o.section != nil {
+		section = o.section()
+	}
+	return env.JSON(section)
 }
 
 // failure maps a domain error to the CLI's exit codes: what the user asked

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"io"
 	"os"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
+	"github.com/mcpprobe/mcpprobe/probe/snapshot"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -22,72 +23,69 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			refSide, liveSide, err := diffSides(ctx, cmd)
+			tf, err := openTrace(cmd)
 			if err != nil {
 				return err
 			}
-			r := diff.Compare(refSide, liveSide)
-			var out bytes.Buffer
-			if cmd.Bool("json") {
-				out.Write(reports.DiffJSON(r, refSide.Label, liveSide.Label))
-			} else {
-				reports.Diff(&out, reports.Terminal, r, refSide.Label, liveSide.Label)
-			}
-			if err := write(cmd, cmd.Root().Writer, nil, out.Bytes()); err != nil {
+			defer tf.close()
+			o, err := diffOptions(ctx, cmd, tf)
+			if err != nil {
 				return err
 			}
-			cats := map[string]int{}
-			if r.Drift() {
-				cats["drift"] = len(r.Changes) + len(r.ToolsAdded) + len(r.ToolsRemoved)
+			r, err := diff.Run(ctx, o)
+			if err != nil {
+				return failure(err)
 			}
-			return gate(cmd, nil, cats)
+			return emit(cmd, diffOutcome(r))
 		},
 	}
 }
 
-// diffSides resolves what to compare: --ref FILE against the target, or
+func diffOutcome(r *diff.Result) outcome {
+	o := outcome{command: "diff", target: r.Live.Label, findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.DiffSection(r) },
+		text:    func(w io.Writer) { reports.DiffText(w, r) }}
+	if r.Capture != nil {
+		o.protocol = r.Capture.ProtocolVersion
+	}
+	return o
+}
+
+// diffOptions reads what to compare: --ref FILE against the target, or
 // A -- B, each of which may be a reference file or a live target.
-func diffSides(ctx context.Context, cmd *cli.Command) (diff.Side, diff.Side, error) {
+func diffOptions(ctx context.Context, cmd *cli.Command, tf *traceFile) (diff.Options, error) {
 	head := cmd.Args().Slice()
 	tail, dashes := afterDashes(ctx)
 	if ref := cmd.String("ref"); ref != "" {
-		refSide, err := diff.LoadPath(ref)
-		if err != nil {
-			return diff.Side{}, diff.Side{}, usageErr("--ref: %v", err)
-		}
-		live, err := side(ctx, cmd, append(head, tail...))
-		return refSide, live, err
+		live, err := diffSource(cmd, append(head, tail...), tf)
+		return diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: live}, err
 	}
 	if !dashes && len(head) == 2 {
 		head, tail = head[:1], head[1:]
 	} else if !dashes || len(head) == 0 || len(tail) == 0 {
-		return diff.Side{}, diff.Side{}, usageErr("diff needs --ref FILE TARGET, or A -- B (two targets or reference files)")
+		return diff.Options{}, usageErr("diff needs --ref FILE TARGET, or A -- B (two targets or reference files)")
 	}
-	a, err := side(ctx, cmd, head)
+	a, err := diffSource(cmd, head, tf)
 	if err != nil {
-		return diff.Side{}, diff.Side{}, err
+		return diff.Options{}, err
 	}
-	b, err := side(ctx, cmd, tail)
-	return a, b, err
+	b, err := diffSource(cmd, tail, tf)
+	return diff.Options{Ref: a, Live: b}, err
 }
 
-// side is a reference file when args is one existing path that reads as
-// one, and a live target otherwise.
-func side(ctx context.Context, cmd *cli.Command, args []string) (diff.Side, error) {
+// diffSource is a reference file when args is one existing path that is
+// a directory or not executable, and a live target otherwise.
+func diffSource(cmd *cli.Command, args []string, tf *traceFile) (diff.Source, error) {
 	if len(args) == 1 {
 		if st, err := os.Stat(args[0]); err == nil && (st.IsDir() || st.Mode()&0o111 == 0) {
-			s, err := diff.LoadPath(args[0])
-			if err != nil {
-				return diff.Side{}, usageErr("%v", err)
-			}
-			return s, nil
+			return diff.Source{Path: args[0]}, nil
 		}
 	}
-	s, err := probeArgs(ctx, cmd, cmd.Root().ErrWriter, args)
+	o, err := wireOptions(cmd, args, tf)
 	if err != nil {
-		return diff.Side{}, err
+		return diff.Source{}, err
 	}
-	return diff.FromCapture(s.capture, s.target.Display()), nil
+	return diff.Source{Live: &o}, nil
 }
 
 func snapshotCommand() *cli.Command {
@@ -97,11 +95,28 @@ func snapshotCommand() *cli.Command {
 		Usage:     "pin today's definitions in a lock file (diff --ref it later)",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := probeTarget(ctx, cmd, cmd.Root().ErrWriter)
+			tf, err := openTrace(cmd)
 			if err != nil {
 				return err
 			}
-			return write(cmd, cmd.Root().Writer, s.redact, diff.Snapshot(s.capture))
+			defer tf.close()
+			var o snapshot.Options
+			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+				return err
+			}
+			r, err := snapshot.Run(ctx, o)
+			if err != nil {
+				return failure(err)
+			}
+			return emit(cmd, snapshotOutcome(r))
 		},
 	}
+}
+
+func snapshotOutcome(r *snapshot.Result) outcome {
+	c := r.Capture
+	return outcome{command: "snapshot", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.SnapshotSection(r) },
+		text:    func(w io.Writer) { reports.SnapshotText(w, r) }}
 }

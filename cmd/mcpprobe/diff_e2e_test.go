@@ -15,10 +15,7 @@ func diffJSON(t *testing.T, wantCode int, args ...string) gjson.Result {
 	if r.code != wantCode {
 		t.Fatalf("exit %d, want %d: %s", r.code, wantCode, r.stderr)
 	}
-	if !gjson.Valid(r.stdout) {
-		t.Fatalf("not JSON: %.300s", r.stdout)
-	}
-	return gjson.Parse(r.stdout)
+	return section(t, "diff", r.stdout)
 }
 
 func tsServer(t *testing.T, mode string) []string {
@@ -165,12 +162,28 @@ func TestDiffTwoSides(t *testing.T) {
 			t.Errorf("the same tools over 1 and 3 pages: %s", v.Raw)
 		}
 	})
+	t.Run("wire --json output as the reference", func(t *testing.T) {
+		ref := filepath.Join(t.TempDir(), "wire.json")
+		if r := mcpprobe(t, "wire", "--json", "-o", ref, bin.good); r.code != 0 {
+			t.Fatalf("wire: %s", r.stderr)
+		}
+		v := diffJSON(t, 0, "--ref", ref, "--fail-on", "drift", bin.good)
+		if v.Get("reference_format").String() != "mcpprobe-wire-json" || !v.Get("identical_bytes").Bool() {
+			t.Errorf("a server against its own wire --json: %s", v.Raw)
+		}
+	})
 	t.Run("usage", func(t *testing.T) {
 		if r := mcpprobe(t, "diff", bin.good); r.code != 2 {
 			t.Errorf("one side only: exit %d", r.code)
 		}
-		if r := mcpprobe(t, "diff", "--ref", "/no/such/file.json", bin.good); r.code != 2 {
-			t.Errorf("missing reference: exit %d", r.code)
+		if r := mcpprobe(t, "diff", "--ref", "/no/such/file.json", bin.good); r.code != 2 || !strings.HasPrefix(r.stderr, "mcpprobe: --ref: ") {
+			t.Errorf("missing reference: exit %d: %s", r.code, r.stderr)
+		}
+		if r := mcpprobe(t, "report", "--ref", "/no/such/file.json", bin.good); r.code != 2 || !strings.HasPrefix(r.stderr, "mcpprobe: --ref: ") {
+			t.Errorf("report, missing reference: exit %d: %s", r.code, r.stderr)
+		}
+		if r := mcpprobe(t, "report", "--date", "2 December", bin.good); r.code != 2 || !strings.Contains(r.stderr, "want YYYY-MM-DD") {
+			t.Errorf("report --date in another form: exit %d: %s", r.code, r.stderr)
 		}
 	})
 	t.Run("report gets a diff section", func(t *testing.T) {

@@ -251,43 +251,43 @@ func TestWireGoodServer(t *testing.T) {
 	if got := v.Get("protocol_version").String(); got != "2026-07-28" {
 		t.Errorf("protocol_version = %q, want 2026-07-28 (the Go SDK v1.8 answers server/discover)", got)
 	}
-	if got := v.Get("era").String(); got != "modern" {
+	if got := v.Get("wire.era").String(); got != "modern" {
 		t.Errorf("era = %q", got)
 	}
-	if got := v.Get("server_info.name").String() + " " + v.Get("server_info.version").String(); got != "orders-server 1.4.2" {
-		t.Errorf("server_info = %s", v.Get("server_info").Raw)
+	if got := v.Get("wire.server_info.name").String() + " " + v.Get("wire.server_info.version").String(); got != "orders-server 1.4.2" {
+		t.Errorf("server_info = %s", v.Get("wire.server_info").Raw)
 	}
-	if got := names(v, "tools"); strings.Join(got, ",") != "delete_order,find_orders,order_total" {
+	if got := names(v, "wire.tools"); strings.Join(got, ",") != "delete_order,find_orders,order_total" {
 		t.Errorf("tools = %v", got)
 	}
-	if got := names(v, "prompts"); len(got) != 1 || got[0] != "summarize_order" {
+	if got := names(v, "wire.prompts"); len(got) != 1 || got[0] != "summarize_order" {
 		t.Errorf("prompts = %v", got)
 	}
-	if got := v.Get("resources.0.uri").String(); got != "orders://recent" {
-		t.Errorf("resources = %s", v.Get("resources").Raw)
+	if got := v.Get("wire.resources.0.uri").String(); got != "orders://recent" {
+		t.Errorf("resources = %s", v.Get("wire.resources").Raw)
 	}
-	if got := v.Get("resource_templates.0.uriTemplate").String(); got != "orders://{id}" {
-		t.Errorf("resource_templates = %s", v.Get("resource_templates").Raw)
+	if got := v.Get("wire.resource_templates.0.uriTemplate").String(); got != "orders://{id}" {
+		t.Errorf("resource_templates = %s", v.Get("wire.resource_templates").Raw)
 	}
-	if !strings.HasPrefix(v.Get("instructions").String(), "This server manages the ACME order book.") {
-		t.Errorf("instructions = %s", v.Get("instructions").Raw)
+	if !strings.HasPrefix(v.Get("wire.instructions").String(), "This server manages the ACME order book.") {
+		t.Errorf("instructions = %s", v.Get("wire.instructions").Raw)
 	}
 	if n := len(v.Get("findings").Array()); n != 0 {
 		t.Errorf("a well-behaved server has findings: %s", v.Get("findings").Raw)
 	}
 	for _, k := range []string{"first_byte_ns", "initialize_ns", "last_page_ns", "exit_ns"} {
-		if v.Get("timings."+k).Int() <= 0 {
-			t.Errorf("timings.%s = %s", k, v.Get("timings."+k).Raw)
+		if v.Get("wire.timings."+k).Int() <= 0 {
+			t.Errorf("timings.%s = %s", k, v.Get("wire.timings."+k).Raw)
 		}
 	}
-	tm := v.Get("timings")
+	tm := v.Get("wire.timings")
 	if !(tm.Get("first_byte_ns").Int() <= tm.Get("initialize_ns").Int() && tm.Get("initialize_ns").Int() <= tm.Get("last_page_ns").Int()) {
 		t.Errorf("timings out of order: %s", tm.Raw)
 	}
 	frames := readTrace(t, trace)
 	assertSameAsReplay(t, []string{bin.good}, frames)
 	// Every tool in --json is, byte for byte, a piece of a traced frame.
-	for _, tool := range v.Get("tools").Array() {
+	for _, tool := range v.Get("wire.tools").Array() {
 		found := false
 		for _, f := range frames {
 			if f.Dir == "recv" && strings.Contains(f.Raw, tool.Raw) {
@@ -305,10 +305,10 @@ func TestWirePaginationAndSave(t *testing.T) {
 	trace := filepath.Join(dir, "t.jsonl")
 	save := filepath.Join(dir, "saved")
 	v := wireJSON(t, "--trace", trace, "--save", save, "--", bin.good, "-page-size", "2", "-extra-tools", "5")
-	if n := len(v.Get("tools").Array()); n != 8 {
+	if n := len(v.Get("wire.tools").Array()); n != 8 {
 		t.Fatalf("got %d tools across pages, want 8", n)
 	}
-	if p := v.Get(`lists.#(method=="tools/list").pages`).Int(); p != 4 {
+	if p := v.Get(`wire.lists.#(method=="tools/list").pages`).Int(); p != 4 {
 		t.Errorf("tools/list pages = %d, want 4", p)
 	}
 	files, _ := filepath.Glob(filepath.Join(save, "*-tools-list.*.json"))
@@ -342,11 +342,11 @@ func TestWireByteExactOddJSON(t *testing.T) {
 		t.Errorf("compared %d responses, want discover, initialize and 3 pages", n)
 	}
 	// The \u escapes, the escaped slash and the spacing survive into --json.
-	alpha := v.Get("tools.0").Raw
+	alpha := v.Get("wire.tools.0").Raw
 	if alpha != `{"inputSchema":{ "type" : "object" },"description":"caf\u00e9 \ud83d\ude00 \/ slash","name":"alpha"}` {
 		t.Errorf("tool as received was re-encoded: %s", alpha)
 	}
-	if got := v.Get("tools.0.description").String(); got != "café 😀 / slash" {
+	if got := v.Get("wire.tools.0.description").String(); got != "café 😀 / slash" {
 		t.Errorf("decoded description = %q", got)
 	}
 }
@@ -388,14 +388,14 @@ func TestWireMisbehaviours(t *testing.T) {
 		{name: "clean", tools: 8, notCodes: []string{"stdout-noise"}},
 		{name: "banner on stdout", server: []string{"-banner"}, codes: []string{"stdout-noise"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, _ []frame) {
-				if got := v.Get("stdout_noise.0").String(); got != "Server listening on stdio…" {
-					t.Errorf("stdout_noise = %s", v.Get("stdout_noise").Raw)
+				if got := v.Get("wire.stdout_noise.0").String(); got != "Server listening on stdio…" {
+					t.Errorf("stdout_noise = %s", v.Get("wire.stdout_noise").Raw)
 				}
 			}},
 		{name: "structured log line", server: []string{"-log-json"}, codes: []string{"stdout-noise"}, tools: 8},
 		{name: "partial write glued", server: []string{"-partial"}, codes: []string{"partial-write"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, frames []frame) {
-				if v.Get("server_info.name").String() != "rawserver" {
+				if v.Get("wire.server_info.name").String() != "rawserver" {
 					t.Errorf("the glued initialize response was not recovered")
 				}
 				for _, f := range frames {
@@ -417,7 +417,7 @@ func TestWireMisbehaviours(t *testing.T) {
 		{name: "stderr flood is drained", server: []string{"-stderr-flood", "20000"}, codes: []string{"stderr-flood"}, tools: 8},
 		{name: "three pages", server: []string{"-pages", "3"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, _ []frame) {
-				if p := v.Get("lists.0.pages").Int(); p != 3 {
+				if p := v.Get("wire.lists.0.pages").Int(); p != 3 {
 					t.Errorf("pages = %d", p)
 				}
 			}},
@@ -425,8 +425,8 @@ func TestWireMisbehaviours(t *testing.T) {
 		{name: "duplicate tool", server: []string{"-pages", "2", "-dup-tool"}, codes: []string{"duplicate-tool"}, tools: 9},
 		{name: "modern era", server: []string{"-modern"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, frames []frame) {
-				if v.Get("era").String() != "modern" || v.Get("protocol_version").String() != "2026-07-28" {
-					t.Errorf("era %s version %s", v.Get("era"), v.Get("protocol_version"))
+				if v.Get("wire.era").String() != "modern" || v.Get("protocol_version").String() != "2026-07-28" {
+					t.Errorf("era %s version %s", v.Get("wire.era"), v.Get("protocol_version"))
 				}
 				for _, f := range frames {
 					if f.Dir == "send" && strings.Contains(f.Raw, `"initialize"`) {
@@ -439,8 +439,8 @@ func TestWireMisbehaviours(t *testing.T) {
 			}},
 		{name: "silent to discover", flags: []string{"--discover-timeout", "300ms"}, server: []string{"-discover-silent"}, codes: []string{"discover-silent"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, _ []frame) {
-				if v.Get("era").String() != "legacy" {
-					t.Errorf("era = %s", v.Get("era"))
+				if v.Get("wire.era").String() != "legacy" {
+					t.Errorf("era = %s", v.Get("wire.era"))
 				}
 			}},
 		{name: "discover unsupported version", server: []string{"-discover-unsupported"}, tools: 8,
@@ -519,7 +519,7 @@ func TestWireMisbehaviours(t *testing.T) {
 					t.Errorf("finding %q unexpected; got %v", c, codes)
 				}
 			}
-			if n := len(v.Get("tools").Array()); n != tc.tools {
+			if n := len(v.Get("wire.tools").Array()); n != tc.tools {
 				t.Errorf("got %d tools, want %d", n, tc.tools)
 			}
 			if tc.check != nil {
@@ -600,7 +600,7 @@ func TestSecretsNeverShown(t *testing.T) {
 			t.Errorf("%s output shows the --env value", format)
 		}
 		if format == "--json" {
-			if got := gjson.Get(r.stdout, "instructions").String(); got != "key is ***" {
+			if got := gjson.Get(r.stdout, "wire.instructions").String(); got != "key is ***" {
 				t.Errorf("instructions = %q, want the value redacted", got)
 			}
 			if got := gjson.Get(r.stdout, "target").String(); !strings.HasPrefix(got, "ORDERS_API_KEY=*** ") {
@@ -639,15 +639,15 @@ func TestConfigFiles(t *testing.T) {
 	t.Setenv("MY_KEY", "config-secret-value")
 	t.Setenv("GOOD", bin.good)
 	v := wireJSON(t, "--config", claude, "raw")
-	if p := v.Get("lists.0.pages").Int(); p != 2 {
+	if p := v.Get("wire.lists.0.pages").Int(); p != 2 {
 		t.Errorf("${PAGES:-2} not expanded: pages = %d", p)
 	}
 	if got := v.Get("target").String(); got != "ORDERS_API_KEY=*** "+bin.raw+" -pages 2" {
 		t.Errorf("target = %q", got)
 	}
 	v = wireJSON(t, "--config", vscode, "good")
-	if got := v.Get("server_info.name").String(); got != "orders-server" {
-		t.Errorf("server_info = %s", v.Get("server_info").Raw)
+	if got := v.Get("wire.server_info.name").String(); got != "orders-server" {
+		t.Errorf("server_info = %s", v.Get("wire.server_info").Raw)
 	}
 	r := mcpprobe(t, "wire", "--config", claude, "nope")
 	if r.code != 2 || !strings.Contains(r.stderr, `no server "nope"; it has: raw`) {
@@ -718,8 +718,8 @@ func TestRealPeers(t *testing.T) {
 		{"server-everything", []string{"node", peer(t, "@modelcontextprotocol/server-everything", "dist/index.js"), "stdio"},
 			"mcp-servers/everything", []string{"echo", "get-sum"}, 13, "2025-11-25",
 			func(t *testing.T, v gjson.Result) {
-				if !strings.Contains(v.Get("discover").String(), "-32601") {
-					t.Errorf("discover = %s", v.Get("discover"))
+				if !strings.Contains(v.Get("wire.discover").String(), "-32601") {
+					t.Errorf("discover = %s", v.Get("wire.discover"))
 				}
 				if !has(findingCodes(v), "notification") {
 					t.Errorf("notifications/tools/list_changed not recorded: %v", findingCodes(v))
@@ -733,13 +733,13 @@ func TestRealPeers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "t.jsonl")
 			v := wireJSON(t, append([]string{"--trace", trace, "--"}, tc.argv...)...)
-			if got := v.Get("server_info.name").String(); got != tc.server {
+			if got := v.Get("wire.server_info.name").String(); got != tc.server {
 				t.Errorf("server name = %q, want %q", got, tc.server)
 			}
 			if got := v.Get("protocol_version").String(); got != tc.protocol {
 				t.Errorf("protocol = %q, want %q", got, tc.protocol)
 			}
-			got := names(v, "tools")
+			got := names(v, "wire.tools")
 			if len(got) != tc.nTools {
 				t.Errorf("%d tools, want %d: %v", len(got), tc.nTools, got)
 			}

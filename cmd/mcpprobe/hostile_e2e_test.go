@@ -112,7 +112,7 @@ func TestHTTPServerRequestFlood(t *testing.T) {
 	if r.code != 0 || strings.Contains(r.stderr, "panic") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if n := gjson.Get(r.stdout, "tools.#").Int(); n != 1 {
+	if n := gjson.Get(r.stdout, "wire.tools.#").Int(); n != 1 {
 		t.Errorf("tools = %d", n)
 	}
 }

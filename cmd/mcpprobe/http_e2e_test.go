@@ -238,7 +238,7 @@ func TestHTTPConnectionFailures(t *testing.T) {
 	}
 	t.Run("tls with --insecure", func(t *testing.T) {
 		v := wireJSON(t, "--insecure", tlsSrv.URL+"/mcp")
-		if got := names(v, "tools"); strings.Join(got, ",") != "alpha,beta" {
+		if got := names(v, "wire.tools"); strings.Join(got, ",") != "alpha,beta" {
 			t.Errorf("tools = %v", got)
 		}
 	})
@@ -268,14 +268,14 @@ func TestHTTPSessions(t *testing.T) {
 		defer srv.Close()
 		trace := filepath.Join(t.TempDir(), "t.jsonl")
 		v := wireJSON(t, "--trace", trace, "-H", "X-Api-Key: key-SECRET-42", srv.URL+"/mcp")
-		if got := names(v, "tools"); strings.Join(got, ",") != "alpha,beta" {
+		if got := names(v, "wire.tools"); strings.Join(got, ",") != "alpha,beta" {
 			t.Errorf("tools = %v", got)
 		}
-		if v.Get("transport").String() != "streamable-http" || v.Get("http.session_id").String() != "sess…" {
-			t.Errorf("transport %s, http %s", v.Get("transport"), v.Get("http").Raw)
+		if v.Get("wire.transport").String() != "streamable-http" || v.Get("wire.http.session_id").String() != "sess…" {
+			t.Errorf("transport %s, http %s", v.Get("wire.transport"), v.Get("wire.http").Raw)
 		}
-		if v.Get("http.delete_status").Int() != 200 {
-			t.Errorf("no DELETE at the end: %s", v.Get("http").Raw)
+		if v.Get("wire.http.delete_status").Int() != 200 {
+			t.Errorf("no DELETE at the end: %s", v.Get("wire.http").Raw)
 		}
 		data, _ := os.ReadFile(trace)
 		if bytes.Contains(data, []byte("session-1-abcdefgh")) || bytes.Contains(data, []byte("key-SECRET-42")) {
@@ -313,7 +313,7 @@ func TestHTTPSessions(t *testing.T) {
 		if !has(findingCodes(v), "session-expired") {
 			t.Errorf("no session-expired finding: %v", findingCodes(v))
 		}
-		if got := names(v, "tools"); strings.Join(got, ",") != "alpha,beta" {
+		if got := names(v, "wire.tools"); strings.Join(got, ",") != "alpha,beta" {
 			t.Errorf("tools = %v", got)
 		}
 		f.mu.Lock()
@@ -398,7 +398,7 @@ func freePort(t *testing.T) string {
 // keys), for comparing one server across transports.
 func definitions(v gjson.Result) map[string]string {
 	out := map[string]string{}
-	for _, tool := range v.Get("tools").Array() {
+	for _, tool := range v.Get("wire.tools").Array() {
 		out[tool.Get("name").String()] = canonical(tool)
 	}
 	return out
@@ -473,8 +473,8 @@ func TestHTTPGoSDKServers(t *testing.T) {
 			line := startHTTPServer(t, nil, "listening on", append([]string{bin.good}, tc.args...)...)
 			url := strings.TrimSpace(strings.TrimPrefix(line, "listening on"))
 			v := wireJSON(t, url)
-			if v.Get("transport").String() != tc.transport || v.Get("protocol_version").String() != tc.protocol {
-				t.Errorf("transport %s protocol %s, want %s %s", v.Get("transport"), v.Get("protocol_version"), tc.transport, tc.protocol)
+			if v.Get("wire.transport").String() != tc.transport || v.Get("protocol_version").String() != tc.protocol {
+				t.Errorf("transport %s protocol %s, want %s %s", v.Get("wire.transport"), v.Get("protocol_version"), tc.transport, tc.protocol)
 			}
 			if len(v.Get("findings").Array()) != 0 {
 				t.Errorf("findings: %s", v.Get("findings").Raw)
@@ -504,8 +504,8 @@ func TestHTTPGoSDKExample(t *testing.T) {
 	startHTTPServer(t, nil, "listening at", bin.sdkEverything, "-http", addr)
 	waitPort(t, addr)
 	v := wireJSON(t, "http://"+addr+"/mcp")
-	if v.Get("transport").String() != "streamable-http" {
-		t.Errorf("transport = %s", v.Get("transport"))
+	if v.Get("wire.transport").String() != "streamable-http" {
+		t.Errorf("transport = %s", v.Get("wire.transport"))
 	}
 	sameTools(t, stdio, v)
 }
@@ -525,11 +525,11 @@ func TestHTTPRealPeers(t *testing.T) {
 			port := freePort(t)
 			startHTTPServer(t, []string{"PORT=" + port}, tc.ready, "node", "-r", loopback, entry, tc.mode)
 			v := wireJSON(t, "http://127.0.0.1:"+port+tc.path)
-			if v.Get("transport").String() != tc.transport {
-				t.Errorf("transport = %s, want %s", v.Get("transport"), tc.transport)
+			if v.Get("wire.transport").String() != tc.transport {
+				t.Errorf("transport = %s, want %s", v.Get("wire.transport"), tc.transport)
 			}
-			if v.Get("server_info.name").String() != "mcp-servers/everything" {
-				t.Errorf("server_info = %s", v.Get("server_info").Raw)
+			if v.Get("wire.server_info.name").String() != "mcp-servers/everything" {
+				t.Errorf("server_info = %s", v.Get("wire.server_info").Raw)
 			}
 			sameTools(t, stdio, v)
 		})
@@ -595,8 +595,8 @@ func TestHTTPTargetsAndBounds(t *testing.T) {
 		url := strings.TrimSpace(strings.TrimPrefix(line, "listening on"))
 		trace := filepath.Join(t.TempDir(), "t.jsonl")
 		v := wireJSON(t, "--transport", "sse", "--trace", trace, url)
-		if v.Get("transport").String() != "sse" {
-			t.Errorf("transport = %s", v.Get("transport"))
+		if v.Get("wire.transport").String() != "sse" {
+			t.Errorf("transport = %s", v.Get("wire.transport"))
 		}
 		data, _ := os.ReadFile(trace)
 		first := gjson.GetBytes(bytes.SplitN(data, []byte("\n"), 2)[0], "http.method").String()

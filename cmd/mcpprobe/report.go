@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
-	"github.com/mcpprobe/mcpprobe/probe/diff"
-
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 )
 
@@ -32,116 +32,112 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := probeTarget(ctx, cmd, cmd.Root().ErrWriter)
-			if err != nil {
-				return err
-			}
-			h := header(s)
-			h.Date = cmd.String("date")
-			if h.Date == "" {
-				h.Date = time.Now().Format("2006-01-02")
-			}
 			hosts, err := selectHosts(cmd)
 			if err != nil {
 				return err
 			}
-			br := analyseBudget(s.capture, hosts)
-			all := append(append(append([]probe.Finding(nil), s.capture.Findings...), br.findings...), br.lint...)
-			var sections []reports.Section
-			if ref := cmd.String("ref"); ref != "" {
-				refSide, err := diff.LoadPath(ref)
-				if err != nil {
-					return usageErr("--ref: %v", err)
-				}
-				d := diff.Compare(refSide, diff.FromCapture(s.capture, s.target.Display()))
-				sections = append(sections, reports.Section{
-					Title: "Diff against " + reports.Code(ref),
-					Write: func(w io.Writer) { reports.Diff(w, reports.Markdown, d, ref, "the server") },
-				})
+			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date")}
+			if o.Date == "" {
+				o.Date = time.Now().Format("2006-01-02")
+			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
+				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
 			}
-			if cmd.Bool("bench") {
-				br, err := benchForReport(ctx, cmd, s)
-				if err != nil {
-					return err
-				}
-				sections = append(sections, reports.Section{
-					Title: "Latency",
-					Write: func(w io.Writer) { writeBench(w, reports.Markdown, br) },
-				})
-			}
-			if cmd.Bool("faults") {
-				rows, err := faultScenarios(ctx, cmd, s)
-				var ee *exitError
-				if errors.As(err, &ee) && ee.code == exitUsage {
-					// No read-only tool to call: say so in the section.
-					sections = append(sections, reports.Section{Title: "Faults", Write: func(w io.Writer) {
-						fmt.Fprintln(w, "Not run: the server annotates no tool read-only, and a report calls no other. Run `mcpprobe faults --call NAME` to choose one.")
-					}})
-				} else if err != nil {
-					return err
-				} else {
-					sections = append(sections, reports.Section{
-						Title: "Faults",
-						Write: func(w io.Writer) {
-							reports.Table(w, reports.Markdown, []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}, rows)
-							fmt.Fprintln(w)
-							fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
-						},
-					})
-				}
-			}
-			if cmd.Bool("malformed") {
-				mr, err := runMalformed(ctx, cmd)
-				if err != nil {
-					return err
-				}
-				sections = append(sections, reports.Section{
-					Title: "Malformed calls",
-					Write: func(w io.Writer) { writeMalformed(w, reports.Markdown, mr) },
-				})
-			}
-			var b bytes.Buffer
-			if cmd.Bool("json") {
-				b.Write(reports.CaptureJSON(s.capture, h))
-			} else {
-				delivery := reports.Section{
-					Title: "Delivery by host",
-					Write: func(w io.Writer) {
-						reports.Delivery(w, reports.Markdown, br.result, s.capture)
-						fmt.Fprintln(w)
-						if br.tokens != nil {
-							reports.Tokens(w, reports.Markdown, s.capture, *br.tokens)
-						}
-						fmt.Fprintf(w, "Host profiles measured %s; lengths in UTF-16 units; \"deferred\": the tool reaches the model only after a tool search.\n", hostsMeasured(br.result))
-					},
-				}
-				reports.Report(&b, s.capture, h, reports.SortFindings(all), append([]reports.Section{delivery}, sections...)...)
-			}
-			if err := write(cmd, cmd.Root().Writer, s.redact, b.Bytes()); err != nil {
+			tf, err := openTrace(cmd)
+			if err != nil {
 				return err
 			}
-			return gate(cmd, br.all(s.capture), nil)
+			defer tf.close()
+			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+				return err
+			}
+			o.Extras = reportExtras(cmd, o.Target)
+			r, err := report.Run(ctx, o)
+			if err != nil {
+				return failure(err)
+			}
+			return emit(cmd, reportOutcome(r))
 		},
 	}
 }
 
-// hostsMeasured is the range of dates the host profiles were measured on.
-func hostsMeasured(r budget.Result) string {
-	lo, hi := "", ""
-	for _, hr := range r.Hosts {
-		m := hr.Host.MeasuredOn
-		if m == "" {
-			continue
-		}
-		if lo == "" || m < lo {
-			lo = m
-		}
-		if m > hi {
-			hi = m
-		}
+func reportOutcome(r *report.Result) outcome {
+	c := r.Wire.Capture
+	return outcome{command: "report", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.ReportSection(r) },
+		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
+}
+
+// ---- Interim adapters (issue 10, wave 2) -----------------------------------
+//
+// report --bench, --faults and --malformed run the analyses of bench, faults
+// and malformed, which are being made Options → Run → Result alongside this
+// command. Until they land, these adapters call what cmd has today
+// (benchForReport, faultScenarios, runMalformed) and wrap each as a
+// report.Extra. After the merge, report.Run calls bench.Run, faults.Run and
+// malformed.Run itself and everything below goes; nothing else calls it.
+
+// reportExtras are the extra sections the flags ask for, in the report's
+// order: latency, faults, malformed calls.
+func reportExtras(cmd *cli.Command, t launch.Target) []report.Extra {
+	s := &session{target: t, redact: transport.NewRedactor(t.Secrets)}
+	var extras []report.Extra
+	if cmd.Bool("bench") {
+		extras = append(extras, report.Extra{Key: "bench", Run: func(ctx context.Context) (report.Section, error) {
+			br, err := benchForReport(ctx, cmd, s)
+			if err != nil {
+				return report.Section{}, err
+			}
+			return report.Section{Title: "Latency",
+				Markdown: func(w io.Writer) { writeBench(w, reports.Markdown, br) },
+				JSON:     bytes.TrimSpace(reports.BenchJSON(br.res, br.overhead, br.vs, br.cmp))}, nil
+		}})
 	}
-	if lo == hi {
-		return lo
+	if cmd.Bool("faults") {
+		extras = append(extras, report.Extra{Key: "faults", Run: func(ctx context.Context) (report.Section, error) {
+			rows, err := faultScenarios(ctx, cmd, s)
+			var ee *exitError
+			if errors.As(err, &ee) && ee.code == exitUsage {
+				// No read-only tool to call: the section says so.
+				const why = "the server annotates no tool read-only, and a report calls no other"
+				return report.Section{Title: "Faults",
+					Markdown: func(w io.Writer) {
+						fmt.Fprintln(w, "Not run: "+why+". Run `mcpprobe faults --call NAME` to choose one.")
+					},
+					JSON: (&reports.Object{}).Set("not_run", why).Set("scenarios", []any{}).Bytes()}, nil
+			}
+			if err != nil {
+				return report.Section{}, err
+			}
+			header := []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}
+			var scenarios [][]byte
+			for _, row := range rows {
+				so := &reports.Object{}
+				for i, k := range []string{"fault", "seen", "detected_after", "recovered"} {
+					// The row is markdown cells; JSON gets the plain text.
+					so.Set(k, strings.NewReplacer("`", "", `\|`, "|").Replace(row[i]))
+				}
+				scenarios = append(scenarios, so.Bytes())
+			}
+			return report.Section{Title: "Faults",
+				Markdown: func(w io.Writer) {
+					reports.Table(w, reports.Markdown, header, rows)
+					fmt.Fprintln(w)
+					fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
+				},
+				JSON: (&reports.Object{}).Set("not_run", nil).Raw("scenarios", reports.RawArray(scenarios)).Bytes()}, nil
+		}})
 	}
-	return lo + " to " + hi
+	if cmd.Bool("malformed") {
+		extras = append(extras, report.Extra{Key: "malformed", Run: func(ctx context.Context) (report.Section, error) {
+			mr, err := runMalformed(ctx, cmd)
+			if err != nil {
+				return report.Section{}, err
+			}
+			return report.Section{Title: "Malformed calls",
+				Markdown: func(w io.Writer) { writeMalformed(w, reports.Markdown, mr) },
+				JSON:     bytes.TrimSpace(reports.MalformedJSON(mr.results, mr.version))}, nil
+		}})
+	}
+	return extras
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -44,13 +45,11 @@ func globalFlags() []cli.Flag {
 	}
 }
 
-// session is one probe run as the user asked for it.
+// session is a target as the user asked for it, with its secrets: what
+// report's bench and faults sections are handed.
 type session struct {
-	target  launch.Target
-	redact  *transport.Redactor
-	capture *probe.Capture
-	stdout  io.Writer
-	stderr  io.Writer
+	target launch.Target
+	redact *transport.Redactor
 }
 
 // known holds every secret any target of this run was given: whatever
@@ -125,50 +124,81 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	return t, nil
 }
 
-// probeTarget runs the probe as the flags say and returns the capture. A
-// target that cannot be probed is exit code 3, with the capture (if any)
-// still returned for the trace.
-func probeTarget(ctx context.Context, cmd *cli.Command, stderr io.Writer) (*session, error) {
-	return probeArgs(ctx, cmd, stderr, targetArgs(ctx, cmd))
-}
-
-// probeArgs probes the target named by args (or --config).
-func probeArgs(ctx context.Context, cmd *cli.Command, stderr io.Writer, args []string) (*session, error) {
+// wireOptions are the options every command that probes a server starts
+// from: the target named by args (or --config) and the global flags, a
+// trace from tf, and the progress line.
+func wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, error) {
 	spec, err := specFromFlags(cmd, args)
 	if err != nil {
-		return nil, err
+		return wire.Options{}, err
 	}
-	t := spec.Target
-	s := &session{target: t, redact: transport.NewRedactor(t.Secrets), stderr: stderr}
-	trace := transport.NewTrace(time.Now())
+	spec.Launch.Trace = tf.next()
+	return wire.Options{Spec: spec, Progress: progressLine(cmd)}, nil
+}
+
+// traceFile is --trace FILE, opened once per run. Each probe of the run
+// gets a trace of its own streamed into it as it happens (diff's two live
+// sides one after the other), with every known secret hidden.
+type traceFile struct {
+	f      *os.File
+	traces []*transport.Trace
+	stderr io.Writer
+}
+
+func openTrace(cmd *cli.Command) (*traceFile, error) {
+	tf := &traceFile{stderr: cmd.Root().ErrWriter}
 	if path := cmd.String("trace"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
 			return nil, usageErr("--trace: %v", err)
 		}
-		defer f.Close()
-		_ = trace.Stream(f, s.redact.Bytes)
+		tf.f = f
 	}
-	progress := !cmd.Bool("quiet") && isTerminal(stderr)
-	if progress {
-		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(s.redact.String(t.Display())))
+	return tf, nil
+}
+
+// next is a fresh trace writing to the file, or nil without --trace (the
+// launcher then keeps one in memory). Its times count from now: call it
+// once the targets are resolved, just before the run.
+func (tf *traceFile) next() *transport.Trace {
+	if tf.f == nil {
+		return nil
 	}
-	po := spec.Probe
-	po.RecheckTools = true
-	lo := spec.Launch
-	lo.Trace = trace
-	c, err := launch.Probe(ctx, t, lo, po)
-	if progress {
-		fmt.Fprint(stderr, "\x1b[2K\r")
+	t := transport.NewTrace(time.Now())
+	_ = t.Stream(tf.f, redactor().Bytes)
+	tf.traces = append(tf.traces, t)
+	return t
+}
+
+// close closes the file and says on stderr if writing it failed: the run
+// itself is not spoilt by a trace that could not be written.
+func (tf *traceFile) close() {
+	if tf.f == nil {
+		return
 	}
-	s.capture = c
-	if terr := trace.Err(); terr != nil {
-		fmt.Fprintf(stderr, "mcpprobe: writing the trace failed: %v\n", terr)
+	for _, t := range tf.traces {
+		if err := t.Err(); err != nil {
+			fmt.Fprintf(tf.stderr, "mcpprobe: writing the trace failed: %v\n", err)
+			break
+		}
 	}
-	if err != nil {
-		return s, cannotProbe(err, s.redact)
+	tf.f.Close()
+}
+
+// progressLine says which target is being probed, on stderr when it is a
+// terminal and --quiet is not set; nil otherwise.
+func progressLine(cmd *cli.Command) func(string) {
+	stderr := cmd.Root().ErrWriter
+	if cmd.Bool("quiet") || !isTerminal(stderr) {
+		return nil
 	}
-	return s, nil
+	return func(target string) {
+		if target == "" {
+			fmt.Fprint(stderr, "\x1b[2K\r")
+			return
+		}
+		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(redactor().String(target)))
+	}
 }
 
 // launchOptions are how the global flags say to start a target.
@@ -236,15 +266,6 @@ func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report, diff and faults take it", cmd.Name)
 	}
 	return ctx, nil
-}
-
-// gate applies --fail-on to a command's findings and to counts, for the
-// gates that are not findings (drift); a tripped gate exits 1.
-func gate(cmd *cli.Command, fs []probe.Finding, counts map[string]int) error {
-	if t := findings.Trip(splitList(cmd.StringSlice("fail-on")), fs, counts); len(t) > 0 {
-		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(t)}
-	}
-	return nil
 }
 
 func splitList(v []string) []string {

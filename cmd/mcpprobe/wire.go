@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
-	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -25,77 +23,60 @@ func wireCommand() *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := probeTarget(ctx, cmd, cmd.Root().ErrWriter)
+			tf, err := openTrace(cmd)
 			if err != nil {
-				if s != nil && s.capture != nil && cmd.Bool("json") {
-					_ = write(cmd, cmd.Root().Writer, s.redact, reports.CaptureJSON(s.capture, header(s)))
-				}
 				return err
+			}
+			o, err := wireOptions(cmd, targetArgs(ctx, cmd), tf)
+			if err != nil {
+				tf.close()
+				return err
+			}
+			r, err := wire.Run(ctx, o)
+			tf.close()
+			if err != nil {
+				// With --json, a server that could not be probed still
+				// gets what was received before it failed.
+				if r != nil && cmd.Bool("json") {
+					_ = emit(cmd, wireOutcome(r))
+				}
+				return failure(err)
 			}
 			if dir := cmd.String("save"); dir != "" {
-				if err := save(dir, s.capture, cmd.Root().ErrWriter); err != nil {
-					return &exitError{code: exitUsage, msg: "--save: " + err.Error()}
+				if err := save(dir, r.Pages(), cmd.Root().ErrWriter); err != nil {
+					return usageErr("--save: %v", err)
 				}
 			}
-			var out []byte
-			if cmd.Bool("json") {
-				out = reports.CaptureJSON(s.capture, header(s))
-			} else {
-				var b bytes.Buffer
-				reports.Wire(&b, reports.Terminal, s.capture)
-				fmt.Fprintln(&b)
-				fmt.Fprintln(&b, "Findings:")
-				reports.Findings(&b, reports.Terminal, s.capture.Findings)
-				reports.Timings(&b, s.capture)
-				out = b.Bytes()
-			}
-			if err := write(cmd, cmd.Root().Writer, s.redact, out); err != nil {
-				return err
-			}
-			return gate(cmd, s.capture.Findings, nil)
+			return emit(cmd, wireOutcome(r))
 		},
 	}
 }
 
-func header(s *session) reports.Header {
-	return reports.Header{Target: s.target.Display(), Version: version}
+func wireOutcome(r *wire.Result) outcome {
+	c := r.Capture
+	return outcome{command: "wire", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.WireSection(c) },
+		text:    func(w io.Writer) { reports.WireText(w, r) }}
 }
 
-// save writes each response exactly as received: the handshake, then every
-// page of every list, named so that ls shows them in protocol order.
-func save(dir string, c *probe.Capture, stderr io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var pages []probe.Page
-	if c.Handshake != nil {
-		pages = append(pages, *c.Handshake)
-	}
-	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
-		pages = append(pages, l.Pages...)
-	}
+// save writes each response into dir exactly as received (wire.Result's
+// Pages), but for a secret of the run, which is hidden, and said so.
+func save(dir string, pages []wire.SavedPage, stderr io.Writer) error {
 	if len(pages) == 0 {
 		return errors.New("nothing to save")
 	}
-	for i, p := range pages {
-		name := fmt.Sprintf("%02d-%s.%s.json", i, slug(p.Method), strconv.Itoa(p.N))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range pages {
 		raw, redacted := redactor().Bytes(p.Raw)
 		if redacted {
-			fmt.Fprintf(stderr, "mcpprobe: %s held a secret given with --env or a header; it is saved with *** in its place, so it is no longer the exact bytes\n", name)
+			fmt.Fprintf(stderr, "mcpprobe: %s held a secret given with --env or a header; it is saved with *** in its place, so it is no longer the exact bytes\n", p.Name)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, p.Name), raw, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func slug(method string) string {
-	b := []byte(method)
-	for i, c := range b {
-		if c == '/' {
-			b[i] = '-'
-		}
-	}
-	return string(b)
 }

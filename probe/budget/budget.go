@@ -70,8 +70,8 @@ type HostResult struct {
 	Instructions Text
 }
 
-// Result is every host's view, plus what no host of the set delivers.
-type Result struct {
+// Delivery is every host's view, plus what no host of the set delivers.
+type Delivery struct {
 	Hosts []HostResult
 	// OutputLost lists tools whose output schema carries descriptions that
 	// no host of the set delivers.
@@ -86,8 +86,8 @@ type OutputLoss struct {
 }
 
 // Compute works out every host's view of the capture.
-func Compute(c *probe.Capture, hosts []Host) Result {
-	var r Result
+func Compute(c *probe.Capture, hosts []Host) Delivery {
+	var r Delivery
 	for _, h := range hosts {
 		hr := HostResult{Host: h}
 		for _, raw := range c.Tools.Items {

@@ -13,7 +13,7 @@ import (
 // descriptions (and the blocks past the cut), cut or undelivered
 // instructions, dropped schema descriptions, output schemas nobody reads.
 // The "all" row is left out: it repeats the real hosts.
-func Findings(r Result) []probe.Finding {
+func Findings(r Delivery) []probe.Finding {
 	var out []probe.Finding
 	add := func(code findings.Code, tool, format string, args ...any) {
 		out = append(out, findings.New(code, format, args...).About(tool))

@@ -25,8 +25,8 @@ type Change struct {
 	WordDiff string
 }
 
-// Result answers, in order: same bytes? same meaning? and if not, what.
-type Result struct {
+// Comparison answers, in order: same bytes? same meaning? and if not, what.
+type Comparison struct {
 	RefFormat          string
 	IdenticalBytes     bool
 	BytesComparable    bool // both sides hold bytes a server sent
@@ -37,8 +37,8 @@ type Result struct {
 }
 
 // Compare compares a reference with a live (or second) side.
-func Compare(ref, live Side) Result {
-	r := Result{RefFormat: ref.Format, BytesComparable: ref.Wire && live.Wire}
+func Compare(ref, live Side) Comparison {
+	r := Comparison{RefFormat: ref.Format, BytesComparable: ref.Wire && live.Wire}
 	refBy := map[string]Tool{}
 	for _, t := range ref.Tools {
 		refBy[t.Name] = t
@@ -97,7 +97,7 @@ func Compare(ref, live Side) Result {
 }
 
 // Drift reports whether anything changed, order included.
-func (r Result) Drift() bool {
+func (r Comparison) Drift() bool {
 	return len(r.ToolsAdded) > 0 || len(r.ToolsRemoved) > 0 || len(r.Changes) > 0
 }
 

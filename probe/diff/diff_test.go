@@ -1,6 +1,10 @@
 package diff
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,7 +34,11 @@ func TestLoadFormats(t *testing.T) {
 		{"anthropic request body", `{"tools":[{"name":"find","description":"Find orders fast.","input_schema":` + schema + `}]}`, "anthropic (in a tools object)", false},
 		{"openai chat completions", `[{"type":"function","function":{"name":"find","description":"Find orders fast.","parameters":` + schema + `,"strict":false}}]`, "openai-chat-completions", false},
 		{"openai responses", `[{"type":"function","name":"find","description":"Find orders fast.","parameters":` + schema + `}]`, "openai-responses", false},
-		{"wire --json", `{"mcpprobe_version":"dev","instructions":null,"tools":[` + liveTool + `]}`, "mcpprobe-wire-json", true},
+		{"wire --json, before the envelope", `{"mcpprobe_version":"dev","instructions":null,"tools":[` + liveTool + `]}`, "mcpprobe-wire-json", true},
+		// In the envelope the tool sits deeper: its bytes must still be
+		// cut from the file exactly (identical bytes below).
+		{"wire --json", `{"schema":"mcpprobe/result/v1","command":"wire","findings":[],"wire":{"instructions":null,"tools":[ ` + liveTool + ` ]}}`, "mcpprobe-wire-json", true},
+		{"report --json", `{"schema":"mcpprobe/result/v1","command":"report","report":{"date":"2026-01-02","wire":{"tools":[` + liveTool + `]}}}`, "mcpprobe-wire-json", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,7 +58,8 @@ func TestLoadFormats(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{`{"x":1}`, `[1,2]`, `not json`, `[{"input_schema":{}}]`} {
+	for _, bad := range []string{`{"x":1}`, `[1,2]`, `not json`, `[{"input_schema":{}}]`,
+		`{"schema":"mcpprobe/result/v1","command":"bench","bench":{"calls":[]}}`} {
 		if _, err := Load([]byte(bad)); err == nil {
 			t.Errorf("Load(%s) accepted", bad)
 		}
@@ -163,6 +172,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if err != nil || ref.Format != "mcpprobe-snapshot" {
 		t.Fatalf("load: %v %q", err, ref.Format)
 	}
+	// snapshot --json carries the same lock file as its section.
+	env := `{"schema":"mcpprobe/result/v1","command":"snapshot","findings":[],"snapshot":` + string(snap) + `}`
+	if ref, err := Load([]byte(env)); err != nil || ref.Format != "mcpprobe-snapshot" || len(ref.Tools) != 2 || ref.Instructions == nil || !strings.Contains(string(ref.ServerInfo), `"name": "s"`) {
+		t.Fatalf("snapshot --json: %v %q %+v", err, ref.Format, ref)
+	}
 	// The snapshot sorted the tools; the live order differs, so a tools
 	// "order" change is all there is, and the bytes of each tool are kept.
 	r := Compare(ref, FromCapture(c, "live"))
@@ -180,5 +194,54 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	c.Instructions = &changed
 	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalCanonical || r.Changes[0].Path != "instructions" {
 		t.Errorf("changed instructions not seen: %+v", r.Changes)
+	}
+}
+
+func TestRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	same := write("same.json", `[`+liveTool+`]`)
+	other := write("other.json", `[`+strings.Replace(liveTool, "1 to 20", "1 to 50", 1)+`,{"name":"new","inputSchema":{}}]`)
+	bad := write("bad.json", `{"x":1}`)
+	tests := []struct {
+		name     string
+		o        Options
+		drift    int
+		optError string // a *probe.OptionError starting so
+	}{
+		{"identical", Options{Ref: Source{Path: same}, Live: Source{Path: same}}, 0, ""},
+		{"a change and a tool added", Options{Ref: Source{Path: same}, Live: Source{Path: other}}, 2, ""},
+		{"a missing reference names its flag", Options{Ref: Source{Path: filepath.Join(dir, "none"), Name: "--ref"}, Live: Source{Path: same}}, 0, "--ref: "},
+		{"an unknown format", Options{Ref: Source{Path: same}, Live: Source{Path: bad}}, 0, bad + ": not a known"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Run(context.Background(), tc.o)
+			if tc.optError != "" {
+				var oe *probe.OptionError
+				if !errors.As(err, &oe) || !strings.HasPrefix(oe.Msg, tc.optError) {
+					t.Fatalf("err = %v, want an OptionError starting %q", err, tc.optError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Counts()["drift"]; got != tc.drift {
+				t.Errorf("drift = %d, want %d (%+v)", got, tc.drift, r.Comparison)
+			}
+			if r.Findings() != nil || r.Capture != nil {
+				t.Errorf("files gave findings or a capture")
+			}
+			if r.Ref.Label != tc.o.Ref.Path || r.Live.Label != tc.o.Live.Path {
+				t.Errorf("labels %q %q", r.Ref.Label, r.Live.Label)
+			}
+		})
 	}
 }

@@ -107,6 +107,26 @@ func Load(data []byte) (Side, error) {
 		return Side{}, errors.New("not valid JSON")
 	}
 	v := gjson.ParseBytes(data)
+	// The --json envelope (mcpprobe/result/v1): the capture is the wire
+	// section of wire and report, the lock file the snapshot section.
+	if v.IsObject() && v.Get("schema").Exists() && v.Get("command").Exists() {
+		var inner gjson.Result
+		switch v.Get("command").String() {
+		case "wire":
+			inner = v.Get("wire")
+		case "report":
+			inner = v.Get("report.wire")
+		case "snapshot":
+			inner = v.Get("snapshot")
+		}
+		if !inner.IsObject() {
+			return Side{}, fmt.Errorf("mcpprobe %s --json output holds no definitions: only wire, report and snapshot output does", v.Get("command").String())
+		}
+		if inner.Get("mcpprobe_snapshot").Exists() {
+			return loadSnapshot(data, inner)
+		}
+		return loadWireJSON(data, inner)
+	}
 	switch {
 	case v.IsObject() && v.Get("mcpprobe_snapshot").Exists():
 		return loadSnapshot(data, v)
@@ -115,15 +135,8 @@ func Load(data []byte) (Side, error) {
 		s.Format, s.Wire = "jsonrpc-response", true
 		return s, err
 	case v.IsObject() && v.Get("mcpprobe_version").Exists() && v.Get("tools").IsArray():
-		s, err := items(data, v.Get("tools"))
-		s.Format, s.Wire = "mcpprobe-wire-json", true
-		if in := v.Get("instructions"); in.Type == gjson.String {
-			str := in.String()
-			s.Instructions = &str
-		}
-		s.HasMeta = true
-		s.ServerInfo = rawOrNil(data, v.Get("server_info"))
-		return s, err
+		// wire --json before the envelope: the capture at the top level.
+		return loadWireJSON(data, v)
 	case v.IsObject() && v.Get("tools").IsArray():
 		s, err := items(data, v.Get("tools"))
 		if s.Format == "mcp-tools" {
@@ -136,6 +149,19 @@ func Load(data []byte) (Side, error) {
 		return items(data, v)
 	}
 	return Side{}, ErrUnknownFormat
+}
+
+// loadWireJSON reads the capture object of wire --json.
+func loadWireJSON(data []byte, v gjson.Result) (Side, error) {
+	s, err := items(data, v.Get("tools"))
+	s.Format, s.Wire = "mcpprobe-wire-json", true
+	if in := v.Get("instructions"); in.Type == gjson.String {
+		str := in.String()
+		s.Instructions = &str
+	}
+	s.HasMeta = true
+	s.ServerInfo = rawOrNil(data, v.Get("server_info"))
+	return s, err
 }
 
 func rawOrNil(src []byte, v gjson.Result) []byte {

@@ -38,3 +38,39 @@ func TestTools(t *testing.T) {
 		})
 	}
 }
+
+func TestPages(t *testing.T) {
+	page := func(method string, n int) probe.Page {
+		return probe.Page{Method: method, N: n, Raw: []byte(method + "#" + string(rune('0'+n)))}
+	}
+	tests := []struct {
+		name string
+		c    probe.Capture
+		want []string
+	}{
+		{"nothing received", probe.Capture{}, nil},
+		{"handshake first, then each list's pages in order",
+			probe.Capture{Handshake: &probe.Page{Method: "initialize", N: 1, Raw: []byte("i")},
+				Tools:     probe.List{Pages: []probe.Page{page("tools/list", 1), page("tools/list", 2)}},
+				Templates: probe.List{Pages: []probe.Page{page("resources/templates/list", 1)}}},
+			[]string{"00-initialize.1.json", "01-tools-list.1.json", "02-tools-list.2.json", "03-resources-templates-list.1.json"}},
+		{"no handshake (a server that failed it) still numbers from 00",
+			probe.Capture{Prompts: probe.List{Pages: []probe.Page{page("prompts/list", 1)}}},
+			[]string{"00-prompts-list.1.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Result{Capture: &tc.c}
+			var got []string
+			for _, p := range r.Pages() {
+				got = append(got, p.Name)
+				if len(p.Raw) == 0 {
+					t.Errorf("%s has no bytes", p.Name)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,217 @@
+package main
+
+// Golden tests: each command's output (text, markdown, the --json
+// envelope) from a recorded trace played back through the launcher's
+// replay target, with no process and no clock of the server's. Each Run
+// is called in-process and rendered as the CLI renders it (the same
+// outcome, the same envelope); the result is compared with
+// testdata/golden/NAME. After a change meant to alter the output,
+// rewrite the files and review them in the diff:
+//
+//	go test ./cmd/mcpprobe -run Golden -update
+//
+// The traces were recorded with the built binary:
+//
+//	mcpprobe wire --trace testdata/goodserver.jsonl ./goodserver
+//	mcpprobe wire --trace testdata/rawserver.jsonl -- ./rawserver -banner -pages 3 -instructions-len 600 -ansi -unknown-id
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/diff"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/report"
+	"github.com/mcpprobe/mcpprobe/probe/snapshot"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from what the commands now print")
+
+// A replay delivers the recorded bytes, but stamps them with its own
+// clock: durations are the one thing that varies from run to run. They
+// are normalised, and nothing else is:
+//   - in text and markdown, a duration as reports.Dur prints it
+//     ("0.041 ms", "12.5 ms") becomes "N ms";
+//   - in JSON, the value of every key ending in "_ns" becomes 0.
+var (
+	durText = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)? ms\b`)
+	durJSON = regexp.MustCompile(`("[a-z_]*_ns"):\s*[0-9]+`)
+)
+
+func normalise(b []byte) []byte {
+	b = durText.ReplaceAll(b, []byte("N ms"))
+	return durJSON.ReplaceAll(b, []byte("${1}: 0"))
+}
+
+// recorded is the options of a probe that plays testdata/NAME.jsonl.
+func recorded(t *testing.T, name string) wire.Options {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	frames, err := transport.ReadTrace(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wire.Options{Spec: launch.Spec{
+		Target: launch.Target{Kind: "replay", Name: name, Frames: frames},
+		Probe: probe.Options{Protocol: "auto", Timeout: 2 * time.Second, StartupTimeout: 2 * time.Second,
+			DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000},
+	}}
+}
+
+func TestGolden(t *testing.T) {
+	ref := "../../fixtures/goodserver/reference.anthropic.json"
+	allHosts, err := budget.Select(budget.Known(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude, err := budget.Select(budget.Known(), []string{"claude-code"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each case runs one command's Run on a recording and returns what
+	// the CLI would hand to emit, and the text of a variant when the
+	// command's flags choose one.
+	type run func(ctx context.Context, t *testing.T) outcome
+	tests := []struct {
+		name string
+		run  run
+		text string // the golden file's extension for the text: txt, md, or lock.json (snapshot's)
+	}{
+		{"wire-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
+		}, "txt"},
+		{"wire-rawserver", func(ctx context.Context, t *testing.T) outcome {
+			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
+		}, "txt"},
+		{"budget-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
+		}, "txt"},
+		{"budget-rawserver", func(ctx context.Context, t *testing.T) outcome {
+			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})))
+		}, "txt"},
+		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
+			o := budgetOutcome(r)
+			o.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
+			return o
+		}, "txt"},
+		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, View: &claude[0]}))
+			o := budgetOutcome(r)
+			o.text = func(w io.Writer) { reports.BudgetView(w, r) }
+			o.section = nil // --view takes no --json
+			return o
+		}, "md"},
+		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			live := recorded(t, "goodserver")
+			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
+		}, "txt"},
+		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) outcome {
+			a, b := recorded(t, "goodserver"), recorded(t, "rawserver")
+			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
+		}, "txt"},
+		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			return snapshotOutcome(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
+		}, "lock.json"},
+		{"report-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})))
+		}, "md"},
+		{"report-rawserver", func(ctx context.Context, t *testing.T) outcome {
+			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+		}, "md"},
+		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))
+		}, "md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			o := tc.run(ctx, t)
+			var text bytes.Buffer
+			o.text(&text)
+			golden(t, tc.name+"."+tc.text, normalise(text.Bytes()))
+			if o.section == nil {
+				return
+			}
+			out := o.json(nil, nil)
+			if err := reports.ValidateResult(out); err != nil {
+				t.Errorf("--json does not validate: %v", err)
+			}
+			// Stored indented, key order kept, so a change reviews line by line.
+			var pretty bytes.Buffer
+			if err := json.Indent(&pretty, out, "", "  "); err != nil {
+				t.Fatalf("--json is not JSON: %v", err)
+			}
+			golden(t, tc.name+".json", normalise(pretty.Bytes()))
+		})
+	}
+}
+
+// must is the result of a Run that has to succeed on its recording:
+// must[wire.Result](t)(wire.Run(ctx, o)).
+func must[R any](t *testing.T) func(*R, error) *R {
+	return func(r *R, err error) *R {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("a recorded run failed: %v", err)
+		}
+		return r
+	}
+}
+
+// golden compares got with testdata/golden/name, or rewrites the file
+// with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/mcpprobe -run Golden -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what the command now prints (-update rewrites it, then review the diff):\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first line that differs, with its neighbours.
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
+		}
+	}
+	return "(same lines, different bytes)"
+}

@@ -1,0 +1,80 @@
+package budget
+
+import (
+	"context"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/lint"
+	"github.com/mcpprobe/mcpprobe/probe/tokens"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+)
+
+// Options are the budget command's: the server, and the hosts to judge
+// it against.
+type Options struct {
+	wire.Options
+	// Hosts are the profiles to compute delivery for, in order (Select
+	// gives them from --host, Known or Load from --hosts).
+	Hosts []Host
+	// View, when set, is one host whose delivered text is kept whole in
+	// Result.View, to show exactly what reaches the model.
+	View *Host
+}
+
+// Result is the budget of one capture: what each host delivers, the
+// token cost of the definitions, and the findings of both and of lint.
+type Result struct {
+	Capture  *probe.Capture
+	Delivery Delivery
+	View     *HostResult // Options.View's delivery, when asked
+	// Tokens is nil when the counts could not be made; TokensErr says why.
+	Tokens    *tokens.Definitions
+	TokensErr error
+	Budget    []findings.Finding // cuts, schema drops, instructions
+	Lint      []findings.Finding
+}
+
+// Run probes the server (wire.Run) and works out its budget. A server
+// that cannot be probed is wire.Run's error, with no result.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	w, err := wire.Run(ctx, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	return Analyse(w.Capture, o.Hosts, o.View), nil
+}
+
+// Analyse is the budget of a capture already taken: the report's, which
+// probes once for every section.
+func Analyse(c *probe.Capture, hosts []Host, view *Host) *Result {
+	r := &Result{Capture: c, Delivery: Compute(c, hosts)}
+	r.Budget = Findings(r.Delivery)
+	r.Lint = lint.Check(c)
+	if view != nil {
+		hr := Compute(c, []Host{*view}).Hosts[0]
+		r.View = &hr
+	}
+	var names []string
+	for _, t := range wire.Tools(c) {
+		names = append(names, t.Name)
+	}
+	if d, err := tokens.OfTools(names, c.Tools.Items); err == nil {
+		r.Tokens = &d
+	} else {
+		r.TokensErr = err
+	}
+	return r
+}
+
+// Findings are every finding of the run: the capture's (the wire), the
+// budget's and the lint's, in that order.
+func (r *Result) Findings() []findings.Finding {
+	out := append([]findings.Finding(nil), r.Capture.Findings...)
+	out = append(out, r.Budget...)
+	return append(out, r.Lint...)
+}
+
+// Counts is empty: every budget gate (cut, schema-drop, lint-*) is a
+// finding gate.
+func (r *Result) Counts() map[string]int { return nil }

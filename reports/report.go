@@ -1,0 +1,82 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/report"
+)
+
+// ReportMarkdown writes the whole markdown report. Sections appear in a
+// fixed order and everything in them is in wire order or sorted, so the
+// same server gives the same report. The findings of every analysis are
+// shown together at the top.
+func ReportMarkdown(w io.Writer, r *report.Result, version string) {
+	c := r.Wire.Capture
+	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", Cell(ServerName(c)))
+	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
+		Code(c.Target), c.Transport, protocolLine(c), version, r.Date)
+	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }
+	fmt.Fprintln(w, "## Findings")
+	fmt.Fprintln(w)
+	Findings(w, Markdown, SortFindings(r.Findings()))
+	section("Wire")
+	Wire(w, Markdown, c)
+
+	section("Delivery by host")
+	b := r.Budget
+	Delivery(w, Markdown, b.Delivery, c)
+	fmt.Fprintln(w)
+	if b.Tokens != nil {
+		Tokens(w, Markdown, c, *b.Tokens)
+	}
+	fmt.Fprintf(w, "Host profiles measured %s; lengths in UTF-16 units; \"deferred\": the tool reaches the model only after a tool search.\n", hostsMeasured(b.Delivery))
+
+	if d := r.Diff; d != nil {
+		section("Diff against " + Code(d.Ref.Label))
+		Diff(w, Markdown, d.Comparison, d.Ref.Label, "the server")
+	}
+	for _, s := range r.Extras {
+		section(s.Title)
+		s.Markdown(w)
+	}
+}
+
+// ReportSection is report's --json section: the date, then each section
+// the markdown shows, as its own command's section (wire, budget, diff),
+// and the extras under their keys (bench, faults, malformed).
+func ReportSection(r *report.Result) []byte {
+	o := &Object{}
+	o.Set("date", r.Date)
+	o.Raw("wire", WireSection(r.Wire.Capture))
+	o.Raw("budget", BudgetSection(r.Budget))
+	if r.Diff != nil {
+		o.Raw("diff", DiffSection(r.Diff))
+	}
+	for _, s := range r.Extras {
+		o.Raw(s.Key, s.JSON)
+	}
+	return o.Bytes()
+}
+
+// hostsMeasured is the range of dates the host profiles were measured on.
+func hostsMeasured(d budget.Delivery) string {
+	lo, hi := "", ""
+	for _, hr := range d.Hosts {
+		m := hr.Host.MeasuredOn
+		if m == "" {
+			continue
+		}
+		if lo == "" || m < lo {
+			lo = m
+		}
+		if m > hi {
+			hi = m
+		}
+	}
+	if lo == hi {
+		return lo
+	}
+	return lo + " to " + hi
+}
