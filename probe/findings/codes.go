@@ -21,7 +21,14 @@ const (
 	OriginWire   Origin = "wire"   // the probe: transport, handshake, lists, shutdown
 	OriginBudget Origin = "budget" // host budgets: cuts, schema drops, instructions
 	OriginLint   Origin = "lint"   // lint of what is delivered
+	// bench: how a server starts and answers under load
+	OriginBench Origin = "bench"
+	// malformed: how a server answers calls it should refuse
+	OriginMalformed Origin = "malformed"
 )
+
+// Origins lists every origin, in the order of the README's sections.
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginMalformed}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -111,15 +118,27 @@ const (
 	SDKBounds
 	CredentialParam
 	EmptyDescription
+
+	// bench
+	ColdStart
+	CallTimeout
+	StartupOverDeadline
+
+	// malformed
+	MalformedCrash
+	MalformedUnanswered
+	MalformedChannel
 )
 
 // README sections that say more than a row can.
 const (
-	moreProbe    = "how-the-probe-talks-to-a-server"
-	moreHTTP     = "over-http"
-	moreSnapshot = "snapshot"
-	moreReports  = "what-it-reports"
-	moreTrace    = "--trace-file"
+	moreProbe     = "how-the-probe-talks-to-a-server"
+	moreHTTP      = "over-http"
+	moreSnapshot  = "snapshot"
+	moreReports   = "what-it-reports"
+	moreTrace     = "--trace-file"
+	moreBench     = "what-it-measures"
+	moreMalformed = "malformed"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -185,6 +204,14 @@ var defs = []Def{
 	{Code: SDKBounds, Name: "sdk-bounds", Severity: Warning, Origin: OriginLint, Title: "an integer bounded only by ±9007199254740991 (zod's default), with the documented range if the description gives one"},
 	{Code: CredentialParam, Name: "credential-param", Severity: Warning, Origin: OriginLint, Title: "a parameter named like a credential (api key, token, password, secret…)"},
 	{Code: EmptyDescription, Name: "empty-description", Severity: Warning, Also: []Severity{Info}, Origin: OriginLint, Title: "a missing or empty description: a warning on a tool, info on a prompt"},
+
+	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50: a cold start a host will feel", More: moreBench},
+	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
+	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
+
+	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Origin: OriginMalformed, Title: "a malformed call ended the server or its session: the health check after it failed", More: moreMalformed},
+	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout", More: moreMalformed},
+	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Origin: OriginMalformed, Title: "a malformed call answered on another channel, or with another error code, than the negotiated version asks (the finding names the clause)", More: moreMalformed},
 }
 
 // byCode and byName index defs.
