@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 )
 
@@ -12,8 +13,11 @@ func malformedJSON(t *testing.T, args ...string) map[string]gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatalf("malformed --json does not validate against the schema: %v\n%.300s", err, r.stdout)
+	}
 	m := map[string]gjson.Result{}
-	for _, c := range gjson.Get(r.stdout, "cases").Array() {
+	for _, c := range gjson.Get(r.stdout, "malformed.cases").Array() {
 		m[c.Get("tool").String()+"|"+c.Get("case").String()] = c
 	}
 	return m
