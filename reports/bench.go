@@ -116,7 +116,7 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	for _, d := range r.Deadlines {
 		verdict := "within it"
 		if d.Exceeded {
-			verdict = "the slowest start exceeds it"
+			verdict = "over it: that host gives up on the slowest start"
 		}
 		note("%s gives up on initialize after %s: startup max %s is %s.", d.Host, ns(float64(d.Deadline)), ns(d.Max), verdict)
 	}
