@@ -121,13 +121,31 @@ func TestBenchModes(t *testing.T) {
 		}
 	})
 	t.Run("usage", func(t *testing.T) {
-		for _, args := range [][]string{
-			{"bench", "--call", "nope", "--startup", "0", "--", bin.raw, "-bench-tools"},
-			{"bench", "--rate", "fast", bin.raw},
-			{"bench", "--args", "[1]", "--call", "echo", bin.raw},
+		for _, tc := range []struct {
+			args []string
+			want []string // in the message
+		}{
+			{[]string{"--call", "nope", "--startup", "0", "--", bin.raw, "-bench-tools"}, []string{`no tool "nope"`}},
+			{[]string{"--rate", "fast", bin.raw}, []string{"--rate"}},
+			{[]string{"--args", "[1]", "--call", "echo", bin.raw}, []string{"--args"}},
+			{[]string{"-n", "-1", bin.raw}, []string{"-n"}},
+			{[]string{"--concurrency", "0", bin.raw}, []string{"--concurrency"}},
+			{[]string{"--rate", "10/s", "--concurrency", "2", bin.raw}, []string{"--rate", "--concurrency", "conflict"}},
+			{[]string{"--vs", bin.raw, "--rate", "10/s", bin.raw}, []string{"--vs", "--rate"}},
+			{[]string{"--vs", bin.raw, "--concurrency", "2", bin.raw}, []string{"--vs", "--concurrency"}},
+			{[]string{"--duration", "1s", bin.raw}, []string{"--duration", "--rate"}},
+			{[]string{"--duration", "-1s", "--rate", "10/s", bin.raw}, []string{"--duration"}},
+			{[]string{"--args", "{}", bin.raw}, []string{"--args", "--call"}},
+			{[]string{"--fail-on", "cut", bin.raw}, []string{"--fail-on cut"}},
 		} {
-			if r := mcpprobe(t, args...); r.code != 2 {
-				t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+			r := mcpprobe(t, append([]string{"bench"}, tc.args...)...)
+			if r.code != 2 {
+				t.Errorf("%v: exit %d: %s", tc.args, r.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("%v: the message lacks %q: %s", tc.args, w, r.stderr)
+				}
 			}
 		}
 	})

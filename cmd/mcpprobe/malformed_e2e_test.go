@@ -98,3 +98,35 @@ func TestMalformedRealPeer(t *testing.T) {
 		"|cancel an unknown id":        {"no_answer", "no_answer"},
 	})
 }
+
+// A case answered otherwise than the spec asks is a finding: --fail-on
+// gates on it, and the JSON says which codes tripped the gate.
+func TestMalformedFailOn(t *testing.T) {
+	args := []string{"malformed", "--json", "--quiet", "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools"}
+	r := mcpprobe(t, append([]string{"--fail-on", "warning"}, args...)...)
+	if r.code != 1 {
+		t.Fatalf("--fail-on warning: exit %d, want 1: %s", r.code, r.stderr)
+	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatal(err)
+	}
+	tripped := gjson.Get(r.stdout, "fail_on.tripped.0")
+	if tripped.Get("gate").String() != "warning" || !has(toStrings(tripped.Get("codes").Array()), "malformed-channel") {
+		t.Errorf("tripped = %s", tripped.Raw)
+	}
+	if n := gjson.Get(r.stdout, "findings.#").Int(); n != gjson.Get(r.stdout, "malformed.cases.#").Int()-gjson.Get(r.stdout, "malformed.met").Int() {
+		t.Errorf("%d findings, want one per case not met", n)
+	}
+	// The raw fixture never crashes: no error.
+	if r := mcpprobe(t, append([]string{"--fail-on", "error"}, args...)...); r.code != 0 {
+		t.Errorf("--fail-on error: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+func toStrings(rs []gjson.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.String())
+	}
+	return out
+}
