@@ -22,9 +22,13 @@ demo: build
 peers:
 	scripts/install-peers.sh
 
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) run $(STATICCHECK) ./...
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 test: peers vet
 	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 ./...

@@ -2,63 +2,82 @@ package faults
 
 import (
 	"fmt"
+	"sort"
 	"strings"
-	"time"
 )
 
-// Plan is the set of faults to inject. Several can be combined.
+// Plan is the set of faults to inject. Several can be combined; each
+// acts in its rank's place in the pipeline, whatever the order given.
 type Plan struct {
-	Crash   *Selector // kill the server's process group while it handles the call
-	Slow    *Selector // hold the reply for Delay
-	Delay   time.Duration
-	Drop    *Selector // swallow the reply
-	Garble  *Selector // corrupt the reply's bytes
-	Pollute *Selector // stray stdout text before the reply
-	// PolluteKind is "line" (a newline-terminated log line) or "partial"
-	// (bytes with no newline, glued to the reply).
-	PolluteKind string
-	// Split delivers frames in small chunks at seeded random boundaries
-	// (proxy only: every client reassembles lines, so only a host can
-	// show a bug here).
-	Split bool
-	// StderrFlood writes this many lines on stderr at startup (proxy).
-	StderrFlood int
-	// ExitAtStartup kills the server before it answers its handshake.
-	ExitAtStartup bool
-	Seed          uint64
+	Rules []Rule
+	Seed  uint64 // for p: selectors and for faults that draw numbers
+}
+
+// Rule is one fault of a plan and the calls it hits.
+type Rule struct {
+	Kind  Kind
+	Fault Fault
+	At    *Selector // nil for a fault that selects no call
 }
 
 // Empty reports whether the plan injects nothing: the proxy is then
 // transparent.
-func (p Plan) Empty() bool {
-	return p.Crash == nil && p.Slow == nil && p.Drop == nil && p.Garble == nil && p.Pollute == nil &&
-		!p.Split && p.StderrFlood == 0 && !p.ExitAtStartup
-}
+func (p Plan) Empty() bool { return len(p.Rules) == 0 }
 
 // String describes the plan for people.
 func (p Plan) String() string {
 	var parts []string
-	add := func(name string, s *Selector, extra string) {
-		if s != nil {
-			parts = append(parts, name+" at "+s.String()+extra)
+	for _, r := range p.ordered() {
+		at := ""
+		if r.At != nil {
+			at = r.At.String()
 		}
-	}
-	add("crash", p.Crash, "")
-	add("slow", p.Slow, fmt.Sprintf(" (%v)", p.Delay))
-	add("drop", p.Drop, "")
-	add("garble", p.Garble, "")
-	add("pollute ("+p.PolluteKind+")", p.Pollute, "")
-	if p.Split {
-		parts = append(parts, "split frames")
-	}
-	if p.StderrFlood > 0 {
-		parts = append(parts, fmt.Sprintf("stderr flood (%d lines)", p.StderrFlood))
-	}
-	if p.ExitAtStartup {
-		parts = append(parts, "exit at startup")
+		parts = append(parts, r.Fault.Describe(at))
 	}
 	if len(parts) == 0 {
 		return "no fault"
 	}
 	return strings.Join(parts, ", ")
+}
+
+func (p Plan) ordered() []Rule {
+	out := append([]Rule(nil), p.Rules...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind.Rank < out[j].Kind.Rank })
+	return out
+}
+
+// ActsAtStart reports whether a fault acts when the connection opens, so
+// that a server failing to answer its handshake is an outcome, not an
+// error.
+func (p Plan) ActsAtStart() bool {
+	for _, r := range p.Rules {
+		if r.Kind.Stage == AtStart {
+			return true
+		}
+	}
+	return false
+}
+
+// Restarted is the plan for a server started again within a run: the
+// faults of the opening acted on the first start only, as a host that
+// restarts a server that died at startup gets one that starts.
+func (p Plan) Restarted() Plan {
+	q := Plan{Seed: p.Seed}
+	for _, r := range p.Rules {
+		if r.Kind.Stage != AtStart {
+			q.Rules = append(q.Rules, r)
+		}
+	}
+	return q
+}
+
+// Check refuses a fault that front end f cannot act, rather than let it
+// be silently ignored.
+func (p Plan) Check(f Front) error {
+	for _, r := range p.ordered() {
+		if r.Kind.Where&f == 0 {
+			return fmt.Errorf("--%s acts only in %s: %s", r.Kind.Flags[0].Name, r.Kind.Where, r.Kind.WhyOnly)
+		}
+	}
+	return nil
 }

@@ -2,15 +2,12 @@ package faults
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/transport"
-	"github.com/tidwall/gjson"
 )
 
 // ProxyOptions say which server the proxy runs and what it does to it.
@@ -36,21 +33,23 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
+	// The engine is built before the server starts, so that a plan the
+	// proxy cannot act is refused before anything runs.
+	p := &proxy{o: o, out: hostOut}
+	eng, err := NewEngine(o.Plan, Frontend{Where: InProxy, Stderr: hostErr, Clock: o.Trace.Since,
+		Kill: func() { p.kill() }, ToServer: p.toServer, ToClient: p.write})
+	if err != nil {
+		return 2, err
+	}
+	p.eng = eng
 	proc, err := launch.StartProcess(launch.Target{Kind: "stdio", Command: o.Command, Args: o.Args, Env: o.Env, Dir: o.Dir})
 	if err != nil {
 		return 127, err
 	}
-	srvIn, srvOut, srvErr := proc.Stdin, proc.Stdout, proc.Stderr
+	srvOut, srvErr := proc.Stdout, proc.Stderr
 	kill := proc.Kill
-	p := &proxy{o: o, out: hostOut, marks: map[string]mark{}, kill: kill,
-		rng:   rand.New(rand.NewPCG(o.Plan.Seed, o.Plan.Seed^0x9e3779b97f4a7c15)),
-		split: rand.New(rand.NewPCG(o.Plan.Seed+1, o.Plan.Seed))}
-	if o.Plan.ExitAtStartup {
-		kill()
-	}
-	for i := 0; i < o.Plan.StderrFlood; i++ {
-		fmt.Fprintf(hostErr, "[mcpprobe proxy] stderr flood line %d of %d\n", i+1, o.Plan.StderrFlood)
-	}
+	p.srvIn, p.kill = proc.Stdin, kill
+	_ = p.eng.Open()
 	exited := proc.Exited()
 	var copies sync.WaitGroup
 	copies.Add(2)
@@ -58,7 +57,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	go func() { defer copies.Done(); p.stderr(srvErr, hostErr) }()
 	hostDone := make(chan struct{})
 	go func() {
-		p.hostToServer(hostIn, srvIn)
+		p.hostToServer(hostIn)
 		close(hostDone)
 	}()
 	select {
@@ -73,11 +72,12 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	}
 	// Let what the server wrote reach the host, for a bounded time.
 	drained := make(chan struct{})
-	go func() { copies.Wait(); p.wg.Wait(); close(drained) }()
+	go func() { copies.Wait(); p.tracing.Wait(); p.eng.Settle(o.Grace); close(drained) }()
 	if !transport.WaitFor(drained, o.Grace) {
 		srvOut.Close()
 		srvErr.Close()
 	}
+	p.eng.Close()
 	return proc.ExitCode(), nil
 }
 
@@ -85,66 +85,33 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 const proxyMaxLine = 1 << 30
 
 type proxy struct {
-	o     ProxyOptions
-	out   io.Writer
-	outMu sync.Mutex
-	kill  func()
-	rng   *rand.Rand // under mu
-	split *rand.Rand // under outMu
-	wg    sync.WaitGroup
-
-	mu    sync.Mutex
-	calls int
-	marks map[string]mark
+	o       ProxyOptions
+	eng     *Engine
+	srvIn   io.Writer
+	kill    func() // the server's process group
+	out     io.Writer
+	outMu   sync.Mutex     // one write to the host at a time: held replies come out concurrently
+	tracing sync.WaitGroup // the stderr tracer
 }
 
-func (p *proxy) hostToServer(in io.Reader, srv io.WriteCloser) {
+func (p *proxy) hostToServer(in io.Reader) {
 	lr := transport.NewLineReader(in, max(p.o.MaxLine, proxyMaxLine))
 	for {
 		l, err := lr.Next()
 		if l.Len > 0 || (err == nil && !l.EOF) {
 			p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirSend, Raw: l.Bytes, Len: l.Len, Cut: l.Cut})
-			crash := p.decide(l.Bytes)
 			buf := append(append([]byte(nil), l.Bytes...), '\n')
 			if l.EOF {
 				buf = buf[:len(buf)-1]
 			}
-			if _, werr := srv.Write(buf); werr != nil {
+			if p.eng.FromClient(buf) != nil {
 				return
-			}
-			if crash {
-				p.kill()
 			}
 		}
 		if err != nil || l.EOF {
 			return
 		}
 	}
-}
-
-// decide applies the plan to one message from the host; it reports
-// whether to crash the server once the message is delivered.
-func (p *proxy) decide(raw []byte) bool {
-	v := gjson.ParseBytes(raw)
-	if v.Get("method").String() != "tools/call" || !v.Get("id").Exists() {
-		return false
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.calls++
-	n, tool := p.calls, v.Get("params.name").String()
-	pl := p.o.Plan
-	m := mark{call: n}
-	m.slow = pl.Slow != nil && pl.Slow.Match(n, tool, p.rng)
-	m.drop = pl.Drop != nil && pl.Drop.Match(n, tool, p.rng)
-	m.garble = pl.Garble != nil && pl.Garble.Match(n, tool, p.rng)
-	m.pollute = pl.Pollute != nil && pl.Pollute.Match(n, tool, p.rng)
-	crash := pl.Crash != nil && pl.Crash.Match(n, tool, p.rng)
-	m.drop = m.drop || crash // the server died handling it: no reply escapes
-	if m.slow || m.drop || m.garble || m.pollute {
-		p.marks[v.Get("id").Raw] = m
-	}
-	return crash
 }
 
 func (p *proxy) serverToHost(srv io.Reader) {
@@ -158,12 +125,12 @@ func (p *proxy) serverToHost(srv io.Reader) {
 			if transport.IsJSONRPC(l.Bytes) {
 				dir = transport.DirRecv
 			}
-			p.o.Trace.AddFrame(transport.Frame{Dir: dir, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
+			f := p.o.Trace.AddFrame(transport.Frame{Dir: dir, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
 			frame := append([]byte(nil), l.Bytes...)
 			if !l.EOF {
 				frame = append(frame, '\n')
 			}
-			p.forward(frame)
+			_ = p.eng.FromServer(transport.Message{Raw: frame, Seq: f.Seq, T: f.T})
 		}
 		if err != nil || l.EOF {
 			return
@@ -171,71 +138,27 @@ func (p *proxy) serverToHost(srv io.Reader) {
 	}
 }
 
-// forward writes one frame to the host, with its reply's faults.
-func (p *proxy) forward(frame []byte) {
-	v := gjson.ParseBytes(frame)
-	var mk mark
-	marked := false
-	if id := v.Get("id"); id.Exists() && !v.Get("method").Exists() {
-		p.mu.Lock()
-		mk, marked = p.marks[id.Raw]
-		delete(p.marks, id.Raw)
-		p.mu.Unlock()
-	}
-	if !marked {
-		p.write(frame)
-		return
-	}
-	if mk.drop {
-		return
-	}
-	if mk.pollute {
-		if p.o.Plan.PolluteKind == "partial" {
-			p.write([]byte(pollutionPartial))
-		} else {
-			p.write([]byte(pollutionLine + "\n"))
-		}
-	}
-	if mk.garble {
-		frame = garble(frame)
-	}
-	if mk.slow {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			time.Sleep(p.o.Plan.Delay)
-			p.write(frame)
-		}()
-		return
-	}
-	p.write(frame)
+// toServer is the engine's sink towards the server.
+func (p *proxy) toServer(pc Piece) error {
+	_, err := p.srvIn.Write(pc.Raw)
+	return err
 }
 
-// write sends bytes to the host, split into small seeded chunks when the
-// plan says so.
-func (p *proxy) write(b []byte) {
+// write is the engine's sink towards the host.
+func (p *proxy) write(pc Piece) error {
 	p.outMu.Lock()
 	defer p.outMu.Unlock()
-	if !p.o.Plan.Split {
-		_, _ = p.out.Write(b)
-		return
-	}
-	for len(b) > 0 {
-		n := 1 + p.split.IntN(16)
-		n = min(n, len(b))
-		_, _ = p.out.Write(b[:n])
-		b = b[n:]
-		time.Sleep(50 * time.Microsecond)
-	}
+	_, err := p.out.Write(pc.Raw)
+	return err
 }
 
 // stderr passes the server's stderr on as it comes, byte for byte, and
 // traces it line by line on the side.
 func (p *proxy) stderr(srv io.Reader, host io.Writer) {
 	pr, pw := io.Pipe()
-	p.wg.Add(1)
+	p.tracing.Add(1)
 	go func() {
-		defer p.wg.Done()
+		defer p.tracing.Done()
 		lr := transport.NewLineReader(pr, 64<<10)
 		for {
 			l, err := lr.Next()

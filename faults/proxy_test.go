@@ -19,6 +19,10 @@ import (
 // TestMain doubles as a trivial stdio server (MCPPROBE_ECHO=1) whose
 // replies keep odd bytes, so transparency can be checked byte for byte.
 func TestMain(m *testing.M) {
+	if os.Getenv("MCPPROBE_MCP") == "1" {
+		mcpServer()
+		return
+	}
 	if os.Getenv("MCPPROBE_ECHO") == "1" {
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
@@ -44,13 +48,13 @@ func echoOptions(plan Plan) ProxyOptions {
 	return ProxyOptions{Command: exe, Env: []string{"MCPPROBE_ECHO=1"}, Plan: plan, Grace: 5 * time.Second} // -race makes exits slow
 }
 
-func runProxy(t testing.TB, plan Plan, input string) (string, int) {
-	var out, errb bytes.Buffer
-	code, err := Proxy(context.Background(), strings.NewReader(input), &out, &errb, echoOptions(plan))
+func mustPlan(t testing.TB, v Values) Plan {
+	t.Helper()
+	p, err := ParsePlan(v.Get, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), code
+	return p
 }
 
 func directRun(t testing.TB, input string) string {
@@ -103,39 +107,38 @@ func TestProxyIsTransparent(t *testing.T) {
 }
 
 func TestProxyFaults(t *testing.T) {
-	at := func(n int) *Selector { return &Selector{At: n} }
 	tests := []struct {
 		name  string
 		plan  Plan
 		check func(t *testing.T, out string)
 	}{
-		{"drop", Plan{Drop: at(2)}, func(t *testing.T, out string) {
+		{"drop", mustPlan(t, Values{"drop-at": "2"}), func(t *testing.T, out string) {
 			if strings.Contains(out, `"id":3}`) || !strings.Contains(out, `"id":4}`) {
 				t.Errorf("reply 3 (call 2) not dropped alone:\n%s", out)
 			}
 		}},
-		{"pollute line", Plan{Pollute: at(1), PolluteKind: "line"}, func(t *testing.T, out string) {
+		{"pollute line", mustPlan(t, Values{"pollute": "line", "pollute-at": "1"}), func(t *testing.T, out string) {
 			if !strings.Contains(out, pollutionLine+"\n{") {
 				t.Errorf("no stray line before reply 2:\n%s", out)
 			}
 		}},
-		{"pollute partial", Plan{Pollute: at(1), PolluteKind: "partial"}, func(t *testing.T, out string) {
+		{"pollute partial", mustPlan(t, Values{"pollute": "partial", "pollute-at": "1"}), func(t *testing.T, out string) {
 			if !strings.Contains(out, pollutionPartial+"{ \"result\"") {
 				t.Errorf("stray text not glued to reply 2:\n%s", out)
 			}
 		}},
-		{"garble", Plan{Garble: at(3)}, func(t *testing.T, out string) {
+		{"garble", mustPlan(t, Values{"garble-at": "3"}), func(t *testing.T, out string) {
 			lines := strings.Split(out, "\n")
 			if gjson.Valid(lines[3]) || !gjson.Valid(lines[2]) {
 				t.Errorf("line 4 should be garbled, line 3 intact:\n%s", out)
 			}
 		}},
-		{"split keeps every byte", Plan{Split: true, Seed: 7}, func(t *testing.T, out string) {
+		{"split keeps every byte", mustPlan(t, Values{"split": "true"}), func(t *testing.T, out string) {
 			if out != directRun(t, calls) {
 				t.Errorf("split changed the bytes")
 			}
 		}},
-		{"slow", Plan{Slow: at(1), Delay: 50 * time.Millisecond}, func(t *testing.T, out string) {
+		{"slow", mustPlan(t, Values{"slow-at": "1", "delay": "50ms"}), func(t *testing.T, out string) {
 			i2, i3 := strings.Index(out, `"id":2}`), strings.Index(out, `"id":3}`)
 			if i2 < 0 || i3 < 0 || i2 < i3 {
 				t.Errorf("the held reply 2 should come after reply 3:\n%s", out)
@@ -158,7 +161,7 @@ func TestProxyFaults(t *testing.T) {
 		pr, pw := io.Pipe()
 		go func() { io.WriteString(pw, calls); time.Sleep(300 * time.Millisecond); pw.Close() }()
 		var out, errb bytes.Buffer
-		code, err := Proxy(context.Background(), pr, &out, &errb, echoOptions(Plan{Crash: at(2)}))
+		code, err := Proxy(context.Background(), pr, &out, &errb, echoOptions(mustPlan(t, Values{"crash-at": "2"})))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,16 @@
 // Package faults injects failures between an MCP client and a server: a
-// crash, a slow or lost reply, corrupted bytes, stray stdout text. The same
-// shim serves the faults command (mcpprobe as the client) and the proxy
-// (a real host as the client). One file per fault kind.
+// crash, a slow or lost reply, corrupted bytes, stray stdout text.
+//
+// One engine (engine.go) runs every fault. A fault is a small interface
+// (Fault) acting on one frame in one direction through an Injection; each
+// kind lives in its own file with its test beside it and registers itself
+// (registry.go), which is all the plan parser and the command line know
+// of it. The engine numbers the client's tools/calls, asks each fault's
+// Selector once per call, and passes the call's frames through the
+// faults that hit it. Two front ends feed it: the shim (shim.go, in
+// process, messages: mcpprobe is the client and models what each client
+// policy makes of a broken line) and the proxy (proxy.go, standalone,
+// bytes: a real host is the client).
 package faults
 
 import (
@@ -10,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 )
+
+// whichUsage documents a selector flag.
+const whichUsage = "`WHICH`: a tools/call number (6), tool:NAME, or p:PROBABILITY"
 
 // Selector picks the tools/call a fault hits: the Nth (1-based), every
 // call of a tool, or each call with a probability (seeded, so a run can

@@ -1,72 +1,83 @@
 package faults
 
 import (
+	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/transport"
-	"github.com/tidwall/gjson"
 )
 
-// Event is something the shim did, for the outcome table.
+// Event is something a fault did, or what the client made of it, for the
+// outcome table.
 type Event struct {
 	Call int // the tools/call it concerns, 1-based; 0 for none
 	What string
 	T    time.Duration
 }
 
-// Shim sits between a client session and its transport and injects the
-// plan's faults. It is itself a transport.Conn.
+// Shim is the engine's in-process front end: it sits between a client
+// session and its transport, and is itself a transport.Conn. The engine's
+// faults act on the messages; what comes out towards the client is read
+// as a client of the given policy reads lines, so that a garbled reply or
+// stray text ends the session, is reported, or is skipped, as that client
+// would.
 type Shim struct {
 	inner  transport.Conn
-	kill   func()
-	plan   Plan
+	eng    *Engine
 	policy Policy
-	rng    *rand.Rand
+	open   sync.Once
 
 	msgs chan transport.Message
-	done chan struct{}
-	wg   sync.WaitGroup
 
-	mu      sync.Mutex
-	calls   *int // shared by the shims of one run, across restarts
-	started bool
-	marks   map[string]mark // reply id → what to do with it
-	events  []Event
-	err     error
-	ended   bool
-	seen    int // trace frames already checked for noise (pump only)
+	mu    sync.Mutex
+	err   error
+	ended bool
+	seen  int // trace frames already checked for noise (pump only)
+
+	lineMu  sync.Mutex
+	pending line // text a fault wrote without a newline, waiting for the next frame
 }
 
-type mark struct {
-	call               int
-	slow, drop, garble bool
-	pollute            bool
+// line is what a client reads as one line, and where its bytes came from.
+type line struct {
+	b     []byte
+	note  int  // the first event that explains a piece of it
+	frame bool // it holds a frame the server sent
+	extra bool // it holds bytes a fault wrote
+}
+
+func (l *line) add(p Piece, b []byte) {
+	l.b = append(l.b, b...)
+	if l.note == 0 {
+		l.note = p.note
+	}
+	l.frame = l.frame || !p.Extra
+	l.extra = l.extra || p.Extra
 }
 
 // NewShim wraps inner. kill must end the server at once (its process
-// group); policy decides what the client does with unparseable lines.
-func NewShim(inner transport.Conn, kill func(), plan Plan, policy Policy) *Shim {
-	return NewShimCounting(inner, kill, plan, policy, new(int))
-}
-
-// NewShimCounting is NewShim with a call counter shared with earlier
-// shims, so that "call 6" means the client's sixth call across restarts.
-func NewShimCounting(inner transport.Conn, kill func(), plan Plan, policy Policy, calls *int) *Shim {
-	s := &Shim{inner: inner, kill: kill, plan: plan, policy: policy, calls: calls,
-		rng:  rand.New(rand.NewPCG(plan.Seed, plan.Seed^0x9e3779b97f4a7c15)),
-		msgs: make(chan transport.Message, 64), done: make(chan struct{}), marks: map[string]mark{}}
+// group); policy decides what the client does with unparseable lines;
+// calls numbers the tools/calls across the restarts of a run (nil: this
+// shim alone). It refuses a plan with a fault the shim cannot act.
+func NewShim(inner transport.Conn, kill func(), plan Plan, policy Policy, calls *Counter) (*Shim, error) {
+	s := &Shim{inner: inner, policy: policy, msgs: make(chan transport.Message, 64)}
+	eng, err := NewEngine(plan, Frontend{Where: InShim, Kill: kill, Calls: calls,
+		ToServer: func(p Piece) error { return inner.Send(p.Raw) },
+		ToClient: s.deliver,
+		Clock:    inner.Trace().Since})
+	if err != nil {
+		return nil, err
+	}
+	s.eng = eng
 	go s.pump()
-	return s
+	return s, nil
 }
 
-func (s *Shim) Trace() *transport.Trace { return s.inner.Trace() }
-func (s *Shim) Problems() <-chan error  { return s.inner.Problems() }
-func (s *Shim) Messages() <-chan transport.Message {
-	return s.msgs
-}
+func (s *Shim) Trace() *transport.Trace            { return s.inner.Trace() }
+func (s *Shim) Problems() <-chan error             { return s.inner.Problems() }
+func (s *Shim) Messages() <-chan transport.Message { return s.msgs }
 
 // Err says why the stream ended, as the client would tell it.
 func (s *Shim) Err() error {
@@ -78,104 +89,36 @@ func (s *Shim) Err() error {
 	return s.inner.Err()
 }
 
-// Events returns what the shim did.
-func (s *Shim) Events() []Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Event(nil), s.events...)
-}
+// Events returns what the faults did and what the client made of it.
+func (s *Shim) Events() []Event { return s.eng.Events() }
 
-func (s *Shim) event(call int, format string, args ...any) {
-	s.mu.Lock()
-	s.events = append(s.events, Event{Call: call, What: fmt.Sprintf(format, args...), T: s.inner.Trace().Since()})
-	s.mu.Unlock()
-}
-
-// Send forwards a message, deciding the faults of a tools/call on its way.
+// Send passes a client message through the engine. The faults of the
+// opening act on the first, before it reaches the server.
 func (s *Shim) Send(raw []byte) error {
-	v := gjson.ParseBytes(raw)
-	s.mu.Lock()
-	first := !s.started
-	s.started = true
-	s.mu.Unlock()
-	if first && s.plan.ExitAtStartup {
-		s.event(0, "server killed at startup, before its handshake")
-		s.kill()
-	}
-	if v.Get("method").String() != "tools/call" || !v.Get("id").Exists() {
-		return s.inner.Send(raw)
-	}
-	s.mu.Lock()
-	*s.calls++
-	n := *s.calls
-	s.mu.Unlock()
-	tool := v.Get("params.name").String()
-	m := mark{call: n}
-	if s.plan.Slow != nil && s.plan.Slow.Match(n, tool, s.rng) {
-		m.slow = true
-	}
-	if s.plan.Drop != nil && s.plan.Drop.Match(n, tool, s.rng) {
-		m.drop = true
-	}
-	if s.plan.Garble != nil && s.plan.Garble.Match(n, tool, s.rng) {
-		m.garble = true
-	}
-	if s.plan.Pollute != nil && s.plan.Pollute.Match(n, tool, s.rng) {
-		m.pollute = true
-	}
-	crash := s.crash(n, tool)
-	// A reply that races out before the kill lands is discarded: the
-	// server died handling this call, and a client must see that.
-	m.drop = m.drop || crash
-	if m.slow || m.drop || m.garble || m.pollute {
-		s.mu.Lock()
-		s.marks[v.Get("id").Raw] = m
-		s.mu.Unlock()
-	}
-	err := s.inner.Send(raw)
-	if crash {
-		s.event(n, "server process group killed while handling call %d (%s)", n, tool)
-		s.kill()
-	}
-	return err
+	s.open.Do(func() { _ = s.eng.Open() })
+	return s.eng.FromClient(raw)
 }
 
-// pump passes the server's messages on, applying the marks.
+// pump passes the server's messages through the engine.
 func (s *Shim) pump() {
 	defer func() {
-		close(s.done)
-		s.wg.Wait()
+		s.eng.Close()
 		s.end(nil)
 	}()
 	for m := range s.inner.Messages() {
 		s.realNoise()
-		s.mu.Lock()
-		ended := s.ended
-		s.mu.Unlock()
-		if ended {
+		if s.isEnded() {
 			continue // keep draining, so the transport never blocks
 		}
 		if m.Recovered {
 			// Text glued to this message: only mcpprobe's own transport
 			// cuts it out; a real client's parser fails on the line.
 			if end, reported := s.policy.onBadLine(); !end {
-				s.event(0, "a message glued to stray stdout text is lost%s", reportedNote(reported))
+				s.eng.event(0, "a message glued to stray stdout text is lost"+reportedNote(reported))
 				continue
 			}
 		}
-		id := gjson.GetBytes(m.Raw, "id")
-		isReply := id.Exists() && !gjson.GetBytes(m.Raw, "method").Exists()
-		s.mu.Lock()
-		mk, marked := s.marks[id.Raw]
-		if marked && isReply {
-			delete(s.marks, id.Raw)
-		}
-		s.mu.Unlock()
-		if !marked || !isReply {
-			s.emit(m)
-			continue
-		}
-		s.apply(m, mk)
+		_ = s.eng.FromServer(m)
 	}
 }
 
@@ -189,56 +132,76 @@ func (s *Shim) realNoise() {
 		}
 		end, reported := s.policy.onBadLine()
 		if end {
-			s.event(0, "the server wrote a stdout line that is not JSON-RPC: a %s client ends the session", s.policy)
+			s.eng.event(0, fmt.Sprintf("the server wrote a stdout line that is not JSON-RPC: a %s client ends the session", s.policy))
 			s.end(fmt.Errorf("stdout carried text that is not JSON-RPC (%s client)", s.policy))
 			return
 		}
 		if reported {
-			s.event(0, "a stdout line that is not JSON-RPC, reported as a transport error")
+			s.eng.event(0, "a stdout line that is not JSON-RPC, reported as a transport error")
 		}
 	}
 }
 
-// apply carries out a reply's faults; it reports whether the client's
-// session ended.
-func (s *Shim) apply(m transport.Message, mk mark) (ended bool) {
-	if mk.pollute {
-		endSession, reported := s.policy.onBadLine()
-		kind := s.plan.PolluteKind
-		switch {
-		case endSession:
-			s.event(mk.call, "stray stdout text (%s) before reply %d: a %s client ends the session", kind, mk.call, s.policy)
+// deliver is the engine's sink towards the client: it reads what the
+// faults let through as the client's line reader would. A frame ends a
+// line; text a fault wrote ends one at its newline, or waits, glued, for
+// the next frame.
+func (s *Shim) deliver(p Piece) error {
+	s.lineMu.Lock()
+	defer s.lineMu.Unlock()
+	if s.isEnded() {
+		return nil
+	}
+	if !p.Extra {
+		if len(s.pending.b) == 0 && !s.pending.extra && bytes.Equal(p.Raw, p.From.Raw) {
+			s.emit(p.From) // untouched: exactly what the transport gave
+			return nil
+		}
+		s.pending.add(p, p.Raw)
+		s.read(p.From)
+		return nil
+	}
+	rest := p.Raw
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			s.pending.add(p, rest)
+			return nil
+		}
+		s.pending.add(p, rest[:i])
+		s.read(p.From)
+		rest = rest[i+1:]
+	}
+}
+
+// read takes the pending line as the client would: a message, or a line
+// its policy ends the session on, reports, or skips.
+func (s *Shim) read(from transport.Message) {
+	l := s.pending
+	s.pending = line{}
+	if transport.IsJSONRPC(l.b) {
+		m := from
+		m.Raw, m.Recovered = l.b, false
+		s.emit(m)
+		return
+	}
+	if l.note == 0 {
+		l.note = s.eng.event(0, "a stdout line that is not JSON-RPC")
+	}
+	end, reported := s.policy.onBadLine()
+	switch {
+	case end:
+		s.eng.amend(l.note, fmt.Sprintf(": a %s client ends the session", s.policy))
+		if l.extra {
 			s.end(fmt.Errorf("stdout carried text that is not JSON-RPC (%s client)", s.policy))
-			return true
-		case kind == "partial":
-			s.event(mk.call, "stray text without a newline glued to reply %d: the reply no longer parses and is lost%s", mk.call, reportedNote(reported))
-			return false
-		default:
-			s.event(mk.call, "a stray stdout line before reply %d%s", mk.call, reportedNote(reported))
+		} else {
+			s.end(fmt.Errorf("a reply did not parse: %.60q (%s client)", l.b, s.policy))
 		}
+	case l.frame:
+		s.eng.amend(l.note, ": the reply no longer parses and is lost"+reportedNote(reported))
+	default:
+		s.eng.amend(l.note, reportedNote(reported))
 	}
-	if mk.garble {
-		endSession, reported := s.policy.onBadLine()
-		g := garble(m.Raw)
-		if endSession {
-			s.event(mk.call, "reply %d garbled: a %s client ends the session on it", mk.call, s.policy)
-			s.end(fmt.Errorf("a reply did not parse: %.60q (%s client)", g, s.policy))
-			return true
-		}
-		s.event(mk.call, "reply %d garbled and lost%s", mk.call, reportedNote(reported))
-		return false
-	}
-	if mk.drop {
-		s.event(mk.call, "%s (call %d)", dropNote(), mk.call)
-		return false
-	}
-	if mk.slow {
-		s.event(mk.call, "reply %d held %v", mk.call, s.plan.Delay)
-		s.deliverLate(m, s.plan.Delay)
-		return false
-	}
-	s.emit(m)
-	return false
 }
 
 func reportedNote(reported bool) string {
@@ -248,11 +211,14 @@ func reportedNote(reported bool) string {
 	return " (skipped silently)"
 }
 
-func (s *Shim) emit(m transport.Message) {
+func (s *Shim) isEnded() bool {
 	s.mu.Lock()
-	ended := s.ended
-	s.mu.Unlock()
-	if ended {
+	defer s.mu.Unlock()
+	return s.ended
+}
+
+func (s *Shim) emit(m transport.Message) {
+	if s.isEnded() {
 		return
 	}
 	defer func() { _ = recover() }() // the channel may close under a late delivery
@@ -274,10 +240,9 @@ func (s *Shim) end(err error) {
 	close(s.msgs)
 }
 
-// Settle waits, at most d, for replies the shim is still holding back, so
-// that late replies can be counted.
-func (s *Shim) Settle(d time.Duration) {
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	transport.WaitFor(done, d)
-}
+// Holding reports whether a fault held a reply back on this connection.
+func (s *Shim) Holding() bool { return s.eng.Holding() }
+
+// Settle waits for replies the faults are still holding back, at most
+// until the last is due plus grace, so that late replies can be counted.
+func (s *Shim) Settle(grace time.Duration) { s.eng.Settle(grace) }

@@ -22,22 +22,29 @@ type Shutdown struct {
 
 // MeasureShutdown starts the server twice: once to close its stdin, once
 // to send it SIGTERM. start must give servers whose own grace period
-// (launch.Options.Grace) is grace.
+// (launch.Options.Grace) is grace. A server that does not answer its
+// handshake measures nothing: its exit says nothing of how it takes
+// being shut down.
 func MeasureShutdown(ctx context.Context, start func() (*launch.Server, error), o probe.Options, grace time.Duration) (Shutdown, error) {
 	var sd Shutdown
 	srv, err := start()
 	if err != nil {
 		return sd, err
 	}
-	_, _ = probe.Connect(ctx, srv.Conn(), o)
+	if _, err := probe.Connect(ctx, srv.Conn(), o); err != nil {
+		srv.Stop()
+		return sd, err
+	}
 	r := srv.Stop()
 	sd.StdinClose, sd.StdinCloseSignal = r.After, r.Signal
 	srv, err = start()
 	if err != nil {
 		return sd, err
 	}
-	_, _ = probe.Connect(ctx, srv.Conn(), o)
+	defer srv.Stop()
+	if _, err := probe.Connect(ctx, srv.Conn(), o); err != nil {
+		return sd, err
+	}
 	sd.Sigterm, sd.SigtermExited = srv.Terminate(grace)
-	srv.Stop()
 	return sd, nil
 }

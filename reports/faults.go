@@ -11,7 +11,7 @@ import (
 )
 
 // FaultTable writes one row per call.
-func FaultTable(w io.Writer, st Style, r faults.Result) {
+func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 	var rows [][]string
 	for _, c := range r.Calls {
 		code := "—"
@@ -36,7 +36,7 @@ func code0(st Style, s string) string { return code(st, s) }
 
 // FaultSummary says how long each failure took to detect and to recover
 // from.
-func FaultSummary(w io.Writer, st Style, r faults.Result) {
+func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 	var keys []string
 	for k := range r.Counts {
 		keys = append(keys, k)
@@ -52,6 +52,9 @@ func FaultSummary(w io.Writer, st Style, r faults.Result) {
 	fmt.Fprintf(w, "%s; late replies dropped: %d; restarts: %d\n", counts, r.LateReplies, r.Restarts)
 	for _, f := range r.Failures {
 		rec := "not recovered"
+		if f.RestartError != "" {
+			rec = "not recovered: the restart failed: " + Escape(f.RestartError)
+		}
 		if f.Recovered {
 			rec = fmt.Sprintf("recovered after a restart and a retry, +%.0f ms", f.RecoveryMs)
 		}
@@ -66,7 +69,7 @@ func FaultSummary(w io.Writer, st Style, r faults.Result) {
 }
 
 // ClientsTable writes what each client policy saw, call by call.
-func ClientsTable(w io.Writer, st Style, rs []faults.Result) {
+func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
 	header := []string{"call"}
 	for _, r := range rs {
 		header = append(header, string(r.Policy))
@@ -108,52 +111,9 @@ func ShutdownLines(w io.Writer, st Style, sd faults.Shutdown, grace time.Duratio
 	}
 }
 
-// FaultsJSON renders fault runs (fields in the README).
-func FaultsJSON(rs []faults.Result, sd *faults.Shutdown) []byte {
-	one := func(r faults.Result) *Object {
-		o := &Object{}
-		var calls [][]byte
-		for _, c := range r.Calls {
-			co := &Object{}
-			co.Set("n", c.N).Set("tool", c.Tool).Set("outcome", c.Outcome)
-			co.Set("code", nsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
-			co.Set("note", nullIfEmpty(c.Note))
-			calls = append(calls, co.Bytes())
-		}
-		o.Raw("calls", RawArray(calls))
-		s := &Object{}
-		s.Set("client", string(r.Policy)).Set("faults", r.Plan).Set("counts", r.Counts).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
-		var fs [][]byte
-		for _, f := range r.Failures {
-			fs = append(fs, (&Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
-				Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Bytes())
-		}
-		s.Raw("failures", RawArray(fs))
-		o.Raw("summary", s.Bytes())
-		return o
-	}
-	o := one(rs[0])
-	if len(rs) > 1 {
-		var all [][]byte
-		for _, r := range rs {
-			all = append(all, one(r).Bytes())
-		}
-		o.Raw("clients", RawArray(all))
-	}
-	if sd != nil {
-		so := &Object{}
-		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", nullIfEmpty(sd.StdinCloseSignal))
-		so.Set("sigterm_ns", nsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
-		o.Raw("shutdown", so.Bytes())
-	} else {
-		o.Raw("shutdown", nil)
-	}
-	return append(o.Bytes(), '\n')
-}
-
 // ScenarioRow sums up one fault scenario: what the client saw, how soon,
 // and whether it recovered.
-func ScenarioRow(name string, r faults.Result) []string {
+func ScenarioRow(name string, r faults.ClientRun) []string {
 	var seen []string
 	prev, n := "", 0
 	flush := func() {
@@ -204,4 +164,103 @@ func joinComma(s []string) string {
 		out += v
 	}
 	return out
+}
+
+// Faults writes a faults run: with one client policy, call by call and a
+// summary; with several, what each would see. Then how the server took
+// being shut down, and the findings, if any.
+func Faults(w io.Writer, st Style, r *faults.Result) {
+	if len(r.Runs) == 1 {
+		run := r.Runs[0]
+		fmt.Fprintf(w, "faults: %s · client policy: %s\n\n", r.Plan, run.Policy)
+		FaultTable(w, st, run)
+		fmt.Fprintln(w)
+		FaultSummary(w, st, run)
+	} else if len(r.Runs) > 1 {
+		fmt.Fprintf(w, "faults: %s · what each client would see\n\n", r.Plan)
+		ClientsTable(w, st, r.Runs)
+		fmt.Fprintln(w)
+		for _, run := range r.Runs {
+			fmt.Fprintf(w, "%s: ", run.Policy)
+			FaultSummary(w, st, run)
+		}
+	}
+	if sd := r.Shutdown; sd != nil {
+		fmt.Fprintln(w)
+		ShutdownLines(w, st, *sd, r.Grace)
+	}
+	if fs := r.Findings(); len(fs) > 0 {
+		fmt.Fprintln(w)
+		Findings(w, st, SortFindings(fs))
+	}
+}
+
+// FaultScenarios writes the report's fault section: one row per scenario.
+func FaultScenarios(w io.Writer, st Style, r *faults.ScenarioResult) {
+	rows := make([][]string, len(r.Scenarios))
+	for i, sc := range r.Scenarios {
+		rows[i] = ScenarioRow(sc.Name, sc.Run)
+	}
+	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "detected after", "recovered"}, rows)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
+}
+
+// FaultsSection is the faults command's --json section (fields in the
+// README): the same shape whatever --client is, one run per policy.
+func FaultsSection(r *faults.Result) []byte {
+	runs := make([][]byte, len(r.Runs))
+	for i, run := range r.Runs {
+		runs[i] = faultRunJSON(run)
+	}
+	o := &Object{}
+	o.Set("plan", r.Plan).Set("restart", r.Restart).Set("calls_per_run", r.N)
+	o.Raw("runs", RawArray(runs))
+	if sd := r.Shutdown; sd != nil {
+		so := &Object{}
+		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", nullIfEmpty(sd.StdinCloseSignal))
+		so.Set("sigterm_ns", nsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
+		so.Set("grace_ns", int64(r.Grace))
+		o.Raw("shutdown", so.Bytes())
+	} else {
+		o.Raw("shutdown", nil)
+	}
+	return o.Bytes()
+}
+
+// FaultScenariosJSON is the report's fault section as JSON: each scenario
+// with its plan and the run it gave, a run as in FaultsSection.
+func FaultScenariosJSON(r *faults.ScenarioResult) []byte {
+	scs := make([][]byte, len(r.Scenarios))
+	for i, sc := range r.Scenarios {
+		scs[i] = (&Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
+			Raw("run", faultRunJSON(sc.Run)).Bytes()
+	}
+	return (&Object{}).Set("calls_per_scenario", r.N).Raw("scenarios", RawArray(scs)).Bytes()
+}
+
+// faultRunJSON is what one client policy saw of one run.
+func faultRunJSON(r faults.ClientRun) []byte {
+	calls := make([][]byte, len(r.Calls))
+	for i, c := range r.Calls {
+		co := &Object{}
+		co.Set("n", c.N).Set("tool", c.Tool).Set("outcome", c.Outcome)
+		co.Set("code", nsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
+		co.Set("note", nullIfEmpty(c.Note))
+		calls[i] = co.Bytes()
+	}
+	fs := make([][]byte, len(r.Failures))
+	for i, f := range r.Failures {
+		fs[i] = (&Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
+			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).
+			Set("restart_error", nullIfEmpty(f.RestartError)).Bytes()
+	}
+	counts := r.Counts
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	o := &Object{}
+	o.Set("client", string(r.Policy)).Raw("calls", RawArray(calls)).Set("counts", counts)
+	o.Raw("failures", RawArray(fs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
+	return o.Bytes()
 }

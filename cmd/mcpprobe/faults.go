@@ -1,63 +1,56 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
-	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
-	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 )
 
-// faultFlags are shared by faults and proxy.
+// faultFlags are shared by faults and proxy: each fault kind's flags, as
+// the registry lists them, then the seed.
 func faultFlags() []cli.Flag {
-	sel := "`WHICH`: a tools/call number (6), tool:NAME, or p:PROBABILITY"
-	return []cli.Flag{
-		&cli.StringFlag{Name: "crash-at", Usage: "kill the server's process group while it handles " + sel},
-		&cli.StringFlag{Name: "slow-at", Usage: "hold the reply to " + sel + " for --delay"},
-		&cli.DurationFlag{Name: "delay", Value: 3 * time.Second, Usage: "how long --slow-at holds a reply"},
-		&cli.StringFlag{Name: "drop-at", Usage: "swallow the reply to " + sel},
-		&cli.StringFlag{Name: "garble-at", Usage: "corrupt the bytes of the reply to " + sel},
-		&cli.StringFlag{Name: "pollute", Usage: "`KIND` of stray stdout text: line (a log line) or partial (no newline, glued to the reply)"},
-		&cli.StringFlag{Name: "pollute-at", Value: "1", Usage: "the reply --pollute precedes: " + sel},
-		&cli.BoolFlag{Name: "split", Usage: "deliver frames in small chunks at random boundaries (proxy)"},
-		&cli.IntFlag{Name: "stderr-flood", Usage: "write `N` lines on stderr at startup (proxy)"},
-		&cli.BoolFlag{Name: "exit-at-startup", Usage: "kill the server before it answers its handshake"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for p: selectors and --split"},
+	var flags []cli.Flag
+	for _, k := range faults.Kinds() {
+		for _, f := range k.Flags {
+			switch f.Type {
+			case faults.Switch:
+				flags = append(flags, &cli.BoolFlag{Name: f.Name, Usage: f.Usage})
+			case faults.Count:
+				n, _ := strconv.Atoi(f.Default)
+				flags = append(flags, &cli.IntFlag{Name: f.Name, Value: n, Usage: f.Usage})
+			case faults.Duration:
+				d, _ := time.ParseDuration(f.Default)
+				flags = append(flags, &cli.DurationFlag{Name: f.Name, Value: d, Usage: f.Usage})
+			default:
+				flags = append(flags, &cli.StringFlag{Name: f.Name, Value: f.Default, Usage: f.Usage})
+			}
+		}
 	}
+	return append(flags, &cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for p: selectors and --split"})
 }
 
-func planFromFlags(cmd *cli.Command) (faults.Plan, error) {
-	p := faults.Plan{Delay: cmd.Duration("delay"), Split: cmd.Bool("split"), StderrFlood: int(cmd.Int("stderr-flood")),
-		ExitAtStartup: cmd.Bool("exit-at-startup"), Seed: cmd.Uint64("seed")}
-	for _, f := range []struct {
-		flag string
-		dst  **faults.Selector
-	}{{"crash-at", &p.Crash}, {"slow-at", &p.Slow}, {"drop-at", &p.Drop}, {"garble-at", &p.Garble}} {
-		if v := cmd.String(f.flag); v != "" {
-			s, err := faults.ParseSelector(v)
-			if err != nil {
-				return p, usageErr("--%s %v", f.flag, err)
-			}
-			*f.dst = &s
+// planFromFlags reads the fault flags through the registry's parser;
+// where names the front end that will act the plan, which refuses a fault
+// it cannot act rather than ignore it.
+func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
+	p, err := faults.ParsePlan(func(name string) string {
+		if v := cmd.Value(name); v != nil {
+			return fmt.Sprint(v)
 		}
+		return ""
+	}, cmd.Uint64("seed"))
+	if err == nil {
+		err = p.Check(where)
 	}
-	if k := cmd.String("pollute"); k != "" {
-		if k != "line" && k != "partial" {
-			return p, usageErr("--pollute %q: want line or partial", k)
-		}
-		s, err := faults.ParseSelector(cmd.String("pollute-at"))
-		if err != nil {
-			return p, usageErr("--pollute-at %v", err)
-		}
-		p.Pollute, p.PolluteKind = &s, k
+	if err != nil {
+		return p, usageErr("%v", err)
 	}
 	return p, nil
 }
@@ -72,175 +65,110 @@ func faultsCommand() *cli.Command {
 	)
 	return &cli.Command{
 		Name:      "faults",
-		Before:    beforeNoGates,
+		Before:    before(),
 		Usage:     "inject faults between a client and the server, and show what the client sees",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			fr, err := runFaults(ctx, cmd)
+			o, err := faultsOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			var out bytes.Buffer
-			if cmd.Bool("json") {
-				out.Write(reports.FaultsJSON(fr.results, fr.shutdown))
-			} else {
-				writeFaults(&out, reports.Terminal, fr)
+			prog := newFaultsProgress(cmd)
+			o.Progress = prog.step
+			r, err := faults.Run(ctx, o)
+			prog.done()
+			if err != nil {
+				return failure(err)
 			}
-			return write(cmd, cmd.Root().Writer, fr.redact, out.Bytes())
+			return emit(cmd, outcome{
+				command:  "faults",
+				target:   o.Spec.Target.Display(),
+				protocol: r.ProtocolVersion,
+				findings: r.Findings(),
+				counts:   r.Counts(),
+				section:  func() []byte { return reports.FaultsSection(r) },
+				text:     func(w io.Writer) { reports.Faults(w, reports.Terminal, r) },
+			})
 		},
 	}
 }
 
-type faultsRun struct {
-	results  []faults.Result
-	shutdown *faults.Shutdown
-	grace    time.Duration
-	redact   *transport.Redactor
-}
-
-func runFaults(ctx context.Context, cmd *cli.Command) (*faultsRun, error) {
-	t, err := resolveTarget(cmd, targetArgs(ctx, cmd))
+// faultsOptions fills faults.Options from the flags, refusing what cannot
+// be run with exit 2.
+func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error) {
+	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
 	if err != nil {
-		return nil, err
+		return faults.Options{}, err
 	}
-	plan, err := planFromFlags(cmd)
+	plan, err := planFromFlags(cmd, faults.InShim)
 	if err != nil {
-		return nil, err
+		return faults.Options{}, err
 	}
-	var policies []faults.Policy
+	o := faults.Options{Spec: spec, Plan: plan, N: int(cmd.Int("calls")), Restart: cmd.Bool("restart")}
 	if c := cmd.String("client"); c == "all" {
-		policies = faults.Policies
+		o.Policies = faults.Policies
 	} else if p, ok := faults.ParsePolicy(c); ok {
-		policies = []faults.Policy{p}
+		o.Policies = []faults.Policy{p}
 	} else {
-		return nil, usageErr("--client %q: want spec, strict, lenient, ts or all", c)
+		return o, usageErr("--client %q: want spec, strict, lenient, ts or all", c)
 	}
-	po := probeOptions(cmd)
-	start := starter(cmd, t)
-	calls, err := faultCalls(ctx, cmd, t, po)
+	if o.N < 0 {
+		return o, usageErr("--calls %d: want 0 or more", o.N)
+	}
+	calls, err := callsFromFlags(cmd)
 	if err != nil {
-		return nil, err
+		return o, err
 	}
-	fr := &faultsRun{redact: transport.NewRedactor(t.Secrets), grace: cmd.Duration("grace")}
-	for _, pol := range policies {
-		r, err := faults.Drive(ctx, start, faults.Options{Plan: plan, Policy: pol, Calls: calls, N: int(cmd.Int("calls")),
-			Timeout: cmd.Duration("timeout"), Restart: cmd.Bool("restart"), Probe: po})
-		if err != nil && len(r.Calls) == 0 && !plan.ExitAtStartup {
-			return nil, &exitError{code: exitNoTarget, msg: err.Error()}
-		}
-		fr.results = append(fr.results, r)
+	for _, c := range calls {
+		o.Calls = append(o.Calls, faults.Call{Tool: c.Tool, Args: c.Args})
 	}
-	if t.Kind == "stdio" {
-		sd, err := faults.MeasureShutdown(ctx, func() (*launch.Server, error) {
-			return launch.Start(ctx, t, launchOptions(cmd))
-		}, po, fr.grace)
-		if err == nil {
-			fr.shutdown = &sd
-		}
-	}
-	return fr, nil
+	return o, nil
 }
 
-// starter starts the target afresh; a crash kills a process group, or
-// drops an HTTP connection.
+// starter starts the target afresh through the launcher (malformed uses
+// it too).
 func starter(cmd *cli.Command, t launch.Target) faults.Starter {
-	lo := launchOptions(cmd)
-	return func() (faults.Server, error) {
-		srv, err := launch.Start(context.Background(), t, lo)
-		if err != nil {
-			return faults.Server{}, err
-		}
-		return faults.Server{Conn: srv.Conn(), Kill: srv.Kill, Stop: func() { srv.Stop() }}, nil
-	}
+	return faults.LaunchStarter(t, launchOptions(cmd))
 }
 
-// faultCalls picks the calls: those named, or the read-only tools with
-// minimal arguments, found by one clean probe.
-func faultCalls(ctx context.Context, cmd *cli.Command, t launch.Target, po probe.Options) ([]faults.Call, error) {
-	srv, err := launch.Start(ctx, t, launchOptions(cmd))
-	if err != nil {
-		return nil, cannotProbe(err, nil)
-	}
-	defer srv.Stop()
-	cl, err := probe.Connect(ctx, srv.Conn(), po)
-	if err != nil {
-		return nil, cannotProbe(srv.Explain(err), nil)
-	}
-	cl.ListTools(ctx)
-	o := bench.Options{AutoCalls: !cmd.IsSet("call")}
-	if o.Calls, err = callsFromFlags(cmd); err != nil {
-		return nil, err
-	}
-	planned, _, err := bench.Plan(cl.Capture, o)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	if len(planned) == 0 {
-		return nil, usageErr("no tool to call: the server annotates none read-only; name one with --call")
-	}
-	var calls []faults.Call
-	for _, c := range planned {
-		calls = append(calls, faults.Call{Tool: c.Tool, Args: c.Args})
-	}
-	return calls, nil
-}
-
-func writeFaults(w io.Writer, st reports.Style, fr *faultsRun) {
-	if len(fr.results) == 1 {
-		r := fr.results[0]
-		fmt.Fprintf(w, "faults: %s · client policy: %s\n\n", r.Plan, r.Policy)
-		reports.FaultTable(w, st, r)
-		fmt.Fprintln(w)
-		reports.FaultSummary(w, st, r)
-	} else {
-		fmt.Fprintf(w, "faults: %s · what each client would see\n\n", fr.results[0].Plan)
-		reports.ClientsTable(w, st, fr.results)
-		fmt.Fprintln(w)
-		for _, r := range fr.results {
-			fmt.Fprintf(w, "%s: ", r.Policy)
-			reports.FaultSummary(w, st, r)
-		}
-	}
-	if sd := fr.shutdown; sd != nil {
-		fmt.Fprintln(w)
-		reports.ShutdownLines(w, st, *sd, fr.grace)
-	}
-}
-
-// faultScenarios are the report's fault section: a crash, with and
-// without a restart, a reply slower than the client waits, and stray
-// stdout text under each client policy.
+// faultScenarios are the report's fault section, as table rows: a crash,
+// with and without a restart, a reply slower than the client waits, and
+// stray stdout text under each client policy. No read-only tool to call
+// is a usage error (exit 2), which the report says in the section.
 func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]string, error) {
-	po := probeOptions(cmd)
-	start := starter(cmd, s.target)
-	calls, err := faultCalls(ctx, cmd, s.target, po)
+	spec := launch.Spec{Target: s.target, Launch: launchOptions(cmd), Probe: probeOptions(cmd)}
+	r, err := faults.Scenarios(ctx, faults.ScenarioOptions{Spec: spec})
 	if err != nil {
-		return nil, err
+		return nil, failure(err)
 	}
-	at := func(n int) *faults.Selector { return &faults.Selector{At: n} }
-	type scenario struct {
-		name    string
-		plan    faults.Plan
-		restart bool
-		policy  faults.Policy
-		timeout time.Duration
-	}
-	scs := []scenario{
-		{"crash during call 3", faults.Plan{Crash: at(3)}, false, faults.Spec, 5 * time.Second},
-		{"crash during call 3, client restarts", faults.Plan{Crash: at(3)}, true, faults.Spec, 5 * time.Second},
-		{"call 2 held 2 s, client timeout 1 s", faults.Plan{Slow: at(2), Delay: 2 * time.Second}, false, faults.Spec, time.Second},
-	}
-	for _, p := range faults.Policies {
-		scs = append(scs, scenario{"stray stdout text glued to reply 2, " + string(p) + " client", faults.Plan{Pollute: at(2), PolluteKind: "partial"}, false, p, time.Second})
-	}
-	var rows [][]string
-	for _, sc := range scs {
-		r, err := faults.Drive(ctx, start, faults.Options{Plan: sc.plan, Policy: sc.policy, Calls: calls, N: 5, Timeout: sc.timeout, Restart: sc.restart, Probe: po})
-		if err != nil && len(r.Calls) == 0 {
-			return nil, &exitError{code: exitNoTarget, msg: err.Error()}
-		}
-		rows = append(rows, reports.ScenarioRow(sc.name, r))
+	rows := make([][]string, len(r.Scenarios))
+	for i, sc := range r.Scenarios {
+		rows[i] = reports.ScenarioRow(sc.Name, sc.Run)
 	}
 	return rows, nil
+}
+
+// faultsProgress shows the step under way on stderr, when stderr is a
+// terminal and --quiet is not given: a faults run takes seconds.
+type faultsProgress struct {
+	w  io.Writer
+	on bool
+}
+
+func newFaultsProgress(cmd *cli.Command) *faultsProgress {
+	w := cmd.Root().ErrWriter
+	return &faultsProgress{w: w, on: !cmd.Bool("quiet") && isTerminal(w)}
+}
+
+func (p *faultsProgress) step(s string) {
+	if p.on {
+		fmt.Fprintf(p.w, "\x1b[2K\rfaults: %s …\r", s)
+	}
+}
+
+func (p *faultsProgress) done() {
+	if p.on {
+		fmt.Fprint(p.w, "\x1b[2K\r")
+	}
 }

@@ -6,19 +6,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 )
 
+// faultsJSON runs faults --json, checks the output against the result
+// schema, and returns its faults section.
 func faultsJSON(t *testing.T, args ...string) gjson.Result {
 	t.Helper()
 	r := mcpprobe(t, append([]string{"faults", "--json", "--quiet"}, args...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !gjson.Valid(r.stdout) {
-		t.Fatalf("not JSON: %.300s", r.stdout)
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatalf("faults --json does not validate: %v\n%.600s", err, r.stdout)
 	}
-	return gjson.Parse(r.stdout)
+	v := gjson.Parse(r.stdout)
+	if v.Get("command").String() != "faults" {
+		t.Fatalf("command = %s", v.Get("command").Raw)
+	}
+	return v.Get("faults")
+}
+
+// faultsRun is the one run of a single-policy faults --json.
+func faultsRun(t *testing.T, args ...string) gjson.Result {
+	t.Helper()
+	v := faultsJSON(t, args...)
+	if n := v.Get("runs.#").Int(); n != 1 {
+		t.Fatalf("%d runs, want 1", n)
+	}
+	return v.Get("runs.0")
 }
 
 func outcomes(v gjson.Result) string {
@@ -44,22 +61,22 @@ func TestFaults(t *testing.T) {
 		{"crash at call 6", []string{"--crash-at", "6", "--call", "echo"},
 			"ok ok ok ok ok closed not_connected not_connected not_connected not_connected",
 			func(t *testing.T, v gjson.Result) {
-				if v.Get("summary.failures.#").Int() != 1 || v.Get("summary.failures.0.recovered").Bool() {
-					t.Errorf("failures = %s", v.Get("summary.failures").Raw)
+				if v.Get("failures.#").Int() != 1 || v.Get("failures.0.recovered").Bool() {
+					t.Errorf("failures = %s", v.Get("failures").Raw)
 				}
 			}},
 		{"crash at call 6, restart", []string{"--crash-at", "6", "--restart", "--call", "echo"},
 			"ok ok ok ok ok ok(r) ok ok ok ok",
 			func(t *testing.T, v gjson.Result) {
-				if !v.Get("summary.failures.0.recovered").Bool() || v.Get("summary.restarts").Int() != 1 {
-					t.Errorf("summary = %s", v.Get("summary").Raw)
+				if !v.Get("failures.0.recovered").Bool() || v.Get("restarts").Int() != 1 {
+					t.Errorf("run = %s", v.Raw)
 				}
 			}},
 		{"slow reply past the timeout", []string{"--slow-at", "2", "--delay", "1s", "--timeout", "300ms", "--calls", "4", "--call", "echo"},
 			"ok timeout ok ok",
 			func(t *testing.T, v gjson.Result) {
-				if v.Get("summary.late_replies").Int() != 1 {
-					t.Errorf("late replies = %d", v.Get("summary.late_replies").Int())
+				if v.Get("late_replies").Int() != 1 {
+					t.Errorf("late replies = %d", v.Get("late_replies").Int())
 				}
 				if ms := v.Get("calls.1.ms").Float(); ms < 300 || ms > 1000 {
 					t.Errorf("timeout detected after %.0f ms", ms)
@@ -74,7 +91,7 @@ func TestFaults(t *testing.T) {
 		{"garbled reply, strict client", []string{"--garble-at", "2", "--client", "strict", "--calls", "3", "--call", "echo"}, "ok closed not_connected", nil},
 		{"combined faults", []string{"--slow-at", "1", "--delay", "600ms", "--drop-at", "3", "--timeout", "300ms", "--calls", "4", "--call", "echo"}, "timeout ok timeout ok", nil},
 		{"probability, seeded", []string{"--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo"}, "", func(t *testing.T, v gjson.Result) {
-			again := faultsJSON(t, "--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo", "--", bin.raw, "-bench-tools")
+			again := faultsRun(t, "--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo", "--", bin.raw, "-bench-tools")
 			if outcomes(v) != outcomes(again) || !strings.Contains(outcomes(v), "timeout") || !strings.Contains(outcomes(v), "ok") {
 				t.Errorf("seeded runs differ or hit all/none: %q vs %q", outcomes(v), outcomes(again))
 			}
@@ -82,7 +99,7 @@ func TestFaults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := faultsJSON(t, append(tc.args, server...)...)
+			v := faultsRun(t, append(tc.args, server...)...)
 			if got := outcomes(v); tc.want != "" && got != tc.want {
 				t.Errorf("outcomes %q, want %q", got, tc.want)
 			}
@@ -101,16 +118,19 @@ func TestFaultsClientPolicies(t *testing.T) {
 		"lenient": "ok timeout ok",
 		"ts":      "ok timeout ok",
 	}
-	for _, c := range v.Get("clients").Array() {
-		p := c.Get("summary.client").String()
+	if n := v.Get("runs.#").Int(); n != 4 {
+		t.Fatalf("--client all: %d runs, want 4", n)
+	}
+	for _, c := range v.Get("runs").Array() {
+		p := c.Get("client").String()
 		if got := outcomes(c); got != want[p] {
 			t.Errorf("%s client: %q, want %q", p, got, want[p])
 		}
 	}
 	// A newline-terminated stray line: only a strict client dies of it.
 	v = faultsJSON(t, "--client", "all", "--pollute", "line", "--pollute-at", "2", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
-	for _, c := range v.Get("clients").Array() {
-		p, got := c.Get("summary.client").String(), outcomes(c)
+	for _, c := range v.Get("runs").Array() {
+		p, got := c.Get("client").String(), outcomes(c)
 		if (p == "strict") != (got != "ok ok ok") {
 			t.Errorf("%s client with a stray line: %q", p, got)
 		}
@@ -125,6 +145,29 @@ func TestFaultsShutdown(t *testing.T) {
 	v = faultsJSON(t, "--grace", "200ms", "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools", "-ignore-stdin-close", "-ignore-sigterm")
 	if v.Get("shutdown.stdin_close_needed").String() != "SIGKILL" || v.Get("shutdown.sigterm_exited").Bool() {
 		t.Errorf("shutdown = %s", v.Get("shutdown").Raw)
+	}
+	// Needing SIGKILL is a finding, and gates: the JSON says which.
+	r := mcpprobe(t, "faults", "--json", "--fail-on", "error", "--grace", "200ms", "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools", "-ignore-stdin-close", "-ignore-sigterm")
+	if r.code != 1 || !strings.Contains(r.stderr, "--fail-on tripped: error (1)") {
+		t.Errorf("--fail-on error on a server that needs SIGKILL: exit %d, %s", r.code, r.stderr)
+	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Errorf("does not validate: %v", err)
+	}
+	env := gjson.Parse(r.stdout)
+	if got := findingCodes(env); !has(got, "needs-sigkill") || has(got, "ignores-sigterm") {
+		t.Errorf("findings %v, want needs-sigkill alone for the shutdown", got)
+	}
+	if env.Get("fail_on.tripped.0.codes.0").String() != "needs-sigkill" {
+		t.Errorf("fail_on = %s", env.Get("fail_on").Raw)
+	}
+	// SIGTERM alone ignored (stdin closing is enough) is a warning only.
+	r = mcpprobe(t, "faults", "--fail-on", "warning", "--grace", "200ms", "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools", "-ignore-sigterm")
+	if r.code != 1 || !strings.Contains(r.stdout, "ignores-sigterm") || !strings.Contains(r.stderr, "--fail-on tripped: warning (1)") {
+		t.Errorf("--fail-on warning on a server that ignores SIGTERM: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mcpprobe(t, "faults", "--fail-on", "drift", "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 2 {
+		t.Errorf("--fail-on drift: exit %d, want 2", r.code)
 	}
 }
 
@@ -141,7 +184,7 @@ func TestProxyInARealClient(t *testing.T) {
 		t.Errorf("the proxy's trace lacks frames: %.300s", data)
 	}
 	// A fault in the proxy, seen by mcpprobe as a client would.
-	v := faultsJSON(t, "--client", "strict", "--calls", "3", "--call", "echo", "--", bin.mcpprobe, "proxy", "--pollute", "line", "--pollute-at", "2", "--", bin.raw, "-bench-tools")
+	v := faultsRun(t, "--client", "strict", "--calls", "3", "--call", "echo", "--", bin.mcpprobe, "proxy", "--pollute", "line", "--pollute-at", "2", "--", bin.raw, "-bench-tools")
 	if got := outcomes(v); got != "ok closed not_connected" {
 		t.Errorf("strict client behind a polluting proxy: %q", got)
 	}
@@ -149,11 +192,11 @@ func TestProxyInARealClient(t *testing.T) {
 
 func TestFaultsRealPeer(t *testing.T) {
 	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	v := faultsJSON(t, "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--args", `{"message":"hi"}`, "--", "node", entry, "stdio")
+	v := faultsRun(t, "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--args", `{"message":"hi"}`, "--", "node", entry, "stdio")
 	if got := outcomes(v); got != "ok ok ok(r) ok" {
 		t.Errorf("server-everything, crash at 3 with restart: %q", got)
 	}
-	if f := v.Get("summary.failures.0"); !f.Get("recovered").Bool() || f.Get("recovery_ms").Float() <= 0 {
+	if f := v.Get("failures.0"); !f.Get("recovered").Bool() || f.Get("recovery_ms").Float() <= 0 {
 		t.Errorf("failure = %s", f.Raw)
 	}
 }
@@ -173,5 +216,20 @@ func TestReportFaultsAndMalformedSections(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// A fault only the proxy can act is refused by faults, with the reason,
+// and acts through the proxy.
+func TestFaultsProxyOnly(t *testing.T) {
+	for _, flag := range [][]string{{"--split"}, {"--stderr-flood", "3"}} {
+		r := mcpprobe(t, append(append([]string{"faults", "--quiet", "--calls", "1", "--call", "echo"}, flag...), "--", bin.raw, "-bench-tools")...)
+		if r.code != 2 || !strings.Contains(r.stderr, flag[0]+" acts only in mcpprobe proxy: ") {
+			t.Errorf("faults %s: exit %d, %s", flag[0], r.code, r.stderr)
+		}
+	}
+	v := faultsRun(t, "--calls", "3", "--call", "echo", "--", bin.mcpprobe, "proxy", "--split", "--stderr-flood", "50", "--", bin.raw, "-bench-tools")
+	if got := outcomes(v); got != "ok ok ok" {
+		t.Errorf("through a splitting, flooding proxy: %q", got)
 	}
 }

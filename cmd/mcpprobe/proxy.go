@@ -26,7 +26,7 @@ func proxyCommand() *cli.Command {
 			if t.Kind != "stdio" {
 				return usageErr("proxy stands in for a stdio server; give it a command")
 			}
-			plan, err := planFromFlags(cmd)
+			plan, err := planFromFlags(cmd, faults.InProxy)
 			if err != nil {
 				return err
 			}

@@ -18,17 +18,16 @@ type Code int
 type Origin string
 
 const (
-	OriginWire   Origin = "wire"   // the probe: transport, handshake, lists, shutdown
-	OriginBudget Origin = "budget" // host budgets: cuts, schema drops, instructions
-	OriginLint   Origin = "lint"   // lint of what is delivered
-	// bench: how a server starts and answers under load
-	OriginBench Origin = "bench"
-	// malformed: how a server answers calls it should refuse
-	OriginMalformed Origin = "malformed"
+	OriginWire      Origin = "wire"      // the probe: transport, handshake, lists, shutdown
+	OriginBudget    Origin = "budget"    // host budgets: cuts, schema drops, instructions
+	OriginLint      Origin = "lint"      // lint of what is delivered
+	OriginFaults    Origin = "faults"    // faults: shutdown signals, restarts
+	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
+	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginMalformed}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -119,6 +118,10 @@ const (
 	CredentialParam
 	EmptyDescription
 
+	// faults
+	IgnoresSigterm
+	RestartFailed
+
 	// bench
 	ColdStart
 	CallTimeout
@@ -139,6 +142,7 @@ const (
 	moreTrace     = "--trace-file"
 	moreBench     = "what-it-measures"
 	moreMalformed = "malformed"
+	moreFaults    = "faults"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -205,6 +209,8 @@ var defs = []Def{
 	{Code: CredentialParam, Name: "credential-param", Severity: Warning, Origin: OriginLint, Title: "a parameter named like a credential (api key, token, password, secret…)"},
 	{Code: EmptyDescription, Name: "empty-description", Severity: Warning, Also: []Severity{Info}, Origin: OriginLint, Title: "a missing or empty description: a warning on a tool, info on a prompt"},
 
+	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
+	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},
 	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50: a cold start a host will feel", More: moreBench},
 	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
 	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},

@@ -163,7 +163,7 @@ func TestCheck(t *testing.T) {
 			tools: []string{`{"name":"t","description":"Hi\udb40\udc69\udb40\udc67\udb40\udc6e","inputSchema":` + okSchema + `}`},
 			want:  []want{{"hidden-chars", "t", "error", []string{"description contains 3 hidden characters: U+E0000–U+E007F (Unicode tag characters, invisible text spelling \"ign\") at char 2;"}}}},
 		{name: "emoji ZWJ, Persian ZWNJ, tabs and newlines are fine",
-			tools: []string{`{"name":"t","description":"Family 👨‍👩‍👧 ❤️‍🔥 می‌خواهم\n\tok\r\n","inputSchema":` + okSchema + `}`}},
+			tools: []string{`{"name":"t","description":"Family 👨‍👩‍👧 ❤️‍🔥 می` + "\u200c" + `خواهم\n\tok\r\n","inputSchema":` + okSchema + `}`}},
 		{name: "stray joiner is not",
 			tools: []string{`{"name":"t","description":"a\u200db","inputSchema":` + okSchema + `}`},
 			want:  []want{{"hidden-chars", "t", "error", []string{"U+200D (zero-width joiner) at char 1"}}}},

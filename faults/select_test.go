@@ -44,32 +44,3 @@ func TestSelectorMatch(t *testing.T) {
 		t.Errorf("p=0.1 hit %d of 10000", hits)
 	}
 }
-
-func TestGarbleBreaksJSON(t *testing.T) {
-	in := []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"ok"}]}}`)
-	out := garble(in)
-	if string(out) == string(in) || len(out) != len(in) {
-		t.Fatalf("garble = %q", out)
-	}
-	if jsonValid(out) {
-		t.Errorf("a garbled reply still parses: %q", out)
-	}
-}
-
-func TestPolicies(t *testing.T) {
-	tests := []struct {
-		p             Policy
-		end, reported bool
-	}{{Strict, true, true}, {Lenient, false, false}, {TS, false, true}, {Spec, false, true}}
-	for _, tc := range tests {
-		end, rep := tc.p.onBadLine()
-		if end != tc.end || rep != tc.reported {
-			t.Errorf("%s: end %v reported %v", tc.p, end, rep)
-		}
-	}
-	if _, ok := ParsePolicy("tolerant"); ok {
-		t.Error("unknown policy accepted")
-	}
-}
-
-func jsonValid(b []byte) bool { return gjsonValid(b) }

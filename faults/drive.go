@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -43,13 +44,16 @@ type Server struct {
 	Conn transport.Conn
 	Kill func()
 	Stop func()
+	// Explain, if set, turns a failed handshake into what happened, what
+	// was received and what to try (launch.Server.Explain).
+	Explain func(error) error
 }
 
 // Starter starts a fresh server.
 type Starter func() (Server, error)
 
-// Options drive a run.
-type Options struct {
+// DriveOptions drive one run of calls under one client policy.
+type DriveOptions struct {
 	Plan    Plan
 	Policy  Policy
 	Calls   []Call // made in turn, round robin
@@ -66,10 +70,13 @@ type Failure struct {
 	DetectedMs float64 // how long the client took to learn of it
 	Recovered  bool
 	RecoveryMs float64 // from learning of it to the retry's answer
+	// RestartError says why the server could not be had again when a
+	// restart was tried: it would not start, or not answer its handshake.
+	RestartError string
 }
 
-// Result is one scenario under one client policy.
-type Result struct {
+// ClientRun is what a client of one policy saw of one run of calls.
+type ClientRun struct {
 	Policy      Policy
 	Plan        string
 	Calls       []CallOutcome
@@ -101,16 +108,24 @@ func (l *live) late() int {
 
 // Drive makes the calls against a server under the plan, as a client of
 // the given policy.
-func Drive(ctx context.Context, start Starter, o Options) (res Result, err error) {
-	r := Result{Policy: o.Policy, Plan: o.Plan.String(), Counts: map[string]int{}}
+func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, err error) {
+	r := ClientRun{Policy: o.Policy, Plan: o.Plan.String(), Counts: map[string]int{}}
 	var servers []*live
-	calls := new(int)
+	if err := o.Plan.Check(InShim); err != nil {
+		return r, err
+	}
+	calls := new(Counter)
 	connect := func(plan Plan) (*live, error) {
 		srv, err := start()
 		if err != nil {
 			return nil, err
 		}
-		l := &live{srv: srv, shim: NewShimCounting(srv.Conn, srv.Kill, plan, o.Policy, calls)}
+		shim, err := NewShim(srv.Conn, srv.Kill, plan, o.Policy, calls)
+		if err != nil {
+			srv.Stop()
+			return nil, err
+		}
+		l := &live{srv: srv, shim: shim}
 		servers = append(servers, l)
 		cl, err := probe.Connect(ctx, l.shim, o.Probe)
 		l.client = cl
@@ -123,9 +138,9 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 	defer func() {
 		res = r
 		for _, l := range servers {
-			if o.Plan.Slow != nil {
+			if l.shim.Holding() {
 				// Give held replies their chance to arrive late.
-				l.shim.Settle(o.Plan.Delay + 500*time.Millisecond)
+				l.shim.Settle(500 * time.Millisecond)
 				time.Sleep(50 * time.Millisecond)
 			}
 			res.LateReplies += l.late()
@@ -157,11 +172,12 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 	if err != nil {
 		// The server died at startup; a host that restarts tries once more.
 		r.Restarts++
-		restarted := o.Plan
-		restarted.ExitAtStartup = false
-		if cur, err = connect(restarted); err != nil {
+		next, err := connect(o.Plan.Restarted())
+		if err != nil {
+			r.Failures[len(r.Failures)-1].RestartError = whyNoRestart(ctx, next, err)
 			return r, err
 		}
+		cur = next
 	}
 	for i := 1; i <= o.N && ctx.Err() == nil; i++ {
 		call := o.Calls[(i-1)%len(o.Calls)]
@@ -173,9 +189,7 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 		if (out.Outcome == Closed || out.Outcome == NotConnected) && o.Restart {
 			f := Failure{Call: i, Outcome: out.Outcome, DetectedMs: out.Ms}
 			t0 := time.Now()
-			plan := o.Plan
-			plan.ExitAtStartup = false
-			next, err := connect(plan)
+			next, err := connect(o.Plan.Restarted())
 			if err == nil {
 				r.Restarts++
 				cur = next
@@ -185,6 +199,8 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 				out = retry
 				f.Recovered = retry.Outcome == OK || retry.Outcome == IsError
 				f.RecoveryMs = ms(time.Since(t0))
+			} else {
+				f.RestartError = whyNoRestart(ctx, next, err)
 			}
 			r.Failures = append(r.Failures, f)
 		} else if out.Outcome != OK && out.Outcome != IsError && out.Outcome != NotConnected {
@@ -203,6 +219,27 @@ func Drive(ctx context.Context, start Starter, o Options) (res Result, err error
 		}
 	}
 	return r, nil
+}
+
+// whyNoRestart says why a restart failed, in the launcher's words where
+// the server got as far as starting: what happened and what was received.
+// A run cut short (ctx done) is no failure of the server's, and says "".
+func whyNoRestart(ctx context.Context, l *live, err error) string {
+	if ctx.Err() != nil {
+		return ""
+	}
+	if l != nil && l.srv.Explain != nil {
+		err = l.srv.Explain(err)
+	}
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	why := fe.What
+	if first, _, _ := strings.Cut(fe.Received, "\n"); first != "" {
+		why += "; received " + strings.TrimSpace(first)
+	}
+	return why
 }
 
 func joinNotes(a, b string) string {
