@@ -95,12 +95,60 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 	Table(w, st, []string{"series", "B/A"}, rows)
 }
 
-// BenchJSON renders a bench run (fields in the README).
-func BenchJSON(res bench.Result, overhead bench.Stats, vs *bench.Result, cmp []bench.Comparison) []byte {
+// Bench writes a bench run: the table of every series, the host
+// deadlines, the warnings, and with --vs the comparison; markdown (the
+// report's latency section) adds a histogram per series.
+func Bench(w io.Writer, st Style, r *bench.Result) {
+	a := r.A
+	fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
+	fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	all := a.All()
+	BenchTable(w, st, all)
+	note := func(format string, args ...any) {
+		if st == Markdown {
+			fmt.Fprint(w, "- ")
+		}
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+	if st == Markdown {
+		fmt.Fprintln(w)
+	}
+	for _, d := range r.Deadlines {
+		verdict := "within it"
+		if d.Exceeded {
+			verdict = "over it: that host gives up on the slowest start"
+		}
+		note("%s gives up on initialize after %s: startup max %s is %s.", d.Host, ns(float64(d.Deadline)), ns(d.Max), verdict)
+	}
+	for _, s := range all {
+		if s.FirstSlow {
+			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", Cell(s.Name), ns(s.First), ns(s.P50))
+		}
+		if s.Timeouts > 0 {
+			note("warning: %s: %d call(s) timed out (not in the figures above).", Cell(s.Name), s.Timeouts)
+		}
+	}
+	if len(a.Skipped) > 0 {
+		note("not called: %s", Cell(strings.Join(a.Skipped, "; ")))
+	}
+	if r.B != nil {
+		fmt.Fprintln(w)
+		VsTable(w, st, r.Compared, a.Target, r.B.Target)
+	}
+	if st == Markdown {
+		fmt.Fprintln(w)
+		Histograms(w, st, all)
+	}
+}
+
+// BenchJSON renders a bench run's section of the envelope (fields in the
+// README; the target and its protocol version are the envelope's).
+func BenchJSON(r *bench.Result) []byte {
+	res := r.A
 	o := &Object{}
-	o.Set("target", res.Target).Set("protocol_version", res.Protocol).Set("mode", res.Mode)
-	o.Set("overhead_ns", overhead.P50)
-	o.Raw("overhead", statsJSON("client round trip against an in-process echo peer", "", nil, overhead))
+	o.Set("mode", res.Mode)
+	o.Set("overhead_ns", r.Overhead.P50)
+	o.Raw("overhead", statsJSON("client round trip against an in-process echo peer", "", nil, r.Overhead))
 	var startup []byte
 	var phases [][]byte
 	for _, s := range res.Startup {
@@ -123,23 +171,31 @@ func BenchJSON(res bench.Result, overhead bench.Stats, vs *bench.Result, cmp []b
 	}
 	o.Raw("calls", RawArray(calls))
 	o.Set("skipped", nonNilStrings(res.Skipped))
-	if vs != nil {
+	deadlines := make([][]byte, 0, len(r.Deadlines))
+	for _, d := range r.Deadlines {
+		deadlines = append(deadlines, (&Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
+			Set("series", d.Series).Set("max_ns", int64(d.Max)).Set("exceeded", d.Exceeded).Bytes())
+	}
+	o.Raw("deadlines", RawArray(deadlines))
+	if vs := r.B; vs != nil {
 		v := &Object{}
-		v.Set("target", vs.Target)
+		v.Set("target", vs.Target).Set("protocol_version", nullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
 		var b [][]byte
 		for _, s := range append(append([]bench.Series(nil), vs.Startup...), vs.Calls...) {
 			b = append(b, statsJSON(s.Name, s.Tool, s.Args, s.Stats))
 		}
 		v.Raw("series", RawArray(b))
 		var cs [][]byte
-		for _, c := range cmp {
+		for _, c := range r.Compared {
 			cs = append(cs, (&Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
 				Set("p", c.P).Set("significant", c.Significant).Bytes())
 		}
 		v.Raw("comparisons", RawArray(cs))
 		o.Raw("vs", v.Bytes())
+	} else {
+		o.Raw("vs", nil)
 	}
-	return append(o.Bytes(), '\n')
+	return o.Bytes()
 }
 
 func statsJSON(name, tool string, args []byte, s bench.Stats) []byte {

@@ -229,14 +229,19 @@ func FaultsSection(r *faults.Result) []byte {
 }
 
 // FaultScenariosJSON is the report's fault section as JSON: each scenario
-// with its plan and the run it gave, a run as in FaultsSection.
-func FaultScenariosJSON(r *faults.ScenarioResult) []byte {
+// with its plan and the run it gave, a run as in FaultsSection. notRun,
+// when r is nil, says why there are none.
+func FaultScenariosJSON(r *faults.ScenarioResult, notRun string) []byte {
+	o := (&Object{}).Set("not_run", nullIfEmpty(notRun))
+	if r == nil {
+		return o.Set("calls_per_scenario", 0).Raw("scenarios", RawArray(nil)).Bytes()
+	}
 	scs := make([][]byte, len(r.Scenarios))
 	for i, sc := range r.Scenarios {
 		scs[i] = (&Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
 			Raw("run", faultRunJSON(sc.Run)).Bytes()
 	}
-	return (&Object{}).Set("calls_per_scenario", r.N).Raw("scenarios", RawArray(scs)).Bytes()
+	return o.Set("calls_per_scenario", r.N).Raw("scenarios", RawArray(scs)).Bytes()
 }
 
 // faultRunJSON is what one client policy saw of one run.

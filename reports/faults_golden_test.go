@@ -147,7 +147,7 @@ func TestGoldenFaultScenarios(t *testing.T) {
 	var md bytes.Buffer
 	FaultScenarios(&md, Markdown, r)
 	golden(t, "fault_scenarios.md", md.Bytes())
-	out := FaultScenariosJSON(r)
+	out := FaultScenariosJSON(r, "")
 	// The report embeds this section: it must fit its $def.
 	validateDef(t, "fault_scenarios", out)
 	golden(t, "fault_scenarios.json", indent(t, out))

@@ -1,14 +1,23 @@
 package reports
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 )
 
+// Malformed writes a malformed run: one row per case, and how many were
+// answered as the spec asks.
+func Malformed(w io.Writer, st Style, r *malformed.Result) {
+	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", Escape(r.Protocol))
+	MalformedTable(w, st, r.Cases, r.Protocol)
+	fmt.Fprintf(w, "\n%d of %d cases answered as the spec (%s) asks.\n", r.Met(), len(r.Cases), Escape(r.Protocol))
+}
+
 // MalformedTable writes one row per case.
-func MalformedTable(w io.Writer, st Style, rs []malformed.Result, version string) {
+func MalformedTable(w io.Writer, st Style, rs []malformed.Outcome, version string) {
 	var rows [][]string
 	for _, r := range rs {
 		code := "—"
@@ -28,15 +37,17 @@ func MalformedTable(w io.Writer, st Style, rs []malformed.Result, version string
 	Table(w, st, []string{"case", "tool", "channel", "code", "spec " + Cell(version) + " expects"}, rows)
 }
 
-// MalformedJSON renders the cases (fields in the README).
-func MalformedJSON(rs []malformed.Result, version string) []byte {
-	var cases [][]byte
-	for _, r := range rs {
+// MalformedJSON renders a malformed run's section of the envelope (fields
+// in the README; the protocol version the expectations follow is the
+// envelope's).
+func MalformedJSON(r *malformed.Result) []byte {
+	cases := make([][]byte, 0, len(r.Cases))
+	for _, c := range r.Cases {
 		o := &Object{}
-		o.Set("case", r.Case).Set("tool", nullIfEmpty(r.Tool)).Set("channel", r.Channel)
-		o.Set("code", nsOrNull(r.Code, r.Channel == malformed.RPCError)).Set("message", nullIfEmpty(r.Message))
-		o.Set("expected", r.Expected.String()).Set("why", r.Expected.Why).Set("ok", r.OK)
+		o.Set("case", c.Case).Set("tool", nullIfEmpty(c.Tool)).Set("channel", c.Channel)
+		o.Set("code", nsOrNull(c.Code, c.Channel == malformed.RPCError)).Set("message", nullIfEmpty(c.Message))
+		o.Set("expected", c.Expected.String()).Set("why", c.Expected.Why).Set("ok", c.OK)
 		cases = append(cases, o.Bytes())
 	}
-	return append((&Object{}).Set("protocol_version", version).Raw("cases", RawArray(cases)).Bytes(), '\n')
+	return (&Object{}).Set("met", r.Met()).Raw("cases", RawArray(cases)).Bytes()
 }

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -37,9 +38,21 @@ func ReportMarkdown(w io.Writer, r *report.Result, version string) {
 		section("Diff against " + Code(d.Ref.Label))
 		Diff(w, Markdown, d.Comparison, d.Ref.Label, "the server")
 	}
-	for _, s := range r.Extras {
-		section(s.Title)
-		s.Markdown(w)
+	if r.Bench != nil {
+		section("Latency")
+		Bench(w, Markdown, r.Bench)
+	}
+	if r.Faults != nil || r.FaultsNot != "" {
+		section("Faults")
+		if r.Faults != nil {
+			FaultScenarios(w, Markdown, r.Faults)
+		} else {
+			fmt.Fprintln(w, "Not run: "+r.FaultsNot+". Run `mcpprobe faults --call NAME` to choose one.")
+		}
+	}
+	if r.Malformed != nil {
+		section("Malformed calls")
+		Malformed(w, Markdown, r.Malformed)
 	}
 }
 
@@ -54,8 +67,14 @@ func ReportSection(r *report.Result) []byte {
 	if r.Diff != nil {
 		o.Raw("diff", DiffSection(r.Diff))
 	}
-	for _, s := range r.Extras {
-		o.Raw(s.Key, s.JSON)
+	if r.Bench != nil {
+		o.Raw("bench", bytes.TrimSpace(BenchJSON(r.Bench)))
+	}
+	if r.Faults != nil || r.FaultsNot != "" {
+		o.Raw("faults", FaultScenariosJSON(r.Faults, r.FaultsNot))
+	}
+	if r.Malformed != nil {
+		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(r.Malformed)))
 	}
 	return o.Bytes()
 }

@@ -26,6 +26,7 @@ func ReadTrace(r io.Reader, maxLine int) ([]Frame, error) {
 	var out []Frame
 	for n := 1; sc.Scan(); n++ {
 		var line struct {
+			Conn      int       `json:"conn"`
 			Dir       Dir       `json:"dir"`
 			TNs       int64     `json:"t_ns"`
 			Raw       *string   `json:"raw"`
@@ -41,7 +42,7 @@ func ReadTrace(r io.Reader, maxLine int) ([]Frame, error) {
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("trace line %d: %w", n, err)
 		}
-		f := Frame{Seq: len(out), Dir: line.Dir, T: time.Duration(line.TNs), Cut: line.Cut, Len: line.Len, NoNewline: line.NoNewline, HTTP: line.HTTP}
+		f := Frame{Seq: len(out), Dir: line.Dir, T: time.Duration(line.TNs), Cut: line.Cut, Len: line.Len, NoNewline: line.NoNewline, HTTP: line.HTTP, Conn: line.Conn}
 		switch {
 		case line.Raw != nil:
 			f.Raw = []byte(*line.Raw)

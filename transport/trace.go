@@ -40,6 +40,9 @@ type Frame struct {
 	NoNewline bool
 	// HTTP says how the frame travelled over HTTP; nil over stdio.
 	HTTP *HTTPInfo
+	// Conn numbers the connection the frame belongs to when one trace file
+	// holds several (a Recorder's); 0 in a trace of one connection.
+	Conn int
 }
 
 // HTTPInfo is what matters of the HTTP exchange that carried a frame.
@@ -65,6 +68,7 @@ type Trace struct {
 	w      io.Writer
 	werr   error
 	redact func([]byte) ([]byte, bool)
+	conn   int // stamped on every frame; see Recorder
 }
 
 // NewTrace starts a trace whose clock starts at start.
@@ -100,6 +104,7 @@ func (t *Trace) AddFrame(f Frame) Frame {
 	defer t.mu.Unlock()
 	f.T = time.Since(t.start)
 	f.Seq = len(t.frames)
+	f.Conn = t.conn
 	if f.Len == 0 {
 		f.Len = len(f.Raw)
 	}
@@ -138,9 +143,19 @@ func (t *Trace) writeLocked(f Frame) {
 // EncodeFrameLine renders one trace line. The raw text is carried in a JSON
 // string, which decodes back to exactly the bytes received; bytes that are
 // not valid UTF-8 cannot survive a JSON string and go in raw_b64 instead.
+//
+// A frame of a numbered connection (Conn > 0) leads with "conn", so the
+// connections of one file can be told apart; a trace of one connection
+// has no such key.
 func EncodeFrameLine(f Frame, raw []byte, redacted bool) []byte {
 	b := make([]byte, 0, len(raw)+64)
-	b = append(b, `{"dir":"`...)
+	b = append(b, '{')
+	if f.Conn > 0 {
+		b = append(b, `"conn":`...)
+		b = strconv.AppendInt(b, int64(f.Conn), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"dir":"`...)
 	b = append(b, f.Dir...)
 	b = append(b, `","t_ns":`...)
 	b = strconv.AppendInt(b, int64(f.T), 10)

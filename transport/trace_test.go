@@ -13,6 +13,7 @@ import (
 
 // frameLine is the decoded form of one trace line.
 type frameLine struct {
+	Conn      *int    `json:"conn"`
 	Dir       string  `json:"dir"`
 	TNs       int64   `json:"t_ns"`
 	Raw       *string `json:"raw"`
@@ -124,6 +125,8 @@ func TestEncodeFrameLineExact(t *testing.T) {
 			`{"dir":"recv","t_ns":3,"raw":"ab"}`},
 		{"tab cr escaped", Frame{Dir: DirStderr}, []byte("a\tb\r"), false,
 			`{"dir":"stderr","t_ns":0,"raw":"a\tb\r"}`},
+		{"numbered connection leads with conn", Frame{Dir: DirSend, T: 4, Conn: 3}, []byte("x"), false,
+			`{"conn":3,"dir":"send","t_ns":4,"raw":"x"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,6 +140,9 @@ func TestEncodeFrameLineExact(t *testing.T) {
 			}
 			if fl.Cut != tc.f.Cut || fl.NoNewline != tc.f.NoNewline || fl.Redacted != tc.redacted {
 				t.Errorf("markers cut=%v no_newline=%v redacted=%v", fl.Cut, fl.NoNewline, fl.Redacted)
+			}
+			if (fl.Conn != nil) != (tc.f.Conn > 0) || (fl.Conn != nil && *fl.Conn != tc.f.Conn) {
+				t.Errorf("conn = %v, want %d (absent when 0)", fl.Conn, tc.f.Conn)
 			}
 			if tc.f.Cut && (fl.Len == nil || *fl.Len != tc.f.Len) {
 				t.Errorf("len = %v, want %d", fl.Len, tc.f.Len)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 )
 
@@ -15,36 +16,36 @@ func benchJSONRun(t *testing.T, args ...string) gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !gjson.Valid(r.stdout) {
-		t.Fatalf("not JSON: %.300s", r.stdout)
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatalf("bench --json does not validate against the schema: %v\n%.300s", err, r.stdout)
 	}
 	return gjson.Parse(r.stdout)
 }
 
 func TestBenchDefaults(t *testing.T) {
 	v := benchJSONRun(t, "-n", "30", "--warmup", "3", "--startup", "3", "--", bin.raw, "-bench-tools")
-	if v.Get("overhead_ns").Float() <= 0 || v.Get("overhead.n").Int() != 2000 {
-		t.Errorf("overhead = %s", v.Get("overhead").Raw[:100])
+	if v.Get("bench.overhead_ns").Float() <= 0 || v.Get("bench.overhead.n").Int() != 2000 {
+		t.Errorf("overhead = %s", v.Get("bench.overhead").Raw[:100])
 	}
-	if v.Get("startup.n").Int() != 3 || len(v.Get("startup.samples_ns").Array()) != 3 {
-		t.Errorf("startup = n %d", v.Get("startup.n").Int())
+	if v.Get("bench.startup.n").Int() != 3 || len(v.Get("bench.startup.samples_ns").Array()) != 3 {
+		t.Errorf("startup = n %d", v.Get("bench.startup.n").Int())
 	}
 	var phases []string
-	for _, p := range v.Get("startup_phases").Array() {
+	for _, p := range v.Get("bench.startup_phases").Array() {
 		phases = append(phases, p.Get("name").String())
 	}
 	if strings.Join(phases, "|") != "startup: spawn → first byte|startup: spawn → handshake|startup: spawn → first tools/list|exit: stdin close → exit" {
 		t.Errorf("phases = %v", phases)
 	}
-	if v.Get("ping.n").Int() != 30 {
-		t.Errorf("ping = %s", v.Get("ping.n"))
+	if v.Get("bench.ping.n").Int() != 30 {
+		t.Errorf("ping = %s", v.Get("bench.ping.n"))
 	}
 	calls := map[string]gjson.Result{}
-	for _, c := range v.Get("calls").Array() {
+	for _, c := range v.Get("bench.calls").Array() {
 		calls[c.Get("tool").String()] = c
 	}
 	if len(calls) != 3 || !calls["echo"].Exists() || !calls["sleep"].Exists() || !calls["fail"].Exists() {
-		t.Fatalf("only read-only tools are called by default: %v", v.Get("calls.#.tool").Raw)
+		t.Fatalf("only read-only tools are called by default: %v", v.Get("bench.calls.#.tool").Raw)
 	}
 	if got := calls["echo"].Get("args").Raw; got != `{"text":"a","n":3}` {
 		t.Errorf("minimal args for echo = %s", got)
@@ -63,45 +64,45 @@ func TestBenchDefaults(t *testing.T) {
 			t.Errorf("%s: order of statistics broken", name)
 		}
 	}
-	if got := v.Get("skipped.0").String(); !strings.HasPrefix(got, "write (not annotated readOnlyHint") {
-		t.Errorf("skipped = %s", v.Get("skipped").Raw)
+	if got := v.Get("bench.skipped.0").String(); !strings.HasPrefix(got, "write (not annotated readOnlyHint") {
+		t.Errorf("skipped = %s", v.Get("bench.skipped").Raw)
 	}
 }
 
 func TestBenchModes(t *testing.T) {
 	t.Run("a named tool with arguments", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "10", "--startup", "0", "--call", "write", "--args", `{"x":1}`, "--", bin.raw, "-bench-tools")
-		if v.Get("calls.#").Int() != 1 || v.Get("calls.0.tool").String() != "write" || v.Get("calls.0.args").Raw != `{"x":1}` {
-			t.Errorf("calls = %s", v.Get("calls.#.tool").Raw)
+		if v.Get("bench.calls.#").Int() != 1 || v.Get("bench.calls.0.tool").String() != "write" || v.Get("bench.calls.0.args").Raw != `{"x":1}` {
+			t.Errorf("calls = %s", v.Get("bench.calls.#.tool").Raw)
 		}
-		if v.Get("startup").Type != gjson.Null {
+		if v.Get("bench.startup").Type != gjson.Null {
 			t.Errorf("--startup 0 still measured startup")
 		}
 	})
 	t.Run("concurrency", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "40", "--startup", "0", "--concurrency", "4", "--call", "echo", "--", bin.raw, "-bench-tools")
-		if v.Get("calls.0.n").Int() != 40 || v.Get("mode").String() != "closed loop, 4 in flight" {
-			t.Errorf("n %d mode %s", v.Get("calls.0.n").Int(), v.Get("mode"))
+		if v.Get("bench.calls.0.n").Int() != 40 || v.Get("bench.mode").String() != "closed loop, 4 in flight" {
+			t.Errorf("n %d mode %s", v.Get("bench.calls.0.n").Int(), v.Get("bench.mode"))
 		}
 	})
 	t.Run("open loop", func(t *testing.T) {
 		v := benchJSONRun(t, "--rate", "100/s", "--duration", "500ms", "--startup", "0", "--call", "echo", "--", bin.raw, "-bench-tools")
-		if v.Get("calls.0.n").Int() != 50 || v.Get("mode").String() != "open loop at 100/s" {
-			t.Errorf("n %d mode %s", v.Get("calls.0.n").Int(), v.Get("mode"))
+		if v.Get("bench.calls.0.n").Int() != 50 || v.Get("bench.mode").String() != "open loop at 100/s" {
+			t.Errorf("n %d mode %s", v.Get("bench.calls.0.n").Int(), v.Get("bench.mode"))
 		}
 	})
 	t.Run("modern era has no ping", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "5", "--startup", "1", "--call", "order_total", bin.good)
-		if v.Get("protocol_version").String() != "2026-07-28" || v.Get("ping").Type != gjson.Null {
-			t.Errorf("protocol %s ping %s", v.Get("protocol_version"), v.Get("ping").Raw)
+		if v.Get("protocol_version").String() != "2026-07-28" || v.Get("bench.ping").Type != gjson.Null {
+			t.Errorf("protocol %s ping %s", v.Get("protocol_version"), v.Get("bench.ping").Raw)
 		}
-		if v.Get("calls.0.args").Raw != `{"id":"a"}` {
-			t.Errorf("args = %s", v.Get("calls.0.args").Raw)
+		if v.Get("bench.calls.0.args").Raw != `{"id":"a"}` {
+			t.Errorf("args = %s", v.Get("bench.calls.0.args").Raw)
 		}
 	})
 	t.Run("vs", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "20", "--startup", "2", "--call", "echo", "--vs", bin.raw+" -bench-tools -call-sleep 1ms", "--", bin.raw, "-bench-tools")
-		cs := v.Get("vs.comparisons").Array()
+		cs := v.Get("bench.vs.comparisons").Array()
 		if len(cs) != 5 {
 			t.Fatalf("%d comparisons, want 4 startup phases and 1 call", len(cs))
 		}
@@ -114,19 +115,37 @@ func TestBenchModes(t *testing.T) {
 		line := startHTTPServer(t, nil, "listening on", bin.good, "-http", "127.0.0.1:0")
 		url := strings.TrimSpace(strings.TrimPrefix(line, "listening on"))
 		v := benchJSONRun(t, "-n", "10", "--startup", "2", "--call", "order_total", url)
-		if v.Get("calls.0.n").Int() != 10 || v.Get("calls.0.errors").Int() != 10 {
+		if v.Get("bench.calls.0.n").Int() != 10 || v.Get("bench.calls.0.errors").Int() != 10 {
 			// order_total "a" is no order: an error result, still timed.
-			t.Errorf("calls = %s", v.Get("calls.0").Raw[:200])
+			t.Errorf("calls = %s", v.Get("bench.calls.0").Raw[:200])
 		}
 	})
 	t.Run("usage", func(t *testing.T) {
-		for _, args := range [][]string{
-			{"bench", "--call", "nope", "--startup", "0", "--", bin.raw, "-bench-tools"},
-			{"bench", "--rate", "fast", bin.raw},
-			{"bench", "--args", "[1]", "--call", "echo", bin.raw},
+		for _, tc := range []struct {
+			args []string
+			want []string // in the message
+		}{
+			{[]string{"--call", "nope", "--startup", "0", "--", bin.raw, "-bench-tools"}, []string{`no tool "nope"`}},
+			{[]string{"--rate", "fast", bin.raw}, []string{"--rate"}},
+			{[]string{"--args", "[1]", "--call", "echo", bin.raw}, []string{"--args"}},
+			{[]string{"-n", "-1", bin.raw}, []string{"-n"}},
+			{[]string{"--concurrency", "0", bin.raw}, []string{"--concurrency"}},
+			{[]string{"--rate", "10/s", "--concurrency", "2", bin.raw}, []string{"--rate", "--concurrency", "conflict"}},
+			{[]string{"--vs", bin.raw, "--rate", "10/s", bin.raw}, []string{"--vs", "--rate"}},
+			{[]string{"--vs", bin.raw, "--concurrency", "2", bin.raw}, []string{"--vs", "--concurrency"}},
+			{[]string{"--duration", "1s", bin.raw}, []string{"--duration", "--rate"}},
+			{[]string{"--duration", "-1s", "--rate", "10/s", bin.raw}, []string{"--duration"}},
+			{[]string{"--args", "{}", bin.raw}, []string{"--args", "--call"}},
+			{[]string{"--fail-on", "cut", bin.raw}, []string{"--fail-on cut"}},
 		} {
-			if r := mcpprobe(t, args...); r.code != 2 {
-				t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+			r := mcpprobe(t, append([]string{"bench"}, tc.args...)...)
+			if r.code != 2 {
+				t.Errorf("%v: exit %d: %s", tc.args, r.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("%v: the message lacks %q: %s", tc.args, w, r.stderr)
+				}
 			}
 		}
 	})

@@ -23,7 +23,7 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			tf, err := openTrace(cmd)
+			tf, err := openTraces(cmd)
 			if err != nil {
 				return err
 			}

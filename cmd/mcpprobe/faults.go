@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -74,6 +73,12 @@ func faultsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			tf, err := openTraces(cmd)
+			if err != nil {
+				return err
+			}
+			defer tf.close()
+			o.Spec.Launch.Record = tf.recorder()
 			prog := newFaultsProgress(cmd)
 			o.Progress = prog.step
 			r, err := faults.Run(ctx, o)
@@ -124,29 +129,6 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 		o.Calls = append(o.Calls, faults.Call{Tool: c.Tool, Args: c.Args})
 	}
 	return o, nil
-}
-
-// starter starts the target afresh through the launcher (malformed uses
-// it too).
-func starter(cmd *cli.Command, t launch.Target) faults.Starter {
-	return faults.LaunchStarter(t, launchOptions(cmd))
-}
-
-// faultScenarios are the report's fault section, as table rows: a crash,
-// with and without a restart, a reply slower than the client waits, and
-// stray stdout text under each client policy. No read-only tool to call
-// is a usage error (exit 2), which the report says in the section.
-func faultScenarios(ctx context.Context, cmd *cli.Command, s *session) ([][]string, error) {
-	spec := launch.Spec{Target: s.target, Launch: launchOptions(cmd), Probe: probeOptions(cmd)}
-	r, err := faults.Scenarios(ctx, faults.ScenarioOptions{Spec: spec})
-	if err != nil {
-		return nil, failure(err)
-	}
-	rows := make([][]string, len(r.Scenarios))
-	for i, sc := range r.Scenarios {
-		rows[i] = reports.ScenarioRow(sc.Name, sc.Run)
-	}
-	return rows, nil
 }
 
 // faultsProgress shows the step under way on stderr, when stderr is a

@@ -149,8 +149,8 @@ func TestReviewOfTheREADME(t *testing.T) {
 	})
 	t.Run("bench -n 0 is startup only", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "0", "--startup", "2", "--", bin.raw, "-bench-tools")
-		if v.Get("calls.#").Int() != 0 || v.Get("ping").Type != gjson.Null || v.Get("startup.n").Int() != 2 {
-			t.Errorf("calls %d ping %s", v.Get("calls.#").Int(), v.Get("ping").Raw)
+		if v.Get("bench.calls.#").Int() != 0 || v.Get("bench.ping").Type != gjson.Null || v.Get("bench.startup.n").Int() != 2 {
+			t.Errorf("calls %d ping %s", v.Get("bench.calls.#").Int(), v.Get("bench.ping").Raw)
 		}
 	})
 	t.Run("a gate a command cannot trip is refused", func(t *testing.T) {
@@ -158,7 +158,8 @@ func TestReviewOfTheREADME(t *testing.T) {
 			{"wire", "--fail-on", "cut", bin.good},
 			{"budget", "--fail-on", "drift", bin.good},
 			{"diff", "--fail-on", "cut", "--ref", "x", bin.good},
-			{"bench", "--fail-on", "error", bin.good},
+			{"bench", "--fail-on", "cut", bin.good},
+			{"malformed", "--fail-on", "drift", bin.good},
 		} {
 			if r := mcpprobe(t, args...); r.code != 2 || !strings.Contains(r.stderr, "does not apply to") {
 				t.Errorf("%v: exit %d %s", args, r.code, r.stderr)

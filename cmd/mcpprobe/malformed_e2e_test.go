@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 )
 
@@ -12,8 +13,11 @@ func malformedJSON(t *testing.T, args ...string) map[string]gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatalf("malformed --json does not validate against the schema: %v\n%.300s", err, r.stdout)
+	}
 	m := map[string]gjson.Result{}
-	for _, c := range gjson.Get(r.stdout, "cases").Array() {
+	for _, c := range gjson.Get(r.stdout, "malformed.cases").Array() {
 		m[c.Get("tool").String()+"|"+c.Get("case").String()] = c
 	}
 	return m
@@ -93,4 +97,36 @@ func TestMalformedRealPeer(t *testing.T) {
 		"|unknown method":              {"rpc_error -32601", "rpc_error -32601"},
 		"|cancel an unknown id":        {"no_answer", "no_answer"},
 	})
+}
+
+// A case answered otherwise than the spec asks is a finding: --fail-on
+// gates on it, and the JSON says which codes tripped the gate.
+func TestMalformedFailOn(t *testing.T) {
+	args := []string{"malformed", "--json", "--quiet", "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools"}
+	r := mcpprobe(t, append([]string{"--fail-on", "warning"}, args...)...)
+	if r.code != 1 {
+		t.Fatalf("--fail-on warning: exit %d, want 1: %s", r.code, r.stderr)
+	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatal(err)
+	}
+	tripped := gjson.Get(r.stdout, "fail_on.tripped.0")
+	if tripped.Get("gate").String() != "warning" || !has(toStrings(tripped.Get("codes").Array()), "malformed-channel") {
+		t.Errorf("tripped = %s", tripped.Raw)
+	}
+	if n := gjson.Get(r.stdout, "findings.#").Int(); n != gjson.Get(r.stdout, "malformed.cases.#").Int()-gjson.Get(r.stdout, "malformed.met").Int() {
+		t.Errorf("%d findings, want one per case not met", n)
+	}
+	// The raw fixture never crashes: no error.
+	if r := mcpprobe(t, append([]string{"--fail-on", "error"}, args...)...); r.code != 0 {
+		t.Errorf("--fail-on error: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+func toStrings(rs []gjson.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.String())
+	}
+	return out
 }

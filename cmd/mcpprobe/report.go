@@ -1,18 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/reports"
-	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 )
 
@@ -42,7 +40,7 @@ func reportCommand() *cli.Command {
 			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
 				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
 			}
-			tf, err := openTrace(cmd)
+			tf, err := openTraces(cmd)
 			if err != nil {
 				return err
 			}
@@ -50,7 +48,21 @@ func reportCommand() *cli.Command {
 			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
 				return err
 			}
-			o.Extras = reportExtras(cmd, o.Target)
+			// The probe is connection 1; each server the optional sections
+			// start takes the next number.
+			o.Spec.Launch.Record = tf.recorder()
+			if cmd.Bool("bench") {
+				prog := progressBar(cmd)
+				defer prog.Done()
+				o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
+					Hosts: budget.Known(), Progress: prog.Report}
+			}
+			if cmd.Bool("faults") {
+				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}
+			}
+			if cmd.Bool("malformed") {
+				o.Malformed = &malformed.Options{}
+			}
 			r, err := report.Run(ctx, o)
 			if err != nil {
 				return failure(err)
@@ -66,78 +78,4 @@ func reportOutcome(r *report.Result) outcome {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return reports.ReportSection(r) },
 		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
-}
-
-// ---- Interim adapters (issue 10, wave 2) -----------------------------------
-//
-// report --bench, --faults and --malformed run the analyses of bench, faults
-// and malformed, which are being made Options → Run → Result alongside this
-// command. Until they land, these adapters call what cmd has today
-// (benchForReport, faultScenarios, runMalformed) and wrap each as a
-// report.Extra. After the merge, report.Run calls bench.Run, faults.Run and
-// malformed.Run itself and everything below goes; nothing else calls it.
-
-// reportExtras are the extra sections the flags ask for, in the report's
-// order: latency, faults, malformed calls.
-func reportExtras(cmd *cli.Command, t launch.Target) []report.Extra {
-	s := &session{target: t, redact: transport.NewRedactor(t.Secrets)}
-	var extras []report.Extra
-	if cmd.Bool("bench") {
-		extras = append(extras, report.Extra{Key: "bench", Run: func(ctx context.Context) (report.Section, error) {
-			br, err := benchForReport(ctx, cmd, s)
-			if err != nil {
-				return report.Section{}, err
-			}
-			return report.Section{Title: "Latency",
-				Markdown: func(w io.Writer) { writeBench(w, reports.Markdown, br) },
-				JSON:     bytes.TrimSpace(reports.BenchJSON(br.res, br.overhead, br.vs, br.cmp))}, nil
-		}})
-	}
-	if cmd.Bool("faults") {
-		extras = append(extras, report.Extra{Key: "faults", Run: func(ctx context.Context) (report.Section, error) {
-			rows, err := faultScenarios(ctx, cmd, s)
-			var ee *exitError
-			if errors.As(err, &ee) && ee.code == exitUsage {
-				// No read-only tool to call: the section says so.
-				const why = "the server annotates no tool read-only, and a report calls no other"
-				return report.Section{Title: "Faults",
-					Markdown: func(w io.Writer) {
-						fmt.Fprintln(w, "Not run: "+why+". Run `mcpprobe faults --call NAME` to choose one.")
-					},
-					JSON: (&reports.Object{}).Set("not_run", why).Set("scenarios", []any{}).Bytes()}, nil
-			}
-			if err != nil {
-				return report.Section{}, err
-			}
-			header := []string{"fault", "what a client saw (5 calls)", "detected after", "recovered"}
-			var scenarios [][]byte
-			for _, row := range rows {
-				so := &reports.Object{}
-				for i, k := range []string{"fault", "seen", "detected_after", "recovered"} {
-					// The row is markdown cells; JSON gets the plain text.
-					so.Set(k, strings.NewReplacer("`", "", `\|`, "|").Replace(row[i]))
-				}
-				scenarios = append(scenarios, so.Bytes())
-			}
-			return report.Section{Title: "Faults",
-				Markdown: func(w io.Writer) {
-					reports.Table(w, reports.Markdown, header, rows)
-					fmt.Fprintln(w)
-					fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
-				},
-				JSON: (&reports.Object{}).Set("not_run", nil).Raw("scenarios", reports.RawArray(scenarios)).Bytes()}, nil
-		}})
-	}
-	if cmd.Bool("malformed") {
-		extras = append(extras, report.Extra{Key: "malformed", Run: func(ctx context.Context) (report.Section, error) {
-			mr, err := runMalformed(ctx, cmd)
-			if err != nil {
-				return report.Section{}, err
-			}
-			return report.Section{Title: "Malformed calls",
-				Markdown: func(w io.Writer) { writeMalformed(w, reports.Markdown, mr) },
-				JSON:     bytes.TrimSpace(reports.MalformedJSON(mr.results, mr.version))}, nil
-		}})
-	}
-	return extras
 }

@@ -45,13 +45,6 @@ func globalFlags() []cli.Flag {
 	}
 }
 
-// session is a target as the user asked for it, with its secrets: what
-// report's bench and faults sections are handed.
-type session struct {
-	target launch.Target
-	redact *transport.Redactor
-}
-
 // known holds every secret any target of this run was given: whatever
 // is printed or written, by any command, is redacted with all of them.
 var known struct {
@@ -136,15 +129,22 @@ func wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, 
 	return wire.Options{Spec: spec, Progress: progressLine(cmd)}, nil
 }
 
-// traceFile is --trace FILE, opened once per run. Each probe of the run
-// gets a trace of its own streamed into it as it happens (diff's two live
-// sides one after the other), with every known secret hidden.
+// traceFile is --trace FILE, opened once per run. Every server the run
+// starts gets a trace of its own (a session's findings read its own
+// frames), streamed into the file as it happens with every known secret
+// hidden. A command that starts one server (wire, budget, snapshot) writes
+// plain lines; one that may start several (diff, report, bench, faults,
+// malformed) numbers every line with its connection ("conn":N), from 1 in
+// start order, through one transport.Recorder.
 type traceFile struct {
-	f      *os.File
-	traces []*transport.Trace
-	stderr io.Writer
+	f        *os.File
+	numbered bool
+	rec      *transport.Recorder
+	traces   []*transport.Trace
+	stderr   io.Writer
 }
 
+// openTrace opens --trace for a command that starts one server.
 func openTrace(cmd *cli.Command) (*traceFile, error) {
 	tf := &traceFile{stderr: cmd.Root().ErrWriter}
 	if path := cmd.String("trace"); path != "" {
@@ -157,6 +157,15 @@ func openTrace(cmd *cli.Command) (*traceFile, error) {
 	return tf, nil
 }
 
+// openTraces opens --trace for a command that may start several servers.
+func openTraces(cmd *cli.Command) (*traceFile, error) {
+	tf, err := openTrace(cmd)
+	if tf != nil {
+		tf.numbered = true
+	}
+	return tf, err
+}
+
 // next is a fresh trace writing to the file, or nil without --trace (the
 // launcher then keeps one in memory). Its times count from now: call it
 // once the targets are resolved, just before the run.
@@ -164,10 +173,27 @@ func (tf *traceFile) next() *transport.Trace {
 	if tf.f == nil {
 		return nil
 	}
+	if tf.numbered {
+		return tf.recorder().Trace(time.Now())
+	}
 	t := transport.NewTrace(time.Now())
 	_ = t.Stream(tf.f, redactor().Bytes)
 	tf.traces = append(tf.traces, t)
 	return t
+}
+
+// recorder numbers the connections of a command that starts several
+// servers; set it as launch.Options.Record and each Start takes the next
+// number. nil without --trace. Call it once every target is resolved, so
+// that every secret is known to the redaction.
+func (tf *traceFile) recorder() *transport.Recorder {
+	if tf.f == nil {
+		return nil
+	}
+	if tf.rec == nil {
+		tf.rec = transport.NewRecorder(tf.f, redactor().Bytes)
+	}
+	return tf.rec
 }
 
 // close closes the file and says on stderr if writing it failed: the run
@@ -176,11 +202,17 @@ func (tf *traceFile) close() {
 	if tf.f == nil {
 		return
 	}
+	err := error(nil)
+	if tf.rec != nil {
+		err = tf.rec.Err()
+	}
 	for _, t := range tf.traces {
-		if err := t.Err(); err != nil {
-			fmt.Fprintf(tf.stderr, "mcpprobe: writing the trace failed: %v\n", err)
-			break
+		if err == nil {
+			err = t.Err()
 		}
+	}
+	if err != nil {
+		fmt.Fprintf(tf.stderr, "mcpprobe: writing the trace failed: %v\n", err)
 	}
 	tf.f.Close()
 }

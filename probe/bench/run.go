@@ -1,5 +1,3 @@
-// Package bench measures how fast a server starts and answers, and how
-// much of each figure is the probe's own cost.
 package bench
 
 import (
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
 
@@ -19,21 +18,6 @@ import (
 type Call struct {
 	Tool string
 	Args []byte
-}
-
-// Options say what to measure.
-type Options struct {
-	Startup     int // fresh processes for the startup series
-	N, Warmup   int // measured and discarded calls per series
-	Calls       []Call
-	AutoCalls   bool // add every read-only tool, with minimal arguments
-	Concurrency int
-	Rate        float64 // calls per second: an open loop
-	Duration    time.Duration
-	Timeout     time.Duration
-	Probe       probe.Options
-	// Progress is told how far along the run is; it may be nil.
-	Progress func(done, total int)
 }
 
 // Series is one measured series.
@@ -44,28 +28,20 @@ type Series struct {
 	Stats
 }
 
-// Result is a whole bench run of one target.
-type Result struct {
-	Target   string
-	Protocol string
-	Startup  []Series // spawn → first byte, → handshake, → first tools/list; stdin close → exit
-	Ping     *Series
-	Calls    []Series
-	Skipped  []string // tools not called, and why
-	Mode     string   // "closed", "concurrent K", "open R/s"
-}
+// startupNames are the startup phases, in the order they happen.
+var startupNames = []string{"spawn → first byte", "spawn → handshake", "spawn → first tools/list", "stdin close → exit"}
 
-// Startup measures fresh starts of the server.
-func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Series, error) {
-	names := []string{"spawn → first byte", "spawn → handshake", "spawn → first tools/list", "stdin close → exit"}
-	samples := make([][]int64, len(names))
+// Startup measures o.Startup fresh starts of the target s: each a new
+// process (or HTTP session) with a trace of its own.
+func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]Series, error) {
+	samples := make([][]int64, len(startupNames))
 	var errs, timeouts int
 	for i := 0; i < o.Startup; i++ {
-		srv, err := t.Start(ctx)
+		srv, err := start(ctx, s)
 		if err != nil {
 			return nil, err
 		}
-		cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
+		cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
 		if err == nil {
 			cl.ListTools(ctx)
 			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
@@ -91,7 +67,7 @@ func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Serie
 		}
 	}
 	var out []Series
-	for i, n := range names {
+	for i, n := range startupNames {
 		if len(samples[i]) == 0 {
 			continue
 		}
@@ -105,6 +81,14 @@ func Startup(ctx context.Context, t Target, o Options, progress func()) ([]Serie
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// start starts s afresh: a trace of its own (or the Recorder's next
+// connection), whose times count from this start.
+func start(ctx context.Context, s launch.Spec) (*launch.Server, error) {
+	lo := s.Launch
+	lo.Trace = nil
+	return launch.Start(ctx, s.Target, lo)
 }
 
 // notStarted says the server never came up, with the last try's
@@ -298,7 +282,7 @@ func SortSeries(s []Series) {
 
 // Interleaved measures two targets' series in alternation (A B A B …), so
 // that whatever else the machine does falls on both alike.
-func Interleaved(ctx context.Context, o Options, doA, doB func() (bool, error)) (Stats, Stats) {
+func Interleaved(ctx context.Context, o Options, doA, doB func() (bool, error), progress func()) (Stats, Stats) {
 	var a, b []int64
 	var ea, eb, ta, tb int
 	one := func(do func() (bool, error), into *[]int64, errs, touts *int) {
@@ -325,8 +309,8 @@ func Interleaved(ctx context.Context, o Options, doA, doB func() (bool, error)) 
 	for i := 0; i < o.N && ctx.Err() == nil; i++ {
 		one(doA, &a, &ea, &ta)
 		one(doB, &b, &eb, &tb)
-		if o.Progress != nil {
-			o.Progress(i+1, o.N)
+		if progress != nil {
+			progress()
 		}
 	}
 	sa, sb := Summarize(a), Summarize(b)

@@ -18,11 +18,16 @@ type Code int
 type Origin string
 
 const (
-	OriginWire   Origin = "wire"   // the probe: transport, handshake, lists, shutdown
-	OriginBudget Origin = "budget" // host budgets: cuts, schema drops, instructions
-	OriginLint   Origin = "lint"   // lint of what is delivered
-	OriginFaults Origin = "faults" // faults: shutdown signals, restarts
+	OriginWire      Origin = "wire"      // the probe: transport, handshake, lists, shutdown
+	OriginBudget    Origin = "budget"    // host budgets: cuts, schema drops, instructions
+	OriginLint      Origin = "lint"      // lint of what is delivered
+	OriginFaults    Origin = "faults"    // faults: shutdown signals, restarts
+	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
+	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
 )
+
+// Origins lists every origin, in the order of the README's sections.
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -116,16 +121,28 @@ const (
 	// faults
 	IgnoresSigterm
 	RestartFailed
+
+	// bench
+	ColdStart
+	CallTimeout
+	StartupOverDeadline
+
+	// malformed
+	MalformedCrash
+	MalformedUnanswered
+	MalformedChannel
 )
 
 // README sections that say more than a row can.
 const (
-	moreProbe    = "how-the-probe-talks-to-a-server"
-	moreHTTP     = "over-http"
-	moreSnapshot = "snapshot"
-	moreReports  = "what-it-reports"
-	moreTrace    = "--trace-file"
-	moreFaults   = "faults"
+	moreProbe     = "how-the-probe-talks-to-a-server"
+	moreHTTP      = "over-http"
+	moreSnapshot  = "snapshot"
+	moreReports   = "what-it-reports"
+	moreTrace     = "--trace-file"
+	moreBench     = "what-it-measures"
+	moreMalformed = "malformed"
+	moreFaults    = "faults"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -194,6 +211,13 @@ var defs = []Def{
 
 	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
 	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},
+	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50: a cold start a host will feel", More: moreBench},
+	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
+	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
+
+	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Origin: OriginMalformed, Title: "a malformed call ended the server or its session: the health check after it failed", More: moreMalformed},
+	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout", More: moreMalformed},
+	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Origin: OriginMalformed, Title: "a malformed call answered on another channel, or with another error code, than the negotiated version asks (the finding names the clause)", More: moreMalformed},
 }
 
 // byCode and byName index defs.

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,7 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("%s: Also holds %q, which is no other severity", d.Name, a)
 			}
 		}
-		if d.Origin != OriginWire && d.Origin != OriginBudget && d.Origin != OriginLint && d.Origin != OriginFaults {
+		if !slices.Contains(Origins, d.Origin) {
 			t.Errorf("%s: origin %q", d.Name, d.Origin)
 		}
 		if strings.TrimSpace(d.Title) == "" || strings.ContainsAny(d.Title, "|\n\r") {

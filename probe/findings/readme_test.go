@@ -52,7 +52,7 @@ func generate(readme []byte) ([]byte, map[Origin]int, error) {
 		var origins []Origin
 		for _, f := range strings.Fields(string(sm[2])) {
 			o := Origin(f)
-			if o != OriginWire && o != OriginBudget && o != OriginLint && o != OriginFaults {
+			if !slices.Contains(Origins, o) {
 				bad = fmt.Errorf("README: findings:begin names %q, which is no origin", f)
 			}
 			origins = append(origins, o)
@@ -75,7 +75,7 @@ func TestREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Origin{OriginWire, OriginBudget, OriginLint, OriginFaults} {
+	for _, o := range Origins {
 		if covered[o] != 1 {
 			t.Errorf("README: %d findings:begin blocks take origin %s, want 1", covered[o], o)
 		}

@@ -21,6 +21,10 @@ type Options struct {
 	// Trace records every frame; nil starts a fresh one at Start, so that
 	// its times count from the spawn.
 	Trace *transport.Trace
+	// Record, when Trace is nil, gives each Start its trace: a command that
+	// starts several servers streams every one of them to one --trace
+	// file, each server a numbered connection with a trace of its own.
+	Record *transport.Recorder
 
 	// For URL targets.
 	Mode      string // "auto" (or ""), "streamable" or "sse"; a target of kind sse forces sse
@@ -67,12 +71,24 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}
+	frames := t.Frames
+	if t.Kind == "replay" && t.tape != nil {
+		var err error
+		if frames, err = t.tape.take(); err != nil {
+			return nil, &probe.FatalError{What: err.Error(), Received: "nothing: a replay has no more connections to play",
+				Err: err, Try: "record the trace again with the options the replay runs with"}
+		}
+	}
 	if o.Trace == nil {
-		o.Trace = transport.NewTrace(time.Now())
+		if o.Record != nil {
+			o.Trace = o.Record.Trace(time.Now())
+		} else {
+			o.Trace = transport.NewTrace(time.Now())
+		}
 	}
 	s := &Server{target: t, opts: o, trace: o.Trace, stopped: make(chan struct{})}
 	if t.Kind == "replay" {
-		s.replay = transport.NewReplay(t.Frames, o.Trace)
+		s.replay = transport.NewReplay(frames, o.Trace)
 		return s, nil
 	}
 	if t.Kind == "stdio" || t.Kind == "" {

@@ -3,7 +3,10 @@ package launch
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -199,5 +202,97 @@ func TestProbeExplains(t *testing.T) {
 	}
 	if c.Transport != "stdio" || c.Target == "" || c.Timings.ExitKnown {
 		t.Errorf("capture: transport %q target %q exit known %v", c.Transport, c.Target, c.Timings.ExitKnown)
+	}
+}
+
+// Servers started with a Recorder each get a trace of their own, numbered
+// in start order, all streamed to the one writer.
+func TestStartRecords(t *testing.T) {
+	var buf strings.Builder
+	rec := transport.NewRecorder(&lockedWriter{w: &buf}, nil)
+	ctx := context.Background()
+	var srvs []*Server
+	for range 2 {
+		srv, err := Start(ctx, helperTarget(t, "clean"), Options{Grace: time.Second, Record: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srvs = append(srvs, srv)
+	}
+	for i, srv := range srvs {
+		if err := srv.Conn().Send([]byte(fmt.Sprintf(`{"n":%d}`, i+1))); err != nil {
+			t.Fatal(err)
+		}
+		srv.Stop()
+	}
+	if srvs[0].Trace() == srvs[1].Trace() {
+		t.Fatal("two servers share a trace")
+	}
+	for i, srv := range srvs {
+		var sends []string
+		for _, f := range srv.Trace().Frames() {
+			if f.Conn != i+1 {
+				t.Errorf("server %d: a frame of connection %d", i+1, f.Conn)
+			}
+			if f.Dir == transport.DirSend {
+				sends = append(sends, string(f.Raw))
+			}
+		}
+		if want := fmt.Sprintf(`{"n":%d}`, i+1); len(sends) != 1 || sends[0] != want {
+			t.Errorf("server %d's trace sends %q, want only %s", i+1, sends, want)
+		}
+	}
+	frames, err := transport.ReadTrace(strings.NewReader(buf.String()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := transport.SplitConns(frames)
+	if len(conns) != 2 || conns[0][0].Conn != 1 || conns[1][0].Conn != 2 {
+		t.Fatalf("the file holds %d connections:\n%s", len(conns), buf.String())
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// A replay of several connections plays one per Start, in order, shared
+// by copies of the target, and says so when it runs out.
+func TestReplayTargetConnections(t *testing.T) {
+	ask := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	var frames []transport.Frame
+	for c := 1; c <= 2; c++ {
+		frames = append(frames,
+			transport.Frame{Conn: c, Dir: transport.DirSend, Raw: []byte(ask)},
+			transport.Frame{Conn: c, Dir: transport.DirRecv, Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":{"conn":%d}}`, c))})
+	}
+	a := ReplayTarget("rec", frames)
+	b := a // a copy, as bench --vs makes for its second target
+	ctx := context.Background()
+	for i, tgt := range []Target{a, b} {
+		srv, err := Start(ctx, tgt, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.Conn().Send([]byte(ask)); err != nil {
+			t.Fatal(err)
+		}
+		got := string((<-srv.Conn().Messages()).Raw)
+		if want := fmt.Sprintf(`"result":{"conn":%d}`, i+1); !strings.Contains(got, want) {
+			t.Errorf("start %d played %s, want connection %d", i+1, got, i+1)
+		}
+		srv.Stop()
+	}
+	_, err := Start(ctx, a, Options{})
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) || !strings.Contains(fe.What, "holds 2 connection(s), and connection 3 was started") {
+		t.Errorf("a third start: %v", err)
 	}
 }

@@ -2,10 +2,12 @@ package launch
 
 import (
 	"fmt"
-	"github.com/mcpprobe/mcpprobe/transport"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 // Target is a server to probe: a command to spawn or a URL to reach.
@@ -23,6 +25,37 @@ type Target struct {
 	// Frames is a recorded trace a "replay" target plays back instead of
 	// a server: golden tests run whole commands on it, with no process.
 	Frames []transport.Frame
+	// tape, made by ReplayTarget, hands each Start the next connection of
+	// a recording that holds several; copies of the Target share it.
+	tape *tape
+}
+
+// ReplayTarget plays back a trace recorded by --trace. A trace of several
+// connections (a command that started several servers, its lines numbered
+// "conn") is played one connection per Start, in the order recorded, so a
+// command run on it starts its servers as it did when it was recorded.
+// Copies of the returned Target share that order: bench --vs can replay
+// its two targets from one file.
+func ReplayTarget(name string, frames []transport.Frame) Target {
+	return Target{Kind: "replay", Name: name, Frames: frames, tape: &tape{conns: transport.SplitConns(frames)}}
+}
+
+type tape struct {
+	mu    sync.Mutex
+	conns [][]transport.Frame
+	next  int
+}
+
+// take returns the next connection's frames, or an error once the
+// recording has run out of connections.
+func (t *tape) take() ([]transport.Frame, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.next >= len(t.conns) {
+		return nil, fmt.Errorf("the recording holds %d connection(s), and connection %d was started", len(t.conns), t.next+1)
+	}
+	t.next++
+	return t.conns[t.next-1], nil
 }
 
 // FromArgs reads a target from the command line: a URL, or a command and

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,8 +21,8 @@ const (
 	Crashed  = "crashed" // the server died of it (the health check failed)
 )
 
-// Result is one case's outcome.
-type Result struct {
+// Outcome is what one case got.
+type Outcome struct {
 	Case     string
 	Tool     string
 	Channel  string
@@ -32,39 +32,42 @@ type Result struct {
 	OK       bool
 }
 
-// Run sends each case to a server from start, restarting it after a case
-// that killed it. Each case is followed by a health check.
-func Run(ctx context.Context, start faults.Starter, o probe.Options, cases []Case, timeout time.Duration) ([]Result, error) {
-	var srv faults.Server
+// play sends each case to a server from start, restarting it after a
+// case that killed it. Each case is followed by a health check.
+func play(ctx context.Context, start func() (*launch.Server, error), o probe.Options, cases []Case, timeout time.Duration) ([]Outcome, error) {
+	var srv *launch.Server
 	var cl *probe.Client
 	connect := func() error {
-		if srv.Stop != nil {
+		if srv != nil {
 			srv.Stop()
-			srv = faults.Server{}
+			srv = nil
 		}
 		next, err := start()
 		if err != nil {
 			return err
 		}
 		srv = next
-		cl, err = probe.Connect(ctx, srv.Conn, o)
-		return err
-	}
-	if err := connect(); err != nil {
-		return nil, err
+		cl, err = probe.Connect(ctx, srv.Conn(), o)
+		if err != nil {
+			return srv.Explain(err)
+		}
+		return nil
 	}
 	defer func() {
-		if srv.Stop != nil {
+		if srv != nil {
 			srv.Stop()
 		}
 	}()
-	var out []Result
+	if err := connect(); err != nil {
+		return nil, err
+	}
+	var out []Outcome
 	for i, c := range cases {
 		if ctx.Err() != nil {
 			break
 		}
 		id := fmt.Sprintf(`"mcpprobe-malformed-%d"`, i+1)
-		var r Result
+		var r Outcome
 		if c.Fresh {
 			r = fresh(ctx, start, c, id, timeout)
 		} else {
@@ -72,7 +75,7 @@ func Run(ctx context.Context, start faults.Starter, o probe.Options, cases []Cas
 			if !healthy(ctx, cl, timeout) {
 				r.Channel, r.Message = Crashed, "the health check after it failed: "+r.Channel
 				if err := connect(); err != nil {
-					return out, fmt.Errorf("restarting after %q: %w", c.Name, err)
+					return out, prefixed(err, fmt.Sprintf("restarting the server after the case %q: ", c.Name))
 				}
 			}
 		}
@@ -83,18 +86,29 @@ func Run(ctx context.Context, start faults.Starter, o probe.Options, cases []Cas
 	return out, nil
 }
 
+// prefixed says where a failure happened, keeping its three parts.
+func prefixed(err error, prefix string) error {
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("%s%w", prefix, err)
+	}
+	cp := *fe
+	cp.What = prefix + fe.What
+	return &cp
+}
+
 // fresh sends a case to a server that has not shaken hands.
-func fresh(ctx context.Context, start faults.Starter, c Case, id string, timeout time.Duration) Result {
+func fresh(ctx context.Context, start func() (*launch.Server, error), c Case, id string, timeout time.Duration) Outcome {
 	srv, err := start()
 	if err != nil {
-		return Result{Channel: NoAnswer, Message: err.Error()}
+		return Outcome{Channel: NoAnswer, Message: err.Error()}
 	}
 	defer srv.Stop()
-	return send(ctx, probe.NewSession(srv.Conn), c, id, timeout)
+	return send(ctx, probe.NewSession(srv.Conn()), c, id, timeout)
 }
 
 // send delivers the frame and reads the channel that answered.
-func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time.Duration) Result {
+func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time.Duration) Outcome {
 	before := len(s.Events())
 	waitID := id
 	if c.NoID {
@@ -114,28 +128,28 @@ func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time
 		if r, ok := orphanReply(s, before, wait); ok {
 			return r
 		}
-		return Result{Channel: NoAnswer}
+		return Outcome{Channel: NoAnswer}
 	case err == nil && gjson.GetBytes(resp.Result, "isError").Bool():
-		return Result{Channel: IsError, Message: excerpt(gjson.GetBytes(resp.Result, "content.0.text").String())}
+		return Outcome{Channel: IsError, Message: excerpt(gjson.GetBytes(resp.Result, "content.0.text").String())}
 	case err == nil:
-		return Result{Channel: OK}
+		return Outcome{Channel: OK}
 	case errors.As(err, &re):
-		return Result{Channel: RPCError, Code: re.Code, Message: excerpt(re.Message)}
+		return Outcome{Channel: RPCError, Code: re.Code, Message: excerpt(re.Message)}
 	case errors.As(err, &te):
 		// Some servers answer a frame they cannot read with id null.
 		if r, ok := orphanReply(s, before, 0); ok {
 			return r
 		}
-		return Result{Channel: NoAnswer}
+		return Outcome{Channel: NoAnswer}
 	case errors.As(err, &ce):
-		return Result{Channel: Crashed, Message: "the connection closed"}
+		return Outcome{Channel: Crashed, Message: "the connection closed"}
 	}
-	return Result{Channel: NoAnswer, Message: err.Error()}
+	return Outcome{Channel: NoAnswer, Message: err.Error()}
 }
 
 // orphanReply looks, for up to wait, for an error reply that matched no
 // request (id null), which is how a server answers what it cannot parse.
-func orphanReply(s *probe.Session, from int, wait time.Duration) (Result, bool) {
+func orphanReply(s *probe.Session, from int, wait time.Duration) (Outcome, bool) {
 	deadline := time.Now().Add(wait)
 	for {
 		evs := s.Events()
@@ -145,12 +159,12 @@ func orphanReply(s *probe.Session, from int, wait time.Duration) (Result, bool) 
 			}
 			v := gjson.ParseBytes(e.Raw)
 			if v.Get("error").Exists() {
-				return Result{Channel: RPCError, Code: v.Get("error.code").Int(), Message: excerpt(v.Get("error.message").String())}, true
+				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), Message: excerpt(v.Get("error.message").String())}, true
 			}
-			return Result{Channel: OK}, true
+			return Outcome{Channel: OK}, true
 		}
 		if time.Now().After(deadline) {
-			return Result{}, false
+			return Outcome{}, false
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -170,7 +184,7 @@ func healthy(ctx context.Context, cl *probe.Client, timeout time.Duration) bool 
 }
 
 // meets compares an outcome with what the spec asks for.
-func meets(r Result, e Expectation) bool {
+func meets(r Outcome, e Expectation) bool {
 	switch e.Channel {
 	case "answered":
 		return r.Channel == OK || r.Channel == IsError || r.Channel == RPCError

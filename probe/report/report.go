@@ -1,15 +1,19 @@
 // Package report runs every analysis the committed report shows, on one
 // probe of the server: the wire, the delivery budget and lint, a diff
-// against a reference, and the sections other commands add.
+// against a reference, and, when asked, latency, fault scenarios and
+// malformed calls (each by its own command's Run).
 package report
 
 import (
 	"context"
-	"io"
+	"errors"
 
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 )
 
@@ -19,45 +23,29 @@ type Options struct {
 	Hosts []budget.Host // for the delivery section, as budget takes them
 	Ref   string        // a reference file: adds the diff section
 	Date  string        // YYYY-MM-DD the report is dated
-	// Extras run after the report's own analyses, in order, each adding a
-	// section.
-	Extras []Extra
-}
 
-// Extra is an analysis of another command run for the report (bench,
-// faults, malformed).
-//
-// Interim (issue 10, wave 2): those commands become Options → Run →
-// Result at the same time as this one, so the CLI hands them in as
-// closures over what it has today. Once they land, report runs bench.Run,
-// faults.Run and malformed.Run itself, Result gets a typed field for each,
-// and Extra and Section go.
-type Extra struct {
-	Key string // "bench", "faults" or "malformed"
-	Run func(ctx context.Context) (Section, error)
-}
-
-// Section is what an Extra adds: its findings, and how it renders.
-type Section struct {
-	Key      string // its key in report --json
-	Title    string // its heading in the markdown
-	Findings []findings.Finding
-	Markdown func(w io.Writer)
-	JSON     []byte // its object in report --json
+	// The optional sections, each run on the report's target (Spec is
+	// filled from wire.Options); nil leaves the section out.
+	Bench     *bench.Options
+	Faults    *faults.ScenarioOptions
+	Malformed *malformed.Options
 }
 
 // Result is everything the report shows.
 type Result struct {
-	Date   string
-	Wire   *wire.Result
-	Budget *budget.Result
-	Diff   *diff.Result // nil without Options.Ref
-	Extras []Section
+	Date      string
+	Wire      *wire.Result
+	Budget    *budget.Result
+	Diff      *diff.Result // nil without Options.Ref
+	Bench     *bench.Result
+	Faults    *faults.ScenarioResult
+	FaultsNot string // why the faults section has no scenarios, when asked but not run
+	Malformed *malformed.Result
 }
 
 // Run reads the reference (a bad one stops the run before any server
-// starts), probes the server once, and runs every analysis on that
-// capture, then the extras.
+// starts), probes the server once, runs every analysis on that capture,
+// then the optional sections, each on fresh servers of the same target.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	var ref *diff.Side
 	if o.Ref != "" {
@@ -76,25 +64,52 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		live := diff.FromCapture(w.Capture, o.Target.Display())
 		r.Diff = &diff.Result{Comparison: diff.Compare(*ref, live), Ref: *ref, Live: live, Capture: w.Capture}
 	}
-	for _, e := range o.Extras {
-		s, err := e.Run(ctx)
+	// The sections start servers of their own: none shares the probe's
+	// trace, since a session's findings read its own frames (with
+	// Launch.Record, each takes a numbered trace of its own).
+	spec := o.Spec
+	spec.Launch.Trace = nil
+	if b := o.Bench; b != nil {
+		bo := *b
+		bo.Spec = spec
+		if r.Bench, err = bench.Run(ctx, bo); err != nil {
+			return nil, err
+		}
+	}
+	if f := o.Faults; f != nil {
+		fo := *f
+		fo.Spec = spec
+		r.Faults, err = faults.Scenarios(ctx, fo)
+		if errors.Is(err, faults.ErrNoCall) {
+			r.Faults, err = nil, nil
+			r.FaultsNot = "the server annotates no tool read-only, and a report calls no other"
+		}
 		if err != nil {
 			return nil, err
 		}
-		if s.Key == "" {
-			s.Key = e.Key
+	}
+	if m := o.Malformed; m != nil {
+		mo := *m
+		mo.Spec = spec
+		if r.Malformed, err = malformed.Run(ctx, mo); err != nil {
+			return nil, err
 		}
-		r.Extras = append(r.Extras, s)
 	}
 	return r, nil
 }
 
 // Findings are every finding of every analysis the report ran: the wire's,
-// the budget's, the lint's, then each extra section's.
+// the budget's and the lint's, then those of each optional section.
 func (r *Result) Findings() []findings.Finding {
 	out := r.Budget.Findings()
-	for _, s := range r.Extras {
-		out = append(out, s.Findings...)
+	if r.Bench != nil {
+		out = append(out, r.Bench.Findings()...)
+	}
+	if r.Faults != nil {
+		out = append(out, r.Faults.Findings()...)
+	}
+	if r.Malformed != nil {
+		out = append(out, r.Malformed.Findings()...)
 	}
 	return out
 }

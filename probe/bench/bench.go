@@ -1,0 +1,394 @@
+// Package bench measures how fast a server starts and answers, and how
+// much of each figure is the probe's own cost: mcpprobe bench, run from
+// Options to a Result that reports/ renders.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/tidwall/gjson"
+)
+
+// Options say what to measure. The embedded Spec is the target (A): every
+// start of it is a fresh process or HTTP session. The measuring helpers
+// (Measure, Startup, Plan) read only the fields they need.
+type Options struct {
+	launch.Spec
+	// Vs is a second target (B), measured interleaved with A: A B A B …
+	Vs *launch.Spec
+
+	Startup     int // fresh starts for the startup series
+	N, Warmup   int // measured and discarded calls per series
+	Calls       []Call
+	AutoCalls   bool // add every read-only tool, with minimal arguments
+	Concurrency int  // calls in flight in the closed loop
+	// Rate, calls per second, makes an open loop of Duration (or of N
+	// calls when Duration is 0).
+	Rate     float64
+	Duration time.Duration
+
+	// Hosts are the host profiles whose initialize deadlines A's slowest
+	// start is held against.
+	Hosts []budget.Host
+	// OverheadCalls calibrate the probe's own cost per call (0: 2000).
+	OverheadCalls int
+	// Progress, if set, is told after each measured step how many are done
+	// out of how many are planned so far; the total grows as series are
+	// planned. It is called from the measuring goroutines, one at a time.
+	Progress func(done, total int)
+}
+
+// Check refuses what cannot be measured as asked. The CLI checks its flags
+// first; this guards every other caller.
+func (o Options) Check() error {
+	switch {
+	case o.N < 0 || o.Warmup < 0 || o.Startup < 0:
+		return probe.Optionf("-n, --warmup and --startup must be 0 or more")
+	case o.Concurrency < 1:
+		return probe.Optionf("--concurrency must be 1 or more")
+	case o.Rate < 0 || o.Rate > 1e6:
+		return probe.Optionf("--rate: want calls per second, up to 1000000")
+	case o.Rate > 0 && o.Concurrency > 1:
+		return probe.Optionf("--rate and --concurrency %d conflict: an open loop sends on its own schedule, whatever is in flight", o.Concurrency)
+	case o.Vs != nil && (o.Rate > 0 || o.Concurrency > 1):
+		return probe.Optionf("--vs measures one call at a time, A then B; it does not take --rate or --concurrency")
+	case o.Duration < 0:
+		return probe.Optionf("--duration must not be negative")
+	}
+	return nil
+}
+
+// Side is one target's series.
+type Side struct {
+	Target   string // as the user typed it, secrets hidden
+	Protocol string // negotiated
+	Mode     string // "closed loop, one call in flight", "open loop at 200/s", …
+	// Startup holds spawn → first byte, → handshake, → first tools/list,
+	// and stdin close → exit, each over the fresh starts.
+	Startup []Series
+	Ping    *Series // nil in the modern era, which has no ping
+	Calls   []Series
+	Skipped []string // tools not called, and why
+}
+
+// All is every series in the order they are shown: startup, calls, ping.
+func (s Side) All() []Series {
+	all := append(append([]Series(nil), s.Startup...), s.Calls...)
+	if s.Ping != nil {
+		all = append(all, *s.Ping)
+	}
+	return all
+}
+
+// Deadline is a host's initialize deadline held against the slowest start.
+type Deadline struct {
+	Host     string
+	Deadline time.Duration
+	Series   string  // the startup series it is held against
+	Max      float64 // that series' slowest, in ns
+	Exceeded bool
+}
+
+// Result is a whole bench run.
+type Result struct {
+	A        Side
+	B        *Side        // with Vs
+	Compared []Comparison // B against A, series by series, with Vs
+	// Overhead is the client's own round trip against an in-process echo
+	// peer: the floor under every figure.
+	Overhead  Stats
+	Deadlines []Deadline
+}
+
+// Findings are what the figures say a host will feel: a cold first call,
+// calls that timed out, a start slower than a host waits.
+func (r *Result) Findings() []findings.Finding {
+	var fs []findings.Finding
+	sides := []Side{r.A}
+	if r.B != nil {
+		sides = append(sides, *r.B)
+	}
+	for i, side := range sides {
+		who := ""
+		if i == 1 {
+			who = "--vs " + side.Target + ": "
+		}
+		for _, s := range side.All() {
+			var f []findings.Finding
+			if s.FirstSlow {
+				f = append(f, findings.New(findings.ColdStart, "%sthe first %s took %s, over 3× its p50 (%s): a cold start a host will feel",
+					who, s.Name, human(s.First), human(s.P50)))
+			}
+			if s.Timeouts > 0 {
+				f = append(f, findings.New(findings.CallTimeout, "%s%s: %d of %d call(s) timed out, and are not in the figures",
+					who, s.Name, s.Timeouts, s.N+s.Timeouts))
+			}
+			for _, x := range f {
+				if s.Tool != "" {
+					x = x.About(s.Tool)
+				}
+				fs = append(fs, x)
+			}
+		}
+	}
+	for _, d := range r.Deadlines {
+		if d.Exceeded {
+			fs = append(fs, findings.New(findings.StartupOverDeadline, "%s gives up on initialize after %s; the slowest start (%s) took %s",
+				d.Host, human(float64(d.Deadline)), d.Series, human(d.Max)))
+		}
+	}
+	return fs
+}
+
+// Counts is empty: bench gates only on its findings.
+func (r *Result) Counts() map[string]int { return nil }
+
+// human prints nanoseconds for a finding's message.
+func human(ns float64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return d.Round(time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(100 * time.Nanosecond).String()
+}
+
+// Run measures A (and B, with Vs): the probe's overhead first, then the
+// startup series over fresh starts, then every call series on one long
+// session. A target that cannot be started or probed is a
+// *probe.FatalError explaining why; what was asked that cannot be done
+// (a tool the server lacks) is a *probe.OptionError.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	r := &Result{}
+	n := o.OverheadCalls
+	if n <= 0 {
+		n = 2000
+	}
+	r.Overhead, _ = Overhead(ctx, n)
+	p := &counter{report: o.Progress}
+	a, err := one(ctx, o, p)
+	if err != nil {
+		return nil, err
+	}
+	r.A = *a
+	if o.Vs != nil {
+		b, cmp, err := vs(ctx, o, &r.A, p)
+		if err != nil {
+			return nil, err
+		}
+		r.B, r.Compared = b, cmp
+	}
+	r.Deadlines = deadlines(o.Hosts, r.A.Startup)
+	return r, nil
+}
+
+// one runs the startup series, then every call series on one long-lived
+// session.
+func one(ctx context.Context, o Options, p *counter) (*Side, error) {
+	res := &Side{Target: o.Target.Display(), Mode: modeName(o)}
+	p.add(o.Startup)
+	startup, err := Startup(ctx, o.Spec, o, p.step)
+	if err != nil {
+		return nil, err
+	}
+	res.Startup = startup
+	srv, err := start(ctx, o.Spec)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
+	if err != nil {
+		return nil, srv.Explain(err)
+	}
+	res.Protocol = cl.Capture.ProtocolVersion
+	cl.ListTools(ctx)
+	calls, skipped, err := Plan(cl.Capture, o)
+	if err != nil {
+		return nil, probe.Optionf("%v", err)
+	}
+	res.Skipped = skipped
+	if o.N == 0 && o.Rate == 0 {
+		return res, nil // startup only
+	}
+	timeout := o.Probe.Timeout
+	if !cl.Modern() && o.Rate == 0 {
+		p.add(o.N)
+		s := Measure(ctx, o, PingFunc(ctx, cl, timeout), p.step)
+		res.Ping = &Series{Name: "ping", Stats: s}
+	}
+	for _, c := range calls {
+		p.add(o.N)
+		s := Measure(ctx, o, CallFunc(ctx, cl, c, timeout), p.step)
+		res.Calls = append(res.Calls, Series{Name: "call " + c.Tool, Tool: c.Tool, Args: c.Args, Stats: s})
+	}
+	return res, nil
+}
+
+// vs measures B interleaved with A: startup A B A B …, then each call
+// series A B A B … on two live sessions. A's series measured alone are
+// replaced by the interleaved ones, so both sides saw the same machine.
+func vs(ctx context.Context, o Options, resA *Side, p *counter) (*Side, []Comparison, error) {
+	specB := *o.Vs
+	resB := &Side{Target: specB.Target.Display(), Mode: "closed, interleaved with A"}
+	one := o
+	one.Startup = 1
+	var sa, sb [][]int64
+	var names []string
+	p.add(2 * o.Startup)
+	for i := 0; i < o.Startup; i++ {
+		a, err := Startup(ctx, o.Spec, one, p.step)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := Startup(ctx, specB, one, p.step)
+		if err != nil {
+			return nil, nil, vsError(err)
+		}
+		for k := range a {
+			if k >= len(b) {
+				break
+			}
+			if i == 0 {
+				names = append(names, a[k].Name)
+				sa, sb = append(sa, nil), append(sb, nil)
+			}
+			if k < len(sa) {
+				sa[k] = append(sa[k], a[k].Samples...)
+				sb[k] = append(sb[k], b[k].Samples...)
+			}
+		}
+	}
+	var cmp []Comparison
+	resA.Startup = nil
+	for k, n := range names {
+		a, b := Summarize(sa[k]), Summarize(sb[k])
+		resA.Startup = append(resA.Startup, Series{Name: n, Stats: a})
+		resB.Startup = append(resB.Startup, Series{Name: n, Stats: b})
+		cmp = append(cmp, Compare(n, a, b))
+	}
+	srvA, err := start(ctx, o.Spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer srvA.Stop()
+	srvB, err := start(ctx, specB)
+	if err != nil {
+		return nil, nil, vsError(err)
+	}
+	defer srvB.Stop()
+	clA, errA := probe.Connect(ctx, srvA.Conn(), o.Probe)
+	clB, errB := probe.Connect(ctx, srvB.Conn(), specB.Probe)
+	if errA != nil {
+		return nil, nil, srvA.Explain(errA)
+	}
+	if errB != nil {
+		return nil, nil, vsError(srvB.Explain(errB))
+	}
+	resB.Protocol = clB.Capture.ProtocolVersion
+	clB.ListTools(ctx)
+	have := map[string]bool{}
+	for _, raw := range clB.Capture.Tools.Items {
+		have[gjson.GetBytes(raw, "name").String()] = true
+	}
+	calls := callsOf(resA)
+	resA.Calls = nil
+	for _, c := range calls {
+		if !have[c.Tool] {
+			continue
+		}
+		p.add(o.N)
+		a, b := Interleaved(ctx, o, CallFunc(ctx, clA, c, o.Probe.Timeout), CallFunc(ctx, clB, c, specB.Probe.Timeout), p.step)
+		name := "call " + c.Tool
+		resA.Calls = append(resA.Calls, Series{Name: name, Tool: c.Tool, Args: c.Args, Stats: a})
+		resB.Calls = append(resB.Calls, Series{Name: name, Tool: c.Tool, Args: c.Args, Stats: b})
+		cmp = append(cmp, Compare(name, a, b))
+	}
+	resA.Mode = "closed, interleaved with B"
+	return resB, cmp, nil
+}
+
+// vsError names the --vs target as the one that failed.
+func vsError(err error) error {
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("--vs: %w", err)
+	}
+	cp := *fe
+	cp.What = "--vs: " + fe.What
+	return &cp
+}
+
+func callsOf(s *Side) []Call {
+	var out []Call
+	for _, c := range s.Calls {
+		out = append(out, Call{Tool: c.Tool, Args: c.Args})
+	}
+	return out
+}
+
+func modeName(o Options) string {
+	switch {
+	case o.Rate > 0:
+		return fmt.Sprintf("open loop at %g/s", o.Rate)
+	case o.Concurrency > 1:
+		return fmt.Sprintf("closed loop, %d in flight", o.Concurrency)
+	}
+	return "closed loop, one call in flight"
+}
+
+// deadlines holds every host's initialize deadline against the slowest
+// start to the handshake.
+func deadlines(hosts []budget.Host, startup []Series) []Deadline {
+	var out []Deadline
+	for _, h := range hosts {
+		if h.InitializeDeadlineMs <= 0 {
+			continue
+		}
+		for _, s := range startup {
+			if !strings.Contains(s.Name, "handshake") {
+				continue
+			}
+			d := time.Duration(h.InitializeDeadlineMs) * time.Millisecond
+			out = append(out, Deadline{Host: h.Name, Deadline: d, Series: s.Name, Max: s.Max, Exceeded: s.Max > float64(d)})
+		}
+	}
+	return out
+}
+
+// counter turns measured steps into the Progress callback's running
+// totals.
+type counter struct {
+	mu          sync.Mutex
+	done, total int
+	report      func(done, total int)
+}
+
+func (c *counter) add(n int) {
+	c.mu.Lock()
+	c.total += n
+	c.mu.Unlock()
+}
+
+func (c *counter) step() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done++
+	if c.report != nil {
+		c.report(c.done, c.total)
+	}
+}

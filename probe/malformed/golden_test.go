@@ -1,0 +1,129 @@
+package malformed_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from this run")
+
+// The golden tests run malformed in-process on traces recorded by
+// `mcpprobe malformed --trace`, each connection (the first listing, the
+// session the cases go to, a fresh server for "request before
+// initialize", a restart after a crash) played back in the order malformed
+// started them, and compare the text, markdown and JSON renderings with
+// testdata/golden (go test ./probe/malformed -run Golden -update rewrites
+// them; review the diff). Nothing is normalised: a malformed run shows no
+// times.
+//
+// The recordings are gzipped: each holds the 1 MB string case, twice when
+// the server echoes it. Recorded from the repository root with the
+// fixtures built into /tmp/f, then gzip -9; the options must match the
+// Options below:
+//
+//	mcpprobe malformed --trace probe/malformed/testdata/raw.jsonl --timeout 500ms --call echo -- /tmp/f/rawserver -bench-tools
+//	mcpprobe malformed --trace probe/malformed/testdata/good.jsonl --timeout 1s /tmp/f/goodserver
+var goldenCases = []struct {
+	name    string
+	timeout time.Duration
+	tools   []string
+}{
+	// legacy era, a server that validates nothing: every kind of case,
+	// fresh server included
+	{"raw", 500 * time.Millisecond, []string{"echo"}},
+	// modern era, the Go SDK: is_error for input errors, and a crash on
+	// invalid JSON, after which the server is restarted
+	{"good", time.Second, nil},
+}
+
+func TestGolden(t *testing.T) {
+	for _, gc := range goldenCases {
+		t.Run(gc.name, func(t *testing.T) {
+			t.Parallel()
+			frames := readGz(t, filepath.Join("testdata", gc.name+".jsonl.gz"))
+			o := malformed.Options{
+				Spec: launch.Spec{
+					Target: launch.ReplayTarget(gc.name+" (replayed)", frames),
+					Probe: probe.Options{Protocol: "auto", Timeout: gc.timeout, StartupTimeout: 5 * time.Second,
+						DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},
+				},
+				Tools: gc.tools,
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			r, err := malformed.Run(ctx, o)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			var text, md bytes.Buffer
+			reports.Malformed(&text, reports.Terminal, r)
+			reports.Malformed(&md, reports.Markdown, r)
+			js := reports.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
+				Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
+			if err := reports.ValidateResult(js); err != nil {
+				t.Errorf("the JSON does not validate against the schema: %v", err)
+			}
+			var indented bytes.Buffer
+			if err := json.Indent(&indented, js, "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, gc.name+".txt", text.Bytes())
+			golden(t, gc.name+".md", md.Bytes())
+			golden(t, gc.name+".json", indented.Bytes())
+		})
+	}
+}
+
+func readGz(t *testing.T, path string) []transport.Frame {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, err := transport.ReadTrace(z, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frames
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with
+// -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./probe/malformed -run Golden -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./probe/malformed -run Golden -update rewrites it; review the diff):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,118 @@
+package reports
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
+)
+
+func benchResult() *bench.Result {
+	s := func(name, tool string, samples ...int64) bench.Series {
+		return bench.Series{Name: name, Tool: tool, Stats: bench.Summarize(samples)}
+	}
+	slow := s("call echo", "echo", 1000, 1000, 1000, 1000, 1000, 1000)
+	slow.First, slow.FirstSlow = 9000, true
+	ping := s("ping", "", 500, 600)
+	ping.Timeouts = 3
+	call := slow
+	call.Args = []byte(`{"text":"a"}`)
+	return &bench.Result{
+		A: bench.Side{Target: "./a", Protocol: "2025-11-25", Mode: "closed loop, one call in flight",
+			Startup: []bench.Series{s("startup: spawn → handshake", "", 2e6, 3e6)},
+			Ping:    &ping, Calls: []bench.Series{call}, Skipped: []string{"write (not annotated readOnlyHint)"}},
+		B: &bench.Side{Target: "./b", Protocol: "2025-06-18", Mode: "closed, interleaved with A",
+			Startup: []bench.Series{s("startup: spawn → handshake", "", 2e6)}},
+		Compared: []bench.Comparison{{Name: "call echo", Ratio: 1.5, Low: 1.2, High: 1.8, P: 0.001, Significant: true},
+			{Name: "ping", Ratio: 1, Low: 0.9, High: 1.1, P: 0.4}},
+		Overhead: bench.Summarize([]int64{100, 200}),
+		Deadlines: []bench.Deadline{
+			{Host: "Codex CLI", Deadline: 10 * time.Second, Series: "startup: spawn → handshake", Max: 3e6},
+			{Host: "Quick", Deadline: time.Millisecond, Series: "startup: spawn → handshake", Max: 3e6, Exceeded: true},
+		},
+	}
+}
+
+func TestBenchText(t *testing.T) {
+	r := benchResult()
+	for _, st := range []Style{Terminal, Markdown} {
+		var b bytes.Buffer
+		Bench(&b, st, r)
+		out := b.String()
+		want := []string{
+			"./a · protocol 2025-11-25 · closed loop, one call in flight\n",
+			"probe overhead: 150 ns p50 per call",
+			"Codex CLI gives up on initialize after 10.00 s: startup max 3.00 ms is within it.",
+			"Quick gives up on initialize after 1.00 ms: startup max 3.00 ms is over it: that host gives up on the slowest start.",
+			"warning: the first call echo took 9.0 µs, over 3× its p50 (1.0 µs): a cold start a host will feel.",
+			"warning: ping: 3 call(s) timed out (not in the figures above).",
+			"not called: write (not annotated readOnlyHint)",
+			"B/A: B = ./b, A = ./a",
+			"1.50× [1.20, 1.80], p=0.001",
+			"~ (no significant difference, p=0.40)",
+			"9.0 µs (slow)",
+		}
+		if st == Markdown {
+			want = append(want, "- Codex CLI gives up", "call echo (n=6):\n\n```text\n")
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("style %v lacks %q in:\n%s", st, w, out)
+			}
+		}
+		if st == Terminal && strings.Contains(out, "```") {
+			t.Errorf("terminal text has markdown histograms")
+		}
+	}
+}
+
+// The sections validate against the schema, and the schema is tight
+// enough to reject a section that lost or retyped a key.
+func TestBenchAndMalformedSectionsValidate(t *testing.T) {
+	r := benchResult()
+	mr := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{
+		{Case: "unknown tool", Channel: malformed.RPCError, Code: -32602, Expected: malformed.Expectation{Channel: "rpc_error", Code: -32602, Why: "w"}, OK: true},
+		{Case: "wrong type (q)", Tool: "t", Channel: malformed.OK, Expected: malformed.Expectation{Channel: "is_error", Why: "w"}},
+	}}
+	alone := *r
+	alone.B, alone.Compared = nil, nil
+	tests := []struct {
+		name    string
+		command string
+		section []byte
+		ok      bool
+	}{
+		{"bench with --vs", "bench", BenchJSON(r), true},
+		{"bench alone", "bench", BenchJSON(&alone), true},
+		{"bench, nothing measured", "bench", BenchJSON(&bench.Result{}), true},
+		{"malformed", "malformed", MalformedJSON(mr), true},
+		{"malformed, no cases", "malformed", MalformedJSON(&malformed.Result{}), true},
+		{"bench without calls", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"calls":`), []byte(`"callz":`), 1), false},
+		{"bench with a string count", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"n":2,`), []byte(`"n":"2",`), 1), false},
+		{"malformed with an unknown channel", "malformed", bytes.Replace(MalformedJSON(mr), []byte(`"channel":"ok"`), []byte(`"channel":"fine"`), 1), false},
+		{"malformed case without ok", "malformed", bytes.Replace(MalformedJSON(mr), []byte(`,"ok":true`), nil, 1), false},
+	}
+	for _, tc := range tests {
+		out := Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
+		if err := ValidateResult(out); (err == nil) != tc.ok {
+			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
+		}
+	}
+}
+
+func TestMalformedText(t *testing.T) {
+	mr := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{
+		{Case: "unknown tool", Channel: malformed.RPCError, Code: -32602, Expected: malformed.Expectation{Channel: "rpc_error", Code: -32602}, OK: true},
+		{Case: "wrong type (q)", Tool: "t", Channel: malformed.OK, Expected: malformed.Expectation{Channel: "is_error"}},
+	}}
+	var b bytes.Buffer
+	Malformed(&b, Markdown, mr)
+	for _, w := range []string{"malformed calls · protocol 2025-11-25", "| unknown tool ", "| -32602 ", "rpc_error -32602 ✓", "| `t` ", "is_error ✗", "1 of 2 cases answered as the spec (2025-11-25) asks."} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("lacks %q in:\n%s", w, b.String())
+		}
+	}
+}
