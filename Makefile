@@ -31,7 +31,7 @@ vet:
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 test: peers vet
-	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 ./...
+	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 -parallel 4 ./...
 
 # Unit and fixture tests only, no npm needed.
 unit:

@@ -47,6 +47,7 @@ type Stdio struct {
 	mu          sync.Mutex
 	firstByte   time.Duration // 0 until the first stdout byte
 	stdoutEnded bool          // the server closed its stdout
+	peerGone    bool          // a write failed: the server closed its stdin
 	stderrTail  []string
 	kept        int
 	noiseLines  int
@@ -102,6 +103,14 @@ func (s *Stdio) OutputEnded() bool {
 	return s.stdoutEnded
 }
 
+// PeerGone is true once a write found the server's stdin closed: the
+// server is gone or going, even if its stdout has not ended yet.
+func (s *Stdio) PeerGone() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peerGone
+}
+
 // FirstByte is when the first byte arrived on stdout, 0 if none yet.
 func (s *Stdio) FirstByte() time.Duration {
 	s.mu.Lock()
@@ -139,6 +148,9 @@ func (s *Stdio) Send(raw []byte) error {
 	}
 	if _, err := s.stdin.Write(buf); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
+			s.mu.Lock()
+			s.peerGone = true
+			s.mu.Unlock()
 			return fmt.Errorf("%w: the server closed its stdin", ErrPeerGone)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {

@@ -23,6 +23,7 @@ func benchJSONRun(t *testing.T, args ...string) gjson.Result {
 }
 
 func TestBenchDefaults(t *testing.T) {
+	t.Parallel()
 	v := benchJSONRun(t, "-n", "30", "--warmup", "3", "--startup", "3", "--", bin.raw, "-bench-tools")
 	if v.Get("bench.overhead_ns").Float() <= 0 || v.Get("bench.overhead.n").Int() != 2000 {
 		t.Errorf("overhead = %s", v.Get("bench.overhead").Raw[:100])
@@ -70,6 +71,7 @@ func TestBenchDefaults(t *testing.T) {
 }
 
 func TestBenchModes(t *testing.T) {
+	t.Parallel()
 	t.Run("a named tool with arguments", func(t *testing.T) {
 		v := benchJSONRun(t, "-n", "10", "--startup", "0", "--call", "write", "--args", `{"x":1}`, "--", bin.raw, "-bench-tools")
 		if v.Get("bench.calls.#").Int() != 1 || v.Get("bench.calls.0.tool").String() != "write" || v.Get("bench.calls.0.args").Raw != `{"x":1}` {
@@ -152,6 +154,7 @@ func TestBenchModes(t *testing.T) {
 }
 
 func TestReportLatencySection(t *testing.T) {
+	t.Parallel()
 	r := mcpprobe(t, "report", "--bench", "--", bin.raw, "-bench-tools")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

@@ -23,6 +23,7 @@ func hostTool(v gjson.Result, host, tool string) gjson.Result {
 
 // The fixture sits exactly at, one under and one over every budget.
 func TestBudgetAtTheEdges(t *testing.T) {
+	t.Parallel()
 	v := budgetJSON(t, "--", bin.raw, "-budget", "-instructions-len", "513")
 	tests := []struct {
 		host, tool, delivered string
@@ -98,6 +99,7 @@ func TestBudgetAtTheEdges(t *testing.T) {
 }
 
 func TestBudgetOptions(t *testing.T) {
+	t.Parallel()
 	t.Run("override a cut", func(t *testing.T) {
 		v := budgetJSON(t, "--host", "claude-code=3000", bin.good)
 		if got := hostTool(v, "claude-code", "find_orders").Get("delivered").String(); got != "whole" {

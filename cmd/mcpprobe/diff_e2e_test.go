@@ -41,6 +41,7 @@ func changesBy(v gjson.Result) map[string]gjson.Result {
 // The TypeScript SDK, twice: the low-level Server with the reference's own
 // schemas comes out identical; McpServer with zod shows every artefact.
 func TestDiffTypeScriptSDK(t *testing.T) {
+	t.Parallel()
 	ref, _ := filepath.Abs("../../fixtures/tsserver/reference.anthropic.json")
 	raw := diffJSON(t, 0, append([]string{"--ref", ref, "--"}, tsServer(t, "raw")...)...)
 	if raw.Get("reference_format").String() != "anthropic" || !raw.Get("identical_canonical").Bool() || len(raw.Get("changes").Array()) != 0 {
@@ -89,6 +90,7 @@ func keysOf(m map[string]gjson.Result) []string {
 }
 
 func TestDiffGoSDK(t *testing.T) {
+	t.Parallel()
 	ref, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
 	v := diffJSON(t, 0, "--ref", ref, bin.good)
 	got := changesBy(v)
@@ -112,6 +114,7 @@ func TestDiffGoSDK(t *testing.T) {
 }
 
 func TestSnapshotAndDrift(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lock := filepath.Join(dir, "mcp.lock.json")
 	r := mcpprobe(t, "snapshot", "-o", lock, bin.good)
@@ -141,6 +144,7 @@ func TestSnapshotAndDrift(t *testing.T) {
 }
 
 func TestDiffTwoSides(t *testing.T) {
+	t.Parallel()
 	t.Run("two live servers", func(t *testing.T) {
 		v := diffJSON(t, 0, bin.good, "--", bin.good, "-extra-tools", "2")
 		if got := v.Get("tools_added").Raw; got != `["noop_001","noop_002"]` {

@@ -246,6 +246,7 @@ func assertSameAsReplay(t *testing.T, argv []string, frames []frame) int {
 }
 
 func TestWireGoodServer(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "t.jsonl")
 	v := wireJSON(t, "--trace", trace, bin.good)
 	if got := v.Get("protocol_version").String(); got != "2026-07-28" {
@@ -301,6 +302,7 @@ func TestWireGoodServer(t *testing.T) {
 }
 
 func TestWirePaginationAndSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.jsonl")
 	save := filepath.Join(dir, "saved")
@@ -334,6 +336,7 @@ func TestWirePaginationAndSave(t *testing.T) {
 }
 
 func TestWireByteExactOddJSON(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "t.jsonl")
 	v := wireJSON(t, "--trace", trace, "--", bin.raw, "-odd-json", "-pages", "3")
 	frames := readTrace(t, trace)
@@ -376,6 +379,7 @@ func alive(pid int) bool {
 }
 
 func TestWireMisbehaviours(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		flags    []string // mcpprobe flags
@@ -530,6 +534,7 @@ func TestWireMisbehaviours(t *testing.T) {
 }
 
 func TestCannotProbe(t *testing.T) {
+	t.Parallel()
 	noexec := filepath.Join(t.TempDir(), "server")
 	os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644)
 	tests := []struct {
@@ -573,6 +578,7 @@ func TestCannotProbe(t *testing.T) {
 }
 
 func TestTerminalOutputEscapesServerText(t *testing.T) {
+	t.Parallel()
 	r := mcpprobe(t, "wire", "--", bin.raw, "-ansi")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -588,6 +594,7 @@ func TestTerminalOutputEscapesServerText(t *testing.T) {
 }
 
 func TestSecretsNeverShown(t *testing.T) {
+	t.Parallel()
 	const secret = "hunter2-s3cr3t"
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.jsonl")
@@ -656,6 +663,7 @@ func TestConfigFiles(t *testing.T) {
 }
 
 func TestReportIsDeterministic(t *testing.T) {
+	t.Parallel()
 	run := func() string {
 		r := mcpprobe(t, "report", "--date", "2026-12-02", bin.good)
 		if r.code != 0 {
@@ -702,6 +710,7 @@ func peer(t *testing.T, pkg, entry string) string {
 }
 
 func TestRealPeers(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("linux only")
 	}

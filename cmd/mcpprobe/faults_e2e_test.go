@@ -51,6 +51,7 @@ func outcomes(v gjson.Result) string {
 }
 
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", bin.raw, "-bench-tools"}
 	tests := []struct {
 		name  string
@@ -111,6 +112,7 @@ func TestFaults(t *testing.T) {
 }
 
 func TestFaultsClientPolicies(t *testing.T) {
+	t.Parallel()
 	v := faultsJSON(t, "--client", "all", "--pollute", "partial", "--pollute-at", "2", "--timeout", "300ms", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
 	want := map[string]string{
 		"spec":    "ok timeout ok",
@@ -138,6 +140,7 @@ func TestFaultsClientPolicies(t *testing.T) {
 }
 
 func TestFaultsShutdown(t *testing.T) {
+	t.Parallel()
 	v := faultsJSON(t, "--calls", "1", "--call", "echo", "--", bin.raw, "-bench-tools")
 	if v.Get("shutdown.stdin_close_needed").Type != gjson.Null || !v.Get("shutdown.sigterm_exited").Bool() {
 		t.Errorf("shutdown = %s", v.Get("shutdown").Raw)
@@ -172,6 +175,7 @@ func TestFaultsShutdown(t *testing.T) {
 }
 
 func TestProxyInARealClient(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "t.jsonl")
 	// Transparent: the same capture through the proxy as without it.
 	direct := wireJSON(t, "--", bin.raw, "-odd-json", "-pages", "2")
@@ -191,6 +195,7 @@ func TestProxyInARealClient(t *testing.T) {
 }
 
 func TestFaultsRealPeer(t *testing.T) {
+	t.Parallel()
 	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	v := faultsRun(t, "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--args", `{"message":"hi"}`, "--", "node", entry, "stdio")
 	if got := outcomes(v); got != "ok ok ok(r) ok" {
@@ -202,6 +207,7 @@ func TestFaultsRealPeer(t *testing.T) {
 }
 
 func TestReportFaultsAndMalformedSections(t *testing.T) {
+	t.Parallel()
 	r := mcpprobe(t, "report", "--faults", "--malformed", "--timeout", "1s", "--", bin.raw, "-bench-tools")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -222,6 +228,7 @@ func TestReportFaultsAndMalformedSections(t *testing.T) {
 // A fault only the proxy can act is refused by faults, with the reason,
 // and acts through the proxy.
 func TestFaultsProxyOnly(t *testing.T) {
+	t.Parallel()
 	for _, flag := range [][]string{{"--split"}, {"--stderr-flood", "3"}} {
 		r := mcpprobe(t, append(append([]string{"faults", "--quiet", "--calls", "1", "--call", "echo"}, flag...), "--", bin.raw, "-bench-tools")...)
 		if r.code != 2 || !strings.Contains(r.stderr, flag[0]+" acts only in mcpprobe proxy: ") {

@@ -77,6 +77,7 @@ func recorded(t *testing.T, name string) wire.Options {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	ref := "../../fixtures/goodserver/reference.anthropic.json"
 	allHosts, err := budget.Select(budget.Known(), nil)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 )
 
 func TestExitMessagesAreEscapedAndRedacted(t *testing.T) {
+	t.Parallel()
 	for _, command := range [][]string{
 		{"wire"}, {"bench", "--startup", "1"}, {"faults"}, {"malformed"}, {"budget"}, {"snapshot"},
 	} {
@@ -37,6 +38,7 @@ func TestExitMessagesAreEscapedAndRedacted(t *testing.T) {
 }
 
 func TestSecretsStayOutOfEveryOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const secret = "supersecret123"
 	env := "MYKEY=" + secret
@@ -75,6 +77,7 @@ func TestSecretsStayOutOfEveryOutput(t *testing.T) {
 // A server that floods the GET stream with requests and refuses the
 // answers with a JSON-RPC error for the same id must not wedge the probe.
 func TestHTTPServerRequestFlood(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		msg := gjson.ParseBytes(body)
@@ -118,6 +121,7 @@ func TestHTTPServerRequestFlood(t *testing.T) {
 }
 
 func TestAbsurdRatesAndEmptyRuns(t *testing.T) {
+	t.Parallel()
 	if r := mcpprobe(t, "bench", "--rate", "2e9/s", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 2 {
 		t.Errorf("--rate 2e9/s: exit %d: %s", r.code, r.stderr)
 	}
@@ -137,6 +141,7 @@ func TestAbsurdRatesAndEmptyRuns(t *testing.T) {
 }
 
 func TestReviewOfTheREADME(t *testing.T) {
+	t.Parallel()
 	t.Run("a snapshot of a server that does not sort its tools is no drift", func(t *testing.T) {
 		lock := filepath.Join(t.TempDir(), "lock.json")
 		if r := mcpprobe(t, "snapshot", "-o", lock, "--", bin.raw); r.code != 0 {

@@ -168,6 +168,7 @@ func (f *fakeHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestHTTPBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		fault  string
@@ -212,6 +213,7 @@ func TestHTTPBadInput(t *testing.T) {
 }
 
 func TestHTTPConnectionFailures(t *testing.T) {
+	t.Parallel()
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	closed := "http://" + ln.Addr().String() + "/mcp"
 	ln.Close()
@@ -245,6 +247,7 @@ func TestHTTPConnectionFailures(t *testing.T) {
 }
 
 func TestHTTPRedirectToAnotherOriginRefused(t *testing.T) {
+	t.Parallel()
 	other := &fakeHTTP{}
 	otherSrv := httptest.NewServer(other)
 	defer otherSrv.Close()
@@ -262,6 +265,7 @@ func TestHTTPRedirectToAnotherOriginRefused(t *testing.T) {
 }
 
 func TestHTTPSessions(t *testing.T) {
+	t.Parallel()
 	t.Run("sse answers, priming events, GET stream, headers", func(t *testing.T) {
 		f := &fakeHTTP{fault: "sse"}
 		srv := httptest.NewServer(f)
@@ -454,6 +458,7 @@ func sameTools(t *testing.T, stdio, http gjson.Result) {
 }
 
 func TestHTTPGoSDKServers(t *testing.T) {
+	t.Parallel()
 	stdio := wireJSON(t, bin.good)
 	legacyStdio := wireJSON(t, "--protocol", "2025-11-25", bin.good)
 	tests := []struct {
@@ -499,6 +504,7 @@ func waitPort(t *testing.T, addr string) {
 }
 
 func TestHTTPGoSDKExample(t *testing.T) {
+	t.Parallel()
 	stdio := wireJSON(t, "--protocol", "2025-11-25", bin.sdkEverything)
 	addr := "127.0.0.1:" + freePort(t)
 	startHTTPServer(t, nil, "listening at", bin.sdkEverything, "-http", addr)
@@ -511,6 +517,7 @@ func TestHTTPGoSDKExample(t *testing.T) {
 }
 
 func TestHTTPRealPeers(t *testing.T) {
+	t.Parallel()
 	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	loopback, _ := filepath.Abs("../../fixtures/loopback.cjs")
 	stdio := wireJSON(t, "--", "node", entry, "stdio")

@@ -50,6 +50,7 @@ func checkCases(t *testing.T, got map[string]gjson.Result, wants map[string]want
 // it ends the session on a line that is not JSON, so invalid JSON is a
 // crash as far as a client is concerned.
 func TestMalformedGoSDK(t *testing.T) {
+	t.Parallel()
 	got := malformedJSON(t, "--timeout", "1s", bin.good)
 	checkCases(t, got, map[string]want{
 		"find_orders|wrong type (customer)":      {"is_error", "is_error"},
@@ -71,6 +72,7 @@ func TestMalformedGoSDK(t *testing.T) {
 // The raw fixture validates nothing: every bad call succeeds, which is
 // what the table must show.
 func TestMalformedRawServer(t *testing.T) {
+	t.Parallel()
 	got := malformedJSON(t, "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools")
 	checkCases(t, got, map[string]want{
 		"echo|wrong type (text)":       {"ok", "is_error"},
@@ -89,6 +91,7 @@ func TestMalformedRawServer(t *testing.T) {
 }
 
 func TestMalformedRealPeer(t *testing.T) {
+	t.Parallel()
 	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	got := malformedJSON(t, "--timeout", "2s", "--call", "get-sum", "--", "node", entry, "stdio")
 	checkCases(t, got, map[string]want{
@@ -102,6 +105,7 @@ func TestMalformedRealPeer(t *testing.T) {
 // A case answered otherwise than the spec asks is a finding: --fail-on
 // gates on it, and the JSON says which codes tripped the gate.
 func TestMalformedFailOn(t *testing.T) {
+	t.Parallel()
 	args := []string{"malformed", "--json", "--quiet", "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools"}
 	r := mcpprobe(t, append([]string{"--fail-on", "warning"}, args...)...)
 	if r.code != 1 {

@@ -17,6 +17,7 @@ import (
 // replay target, gives the capture the live run gave, byte for byte: the
 // seam the golden tests stand on.
 func TestReplayGivesTheLiveCapture(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	if r := mcpprobe(t, "wire", "--trace", path, bin.good); r.code != 0 {
 		t.Fatalf("wire: exit %d: %s", r.code, r.stderr)

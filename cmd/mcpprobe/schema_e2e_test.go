@@ -34,6 +34,7 @@ func section(t *testing.T, command, out string) gjson.Result {
 // against the schema, on a clean server, one with findings, and the
 // partial output of a run that could not finish.
 func TestJSONValidatesAgainstSchema(t *testing.T) {
+	t.Parallel()
 	ref, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
 	dir := t.TempDir()
 	lock := filepath.Join(dir, "lock.json")
@@ -82,6 +83,7 @@ func TestJSONValidatesAgainstSchema(t *testing.T) {
 // budget and of the lint), --fail-on warning exits 1, and the output
 // itself lists the findings and the gate they tripped.
 func TestReportJSONExplainsItsGate(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", bin.raw, "-budget"}
 	r := mcpprobe(t, append([]string{"report", "--json", "--fail-on", "warning", "--date", "2026-12-02"}, server...)...)
 	if r.code != 1 {
@@ -134,6 +136,7 @@ func countWarnings(v gjson.Result) int {
 // snapshot --json carries the lock file as its section; diff reads it
 // back from there as it reads the lock file.
 func TestSnapshotJSONIsAReference(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "snap.json")
 	r := mcpprobe(t, "snapshot", "--json", "-o", path, bin.good)
 	if r.code != 0 {

@@ -10,6 +10,7 @@ import (
 // one that writes to stderr and exits at startup as wire does: what
 // happened, what was received, what to try.
 func TestStartupFailureExplained(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", bin.raw, "-exit-before-init", "3"}
 	explanation := func(t *testing.T, stderr string) (received, try string) {
 		t.Helper()

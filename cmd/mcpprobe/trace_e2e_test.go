@@ -63,6 +63,7 @@ func sameAsIndependent(t *testing.T, argv []string, conn []transport.Frame) {
 // with --vs as many again for B: --trace holds every one of them, each a
 // connection of its own, with the bytes each server wrote.
 func TestBenchTraceEveryConnection(t *testing.T) {
+	t.Parallel()
 	a := []string{bin.raw, "-bench-tools"}
 	b := []string{bin.raw, "-bench-tools", "-call-sleep", "1ms"}
 	t.Run("alone", func(t *testing.T) {
@@ -111,6 +112,7 @@ func TestBenchTraceEveryConnection(t *testing.T) {
 // another, and starts a fresh server for "request before initialize":
 // --trace holds each.
 func TestMalformedTraceEveryConnection(t *testing.T) {
+	t.Parallel()
 	argv := []string{bin.raw, "-bench-tools"}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	r := mcpprobe(t, append([]string{"malformed", "--quiet", "--trace", path, "--timeout", "500ms", "--call", "echo", "--"}, argv...)...)
@@ -142,6 +144,7 @@ func TestMalformedTraceEveryConnection(t *testing.T) {
 
 // Secrets are hidden in every connection's trace, as wire hides them.
 func TestBenchTraceRedacts(t *testing.T) {
+	t.Parallel()
 	const secret = "hunter2-s3cr3t"
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	r := mcpprobe(t, "bench", "--quiet", "--trace", path, "-n", "1", "--warmup", "0", "--startup", "2",
@@ -180,6 +183,7 @@ func countMethod(fs []transport.Frame, method string) int {
 // every one of them, and every connection's responses are the server's
 // bytes. (Before, faults accepted --trace and wrote nothing.)
 func TestTraceNumbersEveryCommandsConnections(t *testing.T) {
+	t.Parallel()
 	good := []string{bin.good}
 	cases := []struct {
 		name string

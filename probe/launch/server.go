@@ -198,6 +198,12 @@ func (s *Server) Stop() ExitReport {
 			s.closing = s.http.Close()
 			return
 		}
+		// A server whose stdin a write found closed is exiting: give its
+		// exit a moment to be seen, or a loaded machine would report a
+		// server that left on its own as one we stopped.
+		if s.stdio.PeerGone() && !s.stdio.OutputEnded() {
+			s.proc.Wait(min(s.opts.Grace, 500*time.Millisecond))
+		}
 		// A server that closed its stdout before we let it go counts as
 		// gone, even if its process lingers.
 		ended := s.stdio.OutputEnded()
