@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned third-party MCP servers the end-to-end tests run
 # against (scripts/peers/package-lock.json) into scripts/peers/node_modules,
-# and the TypeScript SDK fixture's dependencies (fixtures/tsserver).
+# and the TypeScript SDK fixtures' dependencies: fixtures/tsserver (SDK 1.x)
+# and fixtures/tsserver2 (SDK 2.x), both servers of the verdict corpus.
 # With --bench it also installs MCP Inspector, which the speed benchmark
 # compares against.
 set -euo pipefail
@@ -12,6 +13,7 @@ if ! command -v npm >/dev/null; then
 fi
 npm ci --prefix "$here/peers" --no-audit --no-fund --loglevel=error
 npm ci --prefix "$here/../fixtures/tsserver" --no-audit --no-fund --loglevel=error
+npm ci --prefix "$here/../fixtures/tsserver2" --no-audit --no-fund --loglevel=error
 if [ "${1:-}" = "--bench" ]; then
   npm ci --prefix "$here/bench" --no-audit --no-fund --loglevel=error
 fi
