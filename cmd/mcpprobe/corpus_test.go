@@ -1,0 +1,437 @@
+package main
+
+// The verdict corpus: real servers from four SDKs, each built with its
+// SDK's ordinary high-level API and the same four tools, one prompt and
+// one resource (fixtures/tsserver corpus, fixtures/tsserver2,
+// fixtures/goodserver -corpus, fixtures/mcpgoserver). Their `wire` and
+// `malformed` runs are recorded under testdata/corpus/NAME/, and the
+// verdicts mcpprobe draws from them are kept as golden files
+// (testdata/corpus/NAME/verdicts.json), so that any change in a verdict,
+// ours or an SDK's, shows in review.
+//
+//	go test ./cmd/mcpprobe -run Corpus                    replay the traces, compare the verdicts
+//	go test ./cmd/mcpprobe -run Corpus -update            rewrite verdicts.json from the traces
+//	go test ./cmd/mcpprobe -run Corpus -record -update    re-record the traces from the live servers first
+//
+// Replays run in-process with no server; TestCorpusLive runs one quick
+// `wire` against each live server to check that the installed SDK is the
+// one recorded.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+var record = flag.Bool("record", false, "re-record testdata/corpus from the live corpus servers before replaying them")
+
+// corpusServer is one server of the corpus.
+type corpusServer struct {
+	name     string // its directory under testdata/corpus
+	sdk      string // the SDK and how the server uses it, for people
+	server   string // serverInfo.name
+	version  string // serverInfo.version: each corpus server reports its SDK's release
+	protocol string // negotiated by mcpprobe's default (auto)
+	argv     func(t *testing.T) []string
+}
+
+var corpus = []corpusServer{
+	{"typescript-sdk-v1", "@modelcontextprotocol/sdk 1.32.2: McpServer, registerTool with zod, StdioServerTransport",
+		"corpus-typescript-sdk", "1.32.2", "2025-11-25",
+		func(t *testing.T) []string { return tsServer(t, "corpus") }},
+	{"typescript-sdk-v2", "@modelcontextprotocol/server 2.4.0: McpServer, registerTool with z.object, connect(StdioServerTransport)",
+		"corpus-typescript-sdk-v2", "2.4.0", "2025-11-25",
+		func(t *testing.T) []string { return tsServer2(t, "connect") }},
+	{"typescript-sdk-v2-serve", "@modelcontextprotocol/server 2.4.0: the same McpServer behind serveStdio, which also speaks 2026-07-28",
+		"corpus-typescript-sdk-v2", "2.4.0", "2026-07-28",
+		func(t *testing.T) []string { return tsServer2(t, "serve") }},
+	{"go-sdk", "github.com/modelcontextprotocol/go-sdk v1.8.0: mcp.AddTool with typed arguments, StdioTransport",
+		"corpus-go-sdk", "v1.8.0", "2026-07-28",
+		func(t *testing.T) []string { return []string{bin.good, "-corpus"} }},
+	{"mcp-go", "github.com/mark3labs/mcp-go v1.2.1: mcp.NewTool, ServeStdio, no input validation (the default)",
+		"corpus-mcp-go", "v1.2.1", "2026-07-28",
+		func(t *testing.T) []string { return []string{mcpgoServer(t)} }},
+	{"mcp-go-validate", "github.com/mark3labs/mcp-go v1.2.1: the same with server.WithInputSchemaValidation",
+		"corpus-mcp-go", "v1.2.1", "2026-07-28",
+		func(t *testing.T) []string { return []string{mcpgoServer(t), "-validate"} }},
+}
+
+// The corpus tools, every one named with --call: malformed's default
+// (read-only tools only) would leave three of them out.
+var corpusTools = []string{"echo", "pick", "strict_echo", "lookup"}
+
+// corpusRecordTimeout is malformed's --timeout when recording: generous,
+// so that a loaded machine records no false no_answer. A replay delivers
+// each recorded answer at once and can wait less for one never recorded.
+const (
+	corpusRecordTimeout = "2s"
+	corpusReplayTimeout = 300 * time.Millisecond
+)
+
+func tsServer2(t *testing.T, mode string) []string {
+	t.Helper()
+	entry, _ := filepath.Abs("../../fixtures/tsserver2/server.mjs")
+	if _, err := os.Stat("../../fixtures/tsserver2/node_modules/@modelcontextprotocol/server"); err != nil {
+		if os.Getenv("MCPPROBE_REQUIRE_PEERS") != "" {
+			t.Fatalf("fixtures/tsserver2 is not installed: run scripts/install-peers.sh")
+		}
+		t.Skip("fixtures/tsserver2 is not installed (scripts/install-peers.sh)")
+	}
+	return []string{"node", entry, mode}
+}
+
+var mcpgoBuild struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// mcpgoServer builds fixtures/mcpgoserver once, when a test first needs
+// it: only the corpus uses it.
+func mcpgoServer(t *testing.T) string {
+	t.Helper()
+	mcpgoBuild.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		p := filepath.Join(bin.dir, "mcpgoserver")
+		mcpgoBuild.out, mcpgoBuild.err = exec.CommandContext(ctx, "go", "build", "-o", p, "../../fixtures/mcpgoserver").CombinedOutput()
+		mcpgoBuild.path = p
+	})
+	if mcpgoBuild.err != nil {
+		t.Fatalf("building fixtures/mcpgoserver: %v\n%s", mcpgoBuild.err, mcpgoBuild.out)
+	}
+	return mcpgoBuild.path
+}
+
+// corpusRun is one server's recorded runs, replayed.
+type corpusRun struct {
+	wire      *wire.Result
+	malformed *malformed.Result
+	err       error
+}
+
+var corpusRuns sync.Map // name → *corpusOnce
+
+type corpusOnce struct {
+	once sync.Once
+	run  corpusRun
+}
+
+// replayed records cs first when -record is given, then replays its
+// traces, once per test binary: TestCorpus and TestCorpusPermitted read
+// the same runs.
+func replayed(t *testing.T, cs corpusServer) corpusRun {
+	t.Helper()
+	v, _ := corpusRuns.LoadOrStore(cs.name, &corpusOnce{})
+	co := v.(*corpusOnce)
+	co.once.Do(func() {
+		dir := filepath.Join("testdata", "corpus", cs.name)
+		if *record {
+			if co.run.err = recordCorpus(t, cs, dir); co.run.err != nil {
+				return
+			}
+		}
+		co.run = replayCorpus(dir)
+	})
+	if co.run.err == nil && co.run.malformed == nil {
+		// The recording stopped short: its test was skipped (a server not
+		// installed) or failed, and said why.
+		t.Fatalf("%s was not recorded", cs.name)
+	}
+	if co.run.err != nil {
+		t.Fatal(co.run.err)
+	}
+	return co.run
+}
+
+// recordCorpus runs the built binary against the live server, as a user
+// would, and stores its traces: wire.jsonl as written, malformed.jsonl
+// gzipped (it holds the 1 MB case, twice when the server echoes it).
+func recordCorpus(t *testing.T, cs corpusServer, dir string) error {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	argv := cs.argv(t)
+	wireTrace := filepath.Join(dir, "wire.jsonl")
+	if r := mcpprobe(t, append([]string{"wire", "--quiet", "--trace", wireTrace, "--"}, argv...)...); r.code != 0 {
+		return &recordError{"wire", r}
+	}
+	mTrace := filepath.Join(t.TempDir(), "malformed.jsonl")
+	args := []string{"malformed", "--quiet", "--timeout", corpusRecordTimeout, "--trace", mTrace}
+	for _, tool := range corpusTools {
+		args = append(args, "--call", tool)
+	}
+	if r := mcpprobe(t, append(append(args, "--"), argv...)...); r.code != 0 {
+		return &recordError{"malformed", r}
+	}
+	raw, err := os.ReadFile(mTrace)
+	if err != nil {
+		return err
+	}
+	var gz bytes.Buffer
+	z, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	z.Write(raw)
+	if err := z.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "malformed.jsonl.gz"), gz.Bytes(), 0o644)
+}
+
+type recordError struct {
+	command string
+	r       result
+}
+
+func (e *recordError) Error() string {
+	return fmt.Sprintf("recording %s: exit %d: %s", e.command, e.r.code, e.r.stderr)
+}
+
+// replayCorpus runs wire and malformed in-process on the recorded traces,
+// with the options they were recorded with.
+func replayCorpus(dir string) corpusRun {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	po := probe.Options{Protocol: "auto", Timeout: corpusReplayTimeout, StartupTimeout: 2 * time.Second,
+		DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000}
+
+	wf, err := os.Open(filepath.Join(dir, "wire.jsonl"))
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	defer wf.Close()
+	frames, err := transport.ReadTrace(wf, 0)
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	w, err := wire.Run(ctx, wire.Options{Spec: launch.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po}})
+	if err != nil {
+		return corpusRun{err: err}
+	}
+
+	mf, err := os.Open(filepath.Join(dir, "malformed.jsonl.gz"))
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	defer mf.Close()
+	z, err := gzip.NewReader(mf)
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	frames, err = transport.ReadTrace(z, 0)
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	m, err := malformed.Run(ctx, malformed.Options{
+		Spec:  launch.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po},
+		Tools: corpusTools,
+	})
+	if err != nil {
+		return corpusRun{err: err}
+	}
+	return corpusRun{wire: w, malformed: m}
+}
+
+// verdictsJSON is what testdata/corpus/NAME/verdicts.json holds: the
+// server, the negotiated version, wire's findings, and malformed's cases
+// and findings, each as `--json` prints them (through the CLI's own
+// outcome, findings sorted, validated against the schema), indented so
+// that a change reviews line by line.
+func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
+	t.Helper()
+	c := run.wire.Capture
+	wj := wireOutcome(run.wire).json(nil, nil)
+	m := run.malformed
+	mj := outcome{command: "malformed", target: m.Target, protocol: m.Protocol, findings: m.Findings(), counts: m.Counts(),
+		section: func() []byte { return reports.MalformedJSON(m) }}.json(nil, nil)
+	for _, js := range [][]byte{wj, mj} {
+		if err := reports.ValidateResult(js); err != nil {
+			t.Errorf("the --json does not validate against the schema: %v", err)
+		}
+	}
+	mal := &reports.Object{}
+	mal.Set("protocol_version", m.Protocol)
+	mal.Raw("met", []byte(gjson.GetBytes(mj, "malformed.met").Raw))
+	mal.Raw("cases", []byte(gjson.GetBytes(mj, "malformed.cases").Raw))
+	mal.Raw("findings", []byte(gjson.GetBytes(mj, "findings").Raw))
+	wr := &reports.Object{}
+	wr.Set("protocol_version", c.ProtocolVersion)
+	wr.Raw("server_info", []byte(gjson.GetBytes(wj, "wire.server_info").Raw))
+	wr.Raw("findings", []byte(gjson.GetBytes(wj, "findings").Raw))
+	o := &reports.Object{}
+	o.Set("corpus", cs.name).Set("sdk", cs.sdk)
+	o.Raw("wire", wr.Bytes()).Raw("malformed", mal.Bytes())
+	var out bytes.Buffer
+	if err := json.Indent(&out, o.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
+}
+
+// TestCorpus replays each corpus server's traces and compares its verdicts
+// with testdata/corpus/NAME/verdicts.json (-update rewrites them; -record
+// re-records the traces first).
+func TestCorpus(t *testing.T) {
+	t.Parallel()
+	for _, cs := range corpus {
+		t.Run(cs.name, func(t *testing.T) {
+			t.Parallel()
+			run := replayed(t, cs)
+			// The recording is of the SDK release the table names, and of
+			// the server it names: a trace recorded elsewhere fails here.
+			info := run.wire.Capture.ServerInfo
+			if got := gjson.GetBytes(info, "name").String(); got != cs.server {
+				t.Errorf("recorded serverInfo.name %q, want %q", got, cs.server)
+			}
+			if got := gjson.GetBytes(info, "version").String(); got != cs.version {
+				t.Errorf("recorded with SDK %s, the corpus pins %s: re-record (-record -update)", got, cs.version)
+			}
+			if run.wire.Capture.ProtocolVersion != cs.protocol || run.malformed.Protocol != cs.protocol {
+				t.Errorf("negotiated %s (wire) and %s (malformed), want %s", run.wire.Capture.ProtocolVersion, run.malformed.Protocol, cs.protocol)
+			}
+			corpusGolden(t, filepath.Join("testdata", "corpus", cs.name, "verdicts.json"), verdictsJSON(t, cs, run))
+		})
+	}
+}
+
+// corpusGolden compares got with the file at path, or rewrites it with
+// -update.
+func corpusGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/mcpprobe -run Corpus -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: a verdict changed (-update rewrites the file; review the diff):\n%s", path, firstDiff(want, got))
+	}
+}
+
+// permitted reports whether the spec permits what the server did in o's
+// case, so that no verdict on it may be an error. It reads the case's
+// expectation as malformed records it today (a channel, a code and a why;
+// no RFC 2119 keyword): an outcome that meets the expectation is
+// permitted, and so is any outcome of a case whose why says the spec
+// leaves it implementation-defined. When Expectation names its clause's
+// keyword, this becomes: o.OK || that keyword is not MUST.
+func permitted(o malformed.Outcome) bool {
+	return o.OK || strings.Contains(o.Expected.Why, "implementation-defined")
+}
+
+// permittedErrors lists each case of r that the spec permits and that
+// still draws an error-severity finding.
+func permittedErrors(r *malformed.Result) []string {
+	var bad []string
+	for _, o := range r.Cases {
+		if !permitted(o) {
+			continue
+		}
+		one := &malformed.Result{Target: r.Target, Protocol: r.Protocol, Cases: []malformed.Outcome{o}}
+		for _, f := range one.Findings() {
+			if f.Severity == findings.Error {
+				bad = append(bad, f.Tool+"|"+o.Case+": "+f.Message)
+			}
+		}
+	}
+	return bad
+}
+
+// Behaviour the spec permits never yields an error-severity verdict, on
+// any server of the corpus.
+func TestCorpusPermitted(t *testing.T) {
+	t.Parallel()
+	for _, cs := range corpus {
+		t.Run(cs.name, func(t *testing.T) {
+			t.Parallel()
+			for _, e := range permittedErrors(replayed(t, cs).malformed) {
+				t.Errorf("the spec permits what the server did, yet: %s", e)
+			}
+		})
+	}
+}
+
+// The check above can fail: a permitted case that drew an error is found.
+func TestPermittedErrors(t *testing.T) {
+	t.Parallel()
+	open := malformed.Expectation{Channel: malformed.RPCError, Why: "an error, implementation-defined"}
+	strict := malformed.Expectation{Channel: malformed.RPCError, Code: -32601, Why: "JSON-RPC 2.0: method not found is -32601"}
+	tests := []struct {
+		name string
+		o    malformed.Outcome
+		want int
+	}{
+		{"open case, crashed", malformed.Outcome{Case: "request before initialize", Channel: malformed.Crashed, Expected: open}, 1},
+		{"open case, answered otherwise", malformed.Outcome{Case: "request before initialize", Channel: malformed.OK, Expected: open}, 0},
+		{"required case, crashed", malformed.Outcome{Case: "unknown method", Channel: malformed.Crashed, Expected: strict}, 0},
+		{"required case, met", malformed.Outcome{Case: "unknown method", Channel: malformed.RPCError, Code: -32601, Expected: strict, OK: true}, 0},
+	}
+	for _, tc := range tests {
+		r := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{tc.o}}
+		if got := permittedErrors(r); len(got) != tc.want {
+			t.Errorf("%s: %d errors %q, want %d", tc.name, len(got), got, tc.want)
+		}
+	}
+}
+
+// Each live corpus server is the SDK release recorded: one quick wire per
+// server, its serverInfo (which carries the SDK's version), its
+// negotiated version and what it lists.
+func TestCorpusLive(t *testing.T) {
+	t.Parallel()
+	for _, cs := range corpus {
+		t.Run(cs.name, func(t *testing.T) {
+			t.Parallel()
+			v := wireJSON(t, append([]string{"--"}, cs.argv(t)...)...)
+			if got := v.Get("wire.server_info.name").String(); got != cs.server {
+				t.Errorf("serverInfo.name %q, want %q", got, cs.server)
+			}
+			if got := v.Get("wire.server_info.version").String(); got != cs.version {
+				t.Errorf("the installed SDK is %s, the corpus was recorded with %s: re-record (go test ./cmd/mcpprobe -run Corpus -record -update) and review the verdicts", got, cs.version)
+			}
+			if got := v.Get("protocol_version").String(); got != cs.protocol {
+				t.Errorf("negotiated %s, want %s", got, cs.protocol)
+			}
+			tools := names(v, "wire.tools")
+			slices.Sort(tools)
+			want := slices.Clone(corpusTools)
+			slices.Sort(want)
+			if !slices.Equal(tools, want) {
+				t.Errorf("tools %v, want %v", tools, want)
+			}
+			if got := names(v, "wire.prompts"); !slices.Equal(got, []string{"greet"}) {
+				t.Errorf("prompts %v, want [greet]", got)
+			}
+			if got := v.Get("wire.resources.#.uri").String(); got != `["corpus://about"]` {
+				t.Errorf("resources %s, want [corpus://about]", got)
+			}
+		})
+	}
+}
