@@ -6,19 +6,18 @@ import "context"
 // of short pieces allocates nothing, and it polls ctx at a fixed interval of
 // work, so that a hostile description cannot hold off a cancellation.
 type counter struct {
-	ctx  context.Context
-	v    *vocab
-	work int // units of work since ctx was last polled
-	next []int32
-	prev []int32
-	rank []uint32 // rank of the pair that starts at a part, or noRank
-	heap []uint64 // rank<<32 | start: least rank first, leftmost on ties
-	err  error
+	ctx   context.Context
+	v     *vocab
+	work  int // units of work since ctx was last polled
+	err   error
+	next  []int32
+	prev  []int32
+	pairs pairHeap
 }
 
 // pollEvery is how much work (bytes scanned, merges made) passes between two
-// looks at ctx: about a millisecond at worst, so cancellation is prompt and
-// the look costs nothing measurable.
+// looks at ctx: well under a millisecond, so cancellation is prompt and the
+// look costs nothing measurable.
 const pollEvery = 1 << 16
 
 // spend records n units of work and reports whether the count must stop.
@@ -44,64 +43,46 @@ func (c *counter) piece(s string) int {
 
 // merge runs byte-pair encoding over s and returns how many parts remain.
 // tiktoken merges, again and again, the adjacent pair whose bytes have the
-// least rank, the leftmost on a tie. Here the candidate pairs wait in a heap
-// keyed (rank, start) and parts are a linked list over byte offsets, so a
-// merge costs O(log n) instead of a scan of every part: the result is the
-// same merge order, hence the same parts.
-//
-// A heap entry is current exactly when rank[start] still holds its rank: a
-// pair only ever grows to the right, a longer byte string has another rank,
-// and so an entry whose pair has changed can never match again.
+// least rank, the leftmost on a tie, then re-ranks the pairs the merged part
+// now forms with its neighbours. Here parts are a linked list over byte
+// offsets and each pair sits in a heap keyed (rank, start), so a merge costs
+// O(log n) instead of a scan of every part, and the merges happen in the
+// same order, hence the same parts.
 func (c *counter) merge(s string) int {
 	n := len(s)
 	c.next = grow(c.next, n)
 	c.prev = grow(c.prev, n)
-	c.rank = grow(c.rank, n)
-	c.heap = c.heap[:0]
-	next, prev, rank := c.next, c.prev, c.rank
+	next, prev, h := c.next, c.prev, &c.pairs
+	h.reset(n)
 	for i := 0; i < n; i++ {
-		next[i], prev[i], rank[i] = int32(i+1), int32(i-1), noRank
+		next[i], prev[i] = int32(i+1), int32(i-1)
 	}
 	for i := 0; i+1 < n; i++ {
 		if r := c.v.rank(s[i : i+2]); r != noRank {
-			rank[i] = r
-			c.heap = append(c.heap, uint64(r)<<32|uint64(i))
+			h.add(int32(i), r)
 		}
 	}
-	heapify(c.heap)
+	h.init()
 	parts := n
-	for len(c.heap) > 0 {
+	for h.len() > 0 {
 		if c.spend(1) {
 			return parts
 		}
-		top := c.heap[0]
-		c.heap = pop(c.heap)
-		i, r := int32(top), uint32(top>>32)
-		if rank[i] != r {
-			continue
-		}
-		// Merge part i with its right neighbour j.
+		i := h.popMin()
+		// Part i absorbs its right neighbour j; j's pair goes with it.
 		j := next[i]
 		k := next[j]
 		next[i] = k
 		if int(k) < n {
 			prev[k] = i
 		}
-		rank[j] = noRank
+		h.set(j, noRank)
 		parts--
-		rank[i] = noRank
 		if int(k) < n {
-			if r := c.v.rank(s[i:next[k]]); r != noRank {
-				rank[i] = r
-				c.heap = push(c.heap, uint64(r)<<32|uint64(i))
-			}
+			h.set(i, c.v.rank(s[i:next[k]]))
 		}
 		if p := prev[i]; p >= 0 {
-			rank[p] = noRank
-			if r := c.v.rank(s[p:k]); r != noRank {
-				rank[p] = r
-				c.heap = push(c.heap, uint64(r)<<32|uint64(p))
-			}
+			h.set(p, c.v.rank(s[p:k]))
 		}
 	}
 	return parts
@@ -114,57 +95,123 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// A binary min-heap of uint64 keys, written out because container/heap's
-// interface calls cost more than the comparisons on this hot path.
+// pairHeap is a 4-ary min-heap of the pairs that are tokens, keyed
+// rank<<32 | start so that the least rank comes first and, among equal
+// ranks, the leftmost. Each start has at most one entry, and where[start]
+// finds it, so a pair whose rank changes is moved in place: the heap never
+// holds more than one entry per part, and holds no stale ones. Four children
+// per node halve the depth of a binary heap, and they share a cache line.
+type pairHeap struct {
+	keys  []uint64
+	where []int32 // index in keys of each start's entry, or -1
+}
 
-func heapify(h []uint64) {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(h, i)
+func (h *pairHeap) reset(n int) {
+	h.keys = h.keys[:0]
+	if cap(h.keys) < n {
+		h.keys = make([]uint64, 0, n)
+	}
+	h.where = grow(h.where, n)
+	for i := range h.where {
+		h.where[i] = -1
 	}
 }
 
-func push(h []uint64, x uint64) []uint64 {
-	h = append(h, x)
-	i := len(h) - 1
+func (h *pairHeap) len() int { return len(h.keys) }
+
+// add appends an entry without ordering; init orders them all at once.
+func (h *pairHeap) add(start int32, rank uint32) {
+	h.where[start] = int32(len(h.keys))
+	h.keys = append(h.keys, uint64(rank)<<32|uint64(uint32(start)))
+}
+
+func (h *pairHeap) init() {
+	if len(h.keys) < 2 {
+		return
+	}
+	for i := (len(h.keys) - 2) / 4; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// popMin removes the least entry and returns its start.
+func (h *pairHeap) popMin() int32 {
+	start := int32(uint32(h.keys[0]))
+	h.removeAt(0)
+	return start
+}
+
+// set gives the pair at start a new rank, or removes it for noRank.
+func (h *pairHeap) set(start int32, rank uint32) {
+	at := h.where[start]
+	switch {
+	case rank == noRank && at >= 0:
+		h.removeAt(int(at))
+	case rank == noRank:
+	case at < 0:
+		h.add(start, rank)
+		h.up(len(h.keys) - 1)
+	default:
+		old := h.keys[at]
+		h.keys[at] = uint64(rank)<<32 | uint64(uint32(start))
+		if h.keys[at] < old {
+			h.up(int(at))
+		} else {
+			h.down(int(at))
+		}
+	}
+}
+
+func (h *pairHeap) removeAt(i int) {
+	h.where[uint32(h.keys[i])] = -1
+	last := len(h.keys) - 1
+	if i != last {
+		h.keys[i] = h.keys[last]
+		h.where[uint32(h.keys[i])] = int32(i)
+	}
+	h.keys = h.keys[:last]
+	if i < last {
+		h.down(i)
+		h.up(i)
+	}
+}
+
+func (h *pairHeap) up(i int) {
+	keys, x := h.keys, h.keys[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if h[p] <= x {
+		p := (i - 1) / 4
+		if keys[p] <= x {
 			break
 		}
-		h[i] = h[p]
+		keys[i] = keys[p]
+		h.where[uint32(keys[i])] = int32(i)
 		i = p
 	}
-	h[i] = x
-	return h
+	keys[i] = x
+	h.where[uint32(x)] = int32(i)
 }
 
-func pop(h []uint64) []uint64 {
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	if last > 0 {
-		down(h, 0)
-	}
-	return h
-}
-
-func down(h []uint64, i int) {
-	n := len(h)
-	x := h[i]
+func (h *pairHeap) down(i int) {
+	keys, x := h.keys, h.keys[i]
+	n := len(keys)
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
+		m := c
+		for k := c + 1; k < c+4 && k < n; k++ {
+			if keys[k] < keys[m] {
+				m = k
+			}
 		}
-		if h[m] >= x {
+		if keys[m] >= x {
 			break
 		}
-		h[i] = h[m]
+		keys[i] = keys[m]
+		h.where[uint32(keys[i])] = int32(i)
 		i = m
 	}
-	h[i] = x
+	keys[i] = x
+	h.where[uint32(x)] = int32(i)
 }
