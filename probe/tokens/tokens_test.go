@@ -1,6 +1,8 @@
 package tokens
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -369,4 +371,52 @@ func FuzzOfTools(f *testing.F) {
 		}
 		checkOfTools(t, strings.Split(s, string(sep)))
 	})
+}
+
+// doneAfter is a context whose Err turns to Canceled on its n-th call, so a
+// test can cancel in the middle of a count without timing anything.
+type doneAfter struct {
+	context.Context
+	n, calls int
+}
+
+func (c *doneAfter) Err() error {
+	c.calls++
+	if c.calls >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestCancellation(t *testing.T) {
+	longRun := strings.Repeat("a", 1<<18) // one piece: only the merge can poll
+	longText := strings.Repeat(corpus[4]+"\n", 20000)
+	names, items := toolList(2000)
+	tests := []struct {
+		name  string
+		n     int
+		count func(context.Context) error
+	}{
+		{"run before start", 1, func(ctx context.Context) error { _, err := CountContext(ctx, longRun); return err }},
+		{"run in the merge", 3, func(ctx context.Context) error { _, err := CountContext(ctx, longRun); return err }},
+		{"text between pieces", 3, func(ctx context.Context) error { _, err := CountContext(ctx, longText); return err }},
+		{"tools before start", 1, func(ctx context.Context) error { _, err := OfToolsContext(ctx, names, items); return err }},
+		{"tools midway", 3, func(ctx context.Context) error { _, err := OfToolsContext(ctx, names, items); return err }},
+	}
+	for _, tc := range tests {
+		ctx := &doneAfter{Context: context.Background(), n: tc.n}
+		if err := tc.count(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", tc.name, err)
+		}
+		if ctx.calls != tc.n {
+			t.Errorf("%s: Err called %d times, want exactly %d (stop at the first done)", tc.name, ctx.calls, tc.n)
+		}
+	}
+	// A count that is never cancelled polls along the way and still agrees.
+	ctx := &doneAfter{Context: context.Background(), n: 1 << 30}
+	got, err := CountContext(ctx, longRun)
+	want, _ := Count(longRun)
+	if err != nil || got != want || ctx.calls < 2 {
+		t.Errorf("CountContext = %d, %v after %d polls; Count = %d", got, err, ctx.calls, want)
+	}
 }
