@@ -105,10 +105,17 @@ func OfTools(names []string, items [][]byte) (Definitions, error) {
 // pieces around the joins, where "[", "," and "]" meet a tool's first and
 // last characters, are scanned and counted in the array itself.
 func OfToolsContext(ctx context.Context, names []string, items [][]byte) (Definitions, error) {
-	d := Definitions{Encoding: Encoding}
+	d, _, err := ofTools(ctx, names, items)
+	return d, err
+}
+
+// ofTools is OfToolsContext that also returns how many bytes of the array
+// were scanned and counted apart from the tools, which tests keep small.
+func ofTools(ctx context.Context, names []string, items [][]byte) (d Definitions, own int, err error) {
+	d = Definitions{Encoding: Encoding}
 	c, err := newCounter(ctx)
 	if err != nil {
-		return d, err
+		return d, 0, err
 	}
 	// Converting each tool to valid UTF-8 alone gives the same text as
 	// converting the array: "[", "," and "]" can neither finish nor begin a
@@ -118,7 +125,7 @@ func OfToolsContext(ctx context.Context, names []string, items [][]byte) (Defini
 		size += len(raw)
 	}
 	if size > math.MaxInt32 {
-		return d, errTooLong
+		return d, 0, errTooLong
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -147,6 +154,7 @@ func OfToolsContext(ctx context.Context, names []string, items [][]byte) (Defini
 			e := all.next(at)
 			d.Total += c.piece(whole[at:e])
 			c.spend(e - at)
+			own += e - at
 			at = e
 		}
 	}
@@ -169,7 +177,7 @@ func OfToolsContext(ctx context.Context, names []string, items [][]byte) (Defini
 				at = base + e
 			}
 			if c.spend(e - p) {
-				return d, c.err
+				return d, own, c.err
 			}
 			p = e
 		}
@@ -180,8 +188,5 @@ func OfToolsContext(ctx context.Context, names []string, items [][]byte) (Defini
 		d.Tools = append(d.Tools, Tool{Name: name, Tokens: n})
 	}
 	arrayUpTo(len(whole))
-	if c.err != nil {
-		return d, c.err
-	}
-	return d, nil
+	return d, own, c.err
 }

@@ -420,3 +420,29 @@ func TestCancellation(t *testing.T) {
 		t.Errorf("CountContext = %d, %v after %d polls; Count = %d", got, err, ctx.calls, want)
 	}
 }
+
+// TestArraySharesToolPieces checks that the array is counted from its tools:
+// on a list shaped like real ones, only the joins are scanned again.
+func TestArraySharesToolPieces(t *testing.T) {
+	names, items := toolList(2000)
+	size := 0
+	for _, it := range items {
+		size += len(it)
+	}
+	d, own, err := ofTools(context.Background(), names, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each join re-reads a few characters around "},{"; the rest is shared.
+	if own > 16*len(items) {
+		t.Errorf("the array scanned %d of %d bytes itself, want at most %d", own, size, 16*len(items))
+	}
+	joined := make([]string, len(items))
+	for i, it := range items {
+		joined[i] = string(it)
+	}
+	if want, _ := Count("[" + strings.Join(joined, ",") + "]"); d.Total != want {
+		t.Errorf("total %d, Count of the array %d", d.Total, want)
+	}
+	t.Logf("array: %d of %d bytes scanned apart from the tools", own, size)
+}
