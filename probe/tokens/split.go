@@ -231,9 +231,15 @@ func (sc *scanner) punct(p int, r rune, w int, c uint8) int {
 	}
 }
 
-// run returns the end of the run of runes in class c from i.
+// run returns the end of the run of runes in class c from i. ASCII is
+// stepped over a byte at a time; the rune that ends the run, or the end of
+// the text, is still read through at.
 func (sc *scanner) run(i int, c uint8) int {
+	s := sc.s
 	for {
+		for i < len(s) && s[i] < utf8.RuneSelf && latin1[s[i]]&c != 0 {
+			i++
+		}
 		r, w := sc.at(i)
 		if class(r)&c == 0 {
 			return i
