@@ -42,12 +42,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Analyse(w.Capture, o.Hosts, o.View), nil
+	return Analyse(ctx, w.Capture, o.Hosts, o.View)
 }
 
 // Analyse is the budget of a capture already taken: the report's, which
-// probes once for every section.
-func Analyse(c *probe.Capture, hosts []Host, view *Host) *Result {
+// probes once for every section. Counting tokens is the one part whose
+// cost a server controls, so it stops when ctx is done.
+func Analyse(ctx context.Context, c *probe.Capture, hosts []Host, view *Host) (*Result, error) {
 	r := &Result{Capture: c, Delivery: Compute(c, hosts)}
 	r.Budget = Findings(r.Delivery)
 	r.Lint = lint.Check(c)
@@ -59,12 +60,16 @@ func Analyse(c *probe.Capture, hosts []Host, view *Host) *Result {
 	for _, t := range wire.Tools(c) {
 		names = append(names, t.Name)
 	}
-	if d, err := tokens.OfTools(names, c.Tools.Items); err == nil {
+	d, err := tokens.OfToolsContext(ctx, names, c.Tools.Items)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	if err == nil {
 		r.Tokens = &d
 	} else {
 		r.TokensErr = err
 	}
-	return r
+	return r, nil
 }
 
 // Findings are every finding of the run: the capture's (the wire), the

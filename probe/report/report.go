@@ -59,7 +59,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Date: o.Date, Wire: w, Budget: budget.Analyse(w.Capture, o.Hosts, nil)}
+	b, err := budget.Analyse(ctx, w.Capture, o.Hosts, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Date: o.Date, Wire: w, Budget: b}
 	if ref != nil {
 		live := diff.FromCapture(w.Capture, o.Target.Display())
 		r.Diff = &diff.Result{Comparison: diff.Compare(*ref, live), Ref: *ref, Live: live, Capture: w.Capture}
