@@ -217,8 +217,10 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 		r.AlreadyExited = true
 	default:
 	}
-	closeInput()
+	// The clock starts as stdin starts closing: a server that exits on
+	// EOF can be gone before the close call returns on a loaded machine.
 	closedAt := time.Now()
+	closeInput()
 	pgid := p.Pid()
 	if !r.AlreadyExited {
 		for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
