@@ -34,7 +34,7 @@ func explain(c Change, refFormat string) string {
 		return ""
 	case c.Kind == "order":
 		return "key order only: SDKs write keys in their own order (the TypeScript SDK puts description after type, enum, items and properties; the Go SDK writes a tool's fields in its struct's order, name after inputSchema); JSON objects are unordered, but snapshots, caches and reviews see it"
-	case c.Kind == "added" && refFormat != "" && !strings.HasPrefix(refFormat, "mcp") && !strings.HasPrefix(refFormat, "mcpprobe") && refFormat != "jsonrpc-response" && isMCPOnly(c.Path):
+	case c.Kind == "added" && c.Part == PartTools && refFormat != "" && !strings.HasPrefix(refFormat, "mcp") && !strings.HasPrefix(refFormat, "mcpprobe") && refFormat != "jsonrpc-response" && isMCPOnly(c.Path):
 		return "MCP-only field: " + formatLabel(refFormat) + " definitions cannot carry it"
 	}
 	return ""
