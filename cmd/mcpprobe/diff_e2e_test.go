@@ -60,8 +60,8 @@ func TestDiffTypeScriptSDK(t *testing.T) {
 		"added find_orders.execution":                            "taskSupport",
 		"added order_total.execution":                            "taskSupport",
 		"removed find_orders.inputSchema.required":               "means the same",
-		"order find_orders.inputSchema.properties.status":        "key order only",
-		"order tag_order.inputSchema.properties.options":         "key order only",
+		"order find_orders.inputSchema.properties.status":        ".describe() called on the type itself (z.string().describe(…).optional()",
+		"order tag_order.inputSchema.properties.options":         ".describe() called on the type itself",
 	} {
 		c, ok := got[key]
 		if !ok {

@@ -199,6 +199,63 @@ func TestRunIgnore(t *testing.T) {
 	}
 }
 
+// The key-order note names the zod call that produces the order the
+// compared side wrote, and claims nothing about an order it did not see.
+func TestOrderNotes(t *testing.T) {
+	prop := func(p string) string {
+		return `{"name":"t","description":"T.","inputSchema":{"type":"object","properties":{"a":` + p + `}}}`
+	}
+	tests := []struct {
+		name, ref, live string
+		has, hasNot     []string
+	}{
+		{"description moved after type", prop(`{"description":"A.","type":"string"}`), prop(`{"type":"string","description":"A."}`),
+			[]string{"key order only", "description after the type's keywords", "z.string().describe(…).optional()"},
+			[]string{"description first is", "Go SDK"}},
+		{"description moved after enum", prop(`{"type":"string","description":"A.","enum":["x"]}`), prop(`{"type":"string","enum":["x"],"description":"A."}`),
+			[]string{"description after the type's keywords", ".describe() called on the type itself"},
+			[]string{"description first is"}},
+		{"description moved between keywords", prop(`{"description":"A.","type":"string","enum":["x"]}`), prop(`{"type":"string","description":"A.","enum":["x"]}`),
+			[]string{"key order only. JSON objects"},
+			[]string{"zod"}},
+		{"description moved first", prop(`{"type":"string","description":"A."}`), prop(`{"description":"A.","type":"string"}`),
+			[]string{"description first", "z.string().optional().describe(…)"},
+			[]string{"Go SDK", "description after the type's keywords is"}},
+		{"description not involved", prop(`{"type":"string","enum":["x"]}`), prop(`{"enum":["x"],"type":"string"}`),
+			[]string{"key order only. JSON objects are unordered"},
+			[]string{"zod", "Go SDK"}},
+		{"a tool's fields, name last", `{"name":"t","description":"T.","inputSchema":{}}`, `{"description":"T.","inputSchema":{},"name":"t"}`,
+			[]string{"Go SDK writes a tool's fields in its struct's order"},
+			[]string{"zod"}},
+		{"array elements", `{"name":"t","inputSchema":{"required":["a","b"]}}`, `{"name":"t","inputSchema":{"required":["b","a"]}}`,
+			[]string{"element order only"},
+			[]string{"key order", "zod"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := Load([]byte("[" + tc.ref + "]"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Compare(ref, live(tc.live))
+			if len(r.Changes) != 1 || r.Changes[0].Kind != "order" {
+				t.Fatalf("changes: %+v", r.Changes)
+			}
+			note := r.Changes[0].Note
+			for _, h := range tc.has {
+				if !strings.Contains(note, h) {
+					t.Errorf("note %q lacks %q", note, h)
+				}
+			}
+			for _, h := range tc.hasNot {
+				if strings.Contains(note, h) {
+					t.Errorf("note %q claims %q", note, h)
+				}
+			}
+		})
+	}
+}
+
 // The lock records capabilities, and reads back every part.
 func TestSnapshotRecordsEveryPart(t *testing.T) {
 	snap := Snapshot(full())
