@@ -8,8 +8,10 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 )
 
-// Diff writes the three answers (same bytes? same meaning? what differs?)
-// and a table of changes.
+// Diff writes the answers (same bytes? same meaning? same session
+// values? what differs?), each with the scope it answers for, and a table
+// of changes. What was not compared, and what was ignored, is said before
+// any answer: a part one side does not record is never silently equal.
 func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) {
 	yes := func(b bool) string {
 		if b {
@@ -17,17 +19,51 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		}
 		return "no"
 	}
-	bytesLine := yes(r.IdenticalBytes)
-	if !r.BytesComparable {
+	var lists, values []diff.Part
+	for _, p := range r.Compared {
+		if p.IsList() {
+			lists = append(lists, p)
+		} else {
+			values = append(values, p)
+		}
+	}
+	listScope := diff.JoinParts(lists)
+	bytesLine := yes(r.IdenticalBytes) + " (" + listScope + ": each item as the server sent it, matched by name or URI)"
+	canonLine := yes(r.IdenticalCanonical) + " (" + listScope + ": canonical JSON, sorted keys, one way to write each number and string)"
+	switch {
+	case len(lists) == 0:
+		bytesLine, canonLine = "— (no list compared)", "— (no list compared)"
+	case !r.BytesComparable:
 		bytesLine = "not comparable: " + diff.FormatName(r.RefFormat) + " is not what a server sends"
+	}
+	metaLine := "— (none compared)"
+	if len(values) > 0 {
+		metaLine = yes(r.IdenticalMetadata) + " (" + diff.JoinParts(values) + ": by value)"
+	}
+	ignored := "—"
+	if len(r.Ignored) > 0 {
+		ignored = diff.JoinParts(r.Ignored) + " (--ignore)"
 	}
 	lines := [][2]string{
 		{"reference", Escape(refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
 		{"compared with", Escape(liveLabel)},
+		{"compared", orDash(diff.JoinParts(r.Compared))},
+		{"not compared", Escape(notCompared(r.NotCompared))},
+		{"ignored", ignored},
 		{"raw bytes identical", bytesLine},
-		{"definitions identical", yes(r.IdenticalCanonical) + " (canonical JSON: sorted keys, one way to write each number and string)"},
-		{"tools added", listOrDash(r.ToolsAdded)},
-		{"tools removed", listOrDash(r.ToolsRemoved)},
+		{"definitions identical", canonLine},
+		{"metadata identical", metaLine},
+		{"changed parts", orDash(diff.JoinParts(r.ChangedParts()))},
+	}
+	// Tools added and removed always have their lines; other lists' only
+	// when they are not empty.
+	for _, p := range lists {
+		if p == diff.PartTools || len(r.Added[p]) > 0 {
+			lines = append(lines, [2]string{string(p) + " added", listOrDash(r.Added[p])})
+		}
+		if p == diff.PartTools || len(r.Removed[p]) > 0 {
+			lines = append(lines, [2]string{string(p) + " removed", listOrDash(r.Removed[p])})
+		}
 	}
 	for _, l := range lines {
 		if st == Terminal {
@@ -38,9 +74,12 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	}
 	fmt.Fprintln(w)
 	if len(r.Changes) == 0 {
-		if len(r.ToolsAdded)+len(r.ToolsRemoved) > 0 {
-			fmt.Fprintln(w, "No changes to the tools both sides have.")
-		} else {
+		switch {
+		case r.Drift():
+			fmt.Fprintln(w, "No changes to the items both sides have.")
+		case len(r.NotCompared) > 0 || len(r.Ignored) > 0:
+			fmt.Fprintln(w, "No changes in the parts compared.")
+		default:
 			fmt.Fprintln(w, "No changes.")
 		}
 		return
@@ -74,6 +113,31 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	}
 }
 
+// notCompared groups the parts that were not compared by why.
+func notCompared(os []diff.Omission) string {
+	if len(os) == 0 {
+		return "—"
+	}
+	var groups []string
+	for i := 0; i < len(os); {
+		j := i
+		var ps []diff.Part
+		for ; j < len(os) && os[j].Why == os[i].Why; j++ {
+			ps = append(ps, os[j].Part)
+		}
+		groups = append(groups, diff.JoinParts(ps)+": "+os[i].Why)
+		i = j
+	}
+	return strings.Join(groups, "; ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
 func valueCell(v []byte) string {
 	if v == nil {
 		return "—"
@@ -104,14 +168,36 @@ func DiffSection(r *diff.Result) []byte {
 	o := &Object{}
 	o.Set("reference", r.Ref.Label).Set("compared_with", r.Live.Label)
 	o.Set("reference_format", r.RefFormat)
+	o.Set("compared", partNames(r.Compared))
+	var omitted [][]byte
+	for _, om := range r.NotCompared {
+		omitted = append(omitted, (&Object{}).Set("part", string(om.Part)).Set("why", om.Why).Bytes())
+	}
+	o.Raw("not_compared", RawArray(omitted))
+	o.Set("ignored", partNames(r.Ignored))
 	o.Set("bytes_comparable", r.BytesComparable)
 	o.Set("identical_bytes", r.IdenticalBytes)
 	o.Set("identical_canonical", r.IdenticalCanonical)
+	if len(r.MetadataCompared()) > 0 {
+		o.Set("identical_metadata", r.IdenticalMetadata)
+	} else {
+		o.Raw("identical_metadata", nil)
+	}
+	o.Set("changed_parts", partNames(r.ChangedParts()))
 	o.Set("tools_added", nonNilStrings(r.ToolsAdded))
 	o.Set("tools_removed", nonNilStrings(r.ToolsRemoved))
+	added, removed := &Object{}, &Object{}
+	for _, p := range r.Compared {
+		if p.IsList() {
+			added.Set(string(p), nonNilStrings(r.Added[p]))
+			removed.Set(string(p), nonNilStrings(r.Removed[p]))
+		}
+	}
+	o.Raw("added", added.Bytes()).Raw("removed", removed.Bytes())
 	var changes [][]byte
 	for _, c := range r.Changes {
 		co := &Object{}
+		co.Set("part", string(c.Part)).Set("item", nullIfEmpty(c.Item))
 		co.Set("tool", nullIfEmpty(c.Tool)).Set("path", c.Path).Set("kind", c.Kind)
 		co.Raw("old", c.Old).Raw("new", c.New)
 		co.Set("note", nullIfEmpty(c.Note))
@@ -122,6 +208,14 @@ func DiffSection(r *diff.Result) []byte {
 	}
 	o.Raw("changes", RawArray(changes))
 	return o.Bytes()
+}
+
+func partNames(ps []diff.Part) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	return out
 }
 
 func nonNilStrings(s []string) []string {

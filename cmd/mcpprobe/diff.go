@@ -21,6 +21,8 @@ func diffCommand() *cli.Command {
 			"   an mcpprobe snapshot, wire --json output, or a wire --save directory)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory)"},
+			&cli.StringSliceFlag{Name: "ignore", Usage: "leave `PART,…` out of the comparison on purpose: tools, prompts, resources, templates,\n" +
+				"   instructions, server-name, server-version, server-info, protocol, capabilities (each must be one the sides record)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			tf, err := openTraces(cmd)
@@ -54,11 +56,15 @@ func diffOutcome(r *diff.Result) outcome {
 // diffOptions reads what to compare: --ref FILE against the target, or
 // A -- B, each of which may be a reference file or a live target.
 func diffOptions(ctx context.Context, cmd *cli.Command, tf *traceFile) (diff.Options, error) {
+	ignore, err := diff.ParseParts(cmd.StringSlice("ignore"))
+	if err != nil {
+		return diff.Options{}, usageErr("--ignore: %v", err)
+	}
 	head := cmd.Args().Slice()
 	tail, dashes := afterDashes(ctx)
 	if ref := cmd.String("ref"); ref != "" {
 		live, err := diffSource(cmd, append(head, tail...), tf)
-		return diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: live}, err
+		return diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: live, Ignore: ignore}, err
 	}
 	if !dashes && len(head) == 2 {
 		head, tail = head[:1], head[1:]
@@ -70,7 +76,7 @@ func diffOptions(ctx context.Context, cmd *cli.Command, tf *traceFile) (diff.Opt
 		return diff.Options{}, err
 	}
 	b, err := diffSource(cmd, tail, tf)
-	return diff.Options{Ref: a, Live: b}, err
+	return diff.Options{Ref: a, Live: b, Ignore: ignore}, err
 }
 
 // diffSource is a reference file when args is one existing path that is

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,8 @@ func TestDiffTypeScriptSDK(t *testing.T) {
 		"added find_orders.execution":                            "taskSupport",
 		"added order_total.execution":                            "taskSupport",
 		"removed find_orders.inputSchema.required":               "means the same",
-		"order find_orders.inputSchema.properties.status":        "key order only",
-		"order tag_order.inputSchema.properties.options":         "key order only",
+		"order find_orders.inputSchema.properties.status":        ".describe() called on the type itself (z.string().describe(…).optional()",
+		"order tag_order.inputSchema.properties.options":         ".describe() called on the type itself",
 	} {
 		c, ok := got[key]
 		if !ok {
@@ -194,6 +195,89 @@ func TestDiffTwoSides(t *testing.T) {
 		ref, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
 		r := mcpprobe(t, "report", "--date", "2026-12-02", "--ref", ref, bin.good)
 		if r.code != 0 || !strings.Contains(r.stdout, "## Diff against `"+ref+"`") || !strings.Contains(r.stdout, "| added | `find_orders.inputSchema.additionalProperties`") {
+			t.Errorf("exit %d:\n%s", r.code, r.stdout)
+		}
+	})
+}
+
+// Editing any part a snapshot records makes diff --fail-on drift exit 1
+// and name the part; --ignore leaves a part out on purpose, and refuses
+// what is unknown or not recorded.
+func TestSnapshotDriftEveryPart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lock := filepath.Join(dir, "mcp.lock.json")
+	if r := mcpprobe(t, "snapshot", "-o", lock, bin.good); r.code != 0 {
+		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		part   string
+		edit   func(m map[string]any)
+		ignore string // with --ignore this part, the same edit is no drift
+	}{
+		{"drop a prompt", "prompts", func(m map[string]any) { m["prompts"] = m["prompts"].([]any)[1:] }, ""},
+		{"drop the resource templates", "templates", func(m map[string]any) { m["resource_templates"] = []any{} }, "templates"},
+		{"drop a resource", "resources", func(m map[string]any) { m["resources"] = []any{} }, ""},
+		{"drop a tool", "tools", func(m map[string]any) { m["tools"] = m["tools"].([]any)[1:] }, ""},
+		{"change the server version", "server-version", func(m map[string]any) { m["server_info"].(map[string]any)["version"] = "1.4.1" }, "server-version"},
+		{"change the server name", "server-name", func(m map[string]any) { m["server_info"].(map[string]any)["name"] = "orders" }, ""},
+		{"change the protocol version", "protocol", func(m map[string]any) { m["protocol_version"] = "2025-06-18" }, "protocol"},
+		{"change the instructions", "instructions", func(m map[string]any) { m["instructions"] = "Use find_orders." }, ""},
+		{"change the capabilities", "capabilities", func(m map[string]any) { delete(m["capabilities"].(map[string]any), "logging") }, "capabilities"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var m map[string]any
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.edit(m)
+			edited, _ := json.MarshalIndent(m, "", "  ")
+			path := filepath.Join(t.TempDir(), "edited.lock.json")
+			if err := os.WriteFile(path, edited, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := mcpprobe(t, "diff", "--ref", path, "--fail-on", "drift", bin.good)
+			if r.code != 1 || !strings.Contains(r.stdout, "changed parts          "+tc.part+"\n") || !strings.Contains(r.stderr, "--fail-on tripped: drift") {
+				t.Errorf("exit %d, want 1 naming %s:\n%s\n%s", r.code, tc.part, r.stdout, r.stderr)
+			}
+			if tc.ignore != "" {
+				r := mcpprobe(t, "diff", "--json", "--ref", path, "--fail-on", "drift", "--ignore", tc.ignore, bin.good)
+				v := section(t, "diff", r.stdout)
+				if r.code != 0 || v.Get("ignored").Raw != `["`+tc.ignore+`"]` || v.Get("changed_parts").Raw != `[]` {
+					t.Errorf("--ignore %s: exit %d: %s", tc.ignore, r.code, v.Raw)
+				}
+			}
+		})
+	}
+	t.Run("refused ignores", func(t *testing.T) {
+		t.Parallel()
+		anthropic, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
+		for _, c := range []struct {
+			args []string
+			has  string
+		}{
+			{[]string{"--ignore", "version", "--ref", lock}, `--ignore: "version" is no part diff compares: want tools, prompts`},
+			{[]string{"--ignore", "prompts", "--ref", anthropic}, "--ignore prompts: the reference (" + anthropic + ", Anthropic tool definitions (input_schema)) does not record prompts"},
+		} {
+			r := mcpprobe(t, append(append([]string{"diff"}, c.args...), bin.good)...)
+			if r.code != 2 || !strings.Contains(r.stderr, c.has) {
+				t.Errorf("%v: exit %d: %s", c.args, r.code, r.stderr)
+			}
+		}
+	})
+	t.Run("a tools-only reference says what it did not compare", func(t *testing.T) {
+		t.Parallel()
+		anthropic, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
+		r := mcpprobe(t, "diff", "--ref", anthropic, bin.good)
+		if r.code != 0 || !strings.Contains(r.stdout, "compared               tools\n") ||
+			!strings.Contains(r.stdout, "not compared           prompts, resources, templates, instructions, server-name, server-version, server-info, protocol, capabilities: not recorded by the reference") {
 			t.Errorf("exit %d:\n%s", r.code, r.stdout)
 		}
 	})

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -33,8 +34,8 @@ func explain(c Change, refFormat string) string {
 	case c.Kind == "order" && strings.HasSuffix(c.Path, "tools"):
 		return ""
 	case c.Kind == "order":
-		return "key order only: SDKs write keys in their own order (the TypeScript SDK puts description after type, enum, items and properties; the Go SDK writes a tool's fields in its struct's order, name after inputSchema); JSON objects are unordered, but snapshots, caches and reviews see it"
-	case c.Kind == "added" && refFormat != "" && !strings.HasPrefix(refFormat, "mcp") && !strings.HasPrefix(refFormat, "mcpprobe") && refFormat != "jsonrpc-response" && isMCPOnly(c.Path):
+		return orderNote(c)
+	case c.Kind == "added" && c.Part == PartTools && refFormat != "" && !strings.HasPrefix(refFormat, "mcp") && !strings.HasPrefix(refFormat, "mcpprobe") && refFormat != "jsonrpc-response" && isMCPOnly(c.Path):
 		return "MCP-only field: " + formatLabel(refFormat) + " definitions cannot carry it"
 	}
 	return ""
@@ -62,4 +63,86 @@ func formatLabel(f string) string {
 		return "OpenAI"
 	}
 	return f
+}
+
+// schemaKeywords are the keywords a schema generator writes for the type
+// itself; where description falls among them tells how it was written.
+var schemaKeywords = map[string]bool{
+	"type": true, "enum": true, "const": true, "items": true, "properties": true, "required": true,
+	"additionalProperties": true, "anyOf": true, "oneOf": true, "allOf": true, "format": true, "pattern": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+}
+
+// descriptionAt says where description stands among the schema keywords
+// of keys: "first" (before all of them), "last" (after all of them),
+// "between", or "" when keys lack either.
+func descriptionAt(keys []string) string {
+	d, first, last := -1, -1, -1
+	for i, key := range keys {
+		switch {
+		case key == "description" && d < 0:
+			d = i
+		case schemaKeywords[key]:
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	switch {
+	case d < 0 || first < 0:
+		return ""
+	case d < first:
+		return "first"
+	case d > last:
+		return "last"
+	}
+	return "between"
+}
+
+// orderNote explains a key-order change by the order the compared side
+// wrote, and claims only what produces that order. Measured on zod 4's
+// toJSONSchema (the TypeScript SDK's McpServer): description goes where
+// .describe() was called. On the type itself (z.string().describe(…),
+// then .optional() or not) it comes after the type's keywords; on the
+// wrapper (z.string().optional().describe(…), .nullable().describe(…))
+// it comes first. The Go SDK writes a tool's fields in its struct's
+// order: annotations, description, inputSchema, name.
+func orderNote(c Change) string {
+	var was, now []string
+	if json.Unmarshal(c.Old, &was) != nil || json.Unmarshal(c.New, &now) != nil {
+		return "order only: the same elements in another order"
+	}
+	var why []string
+	if c.Part == PartTools && c.Path == c.Item && before(now, "inputSchema", "name") {
+		why = append(why, "the Go SDK writes a tool's fields in its struct's order, name after description and inputSchema")
+	}
+	if atNow, atWas := descriptionAt(now), descriptionAt(was); atNow != atWas && atWas != "" {
+		switch atNow {
+		case "first":
+			why = append(why, "description first is what zod writes for .describe() called after .optional() or .nullable() (z.string().optional().describe(…)); .describe() called before them puts it last")
+		case "last":
+			why = append(why, "description after the type's keywords (type, enum, items, properties, bounds) is what zod writes for .describe() called on the type itself (z.string().describe(…).optional(), or a required field); .optional().describe(…) puts it first")
+		}
+	}
+	note := "key order only"
+	if len(why) > 0 {
+		note += ": " + strings.Join(why, "; ")
+	}
+	return note + ". JSON objects are unordered, but snapshots, caches and reviews see it"
+}
+
+// before reports whether a comes before b in keys, both present.
+func before(keys []string, a, b string) bool {
+	ia, ib := -1, -1
+	for i, k := range keys {
+		if k == a {
+			ia = i
+		}
+		if k == b {
+			ib = i
+		}
+	}
+	return ia >= 0 && ib >= 0 && ia < ib
 }

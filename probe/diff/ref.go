@@ -31,22 +31,56 @@ type Side struct {
 	// "mcp-tools-list-result", "mcpprobe-snapshot", "live".
 	Format string
 	Label  string // a file name or a target, for people
-	Tools  []Tool
+	// Records is what this side knows. A part it does not record is not
+	// compared, and the comparison says so: an Anthropic file says
+	// nothing about prompts, which is not the same as "no prompts".
+	Records PartSet
+	// Tools, Prompts, Resources and Templates are items named by their
+	// identifier (name, uri, uriTemplate) in Tool.Name.
+	Tools, Prompts, Resources, Templates []Tool
 	// Wire is set when Raw holds bytes a server sent, so a byte-for-byte
 	// comparison means something.
-	Wire         bool
-	Instructions *string
-	HasMeta      bool // Instructions and server info are known
-	ServerInfo   []byte
+	Wire            bool
+	Instructions    *string
+	ServerInfo      []byte // raw JSON, nil if none
+	ProtocolVersion string
+	Capabilities    []byte // raw JSON, nil if none
 }
 
-// FromCapture is the live side.
-func FromCapture(c *probe.Capture, label string) Side {
-	s := Side{Format: "live", Label: label, Wire: true, Instructions: c.Instructions, HasMeta: true, ServerInfo: c.ServerInfo}
-	for _, raw := range c.Tools.Items {
-		s.Tools = append(s.Tools, Tool{Name: gjson.GetBytes(raw, "name").String(), Raw: raw})
+// Items is the list of a list part.
+func (s Side) Items(p Part) []Tool {
+	switch p {
+	case PartTools:
+		return s.Tools
+	case PartPrompts:
+		return s.Prompts
+	case PartResources:
+		return s.Resources
+	case PartTemplates:
+		return s.Templates
 	}
+	return nil
+}
+
+// FromCapture is the live side: it records every part.
+func FromCapture(c *probe.Capture, label string) Side {
+	s := Side{Format: "live", Label: label, Wire: true, Records: AllParts, Instructions: c.Instructions,
+		ServerInfo: c.ServerInfo, ProtocolVersion: c.ProtocolVersion, Capabilities: c.Capabilities}
+	s.Tools = named(c.Tools.Items, PartTools)
+	s.Prompts = named(c.Prompts.Items, PartPrompts)
+	s.Resources = named(c.Resources.Items, PartResources)
+	s.Templates = named(c.Templates.Items, PartTemplates)
 	return s
+}
+
+// named pairs each item as received with its identifier.
+func named(raws [][]byte, p Part) []Tool {
+	ident, _, _ := p.key()
+	var out []Tool
+	for _, raw := range raws {
+		out = append(out, Tool{Name: gjson.GetBytes(raw, ident).String(), Raw: raw})
+	}
+	return out
 }
 
 // LoadPath reads a reference: a JSON file in any known format, or a
@@ -77,7 +111,10 @@ func loadSaveDir(dir string) (Side, error) {
 		return Side{}, fmt.Errorf("%s holds no *-tools-list.N.json pages (written by mcpprobe wire --save)", dir)
 	}
 	sort.Strings(pages)
-	s := Side{Format: "mcpprobe-save", Label: dir, Wire: true}
+	// The directory's handshake page holds the session's values, but
+	// reading them back means redoing the negotiation's reading of it;
+	// diff reads the tools, and says it compared nothing else.
+	s := Side{Format: "mcpprobe-save", Label: dir, Wire: true, Records: PartSet(0).With(PartTools)}
 	for _, p := range pages {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -125,7 +162,7 @@ func Load(data []byte) (Side, error) {
 		if inner.Get("mcpprobe_snapshot").Exists() {
 			return loadSnapshot(data, inner)
 		}
-		return loadWireJSON(data, inner)
+		return loadWireJSON(data, inner, v.Get("protocol_version"))
 	}
 	switch {
 	case v.IsObject() && v.Get("mcpprobe_snapshot").Exists():
@@ -136,7 +173,7 @@ func Load(data []byte) (Side, error) {
 		return s, err
 	case v.IsObject() && v.Get("mcpprobe_version").Exists() && v.Get("tools").IsArray():
 		// wire --json before the envelope: the capture at the top level.
-		return loadWireJSON(data, v)
+		return loadWireJSON(data, v, v.Get("protocol_version"))
 	case v.IsObject() && v.Get("tools").IsArray():
 		s, err := items(data, v.Get("tools"))
 		if s.Format == "mcp-tools" {
@@ -151,17 +188,53 @@ func Load(data []byte) (Side, error) {
 	return Side{}, ErrUnknownFormat
 }
 
-// loadWireJSON reads the capture object of wire --json.
-func loadWireJSON(data []byte, v gjson.Result) (Side, error) {
+// loadWireJSON reads the capture object of wire --json, and the
+// envelope's protocol version. Each part is recorded when its member is
+// there: older output lacks some.
+func loadWireJSON(data []byte, v, protocol gjson.Result) (Side, error) {
 	s, err := items(data, v.Get("tools"))
 	s.Format, s.Wire = "mcpprobe-wire-json", true
-	if in := v.Get("instructions"); in.Type == gjson.String {
-		str := in.String()
-		s.Instructions = &str
+	s.Records = PartSet(0).With(PartTools)
+	readMeta(&s, data, v, protocol)
+	for _, l := range []struct {
+		p   Part
+		key string
+		to  *[]Tool
+	}{{PartPrompts, "prompts", &s.Prompts}, {PartResources, "resources", &s.Resources}, {PartTemplates, "resource_templates", &s.Templates}} {
+		if arr := v.Get(l.key); arr.IsArray() {
+			s.Records = s.Records.With(l.p)
+			ident, _, _ := l.p.key()
+			for _, it := range arr.Array() {
+				*l.to = append(*l.to, Tool{Name: it.Get(ident).String(), Raw: rawOf(data, it)})
+			}
+		}
 	}
-	s.HasMeta = true
-	s.ServerInfo = rawOrNil(data, v.Get("server_info"))
 	return s, err
+}
+
+// readMeta reads the session's values that a wire --json capture and a
+// snapshot share, each where its member is present (null included: a
+// server that sent no serverInfo is recorded as sending none).
+func readMeta(s *Side, data []byte, v, protocol gjson.Result) {
+	if in := v.Get("instructions"); in.Exists() {
+		s.Records = s.Records.With(PartInstructions)
+		if in.Type == gjson.String {
+			str := in.String()
+			s.Instructions = &str
+		}
+	}
+	if si := v.Get("server_info"); si.Exists() {
+		s.Records = s.Records.With(PartServerName, PartServerVersion, PartServerInfo)
+		s.ServerInfo = rawOrNil(data, si)
+	}
+	if caps := v.Get("capabilities"); caps.Exists() {
+		s.Records = s.Records.With(PartCapabilities)
+		s.Capabilities = rawOrNil(data, caps)
+	}
+	if protocol.Type == gjson.String || protocol.Type == gjson.Null && protocol.Exists() {
+		s.Records = s.Records.With(PartProtocol)
+		s.ProtocolVersion = protocol.String()
+	}
 }
 
 func rawOrNil(src []byte, v gjson.Result) []byte {
@@ -175,7 +248,7 @@ func rawOrNil(src []byte, v gjson.Result) []byte {
 // the first one.
 func items(src []byte, arr gjson.Result) (Side, error) {
 	list := arr.Array()
-	s := Side{Format: "mcp-tools", Wire: true}
+	s := Side{Format: "mcp-tools", Wire: true, Records: PartSet(0).With(PartTools)}
 	if len(list) == 0 {
 		return s, nil
 	}
@@ -245,21 +318,32 @@ func rebuild(src []byte, obj gjson.Result, rename map[string]string, drop ...str
 	return b.Bytes()
 }
 
+// loadSnapshot reads a lock file. A part is recorded when its member is
+// there: snapshots before capabilities were recorded have none, and an
+// edited lock may lack more.
 func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
-	s := Side{Format: "mcpprobe-snapshot", Wire: true, HasMeta: true}
-	for _, t := range v.Get("tools").Array() {
-		raw := t.Get("raw").String()
-		if raw == "" {
-			raw = t.Get("definition").Raw
-			s.Wire = false
+	s := Side{Format: "mcpprobe-snapshot", Wire: true}
+	for _, l := range []struct {
+		p   Part
+		key string
+		to  *[]Tool
+	}{{PartTools, "tools", &s.Tools}, {PartPrompts, "prompts", &s.Prompts}, {PartResources, "resources", &s.Resources}, {PartTemplates, "resource_templates", &s.Templates}} {
+		arr := v.Get(l.key)
+		if !arr.IsArray() {
+			continue
 		}
-		s.Tools = append(s.Tools, Tool{Name: t.Get("name").String(), Raw: []byte(raw)})
+		s.Records = s.Records.With(l.p)
+		ident, _, _ := l.p.key()
+		for _, t := range arr.Array() {
+			raw := t.Get("raw").String()
+			if raw == "" {
+				raw = t.Get("definition").Raw
+				s.Wire = false
+			}
+			*l.to = append(*l.to, Tool{Name: t.Get(ident).String(), Raw: []byte(raw)})
+		}
 	}
-	if in := v.Get("instructions"); in.Type == gjson.String {
-		str := in.String()
-		s.Instructions = &str
-	}
-	s.ServerInfo = rawOrNil(data, v.Get("server_info"))
+	readMeta(&s, data, v, v.Get("protocol_version"))
 	return s, nil
 }
 

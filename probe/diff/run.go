@@ -22,6 +22,10 @@ type Source struct {
 // of A -- B), then what is compared with it.
 type Options struct {
 	Ref, Live Source
+	// Ignore leaves parts out of the comparison on purpose (a server
+	// version that changes every release). Each must be a part both sides
+	// record: ignoring what is not compared anyway would say nothing.
+	Ignore []Part
 }
 
 // Result is a comparison and the two sides it was made between.
@@ -50,6 +54,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// A live side records every part, so the files alone decide, before
+	// any server starts.
+	if err := checkIgnore(o, r.Ref, r.Live); err != nil {
+		return nil, err
+	}
 	if o.Ref.Live != nil {
 		if r.Ref, _, err = probeSide(ctx, *o.Ref.Live); err != nil {
 			return nil, err
@@ -60,8 +69,24 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	r.Comparison = Compare(r.Ref, r.Live)
+	r.Comparison = CompareParts(r.Ref, r.Live, o.Ignore)
 	return r, nil
+}
+
+// checkIgnore refuses to ignore a part a file side does not record.
+func checkIgnore(o Options, ref, live Side) error {
+	for _, p := range o.Ignore {
+		for _, s := range []struct {
+			src  Source
+			side Side
+			name string
+		}{{o.Ref, ref, "the reference"}, {o.Live, live, "the compared side"}} {
+			if s.src.Live == nil && !s.side.Records.Has(p) {
+				return probe.Optionf("--ignore %s: %s (%s, %s) does not record %s, so it is not compared anyway", p, s.name, s.side.Label, FormatName(s.side.Format), p)
+			}
+		}
+	}
+	return nil
 }
 
 // LoadSource reads a file side. A file that cannot be read, or is no known
@@ -88,11 +113,11 @@ func probeSide(ctx context.Context, o wire.Options) (Side, *probe.Capture, error
 // Findings: a diff has none; what differs is counted (Counts).
 func (r *Result) Findings() []findings.Finding { return nil }
 
-// Counts holds the drift gate's count: every change, tool added and tool
-// removed, order changes included.
+// Counts holds the drift gate's count: every change, and every item
+// added and removed, in every compared part, order changes included.
 func (r *Result) Counts() map[string]int {
 	if !r.Drift() {
 		return nil
 	}
-	return map[string]int{"drift": len(r.Changes) + len(r.ToolsAdded) + len(r.ToolsRemoved)}
+	return map[string]int{"drift": r.DriftCount()}
 }

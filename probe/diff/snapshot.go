@@ -15,7 +15,9 @@ import (
 // Snapshot renders a capture as a lock file: stable (sorted, pretty,
 // nothing that changes between runs of the same server), with each
 // definition's SHA-256 over its canonical JSON, and the raw bytes kept
-// alongside so a byte-level comparison stays possible.
+// alongside so a byte-level comparison stays possible. Every member is a
+// part diff compares (a lock without one, such as one written before
+// capabilities were recorded, has that part "not compared").
 func Snapshot(c *probe.Capture) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"mcpprobe_snapshot\": 1,\n")
@@ -23,6 +25,8 @@ func Snapshot(c *probe.Capture) []byte {
 	b.Write(canon.String(c.ProtocolVersion))
 	b.WriteString(",\n  \"server_info\": ")
 	b.Write(pretty(c.ServerInfo, "  "))
+	b.WriteString(",\n  \"capabilities\": ")
+	b.Write(pretty(c.Capabilities, "  "))
 	b.WriteString(",\n  \"instructions\": ")
 	if c.Instructions != nil {
 		b.Write(canon.String(*c.Instructions))

@@ -145,14 +145,14 @@ func (l *linter) tool(i int, t gjson.Result, counts map[string]int, reported map
 	if nameV.Type == gjson.String {
 		name = nameV.String()
 	}
-	schema := t.Get("inputSchema")
-	var nodes []node
-	walk(schema, "inputSchema", false, "", "", 0, &nodes)
+	sw := newSchemaWalk(t.Get("inputSchema"))
+	sw.walk(sw.root, where{s: "inputSchema"}, false, "", "", 0)
+	nodes := sw.out
 
 	// 1. param-no-description
 	var missing []string
 	for _, n := range nodes {
-		if n.prop && !described(n.v, schema) {
+		if n.prop && !sw.described(n.v) {
 			missing = append(missing, n.path)
 		}
 	}
@@ -258,92 +258,6 @@ func typeName(v gjson.Result) string {
 }
 
 // --- schemas
-
-// maxDepth bounds the schema walk: deeper than that is no schema a
-// model is meant to read.
-const maxDepth = 64
-
-// node is one schema in an input schema.
-type node struct {
-	path    string
-	v       gjson.Result
-	prop    bool   // a member of some "properties"
-	name    string // its key, if prop
-	ctxDesc string // its description, or the one of the property it belongs to
-}
-
-var safeKey = regexp.MustCompile(`^[A-Za-z0-9_$-]+$`)
-
-// seg is a path segment for a key: plain when it can be, else quoted.
-func seg(k string) string {
-	if safeKey.MatchString(k) && len(k) <= 60 {
-		return "." + k
-	}
-	return "[" + quote(k) + "]"
-}
-
-// walk collects v and the schemas within it, depth first in wire order,
-// through properties, items, anyOf/oneOf/allOf and $defs/definitions.
-func walk(v gjson.Result, path string, prop bool, name, ctxDesc string, depth int, out *[]node) {
-	if !v.Exists() {
-		return
-	}
-	if d := v.Get("description"); d.Type == gjson.String && strings.TrimSpace(d.String()) != "" {
-		ctxDesc = d.String()
-	}
-	*out = append(*out, node{path: path, v: v, prop: prop, name: name, ctxDesc: ctxDesc})
-	if !v.IsObject() || depth >= maxDepth {
-		return
-	}
-	if ps := v.Get("properties"); ps.IsObject() {
-		ps.ForEach(func(k, p gjson.Result) bool {
-			walk(p, path+".properties"+seg(k.String()), true, k.String(), "", depth+1, out)
-			return true
-		})
-	}
-	switch it := v.Get("items"); {
-	case it.IsObject():
-		walk(it, path+".items", false, "", ctxDesc, depth+1, out)
-	case it.IsArray():
-		for j, s := range it.Array() {
-			walk(s, fmt.Sprintf("%s.items[%d]", path, j), false, "", ctxDesc, depth+1, out)
-		}
-	}
-	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
-		if arr := v.Get(kw); arr.IsArray() {
-			for j, s := range arr.Array() {
-				walk(s, fmt.Sprintf("%s.%s[%d]", path, kw, j), false, "", ctxDesc, depth+1, out)
-			}
-		}
-	}
-	for _, kw := range []string{"$defs", "definitions"} {
-		if ds := v.Get(gjson.Escape(kw)); ds.IsObject() {
-			ds.ForEach(func(k, s gjson.Result) bool {
-				walk(s, path+"."+kw+seg(k.String()), false, "", "", depth+1, out)
-				return true
-			})
-		}
-	}
-}
-
-// described reports whether a property has a non-empty description, its
-// own or that of the local definition it refers to.
-func described(v, root gjson.Result) bool {
-	if nonBlank(v.Get("description")) {
-		return true
-	}
-	ref := v.Get(gjson.Escape("$ref"))
-	if ref.Type != gjson.String {
-		return false
-	}
-	for _, kw := range []string{"$defs", "definitions"} {
-		if k, ok := strings.CutPrefix(ref.String(), "#/"+kw+"/"); ok && !strings.Contains(k, "/") {
-			k = strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
-			return nonBlank(root.Get(gjson.Escape(kw)).Get(gjson.Escape(k)).Get("description"))
-		}
-	}
-	return false
-}
 
 func nonBlank(v gjson.Result) bool {
 	return v.Type == gjson.String && strings.TrimSpace(v.String()) != ""

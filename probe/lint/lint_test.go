@@ -106,7 +106,7 @@ func TestCheck(t *testing.T) {
 				"v":{"description":"V.","anyOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"null"}]}},
 				"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"},
 					"geo":{"type":"object","description":"G.","properties":{"lat":{"type":"number"}}}}}}}`)},
-			want: []want{{"param-no-description", "t", "warning", []string{"4 parameters", "inputSchema.properties.tags.items.properties.k, inputSchema.properties.v.anyOf[0].properties.x, inputSchema.$defs.Address.properties.street, inputSchema.$defs.Address.properties.geo.properties.lat;"}}}},
+			want: []want{{"param-no-description", "t", "warning", []string{"4 parameters", "inputSchema.properties.addr.$ref→$defs/Address.properties.street, inputSchema.properties.addr.$ref→$defs/Address.properties.geo.properties.lat, inputSchema.properties.tags.items.properties.k, inputSchema.properties.v.anyOf[0].properties.x;"}}}},
 		{name: "odd property names are quoted in paths",
 			tools: []string{tool("t", `{"type":"object","properties":{"a.b c\u202e":{"type":"string"}}}`)},
 			want:  []want{{"param-no-description", "t", "warning", []string{`inputSchema.properties["a.b c\u202e"] has no description`}}}},
