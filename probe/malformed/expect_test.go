@@ -228,3 +228,33 @@ func TestSpecVersion(t *testing.T) {
 		}
 	}
 }
+
+// Every verdict any answer can get turns into a finding at a severity its
+// code is registered for (NewAt panics on any other).
+func TestEveryVerdictIsAFinding(t *testing.T) {
+	answers := []string{OK, IsError, "rpc_error -32602", "rpc_error -32601", "rpc_error 0", NoAnswer, Crashed}
+	for _, v := range allVersions {
+		for _, http := range []bool{false, true} {
+			var outs []Outcome
+			for name, e := range expectations(v, http) {
+				for _, a := range answers {
+					ch, code := parseAnswer(a)
+					o := Outcome{Case: name, Channel: ch, Code: code, Expected: e}
+					if ch == RPCError {
+						o.RawCode = fmt.Sprint(code)
+					}
+					outs = append(outs, o)
+				}
+			}
+			r := Result{Protocol: v, Cases: judgeAll(outs, v)}
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("%s (http %v): %v", v, http, p)
+					}
+				}()
+				r.Findings()
+			}()
+		}
+	}
+}
