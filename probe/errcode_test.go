@@ -1,8 +1,10 @@
 package probe
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
@@ -83,5 +85,23 @@ func TestRunErrorCodeFindings(t *testing.T) {
 	wantFinding(t, c, "info", "nonstandard-error-code", "code 0", "backend down", "application defined")
 	if n := len(findingsOf(c, "nonstandard-error-code")); n != 2 {
 		t.Errorf("%d findings, want 2 (server/discover's -32601 is standard)", n)
+	}
+}
+
+// A code as sent is kept to 64 bytes, and the cut never makes a code look
+// worse than it is.
+func TestRawCodeBounded(t *testing.T) {
+	s, c := newTestSession(t)
+	ch := goCall(s, "tools/list", nil, time.Second)
+	c.next(t)
+	long := `"` + strings.Repeat("x", 1000) + `"`
+	c.reply(`{"jsonrpc":"2.0","id":1,"error":{"code":` + long + `,"message":"m"}}`)
+	got := wait(t, ch)
+	var re *RPCError
+	if !errors.As(got.err, &re) || len(re.RawCode) != 64 || IsIntegerCode(re.RawCode) {
+		t.Fatalf("RawCode = %q", re.RawCode)
+	}
+	if codes := s.ErrorCodes(); len(codes) != 1 || codes[0].Raw != re.RawCode || codes[0].N != 1 {
+		t.Errorf("ErrorCodes = %+v", codes)
 	}
 }

@@ -333,7 +333,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		}
 		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered}
 		if e := v.Get("error"); e.Exists() {
-			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String(), RawCode: e.Get("code").Raw}
+			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String(), RawCode: rawCode(e)}
 			if d := e.Get("data"); d.Exists() {
 				r.Error.Data = []byte(d.Raw)
 			}
@@ -361,11 +361,19 @@ type SeenCode struct {
 // how many it sends.
 const maxCodes = 64
 
-func (s *Session) sawCode(e gjson.Result, seq int) {
+// rawCode is an error's code as sent, cut to 64 bytes: a server decides
+// its size. A cut string or object stays no integer, and a cut number
+// can only lose a fraction, so a code is never judged worse for the cut.
+func rawCode(e gjson.Result) string {
 	raw := e.Get("code").Raw
 	if len(raw) > 64 {
 		raw = raw[:64]
 	}
+	return raw
+}
+
+func (s *Session) sawCode(e gjson.Result, seq int) {
+	raw := rawCode(e)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.codes {

@@ -179,7 +179,7 @@ func orphanReply(s *probe.Session, from int, wait time.Duration) (Outcome, bool)
 			}
 			v := gjson.ParseBytes(e.Raw)
 			if v.Get("error").Exists() {
-				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), RawCode: v.Get("error.code").Raw, Message: excerpt(v.Get("error.message").String())}, true
+				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), RawCode: boundRaw(v.Get("error.code").Raw), Message: excerpt(v.Get("error.message").String())}, true
 			}
 			return Outcome{Channel: OK}, true
 		}
@@ -201,6 +201,14 @@ func healthy(ctx context.Context, cl *probe.Client, timeout time.Duration) bool 
 	}
 	var re *probe.RPCError
 	return err == nil || errors.As(err, &re)
+}
+
+// boundRaw cuts a code as sent, as the session does.
+func boundRaw(raw string) string {
+	if len(raw) > 64 {
+		return raw[:64]
+	}
+	return raw
 }
 
 func excerpt(s string) string {
