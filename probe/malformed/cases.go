@@ -1,6 +1,8 @@
 // Package malformed sends calls a server should refuse, one at a time,
-// each followed by a health check, and classifies which channel answered:
-// an isError result reaches the model, a JSON-RPC error never does.
+// each followed by a health check, and classifies which channel answered
+// (an isError result reaches the model, a JSON-RPC error never does). Each
+// answer is judged by the text of the negotiated version (expect.go), and
+// only after a valid baseline call to the tool worked.
 package malformed
 
 import (

@@ -60,11 +60,11 @@ type Deviation struct {
 
 // Channels an expectation can ask for besides those an answer has.
 const (
-	Rejected  = "rejected"   // rpc_error or is_error: the server refused it, on either channel
-	Answered  = "answered"   // any answer: no crash, no hang
-	ObservedC = "observed"   // nothing asked: the server's answer is reported as what it did
-	WrongCode = "wrong_code" // a Deviations key: rpc_error with another code than asked
-	Otherwise = ""           // a Deviations key: any channel not listed
+	Rejected     = "rejected"   // rpc_error or is_error: the server refused it, on either channel
+	Answered     = "answered"   // any answer: no crash, no hang
+	NothingAsked = "observed"   // nothing asked: the server's answer is reported as what it did
+	WrongCode    = "wrong_code" // a Deviations key: rpc_error with another code than asked
+	Otherwise    = ""           // a Deviations key: any channel not listed
 )
 
 // Expectation is what the negotiated version asks of one case, the clause
@@ -129,7 +129,7 @@ func replyOwed(d map[string]Deviation) map[string]Deviation {
 // A case the spec leaves open: any answer, or none, is observed. Only a
 // crash is worth a warning, for robustness; no text makes it a failure.
 func open(c *Clause, why string) Expectation {
-	return Expectation{Channel: ObservedC, Clause: c, Why: why, Deviations: map[string]Deviation{
+	return Expectation{Channel: NothingAsked, Clause: c, Why: why, Deviations: map[string]Deviation{
 		Crashed: {Severity: findings.Warning, Why: "the server or its session ended; the text leaves the answer open, so a robustness warning, not a failure"},
 	}}
 }
@@ -354,7 +354,7 @@ type Judgement struct {
 // what e asks.
 func Judge(channel string, code int64, e Expectation) Judgement {
 	if meets(channel, code, e) {
-		if e.Channel == ObservedC {
+		if e.Channel == NothingAsked {
 			return Judgement{Verdict: Observed, Clause: e.Clause, Why: e.Why}
 		}
 		return Judgement{Verdict: Pass, Clause: e.Clause, Why: e.Why}
@@ -391,7 +391,7 @@ func Judge(channel string, code int64, e Expectation) Judgement {
 // anything but a crash, which Judge weighs apart.
 func meets(channel string, code int64, e Expectation) bool {
 	switch e.Channel {
-	case ObservedC:
+	case NothingAsked:
 		return channel != Crashed
 	case Answered:
 		return channel == OK || channel == IsError || channel == RPCError

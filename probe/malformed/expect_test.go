@@ -177,7 +177,7 @@ func TestVerdictsRestOnClauses(t *testing.T) {
 				if e.Clause.Binds != "server" && e.Clause.Binds != "client" {
 					t.Errorf("%s %s: binds %q", v, name, e.Clause.Binds)
 				}
-				if e.Clause.Binds == "client" && e.Channel != ObservedC {
+				if e.Clause.Binds == "client" && e.Channel != NothingAsked {
 					t.Errorf("%s %s: a clause that binds the client expects %s", v, name, e.Channel)
 				}
 				for _, a := range answers {
@@ -209,7 +209,7 @@ func TestVerdictsRestOnClauses(t *testing.T) {
 							t.Errorf("%s: pass with severity %s", where, j.Severity)
 						}
 					}
-					if e.Channel == ObservedC && (j.Verdict == Fail || j.Verdict == Pass) {
+					if e.Channel == NothingAsked && (j.Verdict == Fail || j.Verdict == Pass) {
 						t.Errorf("%s: the text leaves it open", where)
 					}
 				}
