@@ -63,6 +63,7 @@ func (cl *Client) Modern() bool { return cl.Capture.Era == "modern" }
 func (cl *Client) Finish() {
 	cl.Capture.Events = cl.Session.Events()
 	cl.p.eventFindings()
+	cl.p.codeFindings()
 }
 
 // Meta is the _meta every request carries in the modern era, "" before.

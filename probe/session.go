@@ -33,6 +33,9 @@ type RPCError struct {
 	Code    int64
 	Message string
 	Data    []byte // raw, may be nil
+	// RawCode is the "code" member as sent ("" when absent): Code reads
+	// a string or a fraction as a number, and JudgeErrorCode must not.
+	RawCode string
 }
 
 func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
@@ -92,6 +95,7 @@ type Session struct {
 	pending   map[string]*pendingCall
 	abandoned map[string]string // id → method, for requests that timed out
 	events    []Event
+	codes     []SeenCode
 	closed    bool
 	closeErr  error
 	done      chan struct{}
@@ -297,6 +301,9 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	}
 	method := v.Get("method")
 	id := v.Get("id")
+	if e := v.Get("error"); e.Exists() && !method.Exists() {
+		s.sawCode(e, m.Seq)
+	}
 	switch {
 	case method.Exists() && id.Exists():
 		ev.Kind, ev.Method = "request", method.String()
@@ -326,7 +333,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		}
 		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered}
 		if e := v.Get("error"); e.Exists() {
-			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String()}
+			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String(), RawCode: rawCode(e)}
 			if d := e.Get("data"); d.Exists() {
 				r.Error.Data = []byte(d.Raw)
 			}
@@ -339,6 +346,53 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		ev.Kind, ev.Note = "invalid", "neither a request, a notification nor a response"
 		s.event(ev)
 	}
+}
+
+// SeenCode is one error code the server sent, as sent, with the first
+// frame that carried it and how many did.
+type SeenCode struct {
+	Raw     string
+	Message string
+	Seq     int
+	N       int
+}
+
+// maxCodes bounds the distinct codes a session keeps: a server decides
+// how many it sends.
+const maxCodes = 64
+
+// rawCode is an error's code as sent, cut to 64 bytes: a server decides
+// its size. A cut string or object stays no integer, and a cut number
+// can only lose a fraction, so a code is never judged worse for the cut.
+func rawCode(e gjson.Result) string {
+	raw := e.Get("code").Raw
+	if len(raw) > 64 {
+		raw = raw[:64]
+	}
+	return raw
+}
+
+func (s *Session) sawCode(e gjson.Result, seq int) {
+	raw := rawCode(e)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.codes {
+		if s.codes[i].Raw == raw {
+			s.codes[i].N++
+			return
+		}
+	}
+	if len(s.codes) < maxCodes {
+		s.codes = append(s.codes, SeenCode{Raw: raw, Message: shorten(e.Get("message").String(), 80), Seq: seq, N: 1})
+	}
+}
+
+// ErrorCodes returns every distinct error code the server sent, in the
+// order first seen: replies to requests and replies nobody asked for.
+func (s *Session) ErrorCodes() []SeenCode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]SeenCode(nil), s.codes...)
 }
 
 // answer replies to a request from the server. mcpprobe declares no client

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
-	"github.com/mcpprobe/mcpprobe/probe/malformed"
 )
 
 func benchResult() *bench.Result {
@@ -69,14 +68,11 @@ func TestBenchText(t *testing.T) {
 	}
 }
 
-// The sections validate against the schema, and the schema is tight
-// enough to reject a section that lost or retyped a key.
-func TestBenchAndMalformedSectionsValidate(t *testing.T) {
+// The section validates against the schema, and the schema is tight
+// enough to reject a section that lost or retyped a key (malformed's:
+// malformed_test.go).
+func TestBenchSectionValidates(t *testing.T) {
 	r := benchResult()
-	mr := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{
-		{Case: "unknown tool", Channel: malformed.RPCError, Code: -32602, Expected: malformed.Expectation{Channel: "rpc_error", Code: -32602, Why: "w"}, OK: true},
-		{Case: "wrong type (q)", Tool: "t", Channel: malformed.OK, Expected: malformed.Expectation{Channel: "is_error", Why: "w"}},
-	}}
 	alone := *r
 	alone.B, alone.Compared = nil, nil
 	tests := []struct {
@@ -88,31 +84,13 @@ func TestBenchAndMalformedSectionsValidate(t *testing.T) {
 		{"bench with --vs", "bench", BenchJSON(r), true},
 		{"bench alone", "bench", BenchJSON(&alone), true},
 		{"bench, nothing measured", "bench", BenchJSON(&bench.Result{}), true},
-		{"malformed", "malformed", MalformedJSON(mr), true},
-		{"malformed, no cases", "malformed", MalformedJSON(&malformed.Result{}), true},
 		{"bench without calls", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"calls":`), []byte(`"callz":`), 1), false},
 		{"bench with a string count", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"n":2,`), []byte(`"n":"2",`), 1), false},
-		{"malformed with an unknown channel", "malformed", bytes.Replace(MalformedJSON(mr), []byte(`"channel":"ok"`), []byte(`"channel":"fine"`), 1), false},
-		{"malformed case without ok", "malformed", bytes.Replace(MalformedJSON(mr), []byte(`,"ok":true`), nil, 1), false},
 	}
 	for _, tc := range tests {
 		out := Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
 		if err := ValidateResult(out); (err == nil) != tc.ok {
 			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
-		}
-	}
-}
-
-func TestMalformedText(t *testing.T) {
-	mr := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{
-		{Case: "unknown tool", Channel: malformed.RPCError, Code: -32602, Expected: malformed.Expectation{Channel: "rpc_error", Code: -32602}, OK: true},
-		{Case: "wrong type (q)", Tool: "t", Channel: malformed.OK, Expected: malformed.Expectation{Channel: "is_error"}},
-	}}
-	var b bytes.Buffer
-	Malformed(&b, Markdown, mr)
-	for _, w := range []string{"malformed calls · protocol 2025-11-25", "| unknown tool ", "| -32602 ", "rpc_error -32602 ✓", "| `t` ", "is_error ✗", "1 of 2 cases answered as the spec (2025-11-25) asks."} {
-		if !strings.Contains(b.String(), w) {
-			t.Errorf("lacks %q in:\n%s", w, b.String())
 		}
 	}
 }

@@ -3,38 +3,165 @@ package reports
 import (
 	"fmt"
 	"io"
-	"strconv"
+	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/tidwall/gjson"
 )
 
-// Malformed writes a malformed run: one row per case, and how many were
-// answered as the spec asks.
+// marks of the verdicts, as the text and the README show them.
+var verdictMark = map[string]string{
+	malformed.Pass: "✓", malformed.Fail: "✗", malformed.Warn: "⚠", malformed.Observed: "·", malformed.Inconclusive: "?",
+}
+
+// Malformed writes a malformed run: one row per case, the verdicts
+// counted, the tools that could not be judged, and for every ✗ and ⚠ (and
+// observation the text has something to say of) what answered, the
+// clause and why.
 func Malformed(w io.Writer, st Style, r *malformed.Result) {
 	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", Escape(r.Protocol))
 	MalformedTable(w, st, r.Cases, r.Protocol)
-	fmt.Fprintf(w, "\n%d of %d cases answered as the spec (%s) asks.\n", r.Met(), len(r.Cases), Escape(r.Protocol))
+	fmt.Fprintf(w, "\n%s.\n", r.Summary())
+	if un := r.Unjudged(); len(un) > 0 {
+		var parts []string
+		for _, u := range un {
+			parts = append(parts, fmt.Sprintf("%s (%s %s)", Escape(u.Tool), u.Answer, quoteMsg(u.Message)))
+		}
+		fmt.Fprintf(w, "%d of %d tools could not be judged, their valid call failed: %s.\n", len(un), baselines(r), strings.Join(parts, ", "))
+	}
+	notes := malformedNotes(r)
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhy, with the clause each verdict rests on:\n\n")
+	for _, n := range notes {
+		if st == Markdown {
+			fmt.Fprintf(w, "- %s\n", strings.ReplaceAll(n, "\n", "\n  "))
+		} else {
+			fmt.Fprintf(w, "%s\n", n)
+		}
+	}
+}
+
+func baselines(r *malformed.Result) int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Baseline {
+			n++
+		}
+	}
+	return n
 }
 
 // MalformedTable writes one row per case.
 func MalformedTable(w io.Writer, st Style, rs []malformed.Outcome, version string) {
 	var rows [][]string
 	for _, r := range rs {
-		code := "—"
-		if r.Channel == malformed.RPCError {
-			code = strconv.FormatInt(r.Code, 10)
-		}
 		tool := "—"
 		if r.Tool != "" {
 			tool = code0(st, r.Tool)
 		}
-		mark := "✓"
-		if !r.OK {
-			mark = "✗"
-		}
-		rows = append(rows, []string{Cell(r.Case), tool, r.Channel, code, r.Expected.String() + " " + mark})
+		rows = append(rows, []string{Cell(r.Case), tool, r.Answer(), r.Expected.String(), verdictCell(r)})
 	}
-	Table(w, st, []string{"case", "tool", "channel", "code", "spec " + Cell(version) + " expects"}, rows)
+	Table(w, st, []string{"case", "tool", "answer", "spec " + Cell(version) + " expects", "verdict"}, rows)
+}
+
+// verdictCell is the mark, the verdict and the weight of the clause it
+// rests on: a ✗ always says MUST.
+func verdictCell(r malformed.Outcome) string {
+	s := verdictMark[r.Verdict] + " " + r.Verdict
+	if r.Clause == nil || r.Verdict == malformed.Inconclusive {
+		return s
+	}
+	return s + " · " + keyword(r.Clause)
+}
+
+func keyword(c *malformed.Clause) string { return c.Weight() }
+
+// malformedNotes explain the rows the table cannot: each ✗, ⚠ and
+// noted observation with what answered, the clause and why, and the
+// inconclusive rows grouped by tool under the baseline's answer. Each ✗
+// and each inconclusive row shows the answering message.
+func malformedNotes(r *malformed.Result) []string {
+	var notes []string
+	grouped := map[string]bool{}
+	for _, c := range r.Cases {
+		where := Cell(c.Case)
+		if c.Tool != "" {
+			where += " · " + Escape(c.Tool)
+		}
+		switch {
+		case c.Baseline && c.Verdict == malformed.Inconclusive:
+			notes = append(notes, inconclusiveTool(r, c))
+			grouped[c.Tool] = true
+		case c.Verdict == malformed.Inconclusive && grouped[c.Tool]:
+			// under its tool's line
+		case c.Verdict == malformed.Inconclusive:
+			notes = append(notes, fmt.Sprintf("? %s: %s %s; %s", where, c.Answer(), quoteMsg(c.Message), Escape(c.Why)))
+		case c.Severity != "" || c.SDK != "":
+			var b strings.Builder
+			fmt.Fprintf(&b, "%s %s: %s %s\n    %s: %s", verdictMark[c.Verdict], where, c.Answer(), quoteMsg(c.Message), clauseRef(c.Clause), Escape(c.Why))
+			if c.SDK != "" {
+				fmt.Fprintf(&b, "\n    %s", Escape(c.SDK))
+			}
+			notes = append(notes, b.String())
+		}
+	}
+	return notes
+}
+
+// inconclusiveTool is one line for a tool whose valid call failed: its
+// answer, its cases, and any case whose answer differs from it.
+func inconclusiveTool(r *malformed.Result, b malformed.Outcome) string {
+	var names, differ []string
+	for _, c := range r.Cases {
+		if c.Baseline || c.Tool != b.Tool || c.Verdict != malformed.Inconclusive {
+			continue
+		}
+		names = append(names, Cell(c.Case))
+		if c.Channel != b.Channel || c.Code != b.Code || c.Message != b.Message {
+			differ = append(differ, fmt.Sprintf("%s: %s %s", Cell(c.Case), c.Answer(), quoteMsg(c.Message)))
+		}
+	}
+	line := fmt.Sprintf("? %s: its valid call %s answered %s %s, so its %d case(s) are inconclusive: %s",
+		Escape(b.Tool), shortArgs(b.Args), b.Answer(), quoteMsg(b.Message), len(names), strings.Join(names, ", "))
+	switch {
+	case len(names) == 0:
+	case len(differ) == 0:
+		line += "; each answered the same"
+	default:
+		line += "\n    answers that differ: " + strings.Join(differ, "; ")
+	}
+	return line
+}
+
+// shortArgs are a call's arguments, escaped and cut to a line.
+func shortArgs(a []byte) string {
+	r := []rune(string(a))
+	if len(r) > 60 {
+		return Escape(string(r[:60])) + "…"
+	}
+	return Escape(string(a))
+}
+
+func clauseRef(c *malformed.Clause) string {
+	if c == nil {
+		return "no clause"
+	}
+	return fmt.Sprintf("%s %s %s", Escape(c.Version), keyword(c), c.URL)
+}
+
+// quoteMsg is a server's message, escaped and shortened, or a dash.
+func quoteMsg(m string) string {
+	if strings.TrimSpace(m) == "" {
+		return "(no message)"
+	}
+	r := []rune(m)
+	if len(r) > 60 {
+		m = string(r[:60]) + "…"
+	}
+	return `"` + strings.ReplaceAll(Escape(m), `"`, `\"`) + `"`
 }
 
 // MalformedJSON renders a malformed run's section of the envelope (fields
@@ -44,10 +171,46 @@ func MalformedJSON(r *malformed.Result) []byte {
 	cases := make([][]byte, 0, len(r.Cases))
 	for _, c := range r.Cases {
 		o := &Object{}
-		o.Set("case", c.Case).Set("tool", nullIfEmpty(c.Tool)).Set("channel", c.Channel)
-		o.Set("code", nsOrNull(c.Code, c.Channel == malformed.RPCError)).Set("message", nullIfEmpty(c.Message))
-		o.Set("expected", c.Expected.String()).Set("why", c.Expected.Why).Set("ok", c.OK)
+		o.Set("case", c.Case).Set("tool", nullIfEmpty(c.Tool)).Set("baseline", c.Baseline)
+		if c.Baseline && gjson.ValidBytes(c.Args) {
+			o.Raw("args", c.Args)
+		} else {
+			o.Raw("args", []byte("null"))
+		}
+		o.Set("channel", c.Channel)
+		code, asSent := any(nil), any(nil)
+		if c.Channel == malformed.RPCError {
+			if probe.IsIntegerCode(c.RawCode) {
+				code = c.Code
+			} else {
+				asSent = c.RawCode
+			}
+		}
+		o.Set("code", code).Set("code_as_sent", asSent).Set("message", nullIfEmpty(c.Message))
+		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", nullIfEmpty(string(c.Severity)))
+		if c.Clause == nil {
+			o.Raw("clause", []byte("null"))
+		} else {
+			cl := &Object{}
+			cl.Set("version", c.Clause.Version).Set("url", c.Clause.URL).Set("keyword", nullIfEmpty(c.Clause.Keyword))
+			cl.Set("binds", c.Clause.Binds).Set("text", c.Clause.Text)
+			o.Raw("clause", cl.Bytes())
+		}
+		o.Set("why", c.Why).Set("sdk", nullIfEmpty(c.SDK))
 		cases = append(cases, o.Bytes())
 	}
-	return (&Object{}).Set("met", r.Met()).Raw("cases", RawArray(cases)).Bytes()
+	counts := &Object{}
+	v := r.Verdicts()
+	for _, k := range []string{malformed.Pass, malformed.Fail, malformed.Warn, malformed.Observed, malformed.Inconclusive} {
+		counts.Set(k, v[k])
+	}
+	un := make([][]byte, 0)
+	for _, u := range r.Unjudged() {
+		args := []byte("null")
+		if gjson.ValidBytes(u.Args) {
+			args = u.Args
+		}
+		un = append(un, (&Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", nullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
+	}
+	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
 }

@@ -217,7 +217,7 @@ func TestReportFaultsAndMalformedSections(t *testing.T) {
 		"| crash during call 3                                | `ok` ×2, `closed`, `not_connected` ×2",
 		"| stray stdout text glued to reply 2, strict client  | `ok`, `closed`, `not_connected` ×3",
 		"## Malformed calls\n",
-		"| wrong type (text)         | `echo`  | ok        | —      | is_error ✗",
+		"| wrong type (text)         | `echo`  | ok               | is_error                | ⚠ warn · no keyword",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.stdout)

@@ -17,6 +17,7 @@ func malformedCommand() *cli.Command {
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to derive cases from (repeatable); default the read-only tools"},
+			&cli.StringFlag{Name: "args", Usage: "valid arguments `JSON` for --call: the baseline call, and where the cases start (default: built from the schema)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := malformedOptions(ctx, cmd)
@@ -56,6 +57,16 @@ func malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options,
 			return o, usageErr("--call needs a tool name")
 		}
 		o.Tools = append(o.Tools, n)
+	}
+	if cmd.IsSet("args") {
+		a := cmd.String("args")
+		switch {
+		case len(o.Tools) == 0:
+			return o, usageErr("--args are the valid arguments of --call; name the tool with --call")
+		case !jsonObject(a):
+			return o, usageErr("--args %q is not a JSON object", a)
+		}
+		o.Args = []byte(a)
 	}
 	return o, nil
 }

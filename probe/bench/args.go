@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"math"
+	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 
@@ -10,76 +12,159 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// Bounds on what MinimalArgs builds: the schema is the server's, and a
+// minItems of a million or a chain of required objects must not make a
+// call that size.
+const (
+	maxArgDepth  = 16
+	maxArgBytes  = 64 << 10
+	maxArgItems  = 16
+	maxArgString = 4096
+	maxRefHops   = 8
+)
+
 // MinimalArgs builds the smallest arguments an input schema accepts: every
 // required property and nothing else, each at its smallest valid value.
+// Strings satisfy a known format or a pattern, numbers their bounds and
+// multipleOf; "$ref" into "$defs" or "definitions" is followed. It is a
+// best effort, bounded in size and depth: a call made with it shows
+// whether the server agrees.
 func MinimalArgs(schema []byte) []byte {
 	v := gjson.ParseBytes(schema)
-	if !v.Exists() {
+	if !v.IsObject() {
 		return []byte("{}")
 	}
-	var b bytes.Buffer
-	minimal(&b, v, 0)
-	return b.Bytes()
+	a := &argBuilder{root: v}
+	a.value(v, 0, 0)
+	return a.b.Bytes()
 }
 
-func minimal(b *bytes.Buffer, s gjson.Result, depth int) {
-	if depth > 16 {
-		b.WriteString("null")
+type argBuilder struct {
+	root gjson.Result
+	b    bytes.Buffer
+}
+
+// resolve follows a local "$ref" ("#", "#/$defs/x", "#/definitions/x").
+func (a *argBuilder) resolve(s gjson.Result) gjson.Result {
+	for hop := 0; hop < maxRefHops; hop++ {
+		ref := s.Get(`\$ref`)
+		if ref.Type != gjson.String {
+			return s
+		}
+		p := ref.String()
+		if p == "#" {
+			s = a.root
+			continue
+		}
+		if !strings.HasPrefix(p, "#/") {
+			return s
+		}
+		t := a.root
+		for _, part := range strings.Split(p[2:], "/") {
+			part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+			t = t.Get(gjson.Escape(part))
+		}
+		if !t.Exists() {
+			return s
+		}
+		s = t
+	}
+	return s
+}
+
+// value writes a value of schema s; variant > 0 asks for another one than
+// variant 0 where it can (the items of uniqueItems).
+func (a *argBuilder) value(s gjson.Result, depth, variant int) {
+	if depth > maxArgDepth || a.b.Len() > maxArgBytes {
+		a.b.WriteString("null")
+		return
+	}
+	s = a.resolve(s)
+	if c := s.Get("const"); c.Exists() {
+		a.b.WriteString(c.Raw)
+		return
+	}
+	if e := s.Get("enum"); e.IsArray() && len(e.Array()) > 0 {
+		vals := e.Array()
+		a.b.WriteString(vals[variant%len(vals)].Raw)
 		return
 	}
 	switch {
-	case s.Get("const").Exists():
-		b.WriteString(s.Get("const").Raw)
-		return
-	case s.Get("enum").IsArray() && len(s.Get("enum").Array()) > 0:
-		b.WriteString(s.Get("enum.0").Raw)
-		return
-	case s.Get("default").Exists():
-		b.WriteString(s.Get("default").Raw)
+	case s.Get("default").Exists() && variant == 0:
+		a.b.WriteString(s.Get("default").Raw)
 		return
 	}
-	for _, alt := range []string{"anyOf", "oneOf", "allOf"} {
-		if a := s.Get(alt); a.IsArray() && len(a.Array()) > 0 && !s.Get("type").Exists() {
-			minimal(b, a.Array()[0], depth+1)
-			return
+	if typeOf(s) == "" {
+		for _, alt := range []string{"anyOf", "oneOf", "allOf"} {
+			if alts := s.Get(alt); alts.IsArray() && len(alts.Array()) > 0 {
+				a.value(firstNonNull(alts.Array()), depth+1, variant)
+				return
+			}
 		}
 	}
 	switch typeOf(s) {
 	case "object":
-		b.WriteByte('{')
-		props := s.Get("properties")
-		for i, r := range s.Get("required").Array() {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(canon.String(r.String()))
-			b.WriteByte(':')
-			minimal(b, props.Get(gjson.Escape(r.String())), depth+1)
-		}
-		b.WriteByte('}')
+		a.object(s, depth)
 	case "array":
-		b.WriteByte('[')
-		n := int(s.Get("minItems").Int())
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			minimal(b, s.Get("items"), depth+1)
-		}
-		b.WriteByte(']')
+		a.array(s, depth)
 	case "string":
-		n := int(math.Max(1, float64(s.Get("minLength").Int())))
-		if m := s.Get("maxLength"); m.Exists() && int(m.Int()) < n {
-			n = int(m.Int())
-		}
-		b.Write(canon.String(strings.Repeat("a", n)))
+		a.b.Write(canon.String(stringValue(s, variant)))
 	case "integer", "number":
-		b.WriteString(number(s, typeOf(s) == "integer"))
+		a.b.WriteString(number(s, typeOf(s) == "integer", variant))
 	case "boolean":
-		b.WriteString("false")
+		a.b.WriteString(strconv.FormatBool(variant%2 == 1))
 	default:
-		b.WriteString("null")
+		a.b.WriteString("null")
 	}
+}
+
+func firstNonNull(alts []gjson.Result) gjson.Result {
+	for _, x := range alts {
+		if x.Get("type").String() != "null" {
+			return x
+		}
+	}
+	return alts[0]
+}
+
+func (a *argBuilder) object(s gjson.Result, depth int) {
+	a.b.WriteByte('{')
+	props := s.Get("properties")
+	for i, r := range s.Get("required").Array() {
+		if i > 0 {
+			a.b.WriteByte(',')
+		}
+		a.b.Write(canon.String(r.String()))
+		a.b.WriteByte(':')
+		p := props.Get(gjson.Escape(r.String()))
+		if !p.Exists() && s.Get("additionalProperties").IsObject() {
+			p = s.Get("additionalProperties")
+		}
+		a.value(p, depth+1, 0)
+	}
+	a.b.WriteByte('}')
+}
+
+func (a *argBuilder) array(s gjson.Result, depth int) {
+	a.b.WriteByte('[')
+	prefix := s.Get("prefixItems").Array()
+	n := min(int(max(0, s.Get("minItems").Int())), maxArgItems)
+	unique := s.Get("uniqueItems").Bool()
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			a.b.WriteByte(',')
+		}
+		item := s.Get("items")
+		if i < len(prefix) {
+			item = prefix[i]
+		}
+		variant := 0
+		if unique {
+			variant = i
+		}
+		a.value(item, depth+1, variant)
+	}
+	a.b.WriteByte(']')
 }
 
 // typeOf is a schema's type: the first non-null one of a list, "object"
@@ -97,31 +182,220 @@ func typeOf(s gjson.Result) string {
 	if t.Exists() {
 		return t.String()
 	}
-	if s.Get("properties").Exists() {
+	switch {
+	case s.Get("properties").Exists():
 		return "object"
+	case s.Get("items").Exists() || s.Get("prefixItems").Exists():
+		return "array"
 	}
 	return ""
 }
 
-// number picks 1 (a count or a limit is rarely valid at 0), moved into
-// [minimum, maximum].
-func number(s gjson.Result, integer bool) string {
-	x := 1.0
-	if m := s.Get("minimum"); m.Exists() && x < m.Float() {
-		x = m.Float()
+// formats are values each format of JSON Schema accepts, chosen to do no
+// harm if a tool acts on them (documentation addresses, example.com).
+var formats = map[string]string{
+	"date-time": "2025-01-01T00:00:00Z", "date": "2025-01-01", "time": "00:00:00Z", "duration": "PT1S",
+	"email": "user@example.com", "idn-email": "user@example.com",
+	"hostname": "example.com", "idn-hostname": "example.com",
+	"ipv4": "192.0.2.1", "ipv6": "2001:db8::1",
+	"uri": "https://example.com/", "iri": "https://example.com/", "url": "https://example.com/",
+	"uri-reference": "https://example.com/", "iri-reference": "https://example.com/", "uri-template": "https://example.com/",
+	"uuid":         "00000000-0000-4000-8000-000000000000",
+	"json-pointer": "/a", "relative-json-pointer": "0", "regex": "a",
+}
+
+// stringValue is the shortest string that meets the schema's format or
+// pattern and its length bounds, as far as can be built.
+func stringValue(s gjson.Result, variant int) string {
+	minLen := int(min(max(1, s.Get("minLength").Int()), maxArgString))
+	maxLen := -1
+	if m := s.Get("maxLength"); m.Exists() {
+		maxLen = int(max(0, m.Int()))
 	}
-	if m := s.Get("exclusiveMinimum"); m.Type == gjson.Number && x <= m.Float() {
-		x = m.Float() + 1
+	if f, ok := formats[s.Get("format").String()]; ok {
+		return f
 	}
-	if m := s.Get("maximum"); m.Exists() && x > m.Float() {
-		x = m.Float()
+	if p := s.Get("pattern"); p.Type == gjson.String {
+		if v, ok := fromPattern(p.String(), minLen, variant); ok {
+			return v
+		}
 	}
-	if m := s.Get("exclusiveMaximum"); m.Type == gjson.Number && x >= m.Float() {
-		x = m.Float() - 1
+	v := strings.Repeat("a", minLen)
+	if variant > 0 {
+		v += strconv.Itoa(variant)
 	}
+	if maxLen >= 0 && len(v) > maxLen {
+		v = v[:maxLen]
+	}
+	return v
+}
+
+// fromPattern builds a string the pattern matches: the shortest expansion
+// of each part, repeated parts stretched to reach minLen. JSON Schema
+// patterns are ECMA-262; what RE2 cannot parse is given up on.
+func fromPattern(pattern string, minLen, variant int) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	check, err := regexp.Compile(pattern)
+	if err != nil {
+		return "", false
+	}
+	re = re.Simplify()
+	for _, rep := range []int{0, 1, minLen} {
+		var b strings.Builder
+		if !genRegexp(&b, re, rep, 0) {
+			return "", false
+		}
+		v := b.String()
+		if variant > 0 {
+			// Another repetition count gives another string, where there is one.
+			var vb strings.Builder
+			if genRegexp(&vb, re, rep+variant, 0) && check.MatchString(vb.String()) && vb.String() != v {
+				v = vb.String()
+			}
+		}
+		if len(v) >= minLen && check.MatchString(v) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// genRegexp writes the shortest match of re, repeating each unbounded part
+// rep times at least; false if re can match nothing or the string grows
+// past maxArgString.
+func genRegexp(b *strings.Builder, re *syntax.Regexp, rep, depth int) bool {
+	if depth > 64 || b.Len() > maxArgString {
+		return false
+	}
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return false
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		r, ok := classRune(re.Rune)
+		if !ok {
+			return false
+		}
+		b.WriteRune(r)
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte('a')
+	case syntax.OpCapture:
+		return genRegexp(b, re.Sub[0], rep, depth+1)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 1
+		switch re.Op {
+		case syntax.OpStar:
+			hi = -1
+		case syntax.OpPlus:
+			lo, hi = 1, -1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+		}
+		n := max(lo, rep)
+		if hi >= 0 {
+			n = min(n, hi)
+		}
+		n = min(n, maxArgString)
+		for i := 0; i < n; i++ {
+			if !genRegexp(b, re.Sub[0], rep, depth+1) {
+				return false
+			}
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !genRegexp(b, sub, rep, depth+1) {
+				return false
+			}
+		}
+	case syntax.OpAlternate:
+		return genRegexp(b, re.Sub[0], rep, depth+1)
+	}
+	// Anchors, word boundaries and the empty match write nothing.
+	return true
+}
+
+// classRune picks a rune of a character class (pairs of lo, hi), a
+// letter or digit when the class has one.
+func classRune(ranges []rune) (rune, bool) {
+	if len(ranges) < 2 {
+		return 0, false
+	}
+	for _, want := range []rune{'a', 'A', '0'} {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= want && want <= ranges[i+1] {
+				return want, true
+			}
+		}
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] >= 0x21 && ranges[i] < 0x7f {
+			return ranges[i], true
+		}
+	}
+	return ranges[0], true
+}
+
+// number picks 1 (a count or a limit is rarely valid at 0), plus variant,
+// moved into [minimum, maximum] and onto a multiple of multipleOf.
+func number(s gjson.Result, integer bool, variant int) string {
+	x := 1.0 + float64(variant)
+	lo, hi := math.Inf(-1), math.Inf(1)
+	if m := s.Get("minimum"); m.Type == gjson.Number {
+		lo = m.Float()
+		if s.Get("exclusiveMinimum").Type == gjson.True { // draft 4
+			lo = nextAbove(lo, integer)
+		}
+	}
+	if m := s.Get("exclusiveMinimum"); m.Type == gjson.Number {
+		lo = max(lo, nextAbove(m.Float(), integer))
+	}
+	if m := s.Get("maximum"); m.Type == gjson.Number {
+		hi = m.Float()
+		if s.Get("exclusiveMaximum").Type == gjson.True {
+			hi = nextBelow(hi, integer)
+		}
+	}
+	if m := s.Get("exclusiveMaximum"); m.Type == gjson.Number {
+		hi = min(hi, nextBelow(m.Float(), integer))
+	}
+	x = min(max(x, lo), hi)
 	if integer {
 		x = math.Ceil(x)
+		if x > hi {
+			x = math.Floor(hi)
+		}
+	}
+	if m := s.Get("multipleOf"); m.Type == gjson.Number && m.Float() > 0 {
+		step := m.Float()
+		x = math.Ceil(x/step) * step
+		if x > hi {
+			x = math.Floor(hi/step) * step
+		}
+	}
+	if integer {
 		return strconv.FormatInt(int64(x), 10)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// nextAbove is the smallest value past an exclusive lower bound: the next
+// integer, or for a number the bound plus one (the old choice, kept).
+func nextAbove(x float64, integer bool) float64 {
+	if integer {
+		return math.Floor(x) + 1
+	}
+	return x + 1
+}
+
+func nextBelow(x float64, integer bool) float64 {
+	if integer {
+		return math.Ceil(x) - 1
+	}
+	return x - 1
 }

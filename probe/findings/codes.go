@@ -98,6 +98,7 @@ const (
 	LateReply
 	TraceCapped
 	HTTP
+	NonstandardErrorCode
 
 	// budget
 	Cut
@@ -131,6 +132,7 @@ const (
 	MalformedCrash
 	MalformedUnanswered
 	MalformedChannel
+	MalformedInconclusive
 )
 
 // README sections that say more than a row can.
@@ -142,7 +144,10 @@ const (
 	moreTrace     = "--trace-file"
 	moreBench     = "what-it-measures"
 	moreMalformed = "malformed"
-	moreFaults    = "faults"
+	// the malformed section's verdicts and the error-code rules
+	moreVerdicts   = "verdicts"
+	moreErrorCodes = "error-codes"
+	moreFaults     = "faults"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -191,6 +196,7 @@ var defs = []Def{
 	{Code: LateReply, Name: "late-reply", Severity: Info, Origin: OriginWire, Title: "a response that came after mcpprobe stopped waiting for it"},
 	{Code: TraceCapped, Name: "trace-capped", Severity: Info, Origin: OriginWire, Title: "noise or stderr lines past the 4 MiB the trace keeps, counted but not stored", More: moreTrace},
 	{Code: HTTP, Name: "http", Severity: Info, Origin: OriginWire, Title: "HTTP: an odd answer beside the messages, such as to the GET stream", More: moreHTTP},
+	{Code: NonstandardErrorCode, Name: "nonstandard-error-code", Severity: Info, Also: []Severity{Warning, Error}, Origin: OriginWire, Title: "an error reply whose code no client can classify. Info for code 0 or any code outside -32768…-32000 (allowed: JSON-RPC leaves them to the application); warning for an undefined code inside -32768…-32100 (\"reserved for future use\"); error for a code that is not an integer (MUST), and in a 2026-07-28 session for -32002, -32042 or an undefined -32020…-32099 (MUST NOT)", More: moreErrorCodes},
 
 	{Code: Cut, Name: "cut", Severity: Warning, Origin: OriginBudget, Title: "a description loses text on a host; says how much, and where the cut falls", More: moreReports},
 	{Code: BlockPastCut, Name: "block-past-cut", Severity: Warning, Origin: OriginBudget, Title: "a description block (RETURNS, WHEN TO USE, WHEN NOT TO USE, QUERY STRATEGY, INTERPRETATION, RELATED TOOLS, FEEDBACK, ALERTS) starts only after the cut. A block is an upper-case heading at the start of a line, followed by `:`"},
@@ -215,9 +221,10 @@ var defs = []Def{
 	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
 	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
 
-	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Origin: OriginMalformed, Title: "a malformed call ended the server or its session: the health check after it failed", More: moreMalformed},
-	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout", More: moreMalformed},
-	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Origin: OriginMalformed, Title: "a malformed call answered on another channel, or with another error code, than the negotiated version asks (the finding names the clause)", More: moreMalformed},
+	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Also: []Severity{Warning}, Origin: OriginMalformed, Title: "a malformed call ended the server or its session (the health check after it failed): an error where the call was a request the server MUST answer, a warning where the spec leaves the case open or only asks the server to ignore it", More: moreVerdicts},
+	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Also: []Severity{Error}, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout (a warning, since no version sets a deadline; an error for a batch in 2025-03-26, which servers MUST accept)", More: moreVerdicts},
+	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginMalformed, Title: "a malformed call answered otherwise than the negotiated version asks: an error where the clause says MUST, a warning for SHOULD or a clause without a keyword, info where the spec gives only an example (the finding names the clause)", More: moreVerdicts},
+	{Code: MalformedInconclusive, Name: "malformed-inconclusive", Severity: Info, Origin: OriginMalformed, Title: "a tool's valid baseline call failed (`isError`, a JSON-RPC error, no answer), so the cases sent to it were not judged; the finding carries the baseline's answer", More: moreVerdicts},
 }
 
 // byCode and byName index defs.

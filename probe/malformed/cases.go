@@ -1,6 +1,8 @@
 // Package malformed sends calls a server should refuse, one at a time,
-// each followed by a health check, and classifies which channel answered:
-// an isError result reaches the model, a JSON-RPC error never does.
+// each followed by a health check, and classifies which channel answered
+// (an isError result reaches the model, a JSON-RPC error never does). Each
+// answer is judged by the text of the negotiated version (expect.go), and
+// only after a valid baseline call to the tool worked.
 package malformed
 
 import (
@@ -24,32 +26,14 @@ type Case struct {
 	NoID bool
 	// Fresh: the case needs a server that has not shaken hands.
 	Fresh bool
-	// Expect is what the spec asks for; see Expected.
+	// Expect is what the negotiated version asks, with its clause.
 	Expect Expectation
-}
-
-// Expectation is the channel (and code) the spec asks for.
-type Expectation struct {
-	Channel string // ok, is_error, rpc_error, no_answer, answered (any answer), skip
-	Code    int64  // for rpc_error; 0 means any code
-	Why     string
-}
-
-func (e Expectation) String() string {
-	if e.Channel == "rpc_error" && e.Code != 0 {
-		return fmt.Sprintf("rpc_error %d", e.Code)
-	}
-	return e.Channel
-}
-
-// inputError is what a schema violation must get: from 2025-11-25 a
-// tool execution error (isError), so the model can correct itself;
-// before, a JSON-RPC error -32602.
-func inputError(version string) Expectation {
-	if version >= "2025-11-25" {
-		return Expectation{Channel: "is_error", Why: "2025-11-25: input validation errors are tool execution errors (isError), so the model can fix its call"}
-	}
-	return Expectation{Channel: "rpc_error", Code: -32602, Why: "before 2025-11-25: invalid arguments are a protocol error -32602"}
+	// Baseline: the valid call a tool gets before its cases, with Args.
+	Baseline bool
+	Args     []byte
+	// ClosedSchema: the case is an unknown property on a schema with
+	// additionalProperties: false (an SDK may strip it; see sdk.go).
+	ClosedSchema bool
 }
 
 // call builds a tools/call frame; meta is the modern era's _meta, or "".
@@ -70,13 +54,24 @@ func call(tool string, args []byte, meta string) func(id string) []byte {
 	}
 }
 
+// BaselineArgs are the arguments of a tool's baseline call: valid ones
+// built from its input schema.
+func BaselineArgs(tool []byte) []byte {
+	return bench.MinimalArgs([]byte(gjson.GetBytes(tool, "inputSchema").Raw))
+}
+
+// BaselineCase is the valid call made to a tool before its cases.
+func BaselineCase(tool string, args []byte, meta string) Case {
+	return Case{Name: "baseline (valid call)", Tool: tool, Frame: call(tool, args, meta), Expect: baselineExpect(), Baseline: true, Args: args}
+}
+
 // ToolCases derives cases from one tool's input schema. Arguments start
-// from the minimal valid ones and break one rule each.
-func ToolCases(tool []byte, version, meta string) []Case {
+// from args, the baseline's valid ones, and break one rule each.
+func ToolCases(tool, args []byte, version, meta string) []Case {
 	v := gjson.ParseBytes(tool)
 	name := v.Get("name").String()
 	schema := v.Get("inputSchema")
-	base := gjson.ParseBytes(bench.MinimalArgs([]byte(schema.Raw)))
+	base := gjson.ParseBytes(args)
 	props := schema.Get("properties")
 	with := func(key, value string) []byte { return setMember(base, key, value) }
 	var cases []Case
@@ -121,15 +116,15 @@ func ToolCases(tool []byte, version, meta string) []Case {
 		}
 		return true
 	})
-	unknown := Expectation{Channel: "ok", Why: "the schema allows other properties (no additionalProperties: false)"}
 	if ap := schema.Get("additionalProperties"); ap.Type == gjson.False {
-		unknown = inputError(version)
-		unknown.Why = "the schema says additionalProperties: false; " + unknown.Why
+		e := inputError(version)
+		e.Why = "the schema says additionalProperties: false; " + e.Why
+		add("unknown property", with("mcpprobe_unknown", "1"), e)
+		cases[len(cases)-1].ClosedSchema = true
+	} else {
+		add("unknown property", with("mcpprobe_unknown", "1"), unknownOpen())
 	}
-	add("unknown property", with("mcpprobe_unknown", "1"), unknown)
-	nullArgs := inputError(version)
-	nullArgs.Why = "arguments must be an object; " + nullArgs.Why
-	add("arguments: null", []byte("null"), nullArgs)
+	add("arguments: null", []byte("null"), nullArgs(version))
 	return cases
 }
 
@@ -191,8 +186,9 @@ func rebuild(obj gjson.Result, key string, tail func(b *bytes.Buffer, n int)) []
 }
 
 // ProtocolCases are bad frames at the JSON-RPC and MCP level. A tool, if
-// any, carries the big and deep arguments.
-func ProtocolCases(version, meta, tool string) []Case {
+// any, carries the big and deep arguments; http says the session runs
+// over Streamable HTTP, where 2026-07-28 asks more of an unknown method.
+func ProtocolCases(version, meta, tool string, http bool) []Case {
 	modern := meta != ""
 	params := func(members string) string {
 		if modern {
@@ -204,46 +200,41 @@ func ProtocolCases(version, meta, tool string) []Case {
 		return `{` + members + `}`
 	}
 	cases := []Case{
-		{Name: "unknown tool", Frame: call("mcpprobe_no_such_tool", []byte("{}"), meta),
-			Expect: Expectation{Channel: "rpc_error", Code: -32602, Why: "an unknown tool is a protocol error (-32602)"}},
+		{Name: "unknown tool", Frame: call("mcpprobe_no_such_tool", []byte("{}"), meta), Expect: unknownTool(version)},
 		{Name: "invalid JSON", NoID: true, Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
-		}, Expect: Expectation{Channel: "rpc_error", Code: -32700, Why: "JSON-RPC 2.0: a parse error is -32700, with id null"}},
+		}, Expect: invalidJSON(version)},
 		{Name: "missing method", Frame: func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":` + id + `}`) },
-			Expect: Expectation{Channel: "rpc_error", Code: -32600, Why: "JSON-RPC 2.0: an invalid request is -32600"}},
+			Expect: missingMethod(version)},
 		{Name: "unknown method", Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"mcpprobe/no-such-method","params":` + params("") + `}`)
-		}, Expect: Expectation{Channel: "rpc_error", Code: -32601, Why: "JSON-RPC 2.0: method not found is -32601"}},
+		}, Expect: unknownMethod(version, http)},
 		{Name: "bad cursor", Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params(`"cursor":"mcpprobe-not-a-cursor"`) + `}`)
-		}, Expect: Expectation{Channel: "rpc_error", Code: -32602, Why: "pagination: an invalid cursor is -32602"}},
+		}, Expect: badCursor(version)},
 		{Name: "cancel an unknown id", NoID: true, Frame: func(string) []byte {
 			return []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"mcpprobe-never-sent","reason":"test"}}`)
-		}, Expect: Expectation{Channel: "no_answer", Why: "a notification gets no answer; the cancellation of an unknown request is ignored"}},
+		}, Expect: cancelUnknown(version)},
+		{Name: "batch", Frame: func(id string) []byte {
+			return []byte(`[{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params("") + `}]`)
+		}, Expect: batch(version)},
 	}
-	batch := Expectation{Channel: "rpc_error", Why: "batching was removed in 2025-06-18"}
-	if version < "2025-06-18" && !modern {
-		batch = Expectation{Channel: "ok", Why: "2025-03-26 and earlier accept batches"}
-	}
-	cases = append(cases, Case{Name: "batch", Frame: func(id string) []byte {
-		return []byte(`[{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params("") + `}]`)
-	}, Expect: batch})
 	if !modern {
 		cases = append(cases,
 			Case{Name: "second initialize", Frame: func(id string) []byte {
 				return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"mcpprobe","version":"malformed"}}}`)
-			}, Expect: Expectation{Channel: "rpc_error", Why: "a session is initialized once"}},
+			}, Expect: secondInitialize(version)},
 			Case{Name: "request before initialize", Fresh: true, Frame: func(id string) []byte {
 				return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`)
-			}, Expect: Expectation{Channel: "rpc_error", Why: "before initialize a server answers nothing but ping (an error, implementation-defined)"}},
+			}, Expect: beforeInitialize(version)},
 		)
 	}
 	if tool != "" {
 		big := `{"mcpprobe_big":"` + strings.Repeat("x", 1<<20) + `"}`
 		deep := strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100)
 		cases = append(cases,
-			Case{Name: "1 MB string", Tool: tool, Frame: call(tool, []byte(big), meta), Expect: Expectation{Channel: "answered", Why: "any answer; no crash, no hang"}},
-			Case{Name: "100-deep nesting", Tool: tool, Frame: call(tool, []byte(`{"mcpprobe_deep":`+deep+`}`), meta), Expect: Expectation{Channel: "answered", Why: "any answer; no crash, no hang"}},
+			Case{Name: "1 MB string", Tool: tool, Frame: call(tool, []byte(big), meta), Expect: answered()},
+			Case{Name: "100-deep nesting", Tool: tool, Frame: call(tool, []byte(`{"mcpprobe_deep":`+deep+`}`), meta), Expect: answered()},
 		)
 	}
 	return cases

@@ -9,7 +9,11 @@ import (
 
 func TestToolCases(t *testing.T) {
 	tool := []byte(`{"name":"t","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer","minimum":1,"maximum":20},"mode":{"type":"string","enum":["fast","slow"]}},"required":["q","n"],"additionalProperties":false}}`)
-	cases := ToolCases(tool, "2025-11-25", "")
+	args := BaselineArgs(tool)
+	if string(args) != `{"q":"a","n":1}` {
+		t.Fatalf("BaselineArgs = %s", args)
+	}
+	cases := ToolCases(tool, args, "2025-11-25", "")
 	got := map[string]string{}
 	for _, c := range cases {
 		got[c.Name] = string(c.Frame(`"x"`))
@@ -34,33 +38,34 @@ func TestToolCases(t *testing.T) {
 		}
 	}
 	for _, c := range cases {
-		if c.Name == "unknown property" && c.Expect.Channel != "is_error" {
-			t.Errorf("additionalProperties: false makes an unknown property an input error")
+		if c.Name == "unknown property" && (c.Expect.Channel != IsError || !c.ClosedSchema) {
+			t.Errorf("additionalProperties: false makes an unknown property an input error: %+v", c.Expect)
 		}
 	}
-	// Before 2025-11-25 input errors are protocol errors.
-	old := ToolCases(tool, "2025-06-18", "")
-	if old[0].Expect.Channel != "rpc_error" || old[0].Expect.Code != -32602 {
-		t.Errorf("2025-06-18 expectation = %+v", old[0].Expect)
+	// Cases start from the arguments given (--args), not the schema's.
+	user := ToolCases(tool, []byte(`{"q":"hello","n":7}`), "2025-11-25", "")
+	if f := string(user[0].Frame(`"x"`)); !strings.Contains(f, `"arguments":{"n":7,"q":12345}`) {
+		t.Errorf("wrong type from --args: %s", f)
 	}
 	// The modern era carries _meta in every frame.
-	modern := ToolCases(tool, "2026-07-28", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
+	modern := ToolCases(tool, args, "2026-07-28", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
 	if !strings.Contains(string(modern[0].Frame(`"x"`)), `"_meta":{"io.modelcontextprotocol/protocolVersion"`) {
 		t.Errorf("modern frame lacks _meta")
+	}
+	b := BaselineCase("t", args, "")
+	if !b.Baseline || !strings.Contains(string(b.Frame(`"x"`)), `"arguments":{"q":"a","n":1}`) {
+		t.Errorf("baseline = %+v %s", b, b.Frame(`"x"`))
 	}
 }
 
 func TestProtocolCases(t *testing.T) {
-	legacy := ProtocolCases("2025-03-26", "", "echo")
+	legacy := ProtocolCases("2025-03-26", "", "echo", false)
 	names := map[string]Case{}
 	for _, c := range legacy {
 		names[c.Name] = c
 		if c.Name != "invalid JSON" && c.Name != "cancel an unknown id" && !gjson.Valid(string(c.Frame(`"x"`))) {
 			t.Errorf("%s: frame is not JSON", c.Name)
 		}
-	}
-	if names["batch"].Expect.Channel != "ok" {
-		t.Errorf("2025-03-26 accepts batches")
 	}
 	if gjson.Valid(string(names["invalid JSON"].Frame(`"x"`))) {
 		t.Errorf("invalid JSON is valid")
@@ -71,13 +76,10 @@ func TestProtocolCases(t *testing.T) {
 	if len(names["1 MB string"].Frame(`"x"`)) < 1<<20 {
 		t.Errorf("1 MB string is short")
 	}
-	modern := ProtocolCases("2026-07-28", `{}`, "")
+	modern := ProtocolCases("2026-07-28", `{}`, "", false)
 	for _, c := range modern {
 		if c.Name == "second initialize" || c.Name == "request before initialize" || c.Name == "1 MB string" {
 			t.Errorf("%s makes no sense here", c.Name)
-		}
-		if c.Name == "batch" && c.Expect.Channel != "rpc_error" {
-			t.Errorf("batches are gone in 2026-07-28")
 		}
 	}
 }

@@ -36,6 +36,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from this run")
 //
 //	mcpprobe malformed --trace probe/malformed/testdata/raw.jsonl --timeout 500ms --call echo -- /tmp/f/rawserver -bench-tools
 //	mcpprobe malformed --trace probe/malformed/testdata/good.jsonl --timeout 1s /tmp/f/goodserver
+//	mcpprobe malformed --trace probe/malformed/testdata/outside.jsonl --timeout 500ms -- /tmp/f/rawserver -bench-tools -call-error "network unreachable: dial tcp 192.0.2.1:443" -error-code 0
 var goldenCases = []struct {
 	name    string
 	timeout time.Duration
@@ -47,6 +48,9 @@ var goldenCases = []struct {
 	// modern era, the Go SDK: is_error for input errors, and a crash on
 	// invalid JSON, after which the server is restarted
 	{"good", time.Second, nil},
+	// every tool fails for an outside reason: its cases are inconclusive;
+	// the unknown method's code 0 is allowed, and worth info
+	{"outside", 500 * time.Millisecond, nil},
 }
 
 func TestGolden(t *testing.T) {

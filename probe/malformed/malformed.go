@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
@@ -20,54 +21,120 @@ type Options struct {
 	// none means every tool annotated readOnlyHint, since a malformed call
 	// that a server accepts anyway must not write.
 	Tools []string
+	// Args, if set, are the valid arguments of the named tools' baseline
+	// calls, and the cases start from them; otherwise both are built from
+	// each tool's schema.
+	Args []byte
 }
 
-// Result is a malformed run: every case with the channel that answered.
+// Result is a malformed run: every case with the channel that answered
+// and the verdict on it.
 type Result struct {
 	Target   string // as the user typed it, secrets hidden
 	Protocol string // negotiated; the cases' expectations follow it
 	Cases    []Outcome
 }
 
-// Met is how many cases were answered as the spec asks.
-func (r *Result) Met() int {
-	n := 0
+// Verdicts counts the cases by verdict (baselines left out).
+func (r *Result) Verdicts() map[string]int {
+	m := map[string]int{Pass: 0, Fail: 0, Warn: 0, Observed: 0, Inconclusive: 0}
 	for _, c := range r.Cases {
-		if c.OK {
-			n++
+		if !c.Baseline {
+			m[c.Verdict]++
 		}
 	}
-	return n
+	return m
 }
 
-// Findings are the cases answered otherwise than the negotiated version
-// asks, each naming what it asks and why.
+// Unjudged is a tool whose baseline call failed, and how.
+type Unjudged struct {
+	Tool    string
+	Args    []byte // the valid arguments it was called with
+	Answer  string // is_error, rpc_error -32603, no_answer, crashed
+	Message string
+	Cases   int // its cases, each inconclusive
+}
+
+// Unjudged lists the tools that could not be judged, in the order called.
+func (r *Result) Unjudged() []Unjudged {
+	var out []Unjudged
+	for _, c := range r.Cases {
+		if !c.Baseline || c.Verdict != Inconclusive {
+			continue
+		}
+		u := Unjudged{Tool: c.Tool, Args: c.Args, Answer: c.Answer(), Message: c.Message}
+		for _, d := range r.Cases {
+			if !d.Baseline && d.Tool == c.Tool && d.Verdict == Inconclusive {
+				u.Cases++
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// Answer is the channel, with the code for rpc_error (as sent, when it
+// is no integer).
+func (o Outcome) Answer() string {
+	switch {
+	case o.Channel != RPCError:
+		return o.Channel
+	case o.RawCode != "" && !probe.IsIntegerCode(o.RawCode):
+		return o.Channel + " " + excerpt(o.RawCode)
+	case o.RawCode == "":
+		return o.Channel + " (no code)"
+	}
+	return fmt.Sprintf("%s %d", o.Channel, o.Code)
+}
+
+// Findings are the cases whose verdict carries a severity, each naming
+// what answered, the clause and why; a tool that could not be judged; and
+// each error code the text says something of.
 func (r *Result) Findings() []findings.Finding {
 	var fs []findings.Finding
 	for _, c := range r.Cases {
-		if c.OK {
+		if c.Baseline || c.Verdict == Inconclusive || c.Severity == "" {
 			continue
 		}
+		msg := fmt.Sprintf("%q answered %s", c.Case, c.Answer())
+		if c.Message != "" {
+			msg += fmt.Sprintf(" (%q)", c.Message)
+		}
+		msg += fmt.Sprintf("; %s asks %s: %s; %s", r.Protocol, c.Expected, c.Why, c.Clause)
+		if c.SDK != "" {
+			msg += "; " + c.SDK
+		}
 		var f findings.Finding
-		switch {
-		case c.Channel == Crashed:
-			f = findings.New(findings.MalformedCrash, "%q ended the server or its session (%s); %s asks %s: %s",
-				c.Case, c.Message, r.Protocol, c.Expected, c.Expected.Why)
-		case c.Channel == NoAnswer:
-			f = findings.New(findings.MalformedUnanswered, "%q got no answer; %s asks %s: %s",
-				c.Case, r.Protocol, c.Expected, c.Expected.Why)
+		switch c.Channel {
+		case Crashed:
+			f = findings.NewAt(c.Severity, findings.MalformedCrash, "%s", msg)
+		case NoAnswer:
+			f = findings.NewAt(c.Severity, findings.MalformedUnanswered, "%s", msg)
 		default:
-			got := c.Channel
-			if c.Channel == RPCError {
-				got = fmt.Sprintf("%s %d", c.Channel, c.Code)
-			}
-			f = findings.New(findings.MalformedChannel, "%q answered %s; %s asks %s: %s",
-				c.Case, got, r.Protocol, c.Expected, c.Expected.Why)
+			f = findings.NewAt(c.Severity, findings.MalformedChannel, "%s", msg)
 		}
 		if c.Tool != "" {
 			f = f.About(c.Tool)
 		}
 		fs = append(fs, f)
+	}
+	for _, u := range r.Unjudged() {
+		fs = append(fs, findings.New(findings.MalformedInconclusive,
+			"the baseline call of %s with valid arguments %s answered %s (%q), so its %d case(s) were not judged: a tool that fails for an outside reason (network, credentials, a missing browser) says nothing about how it refuses bad input",
+			u.Tool, excerpt(string(u.Args)), u.Answer, u.Message, u.Cases).About(u.Tool))
+	}
+	seen := map[string]bool{}
+	for _, c := range r.Cases {
+		if c.Channel != RPCError || seen[c.RawCode] {
+			continue
+		}
+		seen[c.RawCode] = true
+		j := probe.JudgeErrorCode(c.RawCode, r.Protocol)
+		if j.Severity == "" {
+			continue
+		}
+		fs = append(fs, findings.NewAt(j.Severity, findings.NonstandardErrorCode,
+			"the answer to %q (%q) has %s (%s)", c.Case, c.Message, j.Why, j.URL))
 	}
 	return fs
 }
@@ -75,9 +142,10 @@ func (r *Result) Findings() []findings.Finding {
 // Counts is empty: malformed gates only on its findings.
 func (r *Result) Counts() map[string]int { return nil }
 
-// Run lists the server's tools on a first connection, derives the cases
-// from the tools asked for (or the read-only ones) and the protocol, and
-// sends each to a fresh connection of the server, restarting it after a
+// Run lists the server's tools on a first connection and picks the tools
+// asked for (or the read-only ones). On a second connection it makes a
+// valid call to each, then sends the cases derived from the tools that
+// answered and the protocol-level ones, restarting the server after a
 // case that killed it. A tool the server lacks is a *probe.OptionError; a
 // server that cannot be started or probed, a *probe.FatalError.
 func Run(ctx context.Context, o Options) (*Result, error) {
@@ -99,27 +167,60 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	cl.ListTools(ctx)
 	srv.Stop()
 	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
-	cases, err := plan(cl.Capture.Tools.Items, o.Tools, res.Protocol, cl.Meta())
+	tools, err := selectTools(cl.Capture.Tools.Items, o.Tools)
 	if err != nil {
 		return nil, err
 	}
-	res.Cases, err = play(ctx, start, o.Probe, cases, o.Probe.Timeout)
+	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
+
+	r := &runner{ctx: ctx, start: start, o: o.Probe, timeout: o.Probe.Timeout}
+	defer r.stop()
+	if err := r.connect(); err != nil {
+		return nil, err
+	}
+	args := map[string][]byte{}
+	var baselines []Case
+	for _, t := range tools {
+		name := gjson.GetBytes(t, "name").String()
+		args[name] = BaselineArgs(t)
+		if o.Args != nil {
+			args[name] = o.Args
+		}
+		baselines = append(baselines, BaselineCase(name, args[name], meta))
+	}
+	base, err := r.play(baselines, nil)
 	if err != nil {
 		return nil, err
 	}
+	cases := plan(tools, args, base, res.Protocol, meta, http)
+	// A tool whose baseline got no answer, or killed the server, would
+	// make each of its cases wait out the timeout or restart the server,
+	// to no verdict.
+	byTool := map[string]Outcome{}
+	for _, b := range base {
+		byTool[b.Tool] = b
+	}
+	skip := func(c Case) bool {
+		b, ok := byTool[c.Tool]
+		return ok && (b.Channel == NoAnswer || b.Channel == Crashed)
+	}
+	rest, err := r.play(cases, skip)
+	if err != nil {
+		return nil, err
+	}
+	res.Cases = judgeAll(append(base, rest...), res.Protocol)
+	explainSDK(res.Cases, tools)
 	return res, nil
 }
 
-// plan derives the cases: from each tool named (or, when none is, each
-// tool annotated read-only), then the protocol-level ones, whose big and
-// deep arguments go to the first such tool.
-func plan(tools [][]byte, named []string, version, meta string) ([]Case, error) {
+// selectTools picks the raw tools named (or, when none is, each tool
+// annotated read-only), in the server's order.
+func selectTools(tools [][]byte, named []string) ([][]byte, error) {
 	want, unseen := map[string]bool{}, map[string]bool{}
 	for _, n := range named {
 		want[n], unseen[n] = true, true
 	}
-	var cases []Case
-	first := ""
+	var out [][]byte
 	for _, raw := range tools {
 		name := gjson.GetBytes(raw, "name").String()
 		readOnly := gjson.GetBytes(raw, "annotations.readOnlyHint").Bool()
@@ -127,10 +228,7 @@ func plan(tools [][]byte, named []string, version, meta string) ([]Case, error) 
 			continue
 		}
 		delete(unseen, name)
-		if first == "" {
-			first = name
-		}
-		cases = append(cases, ToolCases(raw, version, meta)...)
+		out = append(out, raw)
 	}
 	if len(unseen) > 0 {
 		var missing []string
@@ -140,5 +238,97 @@ func plan(tools [][]byte, named []string, version, meta string) ([]Case, error) 
 		sort.Strings(missing)
 		return nil, probe.Optionf("the server has no tool %q", missing[0])
 	}
-	return append(cases, ProtocolCases(version, meta, first)...), nil
+	return out, nil
+}
+
+// plan derives the cases: from each tool's schema, starting from its
+// baseline arguments, then the protocol-level ones, whose big and deep
+// arguments go to the first tool whose baseline call worked (or, if none
+// did, the first tool: its cases will be inconclusive).
+func plan(tools [][]byte, args map[string][]byte, base []Outcome, version, meta string, http bool) []Case {
+	var cases []Case
+	first := ""
+	for _, t := range tools {
+		name := gjson.GetBytes(t, "name").String()
+		cases = append(cases, ToolCases(t, args[name], version, meta)...)
+	}
+	for _, b := range base {
+		if b.Channel == OK {
+			first = b.Tool
+			break
+		}
+	}
+	if first == "" && len(tools) > 0 {
+		first = gjson.GetBytes(tools[0], "name").String()
+	}
+	return append(cases, ProtocolCases(version, meta, first, http)...)
+}
+
+// judgeAll gives each outcome its verdict. A case sent to a tool whose
+// baseline failed is inconclusive, carrying the baseline's answer; so is
+// the unknown tool when no tool answered a valid call, since a server
+// that fails every call says nothing of how it looks tools up.
+func judgeAll(outs []Outcome, version string) []Outcome {
+	failed := map[string]Outcome{}
+	baselines, working := 0, 0
+	for _, o := range outs {
+		if o.Baseline {
+			baselines++
+			if o.Channel == OK {
+				working++
+			} else {
+				failed[o.Tool] = o
+			}
+		}
+	}
+	for i := range outs {
+		o := &outs[i]
+		switch b, bad := failed[o.Tool]; {
+		case o.Baseline && o.Channel == OK:
+			o.Judgement = Judgement{Verdict: Pass, Why: o.Expected.Why}
+		case o.Baseline:
+			o.Judgement = Judgement{Verdict: Inconclusive,
+				Why: "the valid call failed, so this tool's cases cannot be judged: the failure may have an outside cause (network, credentials, a missing dependency)"}
+		case bad:
+			o.Judgement = Judgement{Verdict: Inconclusive, Clause: o.Expected.Clause,
+				Why: fmt.Sprintf("the baseline call of %s answered %s (%q): its answers say nothing of how it refuses bad input", o.Tool, b.Answer(), b.Message)}
+		case o.Case == "unknown tool" && baselines > 0 && working == 0:
+			o.Judgement = Judgement{Verdict: Inconclusive, Clause: o.Expected.Clause,
+				Why: "no tool answered a valid call, so how the server answers a call of a tool it lacks cannot be told from how it fails every call"}
+		default:
+			o.Judgement = Judge(o.Channel, o.Code, o.Expected)
+		}
+		if o.Channel == RPCError && o.Verdict != Inconclusive && o.Verdict != Fail {
+			o.Judgement = judgeCode(o.Judgement, o.RawCode, version)
+		}
+	}
+	return outs
+}
+
+// judgeCode fails an error reply whose code breaks a MUST of its own (no
+// integer; in 2026-07-28 a code that version forbids), whatever the case;
+// lesser code findings are reported apart (nonstandard-error-code).
+func judgeCode(j Judgement, raw, version string) Judgement {
+	cj := probe.JudgeErrorCode(raw, version)
+	if cj.Severity != findings.Error {
+		return j
+	}
+	return Judgement{Verdict: Fail, Severity: findings.Error, Why: cj.Why,
+		Clause: &Clause{Version: specVersion(version), URL: cj.URL, Keyword: cj.Keyword, Binds: "server", Text: cj.Text}}
+}
+
+// Summary says in one line how many cases got each verdict.
+func (r *Result) Summary() string {
+	v := r.Verdicts()
+	var parts []string
+	for _, k := range []string{Pass, Fail, Warn, Observed, Inconclusive} {
+		parts = append(parts, fmt.Sprintf("%d %s", v[k], k))
+	}
+	n := 0
+	for _, c := range r.Cases {
+		if !c.Baseline {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d cases: %s", n, strings.Join(parts, ", "))
 }

@@ -18,73 +18,93 @@ const (
 	IsError  = "is_error"  // a result with isError: true; reaches the model
 	RPCError = "rpc_error" // a JSON-RPC error; never reaches the model
 	NoAnswer = "no_answer"
-	Crashed  = "crashed" // the server died of it (the health check failed)
+	Crashed  = "crashed"  // the server died of it (the health check failed)
+	NotSent  = "not_sent" // the tool's baseline got no answer or crashed: its cases were not sent
 )
 
-// Outcome is what one case got.
+// Outcome is what one case got, and the verdict on it.
 type Outcome struct {
 	Case     string
 	Tool     string
+	Baseline bool   // the tool's valid call, made before its cases
+	Args     []byte // a baseline's arguments
 	Channel  string
-	Code     int64 // for rpc_error
-	Message  string
+	Code     int64  // for rpc_error
+	RawCode  string // the code as sent, for rpc_error
+	Message  string // the error's message or the isError text, shortened; what a crash looked like
 	Expected Expectation
-	OK       bool
+	Judgement
+	// SDK names an SDK whose known behaviour explains the answer, and
+	// how; "" when none is recognised (see sdk.go: a heuristic).
+	SDK string
+	// closedSchema: an unknown property on additionalProperties: false.
+	closedSchema bool
 }
 
-// play sends each case to a server from start, restarting it after a
-// case that killed it. Each case is followed by a health check.
-func play(ctx context.Context, start func() (*launch.Server, error), o probe.Options, cases []Case, timeout time.Duration) ([]Outcome, error) {
-	var srv *launch.Server
-	var cl *probe.Client
-	connect := func() error {
-		if srv != nil {
-			srv.Stop()
-			srv = nil
-		}
-		next, err := start()
-		if err != nil {
-			return err
-		}
-		srv = next
-		cl, err = probe.Connect(ctx, srv.Conn(), o)
-		if err != nil {
-			return srv.Explain(err)
-		}
-		return nil
+// runner sends cases to a server from start, restarting it after a case
+// that killed it. Each case is followed by a health check.
+type runner struct {
+	ctx     context.Context
+	start   func() (*launch.Server, error)
+	o       probe.Options
+	timeout time.Duration
+	srv     *launch.Server
+	cl      *probe.Client
+	sent    int // cases sent so far, for their ids
+}
+
+func (r *runner) connect() error {
+	r.stop()
+	next, err := r.start()
+	if err != nil {
+		return err
 	}
-	defer func() {
-		if srv != nil {
-			srv.Stop()
-		}
-	}()
-	if err := connect(); err != nil {
-		return nil, err
+	r.srv = next
+	r.cl, err = probe.Connect(r.ctx, r.srv.Conn(), r.o)
+	if err != nil {
+		return r.srv.Explain(err)
 	}
+	return nil
+}
+
+func (r *runner) stop() {
+	if r.srv != nil {
+		r.srv.Stop()
+		r.srv = nil
+	}
+}
+
+// play sends each case in turn; skip names cases not to send.
+func (r *runner) play(cases []Case, skip func(Case) bool) ([]Outcome, error) {
 	var out []Outcome
-	for i, c := range cases {
-		if ctx.Err() != nil {
+	for _, c := range cases {
+		if r.ctx.Err() != nil {
 			break
 		}
-		id := fmt.Sprintf(`"mcpprobe-malformed-%d"`, i+1)
-		var r Outcome
-		if c.Fresh {
-			r = fresh(ctx, start, c, id, timeout)
-		} else {
-			r = send(ctx, cl.Session, c, id, timeout)
-			if !healthy(ctx, cl, timeout) {
-				r.Channel, r.Message = Crashed, "the health check after it failed: "+r.Channel
-				if err := connect(); err != nil {
+		var o Outcome
+		switch {
+		case skip != nil && skip(c):
+			o.Channel = NotSent
+		case c.Fresh:
+			r.sent++
+			o = fresh(r.ctx, r.start, c, r.id(), r.timeout)
+		default:
+			r.sent++
+			o = send(r.ctx, r.cl.Session, c, r.id(), r.timeout)
+			if !healthy(r.ctx, r.cl, r.timeout) {
+				o.Channel, o.Message = Crashed, "the health check after it failed: "+o.Channel
+				if err := r.connect(); err != nil {
 					return out, prefixed(err, fmt.Sprintf("restarting the server after the case %q: ", c.Name))
 				}
 			}
 		}
-		r.Case, r.Tool, r.Expected = c.Name, c.Tool, c.Expect
-		r.OK = meets(r, c.Expect)
-		out = append(out, r)
+		o.Case, o.Tool, o.Expected, o.Baseline, o.Args, o.closedSchema = c.Name, c.Tool, c.Expect, c.Baseline, c.Args, c.ClosedSchema
+		out = append(out, o)
 	}
 	return out, nil
 }
+
+func (r *runner) id() string { return fmt.Sprintf(`"mcpprobe-malformed-%d"`, r.sent) }
 
 // prefixed says where a failure happened, keeping its three parts.
 func prefixed(err error, prefix string) error {
@@ -134,7 +154,7 @@ func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time
 	case err == nil:
 		return Outcome{Channel: OK}
 	case errors.As(err, &re):
-		return Outcome{Channel: RPCError, Code: re.Code, Message: excerpt(re.Message)}
+		return Outcome{Channel: RPCError, Code: re.Code, RawCode: re.RawCode, Message: excerpt(re.Message)}
 	case errors.As(err, &te):
 		// Some servers answer a frame they cannot read with id null.
 		if r, ok := orphanReply(s, before, 0); ok {
@@ -159,7 +179,7 @@ func orphanReply(s *probe.Session, from int, wait time.Duration) (Outcome, bool)
 			}
 			v := gjson.ParseBytes(e.Raw)
 			if v.Get("error").Exists() {
-				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), Message: excerpt(v.Get("error.message").String())}, true
+				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), RawCode: boundRaw(v.Get("error.code").Raw), Message: excerpt(v.Get("error.message").String())}, true
 			}
 			return Outcome{Channel: OK}, true
 		}
@@ -183,15 +203,12 @@ func healthy(ctx context.Context, cl *probe.Client, timeout time.Duration) bool 
 	return err == nil || errors.As(err, &re)
 }
 
-// meets compares an outcome with what the spec asks for.
-func meets(r Outcome, e Expectation) bool {
-	switch e.Channel {
-	case "answered":
-		return r.Channel == OK || r.Channel == IsError || r.Channel == RPCError
-	case RPCError:
-		return r.Channel == RPCError && (e.Code == 0 || e.Code == r.Code)
+// boundRaw cuts a code as sent, as the session does.
+func boundRaw(raw string) string {
+	if len(raw) > 64 {
+		return raw[:64]
 	}
-	return r.Channel == e.Channel
+	return raw
 }
 
 func excerpt(s string) string {
