@@ -272,7 +272,8 @@ func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	}
 	mal := &reports.Object{}
 	mal.Set("protocol_version", m.Protocol)
-	mal.Raw("met", []byte(gjson.GetBytes(mj, "malformed.met").Raw))
+	mal.Raw("verdicts", []byte(gjson.GetBytes(mj, "malformed.verdicts").Raw))
+	mal.Raw("unjudged", []byte(gjson.GetBytes(mj, "malformed.unjudged").Raw))
 	mal.Raw("cases", []byte(gjson.GetBytes(mj, "malformed.cases").Raw))
 	mal.Raw("findings", []byte(gjson.GetBytes(mj, "findings").Raw))
 	wr := &reports.Object{}
@@ -336,14 +337,13 @@ func corpusGolden(t *testing.T, path string, got []byte) {
 }
 
 // permitted reports whether the spec permits what the server did in o's
-// case, so that no verdict on it may be an error. It reads the case's
-// expectation as malformed records it today (a channel, a code and a why;
-// no RFC 2119 keyword): an outcome that meets the expectation is
-// permitted, and so is any outcome of a case whose why says the spec
-// leaves it implementation-defined. When Expectation names its clause's
-// keyword, this becomes: o.OK || that keyword is not MUST.
+// case, so that no verdict on it may be an error: everything except what a
+// MUST (or MUST NOT) that binds the server decides. A clause that binds
+// only the client, a SHOULD, or a text with no keyword leaves the server's
+// behaviour open.
 func permitted(o malformed.Outcome) bool {
-	return o.OK || strings.Contains(o.Expected.Why, "implementation-defined")
+	c := o.Clause
+	return c == nil || c.Binds != "server" || !strings.HasPrefix(c.Keyword, "MUST")
 }
 
 // permittedErrors lists each case of r that the spec permits and that
@@ -381,17 +381,23 @@ func TestCorpusPermitted(t *testing.T) {
 // The check above can fail: a permitted case that drew an error is found.
 func TestPermittedErrors(t *testing.T) {
 	t.Parallel()
-	open := malformed.Expectation{Channel: malformed.RPCError, Why: "an error, implementation-defined"}
-	strict := malformed.Expectation{Channel: malformed.RPCError, Code: -32601, Why: "JSON-RPC 2.0: method not found is -32601"}
+	client := &malformed.Clause{Version: "2025-11-25", Keyword: "SHOULD NOT", Binds: "client", Text: "the client SHOULD NOT send requests other than pings"}
+	must := &malformed.Clause{Version: "JSON-RPC 2.0", Keyword: "MUST", Binds: "server", Text: "the Server MUST reply"}
+	open := malformed.Expectation{Channel: malformed.Observed, Clause: client}
+	strict := malformed.Expectation{Channel: malformed.RPCError, Code: -32601, Clause: must}
 	tests := []struct {
 		name string
 		o    malformed.Outcome
 		want int
 	}{
-		{"open case, crashed", malformed.Outcome{Case: "request before initialize", Channel: malformed.Crashed, Expected: open}, 1},
-		{"open case, answered otherwise", malformed.Outcome{Case: "request before initialize", Channel: malformed.OK, Expected: open}, 0},
-		{"required case, crashed", malformed.Outcome{Case: "unknown method", Channel: malformed.Crashed, Expected: strict}, 0},
-		{"required case, met", malformed.Outcome{Case: "unknown method", Channel: malformed.RPCError, Code: -32601, Expected: strict, OK: true}, 0},
+		{"open case judged an error (the bug this guards)", malformed.Outcome{Case: "request before initialize", Channel: malformed.Crashed, Expected: open,
+			Judgement: malformed.Judgement{Verdict: malformed.Fail, Severity: findings.Error, Clause: client}}, 1},
+		{"open case observed", malformed.Outcome{Case: "request before initialize", Channel: malformed.OK, Expected: open,
+			Judgement: malformed.Judgement{Verdict: malformed.Observed, Clause: client}}, 0},
+		{"server MUST broken", malformed.Outcome{Case: "unknown method", Channel: malformed.Crashed, Expected: strict,
+			Judgement: malformed.Judgement{Verdict: malformed.Fail, Severity: findings.Error, Clause: must}}, 0},
+		{"server MUST met", malformed.Outcome{Case: "unknown method", Channel: malformed.RPCError, Code: -32601, Expected: strict,
+			Judgement: malformed.Judgement{Verdict: malformed.Pass, Clause: must}}, 0},
 	}
 	for _, tc := range tests {
 		r := &malformed.Result{Protocol: "2025-11-25", Cases: []malformed.Outcome{tc.o}}
