@@ -199,7 +199,7 @@ func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, e
 			}
 			r.LateReplies += l.late()
 			l.srv.Stop()
-			l.shim.Finish(200 * time.Millisecond)
+			l.shim.Finish(time.Second)
 			r.Events = append(r.Events, place(l.shim.Events(), i, l.ready, attempts)...)
 		}
 		for _, e := range r.Events {
