@@ -25,7 +25,9 @@ func benchFlags() []cli.Flag {
 		&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "calls in flight (closed loop)"},
 		&cli.StringFlag{Name: "rate", Usage: "`R/s`: an open loop sending R calls per second, each timed from when it was due"},
 		&cli.DurationFlag{Name: "duration", Value: 10 * time.Second, Usage: "length of an open-loop run (--rate)"},
-		&cli.StringFlag{Name: "vs", Usage: "a second `TARGET` (a command without spaces in its path, words split on spaces, or a URL), measured interleaved with the first"},
+		&cli.StringFlag{Name: "vs", Usage: "a second `TARGET` (a command without spaces in its path, words split on spaces, or a URL), compared with the first over --rounds rounds"},
+		&cli.IntFlag{Name: "rounds", Value: bench.DefaultRounds, Usage: "with --vs: rounds, each a fresh process of A and of B measured in turn (2 or more; 8 or more for a difference to be significant)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "with --vs: shuffle which side goes first in each round with this seed (0: ABBA order)"},
 	}
 }
 
@@ -102,6 +104,17 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 	}
 	if o.Calls, err = callsFromFlags(cmd); err != nil {
 		return o, err
+	}
+	if cmd.String("vs") == "" {
+		for _, f := range []string{"rounds", "seed"} {
+			if cmd.IsSet(f) {
+				return o, usageErr("--%s is for --vs: it orders the rounds of a comparison", f)
+			}
+		}
+	}
+	o.Rounds, o.Seed = int(cmd.Int("rounds")), cmd.Uint64("seed")
+	if o.Rounds < 2 || o.Rounds > bench.MaxRounds {
+		return o, usageErr("--rounds %d: want 2 to %d", o.Rounds, bench.MaxRounds)
 	}
 	if vs := cmd.String("vs"); vs != "" {
 		if o.Rate > 0 {

@@ -126,6 +126,7 @@ const (
 	// bench
 	ColdStart
 	CallTimeout
+	CallErrors
 	StartupOverDeadline
 
 	// malformed
@@ -217,8 +218,9 @@ var defs = []Def{
 
 	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
 	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},
-	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50: a cold start a host will feel", More: moreBench},
+	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50 and over 50 ms: a cold start a host will feel (never said of the first exit)", More: moreBench},
 	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
+	{Code: CallErrors, Name: "call-errors", Severity: Warning, Origin: OriginBench, Title: "calls of a series failed (a JSON-RPC error, an `isError` result, a start that did not answer): they are timed, so the figures mix in the error path, or time only it when every call failed; the first error is shown", More: moreBench},
 	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
 
 	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Also: []Severity{Warning}, Origin: OriginMalformed, Title: "a malformed call ended the server or its session (the health check after it failed): an error where the call was a request the server MUST answer, a warning where the spec leaves the case open or only asks the server to ignore it", More: moreVerdicts},
