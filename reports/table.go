@@ -38,6 +38,14 @@ func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.
 	if st == Markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
+	if width, color := screenOf(w); st == Terminal {
+		if color {
+			rows = paint(w, rows)
+		}
+		if width > 0 {
+			header, rows = fitTable(header, rows, width)
+		}
+	}
 	t := tablewriter.NewTable(w, opts...)
 	t.Header(toAny(header)...)
 	for _, r := range rows {
@@ -62,3 +70,56 @@ var (
 	Left  = tw.AlignLeft
 	Right = tw.AlignRight
 )
+
+// fitTable wraps the header and cells of a table too wide for width so
+// that it fits (fitColumns), without touching the caller's slices.
+func fitTable(header []string, rows [][]string, width int) ([]string, [][]string) {
+	natural := make([]int, len(header))
+	for i, h := range header {
+		natural[i] = cellWidth(h)
+	}
+	for _, r := range rows {
+		for i := range min(len(r), len(natural)) {
+			natural[i] = max(natural[i], cellWidth(r[i]))
+		}
+	}
+	cols := fitColumns(natural, width)
+	if cols == nil {
+		return header, rows
+	}
+	h := make([]string, len(header))
+	for i, c := range header {
+		h[i] = wrapCell(c, cols[i])
+	}
+	out := make([][]string, len(rows))
+	for j, r := range rows {
+		out[j] = make([]string, len(r))
+		for i, c := range r {
+			if i < len(cols) {
+				c = wrapCell(c, cols[i])
+			}
+			out[j][i] = c
+		}
+	}
+	return h, out
+}
+
+// paint colours, on a colour screen, every cell that is a severity
+// (error, warning, info) or starts with a verdict mark (✓, ✗, ⚠), in a
+// copy of rows.
+func paint(w io.Writer, rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for j, r := range rows {
+		out[j] = make([]string, len(r))
+		for i, c := range r {
+			switch c {
+			case "error", "warning", "info":
+				c = Severity(w, c)
+			default:
+				c = Verdict(w, c)
+			}
+			out[j][i] = c
+		}
+	}
+	return out
+}

@@ -55,7 +55,7 @@ func budgetCommand() *cli.Command {
 			}
 			out := budgetOutcome(r)
 			if cmd.String("view") != "" {
-				out.text = func(w io.Writer) { reports.BudgetView(w, r) }
+				out.text, out.markdown = func(w io.Writer) { reports.BudgetView(w, r) }, true
 			} else if cmd.Bool("show-cut") {
 				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
 			}

@@ -58,6 +58,7 @@ type outcome struct {
 	counts   map[string]int  // categories counted outside findings (drift)
 	section  func() []byte   // the command's --json section
 	text     func(io.Writer) // text (or markdown, for report)
+	markdown bool            // text is markdown: never fitted to a terminal or coloured
 }
 
 // emit is the one output path of every command: --json gets the envelope
@@ -71,8 +72,12 @@ func emit(cmd *cli.Command, o outcome) error {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
-		o.text(&b)
-		out = b.Bytes()
+		s := screenFor(cmd, &b)
+		if o.markdown {
+			s = &reports.Screen{W: &b} // markdown is for a file, whatever the terminal
+		}
+		o.text(s)
+		out = reports.Fit(b.Bytes(), s.Width)
 	}
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
@@ -127,12 +132,13 @@ var globalUse = map[string][]string{
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy", "servers"},
 	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
+	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
 }
 
 // refuseUnused is part of every command's Before: a global flag the

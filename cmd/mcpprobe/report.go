@@ -75,7 +75,7 @@ func reportCommand() *cli.Command {
 func reportOutcome(r *report.Result) outcome {
 	c := r.Wire.Capture
 	return outcome{command: "report", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(),
+		findings: r.Findings(), counts: r.Counts(), markdown: true,
 		section: func() []byte { return reports.ReportSection(r) },
 		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
 }

@@ -41,7 +41,8 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
 		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		&cli.BoolFlag{Name: "no-color", Usage: "no colour (NO_COLOR is honoured too)"},
+		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
+		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
 	}
 }
 
@@ -85,6 +86,9 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			return t, usageErr("%v", err)
 		}
 	} else {
+		if err := quotedCommand(cmd.Name, args); err != nil {
+			return t, err
+		}
 		t, err = launch.FromArgs(args)
 		if err != nil {
 			return t, usageErr("%v", err)
