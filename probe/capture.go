@@ -446,7 +446,10 @@ func (p *prober) fatalHandshake(method string, err error) error {
 	switch {
 	case errors.As(err, &te):
 		return &FatalError{
-			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After),
+			// The limit the user chose (or the default), not what was
+			// left of it for this request: the handshake as a whole
+			// gets StartupTimeout.
+			What: fmt.Sprintf("the server did not answer %s within %v (--startup-timeout)", method, p.o.StartupTimeout.Round(time.Millisecond)),
 			Try:  "check that it speaks MCP over stdio on stdout (not HTTP, not stderr); raise --startup-timeout if it starts slowly",
 			Err:  err,
 		}

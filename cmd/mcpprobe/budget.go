@@ -28,6 +28,9 @@ func budgetCommand() *cli.Command {
 				return err
 			}
 			o := budget.Options{Hosts: hosts.selected}
+			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
+				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
+			}
 			if id := cmd.String("view"); id != "" {
 				if cmd.Bool("json") {
 					return usageErr("--view prints markdown; for JSON, budget --json has every host's delivery")

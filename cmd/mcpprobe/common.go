@@ -173,6 +173,9 @@ func before(extra ...string) cli.BeforeFunc {
 		if err := refuseUnused(cmd); err != nil {
 			return ctx, err
 		}
+		if err := checkValues(cmd); err != nil {
+			return ctx, err
+		}
 		return g(ctx, cmd)
 	}
 }
@@ -180,6 +183,9 @@ func before(extra ...string) cli.BeforeFunc {
 // beforeNoGates is the Before of a command whose result has no findings.
 func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	if err := refuseUnused(cmd); err != nil {
+		return ctx, err
+	}
+	if err := checkValues(cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

@@ -46,6 +46,9 @@ func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
 		return ""
 	}, cmd.Uint64("seed"))
 	if err == nil {
+		err = faultCompanions(cmd)
+	}
+	if err == nil {
 		err = p.Check(where)
 	}
 	if err != nil {
@@ -120,6 +123,9 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 	}
 	if o.N < 0 {
 		return o, usageErr("--calls %d: want 0 or more", o.N)
+	}
+	if cmd.IsSet("args") && !cmd.IsSet("call") {
+		return o, usageErr("--args are the arguments of --call; name the tool with --call")
 	}
 	calls, err := callsFromFlags(cmd)
 	if err != nil {

@@ -83,7 +83,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 		}
 		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
 		if err != nil {
-			return t, usageErr("%v", err)
+			return t, configErr(cfg, err)
 		}
 	} else {
 		if err := quotedCommand(cmd.Name, args); err != nil {
@@ -332,6 +332,9 @@ func probeOptions(cmd *cli.Command) probe.Options {
 func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 	var calls []bench.Call
 	for _, name := range cmd.StringSlice("call") {
+		if strings.TrimSpace(name) == "" {
+			return nil, usageErr("--call needs a tool name")
+		}
 		c := bench.Call{Tool: name}
 		if a := cmd.String("args"); a != "" {
 			if !jsonObject(a) {
@@ -342,4 +345,16 @@ func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 		calls = append(calls, c)
 	}
 	return calls, nil
+}
+
+// configErr is a host config file's problem as one usage line that
+// names --config and the file once.
+func configErr(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return usageErr("--config %s: %v", path, pe.Err)
+	}
+	msg := strings.TrimPrefix(err.Error(), path+": ")
+	msg = strings.TrimPrefix(msg, path+" ")
+	return usageErr("--config %s: %s", path, oneLine(msg))
 }

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpprobe/mcpprobe/faults"
+)
+
+// badValue is one flag given a value it cannot take.
+type badValue struct {
+	flag string   // as the message must name it: --timeout, -n
+	args []string // the flag and its value as typed
+}
+
+// globalBad are bad values of every global flag; each is tried on every
+// command that takes the flag (globalUse).
+func globalBad(dir string) []badValue {
+	arrayFile := filepath.Join(dir, "array.json")
+	_ = os.WriteFile(arrayFile, []byte(`[1, 2]`), 0o644)
+	return []badValue{
+		{"--json", []string{"--json=maybe"}},
+		{"--out", []string{"--out", filepath.Join(dir, "no-such-folder", "out.txt")}},
+		{"--out", []string{"--out", dir}},
+		{"--timeout", []string{"--timeout", "0"}},
+		{"--timeout", []string{"--timeout", "-5s"}},
+		{"--timeout", []string{"--timeout", "soon"}},
+		{"--timeout", []string{"--timeout"}},
+		{"--startup-timeout", []string{"--startup-timeout", "0"}},
+		{"--discover-timeout", []string{"--discover-timeout", "-1s"}},
+		{"--discover-timeout", []string{"--discover-timeout", "40s"}}, // longer than --startup-timeout's 30s
+		{"--protocol", []string{"--protocol", "1999-01-01"}},
+		{"--env", []string{"--env", "NOEQUALS"}},
+		{"--header", []string{"--header", "no colon"}},
+		{"--header-env", []string{"--header-env", "X-Key"}},
+		{"--header-env", []string{"--header-env", "X-Key=MCPPROBE_TEST_UNSET_VARIABLE"}},
+		{"--transport", []string{"--transport", "carrier-pigeon"}},
+		{"--insecure", []string{"--insecure=maybe"}},
+		{"--config", []string{"--config", filepath.Join(dir, "no-such.json"), "name"}},
+		{"--config", []string{"--config", arrayFile, "name"}},
+		{"--trace", []string{"--trace", filepath.Join(dir, "no-such-folder", "t.jsonl")}},
+		{"--max-line", []string{"--max-line", "0"}},
+		{"--max-line", []string{"--max-line", "lots"}},
+		{"--max-pages", []string{"--max-pages", "0"}},
+		{"--grace", []string{"--grace", "-1s"}},
+		{"--grace", []string{"--grace", "0"}},
+		{"--fail-on", []string{"--fail-on", "sometimes"}},
+		{"--quiet", []string{"--quiet=maybe"}},
+		{"--no-color", []string{"--no-color=maybe"}},
+		{"--wide", []string{"--wide=maybe"}},
+	}
+}
+
+// commandBad are bad values of each command's own flags.
+func commandBad(dir string) map[string][]badValue {
+	arrayFile := filepath.Join(dir, "array.json")
+	file := filepath.Join(dir, "a-file")
+	_ = os.WriteFile(file, []byte("x"), 0o644)
+	missing := filepath.Join(dir, "no-such.json")
+	hosts := []badValue{
+		{"--host", []string{"--host", "netscape"}},
+		{"--host", []string{"--host", "claude-code=-3"}},
+		{"--hosts", []string{"--hosts", missing}},
+		{"--hosts", []string{"--hosts", arrayFile}},
+	}
+	m := map[string][]badValue{
+		"wire": {
+			{"--save", []string{"--save", file}},
+		},
+		"report": append([]badValue{
+			{"--ref", []string{"--ref", missing}},
+			{"--faults", []string{"--faults=maybe"}},
+			{"--malformed", []string{"--malformed=maybe"}},
+			{"--bench", []string{"--bench=maybe"}},
+			{"--date", []string{"--date", "2025-13-45"}},
+			{"--date", []string{"--date", "yesterday"}},
+		}, hosts...),
+		"budget": append([]badValue{
+			{"--show-cut", []string{"--show-cut=maybe"}},
+			{"--view", []string{"--view", "netscape"}},
+			{"--view", []string{"--view", "codex", "--json"}},
+			{"--show-cut", []string{"--show-cut", "--view", "codex"}},
+		}, hosts...),
+		"diff": {
+			{"--ref", []string{"--ref", missing}},
+			{"--ignore", []string{"--ignore", "colours"}},
+			{"--ref", []string{"--ref", file, "A", "--", "B"}},
+		},
+		"bench": {
+			{"--call", []string{"--call", ""}},
+			{"--args", []string{"--call", "x", "--args", "[1]"}},
+			{"--args", []string{"--args", "{}"}},
+			{"-n", []string{"-n", "-1"}},
+			{"--warmup", []string{"--warmup", "-1"}},
+			{"--startup", []string{"--startup", "-1"}},
+			{"--concurrency", []string{"--concurrency", "0"}},
+			{"--rate", []string{"--rate", "fast"}},
+			{"--rate", []string{"--rate", "100/s", "--concurrency", "4"}},
+			{"--duration", []string{"--rate", "10/s", "--duration", "0"}},
+			{"--duration", []string{"--duration", "5s"}},
+			{"--vs", []string{"--vs", ""}},
+			{"--vs", []string{"--vs", "./other", "--rate", "10/s"}},
+		},
+		"faults": {
+			{"--seed", []string{"--seed", "-1"}},
+			{"--client", []string{"--client", "netscape"}},
+			{"--restart", []string{"--restart=maybe"}},
+			{"--call", []string{"--call", ""}},
+			{"--args", []string{"--call", "x", "--args", "nope"}},
+			{"--args", []string{"--args", "{}"}},
+			{"--calls", []string{"--calls", "-5"}},
+		},
+		"malformed": {
+			{"--call", []string{"--call", ""}},
+			{"--args", []string{"--call", "x", "--args", "nope"}},
+			{"--args", []string{"--args", "{}"}},
+		},
+		"servers": {
+			{"--config", []string{"--config", missing}},
+			{"--config", []string{"--config", arrayFile}},
+		},
+	}
+	// Every fault flag, from the registry, in both commands that take
+	// them (a fault that acts only in proxy is refused by faults anyway).
+	for _, k := range faults.Kinds() {
+		for _, f := range k.Flags {
+			var v []string
+			switch f.Type {
+			case faults.Switch:
+				v = []string{"--" + f.Name + "=maybe"}
+			case faults.Count:
+				v = []string{"--" + f.Name, "-5"}
+			case faults.Duration:
+				v = []string{"--" + f.Name, "-1s"}
+			default:
+				v = []string{"--" + f.Name, "whenever"}
+			}
+			for _, c := range []string{"faults", "proxy"} {
+				m[c] = append(m[c], badValue{"--" + f.Name, v})
+			}
+		}
+	}
+	return m
+}
+
+// TestEveryBadValueIsAUsageError: every command with every flag given a
+// value it cannot take, or a combination that cannot hold, exits 2 with
+// one line on stderr naming the flag and the help pointer under it, and
+// nothing on stdout. The target would start (or be reached) if the value
+// were let through, so a flag accepted and ignored shows as exit 3.
+func TestEveryBadValueIsAUsageError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	commands := []string{"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy", "servers"}
+	type tc struct {
+		command string
+		bad     badValue
+	}
+	var cases []tc
+	for _, b := range globalBad(dir) {
+		name := strings.TrimLeft(b.flag, "-")
+		for _, c := range commands {
+			if name == "fail-on" && (c == "proxy" || c == "servers") {
+				continue // refused as not applying: TestUnusedFlagsRefused
+			}
+			if slices.Contains(globalUse[name], c) || name == "fail-on" {
+				cases = append(cases, tc{c, b})
+			}
+		}
+	}
+	for c, bs := range commandBad(dir) {
+		for _, b := range bs {
+			cases = append(cases, tc{c, b})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.command+" "+strings.Join(c.bad.args, " "), func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{c.command}, c.bad.args...)
+			switch {
+			case c.command == "servers":
+			case c.command == "proxy":
+				args = append(args, "--", "./no-such-server")
+			case strings.HasPrefix(c.bad.flag, "--header") || c.bad.flag == "--insecure" || c.bad.flag == "--transport":
+				args = append(args, "http://127.0.0.1:9/mcp")
+				if c.command == "diff" {
+					args = append(args, "--", "http://127.0.0.1:9/mcp")
+				}
+			case c.bad.flag == "--config" || slices.Contains(c.bad.args, "--"):
+				if c.command == "diff" && !slices.Contains(c.bad.args, "--") {
+					args = append(args, "--", "name")
+				}
+			case c.command == "diff":
+				args = append(args, "./no-such-server", "--", "./no-such-server-b")
+			default:
+				args = append(args, "./no-such-server")
+			}
+			r := mcpprobe(t, args...)
+			checkUsageError(t, r, c.command, c.bad.flag)
+		})
+	}
+}
+
+// checkUsageError asserts exit 2, nothing on stdout, and on stderr one
+// line naming what (a flag, or a word) and the help pointer of command.
+func checkUsageError(t *testing.T, r result, command, what string) {
+	t.Helper()
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout is not empty:\n%s", r.stdout)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	pointer := "Run 'mcpprobe " + command + " --help' for usage."
+	if command == "" {
+		pointer = "Run 'mcpprobe --help' for usage."
+	}
+	if len(lines) != 2 || lines[1] != pointer {
+		t.Fatalf("stderr is not one line and %q:\n%s", pointer, r.stderr)
+	}
+	if !strings.HasPrefix(lines[0], "mcpprobe: ") || !strings.Contains(lines[0], what) {
+		t.Errorf("the message does not name %s: %s", what, lines[0])
+	}
+}
