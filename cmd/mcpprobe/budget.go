@@ -33,7 +33,7 @@ func budgetCommand() *cli.Command {
 			}
 			if id := cmd.String("view"); id != "" {
 				if cmd.Bool("json") {
-					return usageErr("--view prints markdown; for JSON, budget --json has every host's delivery")
+					return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
 				}
 				vh, err := budget.Select(hosts.all, []string{id})
 				if err != nil {

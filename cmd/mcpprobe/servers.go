@@ -65,13 +65,14 @@ func listServers(cmd *cli.Command) error {
 		list, err := launch.ListConfig(hc.Path, os.LookupEnv)
 		if err != nil {
 			if cmd.IsSet("config") {
-				return usageErr("--config %s: %s", hc.Path, oneLine(err.Error()))
+				return configErr(hc.Path, err)
 			}
-			rows = append(rows, []string{"—", "—", "cannot be read: " + reports.Cell(oneLine(err.Error())), from(hc)})
+			msg := strings.TrimPrefix(err.Error(), hc.Path+": ")
+			rows = append(rows, []string{"—", "—", "cannot be read: " + reports.Cell(oneLine(msg)), from(hc)})
 			continue
 		}
 		for _, s := range list {
-			rows = append(rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s)), from(hc)})
+			rows = append(rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path)), from(hc)})
 		}
 		if len(list) == 0 {
 			rows = append(rows, []string{"—", "—", "no servers", from(hc)})
@@ -92,9 +93,11 @@ func serverKind(s launch.ConfigServer) string {
 
 // what is the command line or URL, secrets hidden, or why the entry
 // cannot be probed.
-func what(s launch.ConfigServer) string {
+func what(s launch.ConfigServer, path string) string {
 	if s.Err != nil {
-		return "cannot be probed: " + oneLine(s.Err.Error())
+		msg := strings.TrimPrefix(s.Err.Error(), fmt.Sprintf("%s: server %q: ", path, s.Name))
+		msg = strings.TrimPrefix(msg, path+": ")
+		return "cannot be probed: " + oneLine(msg)
 	}
 	t := s.Target
 	d := transport.NewRedactor(t.Secrets).String(t.Display())
@@ -122,7 +125,7 @@ func tidyPath(p string) string {
 	if err != nil {
 		return p
 	}
-	if wd, err := os.Getwd(); err == nil {
+	if wd, err := os.Getwd(); err == nil && wd != "/" {
 		if r, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(r, "..") {
 			return r
 		}

@@ -79,7 +79,18 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
 		if len(args) != 1 {
-			return t, usageErr("--config %s needs exactly one server name after it, got %d arguments", cfg, len(args))
+			list, err := launch.ListConfig(cfg, os.LookupEnv)
+			if err != nil {
+				return t, configErr(cfg, err)
+			}
+			names := make([]string, len(list))
+			for i, s := range list {
+				names[i] = s.Name
+			}
+			if len(args) == 0 {
+				return t, usageErr("--config %s needs the name of one of its servers after it: %s", cfg, strings.Join(names, ", "))
+			}
+			return t, usageErr("--config %s takes one server name, got %d words; its servers: %s", cfg, len(args), strings.Join(names, ", "))
 		}
 		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
 		if err != nil {

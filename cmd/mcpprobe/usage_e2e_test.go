@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,5 +225,100 @@ func checkUsageError(t *testing.T, r result, command, what string) {
 	}
 	if !strings.HasPrefix(lines[0], "mcpprobe: ") || !strings.Contains(lines[0], what) {
 		t.Errorf("the message does not name %s: %s", what, lines[0])
+	}
+}
+
+// TestUsageErrors: mistakes a new user makes get one line that names the
+// mistake and the fix, the help pointer, exit 2, and never the help.
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		args    []string
+		command string // whose --help the pointer names; "" for mcpprobe's
+		want    []string
+	}{
+		{"unknown flag", []string{"wire", "--bogus", bin.good}, "wire", []string{"unknown flag --bogus"}},
+		{"typo of a flag", []string{"wire", "--timout", "5s", bin.good}, "wire", []string{"unknown flag --timout", "did you mean --timeout?"}},
+		{"root flag unknown", []string{"--bogus"}, "", []string{"unknown flag --bogus"}},
+		{"server flag without --", []string{"wire", bin.raw, "-banner"}, "wire",
+			[]string{"unknown flag -banner", "goes after --: mcpprobe wire -- " + bin.raw + " -banner"}},
+		{"server flag without --, ours kept before it", []string{"budget", "--json", bin.raw, "-banner", "-x"}, "budget",
+			[]string{"mcpprobe budget --json -- " + bin.raw + " -banner -x"}},
+		{"quoted command line", []string{"wire", "no-such-node " + bin.raw}, "wire",
+			[]string{`"no-such-node ` + bin.raw + `" is not a file or a command`, "mcpprobe wire -- no-such-node " + bin.raw}},
+		{"bad duration", []string{"wire", "--timeout", "soon", bin.good}, "wire", []string{`--timeout "soon": want a duration such as 10s`}},
+		{"missing value", []string{"bench", bin.good, "--rate"}, "bench", []string{"--rate needs a value"}},
+		{"unknown command", []string{"frobnicate"}, "", []string{`unknown command "frobnicate"`, "wire, report"}},
+		{"command typo", []string{"wrie", bin.good}, "", []string{`unknown command "wrie"; did you mean wire?`}},
+		{"target as command", []string{"./server"}, "", []string{"a target comes after a command: mcpprobe wire ./server"}},
+		{"help of no command", []string{"help", "frobnicate"}, "", []string{`unknown command "frobnicate"`}},
+		{"no target", []string{"wire"}, "wire", []string{"no target"}},
+		{"config without a name", []string{"wire", "--config", "testdata/no-such.json"}, "wire", []string{"--config testdata/no-such.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, tc.args...)
+			checkUsageError(t, r, tc.command, "")
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, "GLOBAL OPTIONS") || strings.Contains(r.stderr, "Incorrect Usage") {
+				t.Errorf("stderr holds the help:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+// TestHelpVersionCompletion: help [COMMAND], version and --version, and
+// a shell completion script per shell, each on stdout with exit 0.
+func TestHelpVersionCompletion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"help"}, []string{"COMMANDS:", "wire", "servers", "completion"}},
+		{[]string{}, []string{"COMMANDS:", "wire"}},
+		{[]string{"help", "wire"}, []string{"mcpprobe wire", "--save"}},
+		{[]string{"wire", "--help"}, []string{"mcpprobe wire", "--save"}},
+		{[]string{"version"}, []string{"mcpprobe "}},
+		{[]string{"--version"}, []string{"mcpprobe version "}},
+		{[]string{"completion", "bash"}, []string{"complete -o", "mcpprobe"}},
+		{[]string{"completion", "zsh"}, []string{"compdef", "mcpprobe"}},
+		{[]string{"completion", "fish"}, []string{"complete -c mcpprobe"}},
+		// What the scripts ask the binary for: the commands, then a
+		// command's flags.
+		{[]string{"--generate-shell-completion"}, []string{"wire:", "budget:"}},
+		{[]string{"wire", "--", "--generate-shell-completion"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, tc.args...)
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
+				}
+			}
+		})
+	}
+	// version prints the version -ldflags set.
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "mcpprobe")
+	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=v9.8.7", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, err := exec.Command(exe, args...).Output()
+		if err != nil || !strings.Contains(string(out), "v9.8.7") {
+			t.Errorf("%s: %q, %v", args, out, err)
+		}
 	}
 }
