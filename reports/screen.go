@@ -93,7 +93,7 @@ func Fit(text []byte, width int) []byte {
 			continue
 		}
 		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(body, " ")); strings.ContainsRune("┌│├└╭╰┬┼", r) {
-			out.WriteString(twwidth.Truncate(body, width-1, "…"))
+			out.WriteString(twwidth.Truncate(body, width, "…"))
 		} else {
 			out.WriteString(strings.Join(wrapLine(body, width), "\n"))
 		}
@@ -215,53 +215,100 @@ func breakWord(word string, width int) (string, string) {
 	return word[:cut], word[cut:]
 }
 
-// fitColumns picks each column's width so that a terminal table of them
-// is at most width columns: the widest columns give way first, down to a
-// common cap, so short columns (severities, numbers) stay whole. It
-// returns nil when the table fits as it is.
-func fitColumns(natural []int, width int) []int {
+// fitColumns picks each column's width so that a table of them is at
+// most width columns, given each column's natural width and the least
+// it can take without breaking a word (mins); overhead is what the
+// borders and padding take per column. The widest columns give way first,
+// down to a common cap, so short columns (severities, numbers) stay whole;
+// only when the words themselves cannot fit are the longest words broken.
+// It returns nil when the table fits as it is.
+func fitColumns(natural, mins []int, width, overhead int) []int {
 	n := len(natural)
-	avail := width - (3*n + 1) // "│ " before each cell, " " after, the last "│"
-	total := 0
-	for _, w := range natural {
-		total += w
-	}
-	if total <= avail || n == 0 {
+	avail := width - (overhead*n + 1)
+	if n == 0 || sum(natural) <= avail {
 		return nil
 	}
-	lo, hi := 1, 0
-	for _, w := range natural {
-		hi = max(hi, w)
+	if sum(mins) > avail {
+		// Even whole words do not fit: the longest words give way.
+		mins = capped(mins, largestCap(mins, make([]int, n), max(avail, n)))
 	}
-	// The largest cap c with sum(min(natural, c)) <= avail.
-	capAt := func(c int) int {
-		s := 0
-		for _, w := range natural {
-			s += min(w, c)
-		}
-		return s
+	c := largestCap(natural, mins, avail)
+	out := capped(natural, c)
+	spare := avail
+	for i := range out {
+		out[i] = max(out[i], mins[i])
+		spare -= out[i]
 	}
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if capAt(mid) <= avail {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	c := max(lo, 3)
-	out := make([]int, n)
-	spare := avail - capAt(c)
+	// What the cap leaves unused goes to the columns it cut, in order.
 	for i, w := range natural {
-		out[i] = min(w, c)
-		// What the cap leaves unused goes to the columns it cut, in order.
-		if w > c && spare > 0 {
-			add := min(spare, w-c)
+		if add := min(spare, w-out[i]); add > 0 {
 			out[i] += add
 			spare -= add
 		}
 	}
 	return out
+}
+
+// largestCap is the largest c with sum(max(floor, min(w, c))) <= avail
+// (at least 1).
+func largestCap(ws, floor []int, avail int) int {
+	total := func(c int) int {
+		s := 0
+		for i, w := range ws {
+			s += max(floor[i], min(w, c))
+		}
+		return s
+	}
+	lo, hi := 1, 1
+	for _, w := range ws {
+		hi = max(hi, w)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if total(mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+func capped(ws []int, c int) []int {
+	out := make([]int, len(ws))
+	for i, w := range ws {
+		out[i] = min(w, c)
+	}
+	return out
+}
+
+func sum(ws []int) int {
+	s := 0
+	for _, w := range ws {
+		s += w
+	}
+	return s
+}
+
+// minWidth is the least a cell can be given without breaking a word: a
+// short cell (a number with its unit, "whole, deferred") is kept whole,
+// a longer one down to its longest word. A header breaks at its hyphens
+// too (claude-code).
+func minWidth(cell string, header bool) int {
+	if !header && cellWidth(cell) <= 12 {
+		return cellWidth(cell)
+	}
+	m := 1
+	for _, w := range strings.Fields(cell) {
+		if header {
+			for _, part := range strings.SplitAfter(w, "-") {
+				m = max(m, Width(part))
+			}
+			continue
+		}
+		m = max(m, Width(w))
+	}
+	return m
 }
 
 // wrapCell wraps a cell's text to width, keeping its own line breaks. A

@@ -43,7 +43,10 @@ func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.
 			rows = paint(w, rows)
 		}
 		if width > 0 {
-			header, rows = fitTable(header, rows, width)
+			var compact bool
+			if header, rows, compact = fitTable(header, rows, width); compact {
+				opts = append(opts, tablewriter.WithPadding(tw.Padding{Left: "", Right: " ", Overwrite: true}))
+			}
 		}
 	}
 	t := tablewriter.NewTable(w, opts...)
@@ -72,26 +75,36 @@ var (
 )
 
 // fitTable wraps the header and cells of a table too wide for width so
-// that it fits (fitColumns), without touching the caller's slices.
-func fitTable(header []string, rows [][]string, width int) ([]string, [][]string) {
+// that it fits (fitColumns), without touching the caller's slices. When
+// even whole words do not fit with a space either side of each cell, the
+// cells lose their left padding (compact).
+func fitTable(header []string, rows [][]string, width int) (h []string, out [][]string, compact bool) {
 	natural := make([]int, len(header))
-	for i, h := range header {
-		natural[i] = cellWidth(h)
+	mins := make([]int, len(header))
+	for i, c := range header {
+		natural[i], mins[i] = cellWidth(c), minWidth(c, true)
 	}
 	for _, r := range rows {
 		for i := range min(len(r), len(natural)) {
 			natural[i] = max(natural[i], cellWidth(r[i]))
+			mins[i] = max(mins[i], minWidth(r[i], false))
 		}
 	}
-	cols := fitColumns(natural, width)
+	cols := fitColumns(natural, mins, width, 3)
 	if cols == nil {
-		return header, rows
+		return header, rows, false
 	}
-	h := make([]string, len(header))
+	if sum(mins) > width-(3*len(header)+1) {
+		compact = true
+		if cols = fitColumns(natural, mins, width, 2); cols == nil {
+			return header, rows, true
+		}
+	}
+	h = make([]string, len(header))
 	for i, c := range header {
 		h[i] = wrapCell(c, cols[i])
 	}
-	out := make([][]string, len(rows))
+	out = make([][]string, len(rows))
 	for j, r := range rows {
 		out[j] = make([]string, len(r))
 		for i, c := range r {
@@ -101,7 +114,7 @@ func fitTable(header []string, rows [][]string, width int) ([]string, [][]string
 			out[j][i] = c
 		}
 	}
-	return h, out
+	return h, out, compact
 }
 
 // paint colours, on a colour screen, every cell that is a severity

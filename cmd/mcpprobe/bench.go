@@ -140,9 +140,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func progressBar(cmd *cli.Command) *reports.Progress {
-	w := cmd.Root().ErrWriter
-	return reports.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w))
-}
+func progressBar(cmd *cli.Command) *reports.Progress { return statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

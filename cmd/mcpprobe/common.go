@@ -45,6 +45,7 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	}
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
+	po.Phase = probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
 }
 
@@ -79,6 +80,7 @@ func emit(cmd *cli.Command, o outcome) error {
 		o.text(s)
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
+	clearStatus(cmd.Root()) // the progress line goes before the output comes
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}

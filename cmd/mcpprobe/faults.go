@@ -137,26 +137,12 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 	return o, nil
 }
 
-// faultsProgress shows the step under way on stderr, when stderr is a
-// terminal and --quiet is not given: a faults run takes seconds.
-type faultsProgress struct {
-	w  io.Writer
-	on bool
-}
+// faultsProgress shows the step under way on the progress line: a
+// faults run takes seconds.
+type faultsProgress struct{ p *reports.Progress }
 
-func newFaultsProgress(cmd *cli.Command) *faultsProgress {
-	w := cmd.Root().ErrWriter
-	return &faultsProgress{w: w, on: !cmd.Bool("quiet") && isTerminal(w)}
-}
+func newFaultsProgress(cmd *cli.Command) *faultsProgress { return &faultsProgress{statusFor(cmd)} }
 
-func (p *faultsProgress) step(s string) {
-	if p.on {
-		fmt.Fprintf(p.w, "\x1b[2K\rfaults: %s …\r", s)
-	}
-}
+func (p *faultsProgress) step(s string) { p.p.Step(s) }
 
-func (p *faultsProgress) done() {
-	if p.on {
-		fmt.Fprint(p.w, "\x1b[2K\r")
-	}
-}
+func (p *faultsProgress) done() { p.p.Done() }

@@ -65,6 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	err := app.Run(ctx, args)
+	clearStatus(app)
 	if err == nil {
 		return exitOK
 	}

@@ -61,7 +61,7 @@ func reportCommand() *cli.Command {
 				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}
 			}
 			if cmd.Bool("malformed") {
-				o.Malformed = &malformed.Options{}
+				o.Malformed = &malformed.Options{Progress: caseProgress(cmd, cmd.Duration("timeout"))}
 			}
 			r, err := report.Run(ctx, o)
 			if err != nil {

@@ -232,19 +232,17 @@ func (tf *traceFile) close() {
 	tf.f.Close()
 }
 
-// progressLine says which target is being probed, on stderr when it is a
-// terminal and --quiet is not set; nil otherwise.
+// progressLine says which target is being started on the progress line;
+// nil when there is no line.
 func progressLine(cmd *cli.Command) func(string) {
-	stderr := cmd.Root().ErrWriter
-	if cmd.Bool("quiet") || !isTerminal(stderr) {
+	st := statusFor(cmd)
+	if !st.On() {
 		return nil
 	}
 	return func(target string) {
-		if target == "" {
-			fmt.Fprint(stderr, "\x1b[2K\r")
-			return
+		if target != "" {
+			st.Step("starting " + reports.Escape(redactor().String(target)))
 		}
-		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(redactor().String(target)))
 	}
 }
 
