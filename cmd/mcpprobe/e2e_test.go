@@ -55,7 +55,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	markdownDir = filepath.Join(dir, "markdown")
+	_ = os.Mkdir(markdownDir, 0o755)
 	code := m.Run()
+	if code == 0 && !testing.Short() {
+		code = lintCollected()
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -85,6 +90,7 @@ func mcpprobe(t *testing.T, args ...string) result {
 	if ctx.Err() != nil {
 		t.Fatalf("mcpprobe %q hung for a minute", args)
 	}
+	collectMarkdown(args, r)
 	return r
 }
 
