@@ -26,8 +26,10 @@ func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	if showCut {
 		ShowCut(w, r.Delivery)
 	}
+	// Every finding budget's gates count: the wire's, the budget's and
+	// the lint's, as the report lists them.
 	fmt.Fprintln(w, "Findings:")
-	Findings(w, Terminal, SortFindings(append(append([]probe.Finding(nil), r.Budget...), r.Lint...)))
+	Findings(w, Terminal, SortFindings(r.Findings()))
 }
 
 // BudgetView is budget --view: the markdown of what one host delivers.

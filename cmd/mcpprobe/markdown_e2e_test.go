@@ -144,3 +144,27 @@ func TestReportMarkdownLintsClean(t *testing.T) {
 		t.Errorf(`"describes kept" explained %d times`, n)
 	}
 }
+
+// TestDemoShowsTheReportsFindings: make demo prints budget's text, then
+// writes the report; both list the same findings (a server with a wire
+// finding too, so none of the three sources is left out).
+func TestDemoShowsTheReportsFindings(t *testing.T) {
+	t.Parallel()
+	codes := func(text, sep string) []string {
+		var out []string
+		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(sep) + ` *(error|warning|info) *` + regexp.QuoteMeta(sep) + ` *([a-z0-9-]+) `)
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1]+" "+m[2])
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, server := range [][]string{{bin.good}, {"--", bin.raw, "-banner"}} {
+		budget := mcpprobe(t, append([]string{"budget"}, server...)...)
+		report := mcpprobe(t, append([]string{"report", "--date", "2026-12-01"}, server...)...)
+		b, r := codes(budget.stdout, "│"), codes(report.stdout, "|")
+		if len(b) == 0 || !slices.Equal(b, r) {
+			t.Errorf("%s: budget lists %q, the report %q", server, b, r)
+		}
+	}
+}
