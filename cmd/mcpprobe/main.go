@@ -112,6 +112,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
 	}
 	setUsageErrors(app)
+	setUsageLines(app)
 	return app
 }
 

@@ -389,3 +389,43 @@ func setUsageErrors(c *cli.Command) {
 
 // meta are the commands about mcpprobe itself rather than a server.
 func meta(name string) bool { return name == "help" || name == "version" || name == "completion" }
+
+// targetForms is every way to name the server a probing command takes.
+const targetForms = "./server | -- CMD ARGS… | URL | --config FILE NAME"
+
+// usageLines are the usage lines of the commands that probe a server:
+// every target form each takes and every --fail-on gate (what its Before
+// accepts; TestUsageLinesMatchBehaviour holds the two together). They
+// replace the ArgsUsage each command's file sets.
+var usageLines = map[string]struct {
+	gates []string // beyond error, warning and info; nil: those three
+	none  bool     // no gate at all
+	args  string
+}{
+	"wire":      {args: targetForms},
+	"report":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
+	"budget":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
+	"snapshot":  {none: true, args: targetForms},
+	"bench":     {args: targetForms},
+	"faults":    {args: targetForms},
+	"malformed": {args: targetForms},
+	"diff": {gates: []string{"drift"}, args: "--ref FILE TARGET | A -- B\n" +
+		"   (TARGET, A, B: ./server, CMD ARGS… (B after --), a URL, --config FILE NAME, or a reference file:\n" +
+		"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
+		"   an mcpprobe snapshot, wire --json output, or a wire --save directory)"},
+}
+
+// setUsageLines writes each probing command's usage line from usageLines.
+func setUsageLines(app *cli.Command) {
+	for _, c := range app.Commands {
+		u, ok := usageLines[c.Name]
+		if !ok {
+			continue
+		}
+		gate := ""
+		if !u.none {
+			gate = "[--fail-on " + strings.Join(append([]string{"error", "warning", "info"}, u.gates...), "|") + "] "
+		}
+		c.ArgsUsage = gate + u.args
+	}
+}

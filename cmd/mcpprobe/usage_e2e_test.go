@@ -4,11 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // badValue is one flag given a value it cannot take.
@@ -320,5 +322,70 @@ func TestHelpVersionCompletion(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), "v9.8.7") {
 			t.Errorf("%s: %q, %v", args, out, err)
 		}
+	}
+}
+
+// TestUsageLinesMatchBehaviour: each probing command's usage line names
+// every --fail-on gate it accepts and no other, and every target form,
+// each of which it accepts (a form refused is exit 2; accepted, the
+// missing server is exit 3).
+func TestUsageLinesMatchBehaviour(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	writeFile(t, cfg, `{"mcpServers": {"s": {"command": "./no-such-server"}}}`)
+	for name := range usageLines {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			help := mcpprobe(t, "help", name)
+			i := strings.Index(help.stdout, "USAGE:\n")
+			if help.code != 0 || i < 0 {
+				t.Fatalf("help %s: exit %d:\n%s", name, help.code, help.stdout)
+			}
+			usage := help.stdout[i+len("USAGE:\n"):]
+			usage = usage[:strings.Index(usage, "\n\n")]
+			target := []string{"./no-such-server"}
+			if name == "diff" {
+				target = []string{"./no-such-a", "--", "./no-such-b"}
+			}
+			for _, g := range findings.Gates {
+				r := mcpprobe(t, append([]string{name, "--fail-on", g.Name}, target...)...)
+				accepted := !strings.Contains(r.stderr, "mcpprobe: --fail-on")
+				listed := regexp.MustCompile(`[\s\[|]` + regexp.QuoteMeta(g.Name) + `[\]|]`).MatchString(usage)
+				if accepted != listed {
+					t.Errorf("--fail-on %s: accepted %v, in the usage line %v:\n%s\n%s", g.Name, accepted, listed, usage, r.stderr)
+				}
+			}
+			forms := []struct {
+				form string
+				args []string
+			}{
+				{"./server", []string{"./no-such-server"}},
+				{"-- CMD ARGS…", []string{"--", "./no-such-server", "-x"}},
+				{"URL", []string{"http://127.0.0.1:9/mcp"}},
+				{"--config FILE NAME", []string{"--config", cfg, "s"}},
+			}
+			for _, f := range forms {
+				form := f.form
+				args := append([]string{name}, f.args...)
+				if name == "diff" {
+					// diff's B follows --: each form is tried as B.
+					form = strings.TrimPrefix(form, "-- ")
+					args = append([]string{"diff", "./no-such-a", "--"}, f.args...)
+					switch f.form {
+					case "-- CMD ARGS…":
+						args = []string{"diff", "./no-such-a", "--", "./no-such-server", "-x"}
+					case "--config FILE NAME":
+						args = []string{"diff", "--config", cfg, "s", "--", "s"}
+					}
+				}
+				if !strings.Contains(usage, form) {
+					t.Errorf("the usage line lacks %s:\n%s", form, usage)
+				}
+				if r := mcpprobe(t, args...); r.code != 3 {
+					t.Errorf("%s: exit %d, want 3 (accepted, then not found): %s", f.form, r.code, r.stderr)
+				}
+			}
+		})
 	}
 }
