@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/urfave/cli/v3"
@@ -59,14 +58,6 @@ func durationExample(name string) string {
 func atLeast(cmd *cli.Command, name string, min int) error {
 	if v := cmd.Int(name); v < min {
 		return usageErr("%s %d: want %d or more", dash(name), v, min)
-	}
-	return nil
-}
-
-// positiveDuration refuses a duration of 0 or less, naming the flag.
-func positiveDuration(cmd *cli.Command, name string) error {
-	if d := cmd.Duration(name); cmd.IsSet(name) && d <= 0 {
-		return usageErr("--%s %s: want a duration above 0, such as %s", name, d, 10*time.Second)
 	}
 	return nil
 }
