@@ -77,7 +77,7 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 		{"wire", []string{"wire", "--", bin.raw, "-banner"}, "\x1b[31merror\x1b[0m"},
 		{"budget", []string{"budget", bin.good}, "\x1b[33mwarning\x1b[0m"},
 		{"diff", []string{"diff", bin.good, "--", bin.raw}, "instructions"},
-		{"bench", []string{"bench", "--startup", "1", "-n", "5", "--warmup", "1", bin.good}, "call find_orders"},
+		{"bench", []string{"bench", "--startup", "1", "-n", "5", "--warmup", "1", bin.good}, "find_orders"},
 		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, "not_connected"},
 		{"malformed", []string{"malformed", "--timeout", "1s", "--call", "find_orders", bin.good}, "\x1b[32m✓ pass"},
 	}
