@@ -84,6 +84,9 @@ func TestServersLists(t *testing.T) {
 			t.Errorf("%s: exit %d:\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
 	}
+	// A flag listing does not use is refused, not ignored.
+	r = inFolder(t, project, home, "--config", ".mcp.json", "--json")
+	checkUsageError(t, r, "", "--json does not apply to servers")
 	// No config anywhere: said so, exit 0.
 	r = inFolder(t, t.TempDir(), t.TempDir(), "servers")
 	if r.code != 0 || !strings.Contains(r.stdout, "No host config file found") {

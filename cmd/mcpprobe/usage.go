@@ -333,6 +333,13 @@ func rootAction(ctx context.Context, cmd *cli.Command) error {
 		return unknownCommand(cmd, cmd.Args().First())
 	}
 	if cmd.IsSet("config") {
+		// mcpprobe --config FILE is servers --config FILE: the flags
+		// servers does not take are refused as it refuses them.
+		cmd.Name = "servers"
+		defer func() { cmd.Name = "mcpprobe" }()
+		if err := refuseUnused(cmd); err != nil {
+			return err
+		}
 		return listServers(cmd)
 	}
 	return cli.ShowRootCommandHelp(cmd)
