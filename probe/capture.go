@@ -36,6 +36,16 @@ type Options struct {
 	RecheckTools  bool
 	ClientName    string
 	ClientVersion string
+	// Phase, if set, hears what the probe waits for as it starts waiting:
+	// since when the bound limit counts, and the bound. A terminal shows
+	// it live, so a silent server is seen being waited for.
+	Phase func(what string, since time.Time, limit time.Duration)
+}
+
+func (p *prober) phase(what string, since time.Time, limit time.Duration) {
+	if p.o.Phase != nil {
+		p.o.Phase(what, since, limit)
+	}
 }
 
 func (o *Options) defaults() {
@@ -180,6 +190,9 @@ type prober struct {
 	o             Options
 	reinitialized bool
 	quiet         bool // a second look: no findings of its own
+	// handshakeStart is when the handshake began, while it runs: what
+	// StartupTimeout counts from.
+	handshakeStart time.Time
 }
 
 func (p *prober) add(code findings.Code, format string, args ...any) {
@@ -214,6 +227,8 @@ func (p *prober) params(members string) []byte {
 
 func (p *prober) handshake(ctx context.Context) error {
 	start := time.Now()
+	p.handshakeStart = start
+	defer func() { p.handshakeStart = time.Time{} }()
 	pinned := p.o.Protocol != "auto"
 	if pinned && IsModern(p.o.Protocol) {
 		return p.discover(ctx, p.o.Protocol, p.o.StartupTimeout, true)
@@ -266,6 +281,7 @@ func (p *prober) handshake(ctx context.Context) error {
 func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
 	for attempt := 0; attempt < 2; attempt++ {
 		p.c.RequestedVersion = version
+		p.phase("waiting for server/discover", time.Now(), timeout)
 		r, err := p.s.Call(ctx, "server/discover", []byte(`{"_meta":`+p.meta(version)+`}`), timeout)
 		var re *RPCError
 		switch {
@@ -405,6 +421,13 @@ func rawOf(src []byte, v gjson.Result) []byte {
 func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
 	p.c.RequestedVersion = version
 	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
+	// The handshake as a whole is bounded by StartupTimeout, from its
+	// start (server/discover may have used some of it).
+	since := p.handshakeStart
+	if since.IsZero() {
+		since = time.Now()
+	}
+	p.phase("waiting for initialize", since, p.o.StartupTimeout)
 	r, err := p.s.Call(ctx, "initialize", []byte(params), timeout)
 	if err != nil {
 		return err
@@ -446,7 +469,10 @@ func (p *prober) fatalHandshake(method string, err error) error {
 	switch {
 	case errors.As(err, &te):
 		return &FatalError{
-			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After),
+			// The limit the user chose (or the default), not what was
+			// left of it for this request: the handshake as a whole
+			// gets StartupTimeout.
+			What: fmt.Sprintf("the server did not answer %s within %v (--startup-timeout)", method, p.o.StartupTimeout.Round(time.Millisecond)),
 			Try:  "check that it speaks MCP over stdio on stdout (not HTTP, not stderr); raise --startup-timeout if it starts slowly",
 			Err:  err,
 		}
@@ -523,6 +549,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		if n > 1 {
 			members = `"cursor":` + jsonQuote(cursor)
 		}
+		p.phase(fmt.Sprintf("waiting for %s page %d", l.Method, n), time.Now(), p.o.Timeout)
 		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
 		if errors.Is(err, transport.ErrSessionExpired) && !p.reinitialized && p.c.Era == "legacy" {
 			// The spec's answer to a 404 on a live session: start a new

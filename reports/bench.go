@@ -112,8 +112,15 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 // report's latency section) adds a histogram per series.
 func Bench(w io.Writer, st Style, r *bench.Result) {
 	a := r.A
-	fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
-	fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	if st == Markdown {
+		// The report names the target at its top; two lines of text
+		// would run into one paragraph, so each is a list item.
+		fmt.Fprintf(w, "- protocol %s · %s\n", Escape(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "- probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	} else {
+		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	}
 	all := a.All()
 	BenchTable(w, st, all)
 	note := func(format string, args ...any) {

@@ -44,8 +44,14 @@ func TestBenchText(t *testing.T) {
 		var b bytes.Buffer
 		Bench(&b, st, r)
 		out := b.String()
+		// The report names the target at its top: its latency section
+		// lists the protocol and the overhead, each its own item.
+		head := "./a · protocol 2025-11-25 · closed loop, one call in flight\n"
+		if st == Markdown {
+			head = "- protocol 2025-11-25 · closed loop, one call in flight\n- probe overhead: "
+		}
 		want := []string{
-			"./a · protocol 2025-11-25 · closed loop, one call in flight\n",
+			head,
 			"probe overhead: 150 ns p50 per call",
 			"Codex CLI gives up on initialize after 10.00 s: startup max 3.00 ms is within it.",
 			"Quick gives up on initialize after 1.00 ms: startup max 3.00 ms is over it: that host gives up on the slowest start.",

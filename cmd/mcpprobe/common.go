@@ -45,6 +45,7 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	}
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
+	po.Phase = probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
 }
 
@@ -58,6 +59,7 @@ type outcome struct {
 	counts   map[string]int  // categories counted outside findings (drift)
 	section  func() []byte   // the command's --json section
 	text     func(io.Writer) // text (or markdown, for report)
+	markdown bool            // text is markdown: never fitted to a terminal or coloured
 }
 
 // emit is the one output path of every command: --json gets the envelope
@@ -71,9 +73,14 @@ func emit(cmd *cli.Command, o outcome) error {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
-		o.text(&b)
-		out = b.Bytes()
+		s := screenFor(cmd, &b)
+		if o.markdown {
+			s = &reports.Screen{W: &b} // markdown is for a file, whatever the terminal
+		}
+		o.text(s)
+		out = reports.Fit(b.Bytes(), s.Width)
 	}
+	clearStatus(cmd.Root()) // the progress line goes before the output comes
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
@@ -127,12 +134,13 @@ var globalUse = map[string][]string{
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy", "servers"},
 	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
+	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
 }
 
 // refuseUnused is part of every command's Before: a global flag the
@@ -167,6 +175,9 @@ func before(extra ...string) cli.BeforeFunc {
 		if err := refuseUnused(cmd); err != nil {
 			return ctx, err
 		}
+		if err := checkValues(cmd); err != nil {
+			return ctx, err
+		}
 		return g(ctx, cmd)
 	}
 }
@@ -174,6 +185,9 @@ func before(extra ...string) cli.BeforeFunc {
 // beforeNoGates is the Before of a command whose result has no findings.
 func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	if err := refuseUnused(cmd); err != nil {
+		return ctx, err
+	}
+	if err := checkValues(cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

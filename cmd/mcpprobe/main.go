@@ -16,8 +16,11 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…"; a
+// binary built without it reports the module version Go stamped in it.
 var version = "dev"
+
+func init() { version = buildVersion(version) }
 
 // Exit codes, documented in the README.
 const (
@@ -47,17 +50,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	app := newApp(stdout, stderr)
+	ctx = context.WithValue(ctx, argsKey{}, append([]string{}, args...))
 	// Everything after the first "--" is a command and its arguments,
 	// never our flags. urfave/cli drops the "--" itself, and diff needs to
-	// know where it stood (diff A -- B), so the tail is kept aside.
+	// know where it stood (diff A -- B), so the tail is kept aside. A shell
+	// completion request keeps it: the library then offers nothing after
+	// it, and nothing is run.
+	completing := len(args) > 0 && args[len(args)-1] == "--generate-shell-completion"
 	for i, a := range args {
-		if a == "--" && i > 0 {
+		if a == "--" && i > 0 && !completing {
 			ctx = context.WithValue(ctx, dashKey{}, append([]string{}, args[i+1:]...))
 			args = args[:i]
 			break
 		}
 	}
 	err := app.Run(ctx, args)
+	clearStatus(app)
 	if err == nil {
 		return exitOK
 	}
@@ -66,20 +74,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(ee.msg))
 		}
+		if ee.code == exitUsage {
+			fmt.Fprintln(stderr, helpPointer(app, args))
+		}
 		return ee.code
 	}
-	// Anything urfave/cli rejects (unknown flag, bad value) is a usage error.
-	fmt.Fprintf(stderr, "mcpprobe: %s\nRun 'mcpprobe --help' for usage.\n", safe(err.Error()))
+	// Anything else urfave/cli rejects is a usage error too.
+	fmt.Fprintf(stderr, "mcpprobe: %s\n%s\n", safe(err.Error()), helpPointer(app, args))
 	return exitUsage
 }
 
 func newApp(stdout, stderr io.Writer) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:    "mcpprobe",
 		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
 		Version: version,
 		Writer:  stdout, ErrWriter: stderr,
-		Flags: globalFlags(),
+		Flags:  globalFlags(),
+		Action: rootAction,
 		Commands: []*cli.Command{
 			wireCommand(),
 			reportCommand(),
@@ -90,10 +102,18 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			faultsCommand(),
 			proxyCommand(),
 			malformedCommand(),
+			serversCommand(),
+			helpCommand(),
+			versionCommand(),
 		},
-		HideHelpCommand: true,
-		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		HideHelpCommand:                 true,
+		EnableShellCompletion:           true,
+		ConfigureShellCompletionCommand: configureCompletion,
+		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
 	}
+	setUsageErrors(app)
+	setUsageLines(app)
+	return app
 }
 
 type dashKey struct{}

@@ -41,7 +41,8 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
 		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		&cli.BoolFlag{Name: "no-color", Usage: "no colour (NO_COLOR is honoured too)"},
+		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
+		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
 	}
 }
 
@@ -78,13 +79,27 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
 		if len(args) != 1 {
-			return t, usageErr("--config %s needs exactly one server name after it, got %d arguments", cfg, len(args))
+			list, err := launch.ListConfig(cfg, os.LookupEnv)
+			if err != nil {
+				return t, configErr(cfg, err)
+			}
+			names := make([]string, len(list))
+			for i, s := range list {
+				names[i] = s.Name
+			}
+			if len(args) == 0 {
+				return t, usageErr("--config %s needs the name of one of its servers after it: %s", cfg, strings.Join(names, ", "))
+			}
+			return t, usageErr("--config %s takes one server name, got %d words; its servers: %s", cfg, len(args), strings.Join(names, ", "))
 		}
 		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
 		if err != nil {
-			return t, usageErr("%v", err)
+			return t, configErr(cfg, err)
 		}
 	} else {
+		if err := quotedCommand(cmd.Name, args); err != nil {
+			return t, err
+		}
 		t, err = launch.FromArgs(args)
 		if err != nil {
 			return t, usageErr("%v", err)
@@ -217,19 +232,17 @@ func (tf *traceFile) close() {
 	tf.f.Close()
 }
 
-// progressLine says which target is being probed, on stderr when it is a
-// terminal and --quiet is not set; nil otherwise.
+// progressLine says which target is being started on the progress line;
+// nil when there is no line.
 func progressLine(cmd *cli.Command) func(string) {
-	stderr := cmd.Root().ErrWriter
-	if cmd.Bool("quiet") || !isTerminal(stderr) {
+	st := statusFor(cmd)
+	if !st.On() {
 		return nil
 	}
 	return func(target string) {
-		if target == "" {
-			fmt.Fprint(stderr, "\x1b[2K\r")
-			return
+		if target != "" {
+			st.Step("starting " + reports.Escape(redactor().String(target)))
 		}
-		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(redactor().String(target)))
 	}
 }
 
@@ -328,6 +341,9 @@ func probeOptions(cmd *cli.Command) probe.Options {
 func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 	var calls []bench.Call
 	for _, name := range cmd.StringSlice("call") {
+		if strings.TrimSpace(name) == "" {
+			return nil, usageErr("--call needs a tool name")
+		}
 		c := bench.Call{Tool: name}
 		if a := cmd.String("args"); a != "" {
 			if !jsonObject(a) {
@@ -338,4 +354,16 @@ func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 		calls = append(calls, c)
 	}
 	return calls, nil
+}
+
+// configErr is a host config file's problem as one usage line that
+// names --config and the file once.
+func configErr(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return usageErr("--config %s: %v", path, pe.Err)
+	}
+	msg := strings.TrimPrefix(err.Error(), path+": ")
+	msg = strings.TrimPrefix(msg, path+" ")
+	return usageErr("--config %s: %s", path, oneLine(msg))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -139,7 +140,7 @@ func Plan(c *probe.Capture, o Options) (calls []Call, skipped []string, err erro
 	for _, call := range o.Calls {
 		raw, ok := tools[call.Tool]
 		if !ok {
-			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %v", call.Tool, order)
+			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %s", call.Tool, strings.Join(order, ", "))
 		}
 		if call.Args == nil {
 			call.Args = MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))
