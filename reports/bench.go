@@ -8,8 +8,13 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 )
 
-// BenchTable writes one row per series.
+// BenchTable writes one row per series. The rounds column is shown only
+// when a series has more than one (bench --vs): alone it always says 1.
 func BenchTable(w io.Writer, st Style, series []bench.Series) {
+	rounds := false
+	for _, s := range series {
+		rounds = rounds || s.Rounds > 1
+	}
 	var rows [][]string
 	for _, s := range series {
 		first := "—"
@@ -19,10 +24,20 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 				first += " (slow)"
 			}
 		}
-		rows = append(rows, []string{Cell(s.Name), Num(s.Rounds), Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))})
+		row := []string{Cell(s.Name)}
+		if rounds {
+			row = append(row, Num(s.Rounds))
+		}
+		rows = append(rows, append(row, Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))))
 	}
-	Table(w, st, []string{"series", "rounds", "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers"}, rows,
-		Left, Right, Right, Right, Right, Right, Right, Right, Right, Right, Right)
+	header := []string{"series"}
+	align := []Align{Left}
+	if rounds {
+		header, align = append(header, "rounds"), append(align, Right)
+	}
+	header = append(header, "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers")
+	align = append(align, Right, Right, Right, Right, Right, Right, Right, Right, Right)
+	Table(w, st, header, rows, align...)
 }
 
 // ns prints nanoseconds as a duration with sensible precision.
