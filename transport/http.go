@@ -136,11 +136,13 @@ type HTTP struct {
 	sessionID string
 	version   string   // for MCP-Protocol-Version, once negotiated
 	endpoint  *url.URL // legacy: where to POST
-	getOpened bool
-	firstByte time.Duration
-	notes     []string // what the transport saw that the capture should report
-	closed    bool
-	err       error
+	// endpointErr: the endpoint event came but was refused.
+	endpointErr error
+	getOpened   bool
+	firstByte   time.Duration
+	notes       []string // what the transport saw that the capture should report
+	closed      bool
+	err         error
 }
 
 // NewHTTP prepares a connection; nothing is sent until the first message.
@@ -270,6 +272,29 @@ func ShortID(id string) string {
 		return "…"
 	}
 	return id[:4] + "…"
+}
+
+// ShortSessionURL is u with the value of every query parameter that names
+// a session (sessionId, session_id, sessionid…) cut to a prefix, as
+// ShortID cuts Mcp-Session-Id: a legacy HTTP+SSE server names its session
+// in the endpoint's URL, and whoever holds it can speak in that session.
+func ShortSessionURL(u string) string {
+	base, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return u
+	}
+	frag := ""
+	if i := strings.IndexByte(query, '#'); i >= 0 {
+		query, frag = query[:i], query[i:]
+	}
+	parts := strings.Split(query, "&")
+	for i, p := range parts {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.Contains(strings.ToLower(k), "session") {
+			parts[i] = k + "=" + ShortID(v)
+		}
+	}
+	return base + "?" + strings.Join(parts, "&") + frag
 }
 
 func (c *HTTP) markFirstByte() {
@@ -549,7 +574,10 @@ func (c *HTTP) readEvents(body io.ReadCloser, info *HTTPInfo, legacy bool) {
 		fi := *info
 		fi.EventID, fi.Event = ev.ID, ev.Event
 		if legacy && ev.Event == "endpoint" {
-			c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: ev.Data, HTTP: &fi})
+			// The endpoint names the session (…?sessionId=…), a bearer
+			// credential: the trace keeps a prefix, as of Mcp-Session-Id.
+			shown := ShortSessionURL(string(ev.Data))
+			c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: []byte(shown), HTTP: &fi, Redacted: shown != string(ev.Data)})
 			c.setEndpoint(string(ev.Data))
 			continue
 		}
@@ -682,10 +710,13 @@ func (c *HTTP) openLegacy() error {
 	deadline := time.Now().Add(c.opts.Timeout)
 	for time.Now().Before(deadline) {
 		c.mu.Lock()
-		ep, ended := c.endpoint, c.err
+		ep, ended, refused := c.endpoint, c.err, c.endpointErr
 		c.mu.Unlock()
 		if ep != nil {
 			return nil
+		}
+		if refused != nil {
+			return refused
 		}
 		if ended != nil {
 			return ended
@@ -698,16 +729,27 @@ func (c *HTTP) openLegacy() error {
 func (c *HTTP) setEndpoint(data string) {
 	u, err := c.base.Parse(strings.TrimSpace(data))
 	if err != nil {
-		c.problem(fmt.Errorf("the endpoint event %q is not a URL: %v", data, err))
+		c.refuseEndpoint(fmt.Errorf("the endpoint event %q is not a URL: %v", ShortSessionURL(data), err))
 		return
 	}
 	if origin(u) != origin(c.base) {
-		c.problem(fmt.Errorf("the endpoint event names another origin (%s); mcpprobe will not send messages or credentials there", origin(u)))
+		c.refuseEndpoint(fmt.Errorf("the endpoint event names another origin (%s); mcpprobe will not send messages or credentials there", origin(u)))
 		return
 	}
 	c.mu.Lock()
 	c.endpoint = u
 	c.mu.Unlock()
+}
+
+// refuseEndpoint records why the endpoint event was not taken, so that
+// the wait for it ends with that reason, not with "no endpoint event".
+func (c *HTTP) refuseEndpoint(err error) {
+	c.mu.Lock()
+	if c.endpointErr == nil {
+		c.endpointErr = err
+	}
+	c.mu.Unlock()
+	c.problem(err)
 }
 
 // sendLegacy POSTs a message to the legacy endpoint; the answer comes on
@@ -729,7 +771,7 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: ep.String()}})
+	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: ShortSessionURL(ep.String())}})
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return c.connError(err)
@@ -739,7 +781,7 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
 	if resp.StatusCode >= 300 {
 		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
-		return &HTTPError{Method: "POST", URL: ep.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+		return &HTTPError{Method: "POST", URL: ShortSessionURL(ep.String()), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
 			Why: "the legacy endpoint refused the message"}
 	}
 	if IsJSONRPC(body) {

@@ -103,7 +103,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			return t, usageErr("--header-env %s: environment variable %s is not set", name, envVar)
 		}
 		t.Headers = append(t.Headers, name+": "+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, v)...)
 	}
 	for _, h := range cmd.StringSlice("header") {
 		name, value, ok := strings.Cut(h, ":")
@@ -111,7 +111,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			return t, usageErr("--header %q: want 'Name: value'", h)
 		}
 		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
-		t.Secrets = append(t.Secrets, strings.TrimSpace(value))
+		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, value)...)
 	}
 	addSecrets(t.Secrets)
 	return t, nil
