@@ -26,6 +26,9 @@ type Response struct {
 	T      time.Duration // when it arrived
 	// Recovered: the response was glued to stray stdout text and cut out.
 	Recovered bool
+	// Dropped: the trace did not keep its frame, its keep budget spent;
+	// keeping Raw would hold bytes no budget accounts for.
+	Dropped bool
 }
 
 // RPCError is a JSON-RPC error object.
@@ -92,10 +95,24 @@ type Session struct {
 	pending   map[string]*pendingCall
 	abandoned map[string]string // id → method, for requests that timed out
 	events    []Event
-	closed    bool
-	closeErr  error
-	done      chan struct{}
+	// counts has every event by kind and method, kept or not; notKept
+	// counts those past maxEvents; answered the server requests answered.
+	counts   map[string]int
+	notKept  int
+	answered int
+	closed   bool
+	closeErr error
+	done     chan struct{}
 }
+
+// maxEvents bounds the events a session keeps (a flood of notifications
+// while a request is pending is the server's to send, not ours to hold);
+// past it they are counted by kind and method. maxAnswers bounds the
+// server requests answered: each answer is a write the server may not read.
+const (
+	maxEvents  = 10000
+	maxAnswers = 1000
+)
 
 // NewSession starts reading from conn.
 func NewSession(conn transport.Conn) *Session {
@@ -103,6 +120,7 @@ func NewSession(conn transport.Conn) *Session {
 		conn:      conn,
 		pending:   map[string]*pendingCall{},
 		abandoned: map[string]string{},
+		counts:    map[string]int{},
 		done:      make(chan struct{}),
 	}
 	go s.read()
@@ -112,11 +130,24 @@ func NewSession(conn transport.Conn) *Session {
 // Done is closed when the server's stream has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// Events returns what the server sent unasked, in order.
+// Events returns what the server sent unasked, in order: the first
+// maxEvents of it (EventCounts has them all).
 func (s *Session) Events() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Event(nil), s.events...)
+}
+
+// EventCounts returns how many events of each kind and method the server
+// sent, kept or not, keyed "kind\x00method"; and how many were not kept.
+func (s *Session) EventCounts() (map[string]int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]int, len(s.counts))
+	for k, v := range s.counts {
+		m[k] = v
+	}
+	return m, s.notKept
 }
 
 // idKey normalises an id so that a response matches its request however
@@ -137,6 +168,9 @@ func idKey(id gjson.Result) (string, bool) {
 // Call sends a request and waits at most timeout for its response. params
 // is raw JSON or nil.
 func (s *Session) Call(ctx context.Context, method string, params []byte, timeout time.Duration) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err // interrupted: nothing more is sent
+	}
 	s.mu.Lock()
 	if s.closed {
 		err := s.closeErr
@@ -269,8 +303,13 @@ func (s *Session) finish() {
 
 func (s *Session) event(e Event) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts[e.Kind+"\x00"+e.Method]++
+	if len(s.events) >= maxEvents {
+		s.notKept++
+		return
+	}
 	s.events = append(s.events, e)
-	s.mu.Unlock()
 }
 
 func (s *Session) dispatch(m transport.Message) {
@@ -291,6 +330,10 @@ func (s *Session) dispatch(m transport.Message) {
 func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	v := gjson.ParseBytes(raw)
 	ev := Event{Raw: raw, Seq: m.Seq, T: m.T}
+	if m.Dropped {
+		// The trace did not keep this frame: neither does the event.
+		ev.Raw = nil
+	}
 	if jv := v.Get("jsonrpc"); jv.Type != gjson.String || jv.Str != "2.0" {
 		ev.Kind, ev.Note = "invalid", `"jsonrpc" is not "2.0"`
 		s.event(ev)
@@ -324,7 +367,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 			s.event(ev)
 			return
 		}
-		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered}
+		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered, Dropped: m.Dropped}
 		if e := v.Get("error"); e.Exists() {
 			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			if d := e.Get("data"); d.Exists() {
@@ -344,6 +387,13 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 // answer replies to a request from the server. mcpprobe declares no client
 // capabilities, so the only request it can honour is ping.
 func (s *Session) answer(method string, id gjson.Result) {
+	s.mu.Lock()
+	s.answered++
+	over := s.answered > maxAnswers
+	s.mu.Unlock()
+	if over {
+		return // a flood: each answer is a write the server may not read
+	}
 	head := `{"jsonrpc":"2.0","id":` + id.Raw
 	var msg string
 	switch method {

@@ -35,6 +35,10 @@ type HTTPOptions struct {
 	Trace   *Trace
 	// UserAgent identifies the probe.
 	UserAgent string
+	// MaxBytes bounds every byte of every response body, together (0: no
+	// bound). Past it the session is dropped: a problem wrapping
+	// ErrTooMuch, every stream closed, the message stream ended.
+	MaxBytes int64
 }
 
 // HTTPError is an HTTP answer that carries no JSON-RPC message for us.
@@ -143,6 +147,8 @@ type HTTP struct {
 	notes       []string // what the transport saw that the capture should report
 	closed      bool
 	err         error
+	received    int64 // response body bytes read
+	overflow    bool
 }
 
 // NewHTTP prepares a connection; nothing is sent until the first message.
@@ -192,8 +198,74 @@ func NewHTTP(o HTTPOptions) (*HTTP, error) {
 	if o.Mode != "auto" {
 		c.mode = o.Mode
 	}
-	c.client = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
+	c.client = &http.Client{Transport: countingTransport{c, tr}, CheckRedirect: c.checkRedirect}
 	return c, nil
+}
+
+// Abort drops the session at once: every request and stream in flight is
+// cancelled, and Close sends no DELETE. For a run that was interrupted,
+// or a server past its byte budget.
+func (c *HTTP) Abort() { c.cancel() }
+
+// Overflowed reports whether the server went past MaxBytes.
+func (c *HTTP) Overflowed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.overflow
+}
+
+// Received is how many response body bytes the server sent.
+func (c *HTTP) Received() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.received
+}
+
+// countingTransport counts every response body against MaxBytes.
+type countingTransport struct {
+	c  *HTTP
+	rt http.RoundTripper
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.rt.RoundTrip(req)
+	if resp != nil && resp.Body != nil {
+		resp.Body = countingBody{t.c, resp.Body}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	c *HTTP
+	io.ReadCloser
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && !b.c.count(n) {
+		return n, errTooMuchHTTP
+	}
+	return n, err
+}
+
+var errTooMuchHTTP = fmt.Errorf("%w; mcpprobe dropped the session", ErrTooMuch)
+
+// count adds n body bytes, and reports false once past MaxBytes, when the
+// session is dropped (once).
+func (c *HTTP) count(n int) bool {
+	c.mu.Lock()
+	c.received += int64(n)
+	over := c.opts.MaxBytes > 0 && c.received > c.opts.MaxBytes
+	first := over && !c.overflow
+	c.overflow = c.overflow || over
+	c.mu.Unlock()
+	if first {
+		err := fmt.Errorf("%w: its responses came to more than %d bytes; mcpprobe dropped the session and kept what came before", ErrTooMuch, c.opts.MaxBytes)
+		c.problem(err)
+		c.cancel()
+		c.end(err)
+	}
+	return !over
 }
 
 // checkRedirect follows a redirect only within the server's origin, so
@@ -455,7 +527,7 @@ func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
 		b := gjson.ParseBytes(body)
 		if id := msg.Get("id"); id.Exists() && b.Get("id").Raw == id.Raw {
-			c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+			c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 			return nil
 		}
 		he.RPC = fmt.Sprintf("error %d: %s (id %s)", b.Get("error.code").Int(), b.Get("error.message").String(), b.Get("id").Raw)
@@ -545,7 +617,7 @@ func (c *HTTP) readJSONBody(body io.ReadCloser, info *HTTPInfo) {
 		c.problem(fmt.Errorf("reading the response body: %v", err))
 	case IsJSONRPC(b):
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: b, HTTP: info})
-		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 	default:
 		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
 		c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(b, 200)))
@@ -583,7 +655,7 @@ func (c *HTTP) readEvents(body io.ReadCloser, info *HTTPInfo, legacy bool) {
 		}
 		if IsJSONRPC(ev.Data) {
 			f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: ev.Data, HTTP: &fi})
-			c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+			c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 			continue
 		}
 		if len(ev.Data) == 0 {
@@ -786,7 +858,7 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 	}
 	if IsJSONRPC(body) {
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
-		c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 		return nil
 	}
 	c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: body, HTTP: info})

@@ -181,6 +181,16 @@ func (t *Trace) Frames() []Frame {
 	return append([]Frame(nil), t.frames...)
 }
 
+// Tail returns a copy of the last n frames held.
+func (t *Trace) Tail(n int) []Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.frames) > n {
+		return append([]Frame(nil), t.frames[len(t.frames)-n:]...)
+	}
+	return append([]Frame(nil), t.frames...)
+}
+
 // Err reports the first error writing the trace stream.
 func (t *Trace) Err() error {
 	t.mu.Lock()

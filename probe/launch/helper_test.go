@@ -19,6 +19,11 @@ func TestMain(m *testing.M) {
 		helper(mode)
 		os.Exit(0)
 	}
+	// As mcpprobe's main does: every child of this process comes from
+	// launch, and what escapes a server's group reparents here.
+	if err := EnableSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "no subreaper:", err)
+	}
 	os.Exit(m.Run())
 }
 
@@ -52,6 +57,20 @@ func helper(mode string) {
 		fmt.Println("ready")
 		drainStdin()
 	case "sleep":
+		time.Sleep(time.Minute)
+	case "escape": // a grandchild that leaves the group (setsid) and ignores SIGTERM
+		c := exec.Command(os.Args[0])
+		c.Env = append(os.Environ(), "LAUNCH_HELPER=stubborn")
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(c.Process.Pid)
+		fmt.Println("ready")
+		drainStdin()
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		time.Sleep(time.Minute)
 	case "exit-stderr": // a server that fails at startup
 		fmt.Println("listening on stdio")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -183,7 +184,10 @@ func TestServerKillAndStop(t *testing.T) {
 	if r.Status != "signal: killed" {
 		t.Errorf("Status = %q, want signal: killed", r.Status)
 	}
-	if again := srv.Stop(); again != r {
+	if r.StoppedBy != "SIGKILL sent by mcpprobe to crash it" {
+		t.Errorf("StoppedBy = %q: the kill was ours", r.StoppedBy)
+	}
+	if again := srv.Stop(); !reflect.DeepEqual(again, r) {
 		t.Errorf("a second Stop gave %+v, want %+v", again, r)
 	}
 	if err := srv.Conn().Send([]byte(`{}`)); err == nil {

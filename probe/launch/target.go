@@ -2,7 +2,7 @@ package launch
 
 import (
 	"fmt"
-		"regexp"
+	"regexp"
 	"strings"
 	"sync"
 

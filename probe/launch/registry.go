@@ -1,0 +1,206 @@
+package launch
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+)
+
+// The registry knows every process and server launch has started and not
+// yet let go, so that an interrupt can end them all at once whatever the
+// command was doing, and so that a child of the probe that is none of
+// them can be recognised as an orphan one of them left behind.
+var reg = struct {
+	sync.Mutex
+	interrupted string // the signal's name, once Interrupt was called
+	procs       map[*Process]bool
+	servers     map[*Server]bool
+	pids        map[int]bool // the servers' own pids, while unreaped
+	// found are findings about processes and budgets raised when a server
+	// was let go, for the command to report whatever analysis it runs.
+	found []record
+}{procs: map[*Process]bool{}, servers: map[*Server]bool{}, pids: map[int]bool{}}
+
+type record struct {
+	s       *Server
+	f       findings.Finding
+	claimed bool
+}
+
+// note records a finding about s for the run.
+func note(s *Server, f findings.Finding) {
+	reg.Lock()
+	defer reg.Unlock()
+	reg.found = append(reg.found, record{s: s, f: f})
+}
+
+// claim takes the findings recorded about s: a probe that reports them in
+// its own capture claims them, so that they are not reported twice.
+func claim(s *Server) []findings.Finding {
+	reg.Lock()
+	defer reg.Unlock()
+	var out []findings.Finding
+	for i := range reg.found {
+		if r := &reg.found[i]; r.s == s && !r.claimed {
+			r.claimed = true
+			out = append(out, r.f)
+		}
+	}
+	return out
+}
+
+// Unclaimed returns, once, the findings about servers of this run that no
+// capture reported: processes that escaped a server's group, a server
+// past --max-bytes, in commands that drive servers without a probe's
+// capture (bench, faults, malformed). The command adds them to its own.
+// Several servers with the same finding (bench starts one per sample)
+// give one finding with the count.
+func Unclaimed() []findings.Finding {
+	reg.Lock()
+	defer reg.Unlock()
+	var out []findings.Finding
+	count := map[string]int{}
+	first := map[string]int{}
+	for i := range reg.found {
+		r := &reg.found[i]
+		if r.claimed {
+			continue
+		}
+		r.claimed = true
+		k := r.f.Code.String()
+		if _, ok := first[k]; !ok {
+			first[k] = len(out)
+			out = append(out, r.f)
+		}
+		count[k]++
+	}
+	for k, i := range first {
+		if n := count[k]; n > 1 {
+			out[i].Message = fmt.Sprintf("%s (and so did %d more of the servers this run started)", out[i].Message, n-1)
+		}
+	}
+	return out
+}
+
+// InterruptedError is what Start returns once the run was interrupted:
+// nothing new is started after Ctrl-C.
+type InterruptedError struct{ Signal string }
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted (%s): no new server is started", e.Signal)
+}
+
+// register runs start (which forks the child) and records the process,
+// under the registry's lock, so that no orphan search sees the child
+// before it is known.
+func register(p *Process, start func() error) error {
+	reg.Lock()
+	defer reg.Unlock()
+	if reg.interrupted != "" {
+		return &InterruptedError{Signal: reg.interrupted}
+	}
+	if err := start(); err != nil {
+		return err
+	}
+	reg.procs[p] = true
+	reg.pids[p.cmd.Process.Pid] = true
+	return nil
+}
+
+func unregister(p *Process) {
+	reg.Lock()
+	defer reg.Unlock()
+	delete(reg.procs, p)
+	delete(reg.pids, p.cmd.Process.Pid)
+}
+
+func registerServer(s *Server) error {
+	reg.Lock()
+	defer reg.Unlock()
+	if reg.interrupted != "" {
+		return &InterruptedError{Signal: reg.interrupted}
+	}
+	reg.servers[s] = true
+	return nil
+}
+
+func unregisterServer(s *Server) {
+	reg.Lock()
+	defer reg.Unlock()
+	delete(reg.servers, s)
+}
+
+// Interrupted returns the signal Interrupt was called with, or "".
+func Interrupted() string {
+	reg.Lock()
+	defer reg.Unlock()
+	return reg.interrupted
+}
+
+// Interrupt ends everything launch started, at once, for a run the user
+// interrupted (signal is "SIGINT" or "SIGTERM"): every server's process
+// group is killed, every HTTP session dropped without a goodbye, every
+// orphan they left killed, and Start refuses from then on. It returns
+// what each live server was doing (Server.Phase), for the message that
+// says where the run stopped. It waits at most about half a second.
+func Interrupt(signal string) []string {
+	reg.Lock()
+	if reg.interrupted == "" {
+		reg.interrupted = signal
+	}
+	var phases []string
+	for s := range reg.servers {
+		if ph := s.Phase(); ph != "" {
+			phases = append(phases, ph)
+		}
+		if s.http != nil {
+			s.http.Abort()
+		}
+	}
+	procs := make([]*Process, 0, len(reg.procs))
+	for p := range reg.procs {
+		procs = append(procs, p)
+	}
+	reg.Unlock()
+	sort.Strings(phases)
+	for _, p := range procs {
+		_ = p.signal(syscall.SIGKILL, "because the run was interrupted ("+signal+")")
+	}
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for _, p := range procs {
+		<-waitUntil(p.exited, deadline)
+		reapOrphans()
+	}
+	reapOrphans()
+	return phases
+}
+
+// waitUntil is ch, or a channel closed at deadline, whichever comes first.
+func waitUntil(ch <-chan struct{}, deadline time.Time) <-chan struct{} {
+	out := make(chan struct{})
+	go func() {
+		defer close(out)
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		select {
+		case <-ch:
+		case <-t.C:
+		}
+	}()
+	return out
+}
+
+// isServerPid reports whether pid is a server launch started and has not
+// reaped yet.
+func isServerPid(pid int) bool {
+	reg.Lock()
+	defer reg.Unlock()
+	return reg.pids[pid]
+}
+
+// waitTick is the pause between two looks at a dying process.
+func waitTick() { time.Sleep(time.Millisecond) }
