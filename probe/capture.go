@@ -395,7 +395,7 @@ func (p *prober) takeCommon(r Response, res gjson.Result) {
 	}
 	if in := res.Get("instructions"); in.Exists() {
 		if in.Type == gjson.String {
-			s := in.String()
+			s := strings.Clone(in.String())
 			p.c.Instructions = &s
 		} else {
 			p.c.Add(findings.InstructionsNotString, "instructions is %s, not a string", in.Type)
@@ -419,7 +419,7 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 		return err
 	}
 	res := gjson.ParseBytes(r.Result)
-	got := res.Get("protocolVersion").String()
+	got := strings.Clone(res.Get("protocolVersion").String())
 	p.c.Era, p.c.ProtocolVersion = "legacy", got
 	p.c.Handshake = &Page{Method: "initialize", N: 1, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
 	p.c.Timings.Handshake = r.T
@@ -462,7 +462,7 @@ func (p *prober) fatalHandshake(method string, err error) error {
 			Try: "raise --max-bytes if the server really sends that much; otherwise it floods its output"}
 	case errors.As(err, &te):
 		return &FatalError{
-			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After),
+			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After.Round(time.Millisecond)),
 			Try:  "check that it speaks MCP over stdio on stdout (not HTTP, not stderr); raise --startup-timeout if it starts slowly",
 			Err:  err,
 		}
@@ -580,7 +580,9 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		for _, it := range items.Array() {
 			l.Items = append(l.Items, rawOf(r.Result, it))
-			id := it.Get(ident).String()
+			// Cloned: a gjson string is a window on the whole page,
+			// which the map would keep alive.
+			id := strings.Clone(it.Get(ident).String())
 			if _, ok := seenItem[id]; !ok {
 				order = append(order, id)
 			}
@@ -590,7 +592,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		if !next.Exists() || next.Type == gjson.Null || next.String() == "" {
 			break
 		}
-		cursor = next.String()
+		cursor = strings.Clone(next.String())
 		h := sha256.Sum256([]byte(cursor))
 		if first, ok := seenCursor[h]; ok {
 			l.Error = "cursor loop"

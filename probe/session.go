@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,7 +57,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("no response to %s within %v", e.Method, e.After)
+	return fmt.Sprintf("no response to %s within %v", e.Method, e.After.Round(time.Millisecond))
 }
 
 // ClosedError is returned when the stream ended before the response came.
@@ -342,11 +343,13 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	id := v.Get("id")
 	switch {
 	case method.Exists() && id.Exists():
-		ev.Kind, ev.Method = "request", method.String()
+		// Cloned: a gjson string is a window on the whole message, and
+		// an event kept would keep all of it.
+		ev.Kind, ev.Method = "request", strings.Clone(method.String())
 		s.event(ev)
 		s.answer(method.String(), id)
 	case method.Exists():
-		ev.Kind, ev.Method = "notification", method.String()
+		ev.Kind, ev.Method = "notification", strings.Clone(method.String())
 		s.event(ev)
 	case id.Exists() && (v.Get("result").Exists() || v.Get("error").Exists()):
 		key, ok := idKey(id)
@@ -369,7 +372,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		}
 		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered, Dropped: m.Dropped}
 		if e := v.Get("error"); e.Exists() {
-			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String()}
+			r.Error = &RPCError{Code: e.Get("code").Int(), Message: strings.Clone(e.Get("message").String())}
 			if d := e.Get("data"); d.Exists() {
 				r.Error.Data = []byte(d.Raw)
 			}

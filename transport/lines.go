@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -94,6 +95,12 @@ func (l *LineReader) Next() (Line, error) {
 func nonNil(b []byte) []byte {
 	if b == nil {
 		return []byte{}
+	}
+	// A long line grew by appends, its capacity up to a quarter over its
+	// length; a line the caller keeps (a trace frame, a page) keeps the
+	// capacity too. Copied to its size, it keeps only itself.
+	if c := cap(b); c-len(b) > 4096 && c-len(b) > len(b)/16 {
+		return bytes.Clone(b)
 	}
 	return b
 }

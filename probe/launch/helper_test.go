@@ -2,10 +2,12 @@ package launch
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -78,6 +80,16 @@ func helper(mode string) {
 		os.Exit(3)
 	case "silent": // never answers, exits when stdin closes
 		drainStdin()
+	case "string-id": // answers every request, with its id made a string
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(in.Bytes(), &m) == nil && m.ID != nil {
+				fmt.Printf(`{"jsonrpc":"2.0","id":"%s","error":{"code":-32601,"message":"no"}}`+"\n", strings.Trim(string(m.ID), `"`))
+			}
+		}
 	}
 }
 

@@ -162,6 +162,20 @@ func (p *Process) ExitStatus() string {
 	}
 }
 
+// ExitSignal is the signal that ended the process, 0 if none did or it
+// still runs.
+func (p *Process) ExitSignal() int {
+	select {
+	case <-p.exited:
+	default:
+		return 0
+	}
+	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return int(ws.Signal())
+	}
+	return 0
+}
+
 // StoppedBy says why mcpprobe ended the process, when it did: the signal
 // that killed it was one mcpprobe sent ("SIGTERM sent by mcpprobe after
 // stdin closed and 2s passed"). "" when it exited on its own or still
