@@ -34,10 +34,12 @@ const (
 	exitTerminated  = 143 // SIGTERM
 )
 
-// interruptGrace is how long a command has, once interrupted, to hand
-// back what it gathered before mcpprobe exits without it: with the
-// servers killed at once, every wait it was in ends well within it.
-const interruptGrace = 700 * time.Millisecond
+// interruptGrace is how long, from the signal, mcpprobe takes to end: the
+// servers are killed at once (launch.Interrupt, itself bounded well below
+// it), then the command has what is left to hand back what it gathered,
+// and mcpprobe exits with or without it. Under a second, as a user
+// pressing Ctrl-C expects.
+const interruptGrace = 800 * time.Millisecond
 
 // exitError carries an exit code and a message for the user.
 type exitError struct {
@@ -108,12 +110,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// Marked first, so that whatever the command makes of its servers
 	// dying is not printed as their fault; then every wait is ended.
+	deadline := time.Now().Add(interruptGrace)
 	interrupt.signal.Store(name)
 	cancel()
 	phases := launch.Interrupt(name)
 	select {
 	case <-done:
-	case <-time.After(interruptGrace):
+	case <-time.After(time.Until(deadline)):
 	case <-sigs: // a second Ctrl-C: at once
 	}
 	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(name, phases))

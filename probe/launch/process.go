@@ -61,6 +61,8 @@ type Process struct {
 	exitedAt time.Time
 	waitErr  error
 
+	name string // the command as a person would type it, env values hidden
+
 	mu sync.Mutex
 	// sent is the last signal mcpprobe sent the group, and why: a
 	// process that died of it was stopped, it did not exit on its own.
@@ -101,7 +103,7 @@ func StartProcess(t Target) (*Process, error) {
 	cmd.Env = append(os.Environ(), t.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
-	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{})}
+	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display()}
 	// Started and registered in one step: the orphan search must never
 	// see a child of ours that it does not know as a server.
 	err = register(p, cmd.Start)

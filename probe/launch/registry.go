@@ -146,13 +146,14 @@ func Interrupted() string {
 // group is killed, every HTTP session dropped without a goodbye, every
 // orphan they left killed, and Start refuses from then on. It returns
 // what each live server was doing (Server.Phase), for the message that
-// says where the run stopped. It waits at most about half a second.
+// says where the run stopped. It waits at most about 400 ms.
 func Interrupt(signal string) []string {
 	reg.Lock()
 	if reg.interrupted == "" {
 		reg.interrupted = signal
 	}
 	var phases []string
+	owned := map[*Process]bool{}
 	for s := range reg.servers {
 		if ph := s.Phase(); ph != "" {
 			phases = append(phases, ph)
@@ -160,17 +161,22 @@ func Interrupt(signal string) []string {
 		if s.http != nil {
 			s.http.Abort()
 		}
+		owned[s.proc] = true
 	}
 	procs := make([]*Process, 0, len(reg.procs))
 	for p := range reg.procs {
 		procs = append(procs, p)
+		if !owned[p] {
+			// A process with no session on it (the proxy's server).
+			phases = append(phases, fmt.Sprintf("%s (pid %d) was running", p.name, p.Pid()))
+		}
 	}
 	reg.Unlock()
 	sort.Strings(phases)
 	for _, p := range procs {
 		_ = p.signal(syscall.SIGKILL, "because the run was interrupted ("+signal+")")
 	}
-	deadline := time.Now().Add(500 * time.Millisecond)
+	deadline := time.Now().Add(300 * time.Millisecond)
 	for _, p := range procs {
 		<-waitUntil(p.exited, deadline)
 		reapOrphans()
