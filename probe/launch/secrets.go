@@ -98,6 +98,10 @@ func urlSecrets(raw string) []string {
 	}
 	if p, ok := u.User.Password(); ok {
 		out = append(out, p, url.PathEscape(p), url.QueryEscape(p))
+		// An HTTP client sends the userinfo as Basic credentials: a
+		// server echoing its Authorization header echoes this.
+		userpass := u.User.Username() + ":" + p
+		out = append(out, userpass, base64.StdEncoding.EncodeToString([]byte(userpass)))
 		if i := strings.Index(raw, "://"); i >= 0 {
 			if at := strings.LastIndex(strings.SplitN(raw[i+3:], "/", 2)[0], "@"); at >= 0 {
 				if _, rawPw, ok := strings.Cut(raw[i+3:i+3+at], ":"); ok {

@@ -18,7 +18,7 @@ func TestHeaderSecrets(t *testing.T) {
 			[]string{"Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA==", "user:password", "password"}},
 		{"cookie values", "Cookie", "sid=abc123; theme=\"dark-mode\"", []string{"sid=abc123; theme=\"dark-mode\"", "abc123", "dark-mode"}},
 		{"url value", "X-Callback", "https://u:p%40ss@h.test/cb?k=v%2Fw",
-			[]string{"https://u:p%40ss@h.test/cb?k=v%2Fw", "v/w", "v%2Fw", "p@ss", "p@ss", "p%40ss"}},
+			[]string{"https://u:p%40ss@h.test/cb?k=v%2Fw", "v/w", "v%2Fw", "p@ss", "p%40ss", "u:p@ss", "dTpwQHNz"}},
 		{"a bare value", "X-Key", "k-abcdef", []string{"k-abcdef"}},
 	}
 	for _, tc := range tests {
@@ -38,7 +38,8 @@ func TestEnvSecrets(t *testing.T) {
 		want  []string
 	}{
 		{"production debug", []string{"production debug"}}, // never split on spaces
-		{"postgres://app:s3cret@db/x?sslkey=abc", []string{"postgres://app:s3cret@db/x?sslkey=abc", "abc", "s3cret"}},
+		// The password, and the Basic credentials a client makes of it.
+		{"postgres://app:s3cret@db/x?sslkey=abc", []string{"postgres://app:s3cret@db/x?sslkey=abc", "abc", "s3cret", "app:s3cret", "YXBwOnMzY3JldA=="}},
 		{"", []string{""}},
 	}
 	for _, tc := range tests {
