@@ -69,7 +69,16 @@ func emit(cmd *cli.Command, o outcome) error {
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
 	// findings of this run like any other.
-	extra := launch.Unclaimed()
+	var extra []findings.Finding
+	have := map[findings.Code]bool{}
+	for _, f := range o.findings {
+		have[f.Code] = true
+	}
+	for _, f := range launch.RunFindings() {
+		if !have[f.Code] {
+			extra = append(extra, f)
+		}
+	}
 	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)

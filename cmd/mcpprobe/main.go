@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -53,7 +54,17 @@ func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
 }
 
+// memoryLimit is the heap size past which the garbage collector works
+// harder rather than let the heap double: what a server sends is bounded
+// (--max-bytes, and 64 MiB kept per session), but rendering a capture
+// that size copies it a few times, and the default pacing would let the
+// process grow to twice its peak.
+const memoryLimit = 320 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 

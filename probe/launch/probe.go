@@ -40,7 +40,7 @@ func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.C
 	}
 	// What the launcher found when it let the server go: processes that
 	// escaped its group, a server past --max-bytes.
-	c.Findings = append(c.Findings, claim(s)...)
+	c.Findings = append(c.Findings, findingsOf(s)...)
 	if runErr != nil {
 		runErr = s.Explain(runErr)
 	}

@@ -26,9 +26,8 @@ var reg = struct {
 }{procs: map[*Process]bool{}, servers: map[*Server]bool{}, pids: map[int]bool{}}
 
 type record struct {
-	s       *Server
-	f       findings.Finding
-	claimed bool
+	s *Server
+	f findings.Finding
 }
 
 // note records a finding about s for the run.
@@ -38,40 +37,34 @@ func note(s *Server, f findings.Finding) {
 	reg.found = append(reg.found, record{s: s, f: f})
 }
 
-// claim takes the findings recorded about s: a probe that reports them in
-// its own capture claims them, so that they are not reported twice.
-func claim(s *Server) []findings.Finding {
+// findingsOf returns the findings recorded about s, for its probe's
+// capture.
+func findingsOf(s *Server) []findings.Finding {
 	reg.Lock()
 	defer reg.Unlock()
 	var out []findings.Finding
-	for i := range reg.found {
-		if r := &reg.found[i]; r.s == s && !r.claimed {
-			r.claimed = true
+	for _, r := range reg.found {
+		if r.s == s {
 			out = append(out, r.f)
 		}
 	}
 	return out
 }
 
-// Unclaimed returns, once, the findings about servers of this run that no
-// capture reported: processes that escaped a server's group, a server
-// past --max-bytes, in commands that drive servers without a probe's
-// capture (bench, faults, malformed). The command adds them to its own.
-// Several servers with the same finding (bench starts one per sample)
-// give one finding with the count.
-func Unclaimed() []findings.Finding {
+// RunFindings returns the findings about the servers of this run: a
+// process that escaped a server's group, a server past --max-bytes. A
+// command adds those of a code its own findings lack (a capture that
+// reported its server's already has it; bench, faults and malformed
+// drive servers without a capture). Several servers with the same
+// finding (bench starts one per sample) give one, with the count.
+func RunFindings() []findings.Finding {
 	reg.Lock()
 	defer reg.Unlock()
 	var out []findings.Finding
-	count := map[string]int{}
-	first := map[string]int{}
-	for i := range reg.found {
-		r := &reg.found[i]
-		if r.claimed {
-			continue
-		}
-		r.claimed = true
-		k := r.f.Code.String()
+	count := map[findings.Code]int{}
+	first := map[findings.Code]int{}
+	for _, r := range reg.found {
+		k := r.f.Code
 		if _, ok := first[k]; !ok {
 			first[k] = len(out)
 			out = append(out, r.f)
@@ -85,7 +78,6 @@ func Unclaimed() []findings.Finding {
 	}
 	return out
 }
-
 // InterruptedError is what Start returns once the run was interrupted:
 // nothing new is started after Ctrl-C.
 type InterruptedError struct{ Signal string }
