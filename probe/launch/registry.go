@@ -78,6 +78,7 @@ func RunFindings() []findings.Finding {
 	}
 	return out
 }
+
 // InterruptedError is what Start returns once the run was interrupted:
 // nothing new is started after Ctrl-C.
 type InterruptedError struct{ Signal string }
