@@ -38,8 +38,9 @@ func TestHostileServersStayBounded(t *testing.T) {
 		// 6.7 GB before: 1 MB pages, each with a fresh cursor.
 		{"endless pages", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-endless-pages", "1000000"},
 			0, []string{"capture-capped"}, 20 * time.Second, nil},
-		// Reported as silence after the timeout before: 200 MB, no newline.
-		{"200 MB line without newline", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-line-no-newline", "200000000"},
+		// Reported as silence after the timeout before: a line of 100 MB
+		// (200 MB in the issue; the same past 16 MiB), no newline.
+		{"100 MB line without newline", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-line-no-newline", "100000000"},
 			0, []string{"line-too-long"}, 20 * time.Second, nil},
 		// Past --max-bytes before the handshake: exit 3, in three parts.
 		{"stderr flood past --max-bytes", []string{"wire", "--max-bytes", "100000", "--startup-timeout", "30s", "--", bin.raw, "-stderr-flood", "100000"},
@@ -91,7 +92,7 @@ func TestEscapedGrandchildEveryCommand(t *testing.T) {
 		{"diff", "--json", "--ref", "../../fixtures/goodserver/reference.anthropic.json"},
 		{"bench", "--json", "--startup", "2", "-n", "3", "--warmup", "0", "--call", "echo", "--args", `{"text":"a","n":3}`},
 		{"faults", "--json", "--calls", "2", "--call", "echo", "--args", `{"text":"a","n":3}`},
-		{"malformed", "--json", "--timeout", "1s", "--call", "echo"},
+		{"malformed", "--json", "--timeout", "300ms", "--call", "echo"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			t.Parallel()
