@@ -1,7 +1,14 @@
 package transport
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -94,5 +101,182 @@ func TestTraceForget(t *testing.T) {
 	}
 	if n := len(buf.lines(t)); n != 5 {
 		t.Errorf("%d lines streamed, want 5", n)
+	}
+}
+
+// A server past MaxBytes is news at once: a problem wrapping ErrTooMuch,
+// the launcher's kill called once, and nothing more read.
+func TestStdioMaxBytes(t *testing.T) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	defer inR.Close()
+	defer outW.Close()
+	defer errW.Close()
+	kills := 0
+	var mu sync.Mutex
+	s := NewStdio(inW, outR, errR, StdioOptions{MaxBytes: 10000, OnOverflow: func() {
+		mu.Lock()
+		kills++
+		mu.Unlock()
+	}})
+	go func() {
+		line := strings.Repeat("e", 999) + "\n"
+		for i := 0; i < 100; i++ {
+			if _, err := io.WriteString(errW, line); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-s.Problems():
+		if !errors.Is(err, ErrTooMuch) {
+			t.Errorf("problem %v, want ErrTooMuch", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no problem raised past MaxBytes")
+	}
+	if !s.Overflowed() {
+		t.Error("Overflowed false")
+	}
+	if got := s.Received(); got > 10000+64<<10 {
+		t.Errorf("read %d bytes past a bound of 10000", got)
+	}
+	s.CloseOutput(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if kills != 1 {
+		t.Errorf("OnOverflow called %d times, want 1", kills)
+	}
+}
+
+// A line over MaxLine is reported when it passes the bound, though its
+// newline never comes and the stream stays open.
+func TestStdioLineTooLongWithoutNewline(t *testing.T) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	defer inR.Close()
+	defer errW.Close()
+	s := NewStdio(inW, outR, errR, StdioOptions{MaxLine: 1000})
+	go func() { _, _ = io.WriteString(outW, strings.Repeat("x", 5000)) }()
+	select {
+	case err := <-s.Problems():
+		if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), "no newline yet") {
+			t.Errorf("problem %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a line past the bound with no newline was not reported while the stream was open")
+	}
+	outW.Close()
+	s.CloseOutput(time.Second)
+	// The frame comes when the line ends, whole in length, and the
+	// problem is not raised a second time.
+	var cut []Frame
+	for _, f := range s.Trace().Frames() {
+		if f.Cut {
+			cut = append(cut, f)
+		}
+	}
+	if len(cut) != 1 || cut[0].Len != 5000 || len(cut[0].Raw) != 1000 {
+		t.Errorf("cut frames %+v", cut)
+	}
+	select {
+	case err := <-s.Problems():
+		t.Errorf("a second problem: %v", err)
+	default:
+	}
+}
+
+func TestLineReaderOnCut(t *testing.T) {
+	tests := []struct {
+		in      string
+		calls   int
+		lastLen int
+	}{
+		{strings.Repeat("a", 10) + "\n", 0, 10},    // at the bound
+		{strings.Repeat("a", 11) + "\n", 0, 11},    // over, but whole in one read: the caller sees it whole at once
+		{strings.Repeat("a", 100) + "\nb\n", 1, 1}, // over, across reads
+		{strings.Repeat("a", 100), 1, 100},         // over, and no newline ever
+	}
+	for _, tc := range tests {
+		lr := NewLineReader(iotest1(tc.in), 10)
+		calls := 0
+		lr.OnCut = func(head []byte, soFar int) {
+			calls++
+			if len(head) > 10 || soFar <= 10 {
+				t.Errorf("OnCut(%d bytes, %d)", len(head), soFar)
+			}
+		}
+		var last Line
+		for {
+			l, err := lr.Next()
+			if l.Len > 0 {
+				last = l
+				if l.Cut && calls > 0 != l.Early {
+					t.Errorf("%.12q: Early = %v after %d calls", tc.in, l.Early, calls)
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		if calls != tc.calls || last.Len != tc.lastLen {
+			t.Errorf("%.12q: %d OnCut calls, last line %d bytes; want %d and %d", tc.in, calls, last.Len, tc.calls, tc.lastLen)
+		}
+	}
+}
+
+// iotest1 reads one byte at a time, so that no line arrives in one read.
+func iotest1(s string) io.Reader { return &oneByte{s: s} }
+
+type oneByte struct{ s string }
+
+func (o *oneByte) Read(p []byte) (int, error) {
+	if o.s == "" {
+		return 0, io.EOF
+	}
+	p[0] = o.s[0]
+	o.s = o.s[1:]
+	return 1, nil
+}
+
+// Over HTTP, MaxBytes counts every body: an endless event stream ends the
+// session with ErrTooMuch.
+func TestHTTPMaxBytes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for {
+			if _, err := fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"x\":\"%s\"}}\n\n", strings.Repeat("y", 1000)); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c, err := NewHTTP(HTTPOptions{URL: srv.URL, Mode: "streamable", MaxBytes: 100000, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case _, ok := <-c.Messages():
+			if ok {
+				continue
+			}
+			if !errors.Is(c.Err(), ErrTooMuch) || !c.Overflowed() {
+				t.Errorf("stream ended with %v", c.Err())
+			}
+			if got := c.Received(); got > 100000+64<<10 {
+				t.Errorf("read %d body bytes past a bound of 100000", got)
+			}
+			c.Close()
+			return
+		case <-deadline:
+			t.Fatal("the stream did not end past MaxBytes")
+		}
 	}
 }
