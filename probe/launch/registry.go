@@ -193,13 +193,5 @@ func waitUntil(ch <-chan struct{}, deadline time.Time) <-chan struct{} {
 	return out
 }
 
-// isServerPid reports whether pid is a server launch started and has not
-// reaped yet.
-func isServerPid(pid int) bool {
-	reg.Lock()
-	defer reg.Unlock()
-	return reg.pids[pid]
-}
-
 // waitTick is the pause between two looks at a dying process.
 func waitTick() { time.Sleep(time.Millisecond) }
