@@ -790,6 +790,9 @@ func (c *HTTP) openLegacy() error {
 		if refused != nil {
 			return refused
 		}
+		if err := c.ctx.Err(); err != nil {
+			return fmt.Errorf("the session was dropped while waiting for the endpoint event: %w", err)
+		}
 		if ended != nil {
 			return ended
 		}

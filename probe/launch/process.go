@@ -325,7 +325,12 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 	// ours (we are their subreaper): reaped, they no longer count.
 	reapZombies()
 	if groupAlive(pgid) {
-		r.Leftover = r.Signal == ""
+		// Left behind only if nobody signalled the group: after a crash
+		// (Kill) its members are still dying, not left.
+		p.mu.Lock()
+		signalled := p.sent != 0
+		p.mu.Unlock()
+		r.Leftover = r.Signal == "" && !signalled
 		_ = signalGroup(pgid, syscall.SIGKILL)
 		for i := 0; i < 50 && groupAlive(pgid); i++ {
 			time.Sleep(10 * time.Millisecond)
