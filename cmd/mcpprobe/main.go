@@ -56,7 +56,7 @@ func usageErr(format string, args ...any) error {
 
 // memoryLimit is the heap size past which the garbage collector works
 // harder rather than let the heap double: what a server sends is bounded
-// (--max-bytes, and 64 MiB kept per session), but rendering a capture
+// (--max-bytes, and 32 MiB kept per session), but rendering a capture
 // that size copies it a few times, and the default pacing would let the
 // process grow to twice its peak.
 const memoryLimit = 320 << 20

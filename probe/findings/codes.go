@@ -189,7 +189,7 @@ var defs = []Def{
 	{Code: ExitedEarly, Name: "exited-early", Severity: Warning, Origin: OriginWire, Title: "the server exited on its own during the probe"},
 	{Code: IgnoresStdinClose, Name: "ignores-stdin-close", Severity: Warning, Origin: OriginWire, Title: "the server needed SIGTERM to exit", More: moreProbe},
 	{Code: LeftoverProcesses, Name: "leftover-processes", Severity: Warning, Origin: OriginWire, Title: "the server exited but left processes of its group running", More: moreProbe},
-	{Code: CaptureCapped, Name: "capture-capped", Severity: Warning, Origin: OriginWire, Title: "the server sent more than the 64 MiB a session keeps in memory (pages, events, notifications, noise, stderr): later frames were counted and traced, not kept, and a list stopped there", More: moreProbe},
+	{Code: CaptureCapped, Name: "capture-capped", Severity: Warning, Origin: OriginWire, Title: "the server sent more than the 32 MiB a session keeps in memory (pages, events, notifications, noise, stderr): later frames were counted and traced, not kept, and a list stopped there", More: moreProbe},
 
 	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer, so every dual-era client waits on every start", More: moreProbe},
 	{Code: Notification, Name: "notification", Severity: Info, Origin: OriginWire, Title: "a notification the server sent during the probe"},

@@ -57,8 +57,10 @@ const DefaultGrace = 2 * time.Second
 const DefaultMaxBytes = 256 << 20
 
 // DefaultKeepBytes bounds what of one connection is held in memory: its
-// pages, events, notifications, noise and stderr.
-const DefaultKeepBytes = 64 << 20
+// pages, events, notifications, noise and stderr. The largest honest
+// tools/list is a few hundred KiB; rendering a capture copies it a few
+// times over, so this is what bounds the probe's peak.
+const DefaultKeepBytes = 32 << 20
 
 // stderrSettle bounds the wait for the last stderr lines of a process that
 // has exited: a grandchild outside the group may hold the pipe open.
