@@ -339,7 +339,12 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 	}
 	// Descendants that left the group outlive every signal to it. Once
 	// the leader is gone they are orphans, and reparent to the probe.
-	r.Escaped = reapOrphans()
+	// Whose orphan one is cannot be told, so while another server runs
+	// (bench --vs) they are left to the last server's stop: killing a
+	// daemon a running server relies on would change what is measured.
+	if !otherServersRun(p) {
+		r.Escaped = reapOrphans()
+	}
 	r.Status = p.ExitStatus()
 	r.StoppedBy = p.StoppedBy()
 	return r

@@ -193,5 +193,18 @@ func waitUntil(ch <-chan struct{}, deadline time.Time) <-chan struct{} {
 	return out
 }
 
+// otherServersRun reports whether a process launch started, other than p,
+// is still running.
+func otherServersRun(p *Process) bool {
+	reg.Lock()
+	defer reg.Unlock()
+	for q := range reg.procs {
+		if q != p {
+			return true
+		}
+	}
+	return false
+}
+
 // waitTick is the pause between two looks at a dying process.
 func waitTick() { time.Sleep(time.Millisecond) }
