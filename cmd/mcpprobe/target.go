@@ -321,6 +321,9 @@ func splitList(v []string) []string {
 }
 
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*redactingWriter); ok {
+		w = r.w // stderr, with secrets hidden in what passes
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
