@@ -146,7 +146,7 @@ func interruptMessage(signal string, phases []string) string {
 	case 0:
 		msg += ", with no server running"
 	default:
-		msg += ": " + strings.Join(phases, "; ") + "; every process it started was killed"
+		msg += ": " + strings.Join(phases, "; ") + "; every server it started was stopped (process trees killed, HTTP sessions dropped)"
 	}
 	if interrupt.emitted.Load() {
 		msg += "\nWhat is printed above was gathered before the interrupt and is partial."
