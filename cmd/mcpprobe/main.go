@@ -124,7 +124,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	deadline := time.Now().Add(interruptGrace)
 	interrupt.signal.Store(name)
 	cancel()
-	phases := launch.Interrupt(name)
+	// The kills are syscalls, quick however loaded the machine; still,
+	// nothing here may hold mcpprobe past its deadline.
+	killed := make(chan []string, 1)
+	go func() { killed <- launch.Interrupt(name) }()
+	var phases []string
+	select {
+	case phases = <-killed:
+	case <-time.After(time.Until(deadline)):
+	}
 	select {
 	case <-done:
 	case <-time.After(time.Until(deadline)):

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER (linux/prctl.h).
@@ -32,6 +33,61 @@ func EnableSubreaper() error {
 	}
 	subreaper.Store(true)
 	return nil
+}
+
+// descendants lists every descendant of pid, by ancestry (each thread's
+// children file, recursively): a process that left pid's group or
+// session is still its descendant while its parent lives.
+func descendants(pid int) []int {
+	var out []int
+	seen := map[int]bool{pid: true}
+	queue := []int{pid}
+	for len(queue) > 0 && len(out) < 10000 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/*/children")
+		for _, f := range tasks {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for _, w := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(w); err == nil && !seen[c] {
+					seen[c] = true
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// killPids sends SIGKILL to each pid, and to the group of each that leads
+// one of its own (it left its server's group with setsid).
+func killPids(pids []int) {
+	for _, pid := range pids {
+		if _, _, pgid, _ := procStat(pid); pgid == pid {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// orphanPids are the probe's children that are no server of its own.
+func orphanPids() []int {
+	if !subreaper.Load() {
+		return nil
+	}
+	reg.Lock()
+	defer reg.Unlock()
+	var out []int
+	for _, pid := range children() {
+		if !reg.pids[pid] {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // children lists this process's children, from each thread's children
@@ -152,13 +208,15 @@ func orphans(kill bool) []string {
 	return found
 }
 
-// reap waits for a killed child, a bounded time: one stuck in the kernel
-// (uninterruptible I/O) is left as it is.
+// reap waits for a killed child, a bounded time (a second, however
+// loaded the machine): one stuck in the kernel (uninterruptible I/O) is
+// left as it is.
 func reap(pid int) {
-	for i := 0; i < 1000; i++ {
+	deadline := time.Now().Add(time.Second)
+	for {
 		var ws syscall.WaitStatus
 		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-		if got == pid || err != nil {
+		if got == pid || err != nil || time.Now().After(deadline) {
 			return
 		}
 		waitTick()

@@ -166,15 +166,27 @@ func Interrupt(signal string) []string {
 	}
 	reg.Unlock()
 	sort.Strings(phases)
+	// Every server's whole tree, found by ancestry while it still stands
+	// (those that left the group included), is killed at once: waiting
+	// for the servers to die and their orphans to reparent here would
+	// cost what a loaded machine makes of it, and mcpprobe must be gone
+	// within a second.
+	var tree []int
+	for _, p := range procs {
+		tree = append(tree, descendants(p.Pid())...)
+	}
 	for _, p := range procs {
 		_ = p.signal(syscall.SIGKILL, "because the run was interrupted ("+signal+")")
 	}
-	deadline := time.Now().Add(300 * time.Millisecond)
+	killPids(tree)
+	// Orphans of servers already let go, then a short wait to reap what
+	// died (what is not reaped by then is dead anyway).
+	killPids(orphanPids())
+	deadline := time.Now().Add(200 * time.Millisecond)
 	for _, p := range procs {
 		<-waitUntil(p.exited, deadline)
-		reapOrphans()
 	}
-	reapOrphans()
+	reapZombies()
 	return phases
 }
 
