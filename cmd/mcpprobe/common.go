@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -66,6 +67,21 @@ type outcome struct {
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
 func emit(cmd *cli.Command, o outcome) error {
+	// What the launcher found when it let servers go that no analysis
+	// reported (a process that escaped a server's group, a server past
+	// --max-bytes, in a command that drives servers without a capture):
+	// findings of this run like any other.
+	var extra []findings.Finding
+	have := map[findings.Code]bool{}
+	for _, f := range o.findings {
+		have[f.Code] = true
+	}
+	for _, f := range launch.RunFindings() {
+		if !have[f.Code] {
+			extra = append(extra, f)
+		}
+	}
+	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
@@ -73,17 +89,29 @@ func emit(cmd *cli.Command, o outcome) error {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
+		if sig := interruptedBy(); sig != "" {
+			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
+		}
 		s := screenFor(cmd, &b)
 		if o.markdown {
 			s = &reports.Screen{W: &b} // markdown is for a file, whatever the terminal
 		}
 		o.text(s)
+		if len(extra) > 0 {
+			st := reports.Terminal
+			if o.command == "report" {
+				st = reports.Markdown
+			}
+			fmt.Fprintln(&b, "\nFound when the servers were let go:")
+			reports.Findings(&b, st, findings.Sorted(extra))
+		}
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
 	clearStatus(cmd.Root()) // the progress line goes before the output comes
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
+	interrupt.emitted.Store(true)
 	if len(tripped) > 0 {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
@@ -129,6 +157,7 @@ var globalUse = map[string][]string{
 	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
@@ -146,6 +175,10 @@ var globalUse = map[string][]string{
 // refuseUnused is part of every command's Before: a global flag the
 // command has no use for is a usage error, never silently ignored.
 func refuseUnused(cmd *cli.Command) error {
+	interrupt.command.Store(cmd.Name)
+	if cmd.Int("max-bytes") < 0 {
+		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
+	}
 	var names []string
 	for name := range globalUse {
 		names = append(names, name)

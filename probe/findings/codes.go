@@ -73,6 +73,8 @@ const (
 	InitializedNotSent
 	InvalidMessage
 	NeedsSigkill
+	EscapedProcesses
+	MaxBytes
 
 	UnknownID
 	ToolsUnstable
@@ -91,6 +93,7 @@ const (
 	ExitedEarly
 	IgnoresStdinClose
 	LeftoverProcesses
+	CaptureCapped
 
 	DiscoverSilent
 	Notification
@@ -172,6 +175,8 @@ var defs = []Def{
 	{Code: InitializedNotSent, Name: "initialized-not-sent", Severity: Error, Origin: OriginWire, Title: "`notifications/initialized` could not be delivered"},
 	{Code: InvalidMessage, Name: "invalid-message", Severity: Error, Origin: OriginWire, Title: "a message that is not valid JSON-RPC"},
 	{Code: NeedsSigkill, Name: "needs-sigkill", Severity: Error, Origin: OriginWire, Title: "the server ignored stdin closing and SIGTERM", More: moreProbe},
+	{Code: EscapedProcesses, Name: "escaped-processes", Severity: Error, Origin: OriginWire, Title: "processes the server started left its process group (`setsid`) and outlived it, where no host's shutdown reaches them; mcpprobe found them as its own descendants and killed them", More: moreProbe},
+	{Code: MaxBytes, Name: "max-bytes", Severity: Error, Origin: OriginWire, Title: "the server sent more than `--max-bytes` in one connection; mcpprobe stopped it there and reports what came before", More: moreProbe},
 
 	{Code: UnknownID, Name: "unknown-id", Severity: Warning, Origin: OriginWire, Title: "a response to a request nobody sent"},
 	{Code: ToolsUnstable, Name: "tools-unstable", Severity: Warning, Origin: OriginWire, Title: "a second `tools/list` in the same session answered differently", More: moreSnapshot},
@@ -190,6 +195,7 @@ var defs = []Def{
 	{Code: ExitedEarly, Name: "exited-early", Severity: Warning, Origin: OriginWire, Title: "the server exited on its own during the probe"},
 	{Code: IgnoresStdinClose, Name: "ignores-stdin-close", Severity: Warning, Origin: OriginWire, Title: "the server needed SIGTERM to exit", More: moreProbe},
 	{Code: LeftoverProcesses, Name: "leftover-processes", Severity: Warning, Origin: OriginWire, Title: "the server exited but left processes of its group running", More: moreProbe},
+	{Code: CaptureCapped, Name: "capture-capped", Severity: Warning, Origin: OriginWire, Title: "the server sent more than the 32 MiB a session keeps in memory (pages, events, notifications, noise, stderr): later frames were counted and traced, not kept, and a list stopped there", More: moreProbe},
 
 	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer, so every dual-era client waits on every start", More: moreProbe},
 	{Code: Notification, Name: "notification", Severity: Info, Origin: OriginWire, Title: "a notification the server sent during the probe"},

@@ -98,7 +98,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	for _, k := range sortedKeys(e.Env) {
 		v := x.expand(e.Env[k])
 		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, EnvSecrets(v)...)
 	}
 	if e.Cwd != "" {
 		t.Dir = x.expand(e.Cwd)
@@ -116,7 +116,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	for _, k := range sortedKeys(e.Headers) {
 		v := x.expand(e.Headers[k])
 		t.Headers = append(t.Headers, k+": "+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, HeaderSecrets(k, v)...)
 	}
 	if x.err != nil {
 		return Target{}, fmt.Errorf("%s: server %q: %v", path, name, x.err)
