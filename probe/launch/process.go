@@ -101,6 +101,12 @@ func StartProcess(t Target) (*Process, error) {
 		closeAll(inW, outR, errR)
 		return nil, &StartError{Command: t.Command, Err: err}
 	}
+	// On Windows the child starts suspended until it is in its job object.
+	if err := startedGroup(cmd.Process.Pid); err != nil {
+		_ = cmd.Wait()
+		closeAll(inW, outR, errR)
+		return nil, &StartError{Command: t.Command, Err: err}
+	}
 	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
