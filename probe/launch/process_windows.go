@@ -134,7 +134,7 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 // golang.org/x/sys/windows does not define.
 type jobAccounting struct {
 	TotalUserTime, TotalKernelTime, ThisPeriodTotalUserTime, ThisPeriodTotalKernelTime int64
-	TotalPageFaultCount, TotalProcesses, ActiveProcesses, TotalTerminatedProcesses      uint32
+	TotalPageFaultCount, TotalProcesses, ActiveProcesses, TotalTerminatedProcesses     uint32
 }
 
 // groupAlive reports whether a process of the job is still running. Once
