@@ -138,3 +138,32 @@ func TestRunPostsThenUpdatesOneComment(t *testing.T) {
 		t.Errorf("job summary should hold both runs: %v\n%s", err, s)
 	}
 }
+
+// Outside a pull request the script writes the summary and calls no API.
+func TestRunOnPushCallsNoAPI(t *testing.T) {
+	t.Parallel()
+	gh := &fakeGitHub{comments: map[int]string{}}
+	srv := httptest.NewServer(gh)
+	defer srv.Close()
+	dir := t.TempDir()
+	probe := filepath.Join(dir, "mcpprobe")
+	summary := filepath.Join(dir, "summary.md")
+	if err := os.WriteFile(probe, []byte(fakeProbe), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "run.sh")
+	cmd.Env = append(os.Environ(), "MCPPROBE="+probe, "INPUT_SERVER=./server",
+		"GITHUB_API_URL="+srv.URL, "GITHUB_REPOSITORY=o/r", "GITHUB_EVENT_NAME=push",
+		"GITHUB_STEP_SUMMARY="+summary, "GITHUB_TOKEN=t0ken")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run.sh: %v\n%s", err, out)
+	}
+	if len(gh.calls) != 0 {
+		t.Errorf("API called on push: %v", gh.calls)
+	}
+	if s, _ := os.ReadFile(summary); !strings.Contains(string(s), "args: report -- ./server") {
+		t.Errorf("summary lacks the report:\n%s", s)
+	}
+}
