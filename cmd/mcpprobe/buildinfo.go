@@ -4,10 +4,10 @@ import (
 	"runtime/debug"
 )
 
-// buildVersion names the binary when -ldflags did not set version: the
+// buildInfoVersion names the binary when -ldflags did not set version: the
 // module version for `go install …@v1.2.3`, else the commit, its date and
 // whether the tree was dirty for a build from a checkout, else "dev".
-func buildVersion() string {
+func buildInfoVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "dev"

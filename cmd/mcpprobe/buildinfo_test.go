@@ -36,9 +36,9 @@ func TestVersionFrom(t *testing.T) {
 	}
 }
 
-// A test binary has build info, so buildVersion never comes back empty.
+// A test binary has build info, so buildInfoVersion never comes back empty.
 func TestBuildVersion(t *testing.T) {
-	if buildVersion() == "" {
+	if buildInfoVersion() == "" {
 		t.Error("empty version")
 	}
 }
