@@ -6,7 +6,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build demo test unit peers bench fuzz fmt vet clean
+.PHONY: all build demo test unit peers bench fuzz fmt vet cross clean
 
 all: build
 
@@ -36,6 +36,17 @@ vet:
 
 test: peers vet
 	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 -parallel 4 ./...
+
+# Every release platform builds, and every package's tests type-check there
+# (tests that need a process of that OS run only on it).
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+cross:
+	@for p in $(PLATFORMS); do \
+		echo "cross $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/mcpprobe || exit 1; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... || exit 1; \
+	done
 
 # Unit and fixture tests only, no npm needed.
 unit:

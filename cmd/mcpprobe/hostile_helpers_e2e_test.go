@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -116,7 +115,9 @@ func noneLeft(t *testing.T, pids []int) {
 		}
 		if alive(pid) {
 			t.Errorf("process %d outlived mcpprobe", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
 		}
 	}
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
@@ -28,6 +32,7 @@ func reportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
+			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring only the date; exit 1 with a unified diff when it is stale"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hosts, err := selectHosts(cmd)
@@ -35,6 +40,19 @@ func reportCommand() *cli.Command {
 				return err
 			}
 			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date")}
+			var committed []byte
+			if file := cmd.String("check"); file != "" {
+				if cmd.Bool("json") || cmd.String("out") != "" {
+					return usageErr("--check compares the markdown report: drop --json and --out")
+				}
+				if committed, err = os.ReadFile(file); err != nil {
+					return usageErr("--check: %v", err)
+				}
+				// A fresh report dated like the committed one compares equal.
+				if o.Date == "" {
+					o.Date = reports.ReportDate(committed)
+				}
+			}
 			if o.Date == "" {
 				o.Date = time.Now().Format("2006-01-02")
 			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
@@ -67,9 +85,29 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return failure(err)
 			}
+			if committed != nil {
+				return checkReport(cmd, r, committed)
+			}
 			return emit(cmd, reportOutcome(r))
 		},
 	}
+}
+
+// checkReport prints a unified diff and exits 1 when the committed report
+// is stale, and prints nothing when it is current.
+func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
+	var fresh bytes.Buffer
+	reports.ReportMarkdown(&fresh, r, version)
+	d := reports.Check(committed, fresh.Bytes())
+	if d == "" {
+		return nil
+	}
+	d = strings.Replace(d, "--- committed\n", "--- "+cmd.String("check")+" (committed)\n", 1)
+	d = strings.Replace(d, "+++ fresh\n", "+++ "+cmd.String("check")+" (fresh)\n", 1)
+	if _, err := io.WriteString(cmd.Root().Writer, d); err != nil {
+		return err
+	}
+	return &exitError{code: exitGate, msg: fmt.Sprintf("%s is stale: regenerate it with the same arguments and --out %s instead of --check", cmd.String("check"), cmd.String("check"))}
 }
 
 func reportOutcome(r *report.Result) outcome {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -372,10 +371,7 @@ func buildVersion(ldflags string) string {
 	if ldflags != "dev" && ldflags != "" {
 		return ldflags
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	return buildInfoVersion()
 }
 
 // configureCompletion makes `mcpprobe completion SHELL` visible in the

@@ -63,7 +63,7 @@ func helper(mode string) {
 	case "escape": // a grandchild that leaves the group (setsid) and ignores SIGTERM
 		c := exec.Command(os.Args[0])
 		c.Env = append(os.Environ(), "LAUNCH_HELPER=stubborn")
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		c.SysProcAttr = newSession()
 		if err := c.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

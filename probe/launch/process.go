@@ -117,6 +117,13 @@ func StartProcess(t Target) (*Process, error) {
 		}
 		return nil, &StartError{Command: t.Command, Err: err}
 	}
+	// On Windows the child starts suspended until it is in its job object.
+	if err := startedGroup(cmd.Process.Pid); err != nil {
+		_ = cmd.Wait()
+		unregister(p)
+		closeAll(inW, outR, errR)
+		return nil, &StartError{Command: t.Command, Err: err}
+	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.exitedAt = time.Now()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -66,7 +65,7 @@ func BenchmarkFreshProcess(b *testing.B) {
 					if out, err := cmd.CombinedOutput(); err != nil {
 						b.Fatalf("%v: %s", err, out)
 					}
-					rss = max(rss, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+					rss = max(rss, peakRSS(cmd.ProcessState))
 				}
 				b.ReportMetric(float64(rss)/1024, "peak-RSS-MiB")
 			})

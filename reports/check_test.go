@@ -1,0 +1,56 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	const head = "# s — mcpprobe report\n\nProbed `./s` over stdio · protocol x · mcpprobe dev · "
+	body := "\n\n## Findings\n\na\nb\nc\nd\ne\nf\ng\nh\n"
+	for _, tc := range []struct {
+		name, committed, fresh string
+		want                   []string // lines the diff must hold; none means equal
+	}{
+		{"same", head + "2026-01-01" + body, head + "2026-01-01" + body, nil},
+		{"only the date", head + "2026-01-01" + body, head + "2026-12-31" + body, nil},
+		{"crlf", strings.ReplaceAll(head+"2026-01-01"+body, "\n", "\r\n"), head + "2026-01-01" + body, nil},
+		{"changed line", head + "2026-01-01" + body, head + "2026-01-01" + strings.Replace(body, "e\n", "E\n", 1),
+			[]string{"--- committed", "+++ fresh", "@@ -8,7 +8,7 @@", "-e", "+E", " b", " h"}},
+		{"added line", head + "2026-01-01" + body, head + "2026-01-01" + body + "i\n",
+			[]string{"@@ -12,3 +12,4 @@", "+i"}},
+		{"version is not ignored", head + "2026-01-01" + body, strings.Replace(head, "dev", "v1.0.0", 1) + "2026-01-01" + body,
+			[]string{"-Probed `./s` over stdio · protocol x · mcpprobe dev · 2026-01-01"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Check([]byte(tc.committed), []byte(tc.fresh))
+			if tc.want == nil {
+				if d != "" {
+					t.Fatalf("want equal, got diff:\n%s", d)
+				}
+				return
+			}
+			lines := strings.Split(d, "\n")
+			for _, w := range tc.want {
+				found := false
+				for _, l := range lines {
+					found = found || l == w
+				}
+				if !found {
+					t.Errorf("diff lacks line %q:\n%s", w, d)
+				}
+			}
+		})
+	}
+}
+
+func TestReportDate(t *testing.T) {
+	for in, want := range map[string]string{
+		"# x\n\nProbed `a` over stdio · mcpprobe dev · 2026-03-04\n\n": "2026-03-04",
+		"no header\n": "",
+	} {
+		if got := ReportDate([]byte(in)); got != want {
+			t.Errorf("ReportDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
