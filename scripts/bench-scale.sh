@@ -15,13 +15,15 @@ runs=${RUNS:-3}
 [ -x bin/mcpprobe ] && [ -x bin/rawserver ] || { echo "bench-scale: run make build first" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench-scale: GNU time is missing: apt-get install time" >&2; exit 1; }
 fail=0
+tf=$(mktemp)
 
 # measure NAME -- CMD...: sets secs (median wall time) and mib (peak RSS).
 measure() {
   local ts=() rss=0 out
   shift
   for _ in $(seq 1 "$runs"); do
-    out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$tf" -f '%e %M' "$@" >/dev/null 2>&1 || true
+    out=$(tail -1 "$tf")
     ts+=("${out% *}")
     [ "${out#* }" -gt "$rss" ] && rss=${out#* }
   done
@@ -75,11 +77,12 @@ echo "3. wire -- ${small[*]}, median of $n3, without and with 3,000 extra idle p
 before=$(median_ms)
 pids=()
 for _ in $(seq 1 3000); do sleep 600 & pids+=($!); done
-trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -f "$tf"' EXIT
 with=$(median_ms)
 kill "${pids[@]}" 2>/dev/null || true
 wait "${pids[@]}" 2>/dev/null || true
 trap - EXIT
+rm -f "$tf"
 printf '  wire without: %s ms, with 3,000 idle processes: %s ms\n' "$before" "$with"
 check "wire difference" "$(awk -v a="$with" -v b="$before" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.1f", d }')" "<" 5 ms
 exit $fail
