@@ -1,11 +1,13 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -713,6 +715,12 @@ func (p *prober) recheckTools(ctx context.Context) {
 
 // compareItems says how two lists of tools differ in meaning, or "".
 func compareItems(a, b [][]byte) string {
+	// The same bytes in the same order mean the same list: most servers
+	// answer twice alike, and canonicalizing 10,000 tools twice cost
+	// wire a fifth of its time.
+	if slices.EqualFunc(a, b, bytes.Equal) {
+		return ""
+	}
 	index := func(items [][]byte) (map[string]string, []string) {
 		m := map[string]string{}
 		var order []string

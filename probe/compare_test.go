@@ -1,0 +1,26 @@
+package probe
+
+import "testing"
+
+func TestCompareItems(t *testing.T) {
+	a := []byte(`{"name":"a","description":"x"}`)
+	aSpaced := []byte(`{ "description": "x", "name": "a" }`)
+	b := []byte(`{"name":"b"}`)
+	bChanged := []byte(`{"name":"b","description":"y"}`)
+	for _, c := range []struct {
+		name string
+		x, y [][]byte
+		want string
+	}{
+		{"same bytes", [][]byte{a, b}, [][]byte{a, b}, ""},
+		{"same meaning, other bytes", [][]byte{a}, [][]byte{aSpaced}, ""},
+		{"changed", [][]byte{a, b}, [][]byte{a, bChanged}, `"b" changed`},
+		{"gone and new", [][]byte{a}, [][]byte{b}, `"a" gone, "b" new`},
+		{"reordered", [][]byte{a, b}, [][]byte{b, a}, "same tools in another order"},
+		{"both empty", nil, nil, ""},
+	} {
+		if got := compareItems(c.x, c.y); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
