@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -165,7 +166,7 @@ func Length(s, unit string) int {
 	case "codepoint":
 		return utf8.RuneCountInString(s)
 	}
-	return len(utf16.Encode([]rune(s)))
+	return wire.UTF16Len(s)
 }
 
 // Deliver applies a host's rule to a text.
