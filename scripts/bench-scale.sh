@@ -60,8 +60,9 @@ check "budget time" "$secs" "<=" 10 s
 check "budget peak RSS" "$mib" "<=" 1024 MiB
 
 # 3. Idle processes: the same small `wire`, many runs, without and with 3,000
-# sleepers. "No measurable change": the medians differ by less than 5 ms
-# (the run-to-run spread of a 15 ms command on a shared 2-core machine).
+# sleepers. "No measurable change": the median with them is less than 5 ms over
+# the median without (the run-to-run spread of a 15 ms command on a shared,
+# loaded 2-core machine; scanning /proc cost 50 ms here).
 small=(bin/rawserver -bench-tools)
 n3=${RUNS_IDLE:-15}
 median_ms() {
@@ -84,5 +85,6 @@ wait "${pids[@]}" 2>/dev/null || true
 trap - EXIT
 rm -f "$tf"
 printf '  wire without: %s ms, with 3,000 idle processes: %s ms\n' "$before" "$with"
-check "wire difference" "$(awk -v a="$with" -v b="$before" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.1f", d }')" "<" 5 ms
+# One-sided: a scan of /proc would only ever add time; faster "with" is noise.
+check "wire slower with them by" "$(awk -v a="$with" -v b="$before" 'BEGIN { printf "%.1f", a - b }')" "<" 5 ms
 exit $fail
