@@ -1,6 +1,12 @@
 package probe
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcpprobe/mcpprobe/probe/canon"
+)
+
+var canonString = canon.String
 
 func TestCompareItems(t *testing.T) {
 	a := []byte(`{"name":"a","description":"x"}`)
@@ -21,6 +27,17 @@ func TestCompareItems(t *testing.T) {
 	} {
 		if got := compareItems(c.x, c.y); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestQuoteMatchesCanon(t *testing.T) {
+	for _, s := range []string{"", "tools/call", "echo", `a"b`, `a\b`, "tab\there", "é", "<&>", "\u2028", "\xff", "~ !"} {
+		if got, want := string(quote(s)), string(canonString(s)); got != want {
+			t.Errorf("quote(%q) = %s, canon.String %s", s, got, want)
+		}
+		if got := string(appendQuote([]byte("x"), s)); got != "x"+string(canonString(s)) {
+			t.Errorf("appendQuote(x, %q) = %s", s, got)
 		}
 	}
 }
