@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -193,7 +192,7 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
 	msg = strconv.AppendInt(msg, id, 10)
 	msg = append(msg, `,"method":`...)
-	msg = append(msg, canon.String(method)...)
+	msg = appendQuote(msg, method)
 	if params != nil {
 		msg = append(msg, `,"params":`...)
 		msg = append(msg, params...)
@@ -318,8 +317,8 @@ func (s *Session) event(e Event) {
 }
 
 func (s *Session) dispatch(m transport.Message) {
-	v := gjson.ParseBytes(m.Raw)
-	if v.IsArray() {
+	if isBatch(m.Raw) {
+		v := gjson.ParseBytes(m.Raw)
 		s.event(Event{Kind: "batch", Raw: m.Raw, Seq: m.Seq, T: m.T, Note: "the server sent a JSON-RPC batch"})
 		v.ForEach(func(_, el gjson.Result) bool {
 			s.dispatchOne(rawOf(m.Raw, el), m)
@@ -328,6 +327,17 @@ func (s *Session) dispatch(m transport.Message) {
 		return
 	}
 	s.dispatchOne(m.Raw, m)
+}
+
+// isBatch is gjson's IsArray without a parse per message: the first byte
+// past whitespace (gjson skips every byte up to ' ') is '['.
+func isBatch(raw []byte) bool {
+	for _, c := range raw {
+		if c > ' ' {
+			return c == '['
+		}
+	}
+	return false
 }
 
 // dispatchOne handles one message; raw is the server's bytes for it alone,

@@ -131,10 +131,10 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 		// The report names the target at its top; two lines of text
 		// would run into one paragraph, so each is a list item.
 		fmt.Fprintf(w, "- protocol %s · %s\n", Escape(a.Protocol), a.Mode)
-		fmt.Fprintf(w, "- probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+		fmt.Fprintf(w, "- client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a call over a pipe costs more, see scripts/bench-latency.sh)\n\n", ns(r.Overhead.P50))
 	} else {
 		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
-		fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+		fmt.Fprintf(w, "client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a call over a pipe costs more, see scripts/bench-latency.sh)\n\n", ns(r.Overhead.P50))
 	}
 	all := a.All()
 	BenchTable(w, st, all)
@@ -195,7 +195,7 @@ func BenchJSON(r *bench.Result) []byte {
 	o := &Object{}
 	o.Set("mode", res.Mode)
 	o.Set("overhead_ns", r.Overhead.P50)
-	o.Raw("overhead", statsJSON(bench.Series{Name: "client round trip against an in-process echo peer", Stats: r.Overhead, Rounds: 1}))
+	o.Raw("overhead", statsJSON(bench.Series{Name: "client alone against an in-process echo peer, no pipe", Stats: r.Overhead, Rounds: 1}))
 	var startup []byte
 	var phases [][]byte
 	for _, s := range res.Startup {

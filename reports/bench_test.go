@@ -48,11 +48,11 @@ func TestBenchText(t *testing.T) {
 		// lists the protocol and the overhead, each its own item.
 		head := "./a · protocol 2025-11-25 · closed loop, one call in flight\n"
 		if st == Markdown {
-			head = "- protocol 2025-11-25 · closed loop, one call in flight\n- probe overhead: "
+			head = "- protocol 2025-11-25 · closed loop, one call in flight\n- client cost: "
 		}
 		want := []string{
 			head,
-			"probe overhead: 150 ns p50 per call",
+			"client cost: 150 ns p50 per call",
 			"Codex CLI gives up on initialize after 10.00 s: startup max 3.00 ms is within it.",
 			"Quick gives up on initialize after 1.00 ms: startup max 3.00 ms is over it: that host gives up on the slowest start.",
 			"warning: the first call echo took 90.00 ms, over 3× its p50 (1.00 ms) and over 50 ms: a cold start a host will feel.",

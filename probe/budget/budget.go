@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -88,10 +89,19 @@ type OutputLoss struct {
 // Compute works out every host's view of the capture.
 func Compute(c *probe.Capture, hosts []Host) Delivery {
 	var r Delivery
+	// Each tool is read once, not once per host: with six hosts and
+	// 10,000 tools the lookups and unescaping were a third of budget.
+	parsed := make([]parsedTool, len(c.Tools.Items))
+	for i, raw := range c.Tools.Items {
+		parsed[i] = parseTool(raw)
+	}
 	for _, h := range hosts {
 		hr := HostResult{Host: h}
-		for _, raw := range c.Tools.Items {
-			hr.Tools = append(hr.Tools, tool(raw, h))
+		if len(parsed) > 0 {
+			hr.Tools = make([]Tool, 0, len(parsed))
+		}
+		for i := range parsed {
+			hr.Tools = append(hr.Tools, tool(&parsed[i], h))
 		}
 		hr.Instructions = instructions(c.Instructions, h.Instructions)
 		r.Hosts = append(r.Hosts, hr)
@@ -116,18 +126,28 @@ func Compute(c *probe.Capture, hosts []Host) Delivery {
 	return r
 }
 
-func tool(raw []byte, h Host) Tool {
-	v := gjson.ParseBytes(raw)
-	t := Tool{Name: v.Get("name").String()}
-	d := v.Get("description")
-	if d.Exists() {
-		t.Description = Deliver(d.String(), h.Description)
+// parsedTool is what every host's rules read of one tool.
+type parsedTool struct {
+	name, desc      string
+	hasDesc, hasOut bool
+	input           gjson.Result
+}
+
+func parseTool(raw []byte) parsedTool {
+	r := gjson.GetManyBytes(raw, "name", "description", "inputSchema", "outputSchema")
+	return parsedTool{name: r[0].String(), desc: r[1].String(), hasDesc: r[1].Exists(), input: r[2], hasOut: r[3].Exists()}
+}
+
+func tool(p *parsedTool, h Host) Tool {
+	t := Tool{Name: p.name}
+	if p.hasDesc {
+		t.Description = Deliver(p.desc, h.Description)
 	} else {
 		t.Description = Text{Mode: "missing", Unit: unitOf(h.Description)}
 	}
 	t.Description.Deferred = h.Description.Deferred
-	t.Schema = schema(v.Get("inputSchema"), h.InputSchema)
-	if v.Get("outputSchema").Exists() {
+	t.Schema = schema(p.input, h.InputSchema)
+	if p.hasOut {
 		t.OutputSchema = h.OutputSchema
 	}
 	return t
@@ -165,7 +185,7 @@ func Length(s, unit string) int {
 	case "codepoint":
 		return utf8.RuneCountInString(s)
 	}
-	return len(utf16.Encode([]rune(s)))
+	return wire.UTF16Len(s)
 }
 
 // Deliver applies a host's rule to a text.
