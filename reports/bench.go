@@ -19,7 +19,7 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 				first += " (slow)"
 			}
 		}
-		rows = append(rows, []string{Cell(s.Name), Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))})
+		rows = append(rows, []string{cell(st, s.Name), Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))})
 	}
 	Table(w, st, []string{"series", "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers"}, rows,
 		Left, Right, Right, Right, Right, Right, Right, Right, Right, Right)
@@ -58,7 +58,7 @@ func Histograms(w io.Writer, st Style, series []bench.Series) {
 			peak = max(peak, c)
 		}
 		if st == Markdown {
-			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", Cell(s.Name), Num(s.N))
+			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", MD(s.Name), Num(s.N))
 		} else {
 			fmt.Fprintf(w, "%s (n=%s)\n", Escape(s.Name), Num(s.N))
 		}
@@ -89,9 +89,9 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 		if !c.Significant {
 			verdict = fmt.Sprintf("~ (no significant difference, p=%.2f)", c.P)
 		}
-		rows = append(rows, []string{Cell(c.Name), verdict})
+		rows = append(rows, []string{cell(st, c.Name), verdict})
 	}
-	fmt.Fprintf(w, "B/A: B = %s, A = %s (median ratio, 95%% bootstrap CI, Mann-Whitney U)\n", Escape(b), Escape(a))
+	fmt.Fprintf(w, "B/A: B = %s, A = %s (median ratio, 95%% bootstrap CI, Mann-Whitney U)\n", plain(st, b), plain(st, a))
 	Table(w, st, []string{"series", "B/A"}, rows)
 }
 
@@ -100,7 +100,7 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 // report's latency section) adds a histogram per series.
 func Bench(w io.Writer, st Style, r *bench.Result) {
 	a := r.A
-	fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
+	fmt.Fprintf(w, "%s · protocol %s · %s\n", plain(st, a.Target), plain(st, a.Protocol), a.Mode)
 	fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
 	all := a.All()
 	BenchTable(w, st, all)
@@ -122,14 +122,14 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	}
 	for _, s := range all {
 		if s.FirstSlow {
-			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", Cell(s.Name), ns(s.First), ns(s.P50))
+			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", cell(st, s.Name), ns(s.First), ns(s.P50))
 		}
 		if s.Timeouts > 0 {
-			note("warning: %s: %d call(s) timed out (not in the figures above).", Cell(s.Name), s.Timeouts)
+			note("warning: %s: %d call(s) timed out (not in the figures above).", cell(st, s.Name), s.Timeouts)
 		}
 	}
 	if len(a.Skipped) > 0 {
-		note("not called: %s", Cell(strings.Join(a.Skipped, "; ")))
+		note("not called: %s", cell(st, strings.Join(a.Skipped, "; ")))
 	}
 	if r.B != nil {
 		fmt.Fprintln(w)

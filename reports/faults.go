@@ -26,7 +26,7 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		if note == "" {
 			note = "—"
 		}
-		rows = append(rows, []string{strconv.Itoa(c.N), code0(st, c.Tool), c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, Cell(note)})
+		rows = append(rows, []string{strconv.Itoa(c.N), code0(st, c.Tool), c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
 	}
 	Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
 		Right, Left, Left, Right, Right, Left, Left)
@@ -53,7 +53,7 @@ func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 	for _, f := range r.Failures {
 		rec := "not recovered"
 		if f.RestartError != "" {
-			rec = "not recovered: the restart failed: " + Escape(f.RestartError)
+			rec = "not recovered: the restart failed: " + plain(st, f.RestartError)
 		}
 		if f.Recovered {
 			rec = fmt.Sprintf("recovered after a restart and a retry, +%.0f ms", f.RecoveryMs)
