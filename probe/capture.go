@@ -126,9 +126,11 @@ type Capture struct {
 	Trace            *transport.Trace
 }
 
-// Add records a finding of a registered code, at the code's severity.
+// Add records a finding of a registered code, at the code's severity. A
+// kind the server repeats past findings.FoldAt is folded into one
+// finding that counts it, so a flood costs one row.
 func (c *Capture) Add(code findings.Code, format string, args ...any) {
-	c.Findings = append(c.Findings, findings.New(code, format, args...))
+	c.Findings = findings.Add(c.Findings, findings.New(code, format, args...))
 }
 
 // SortFindings orders findings by severity, then code, for a stable report.

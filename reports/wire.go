@@ -52,12 +52,14 @@ func WireText(w io.Writer, r *wire.Result) {
 	Timings(w, r.Capture)
 }
 
-// Findings writes the findings table.
+// Findings writes the findings table, a kind repeated past
+// findings.FoldAt in one row that counts it and shows a few examples.
 func Findings(w io.Writer, st Style, fs []probe.Finding) {
 	if len(fs) == 0 {
 		fmt.Fprintln(w, "No findings.")
 		return
 	}
+	fs = findings.Fold(fs)
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
 		named := f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`")
@@ -74,7 +76,7 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 		default:
 			msg = Cell(f.Message)
 		}
-		rows[i] = []string{string(f.Severity), f.Code.String(), msg}
+		rows[i] = []string{string(f.Severity), f.Code.String(), msg + folded(st, f)}
 	}
 	Table(w, st, []string{"severity", "code", "what"}, rows)
 }
@@ -285,4 +287,24 @@ func code(st Style, s string) string {
 		return Escape(s)
 	}
 	return Code(s)
+}
+
+// folded is what a folded finding adds to its message: how many it
+// stands for, and the messages of the next few.
+func folded(st Style, f probe.Finding) string {
+	if f.Count < 2 {
+		return ""
+	}
+	ex := f.Examples()
+	for i, m := range ex {
+		ex[i] = message(st, m)
+	}
+	s := " (×" + Num(f.Count) + " in all"
+	if len(ex) > 0 {
+		s += "; the next: " + strings.Join(ex, "; ")
+	}
+	if more := f.Count - 1 - len(ex); more > 0 {
+		s += "; " + Num(more) + " more"
+	}
+	return s + ")"
 }
