@@ -2,11 +2,13 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 )
@@ -248,5 +250,39 @@ func TestRunFiles(t *testing.T) {
 				t.Errorf("labels %q %q", r.Ref.Label, r.Live.Label)
 			}
 		})
+	}
+}
+
+// A server whose definitions hold bytes that are not UTF-8 shows no drift
+// against its own snapshot, nor against its own wire --json: the lock file
+// is UTF-8 (each such byte written as U+FFFD) and keeps the exact bytes in
+// raw_b64 and instructions_b64.
+func TestSnapshotKeepsInvalidUTF8(t *testing.T) {
+	in := "bad \xff bytes"
+	c := &probe.Capture{ProtocolVersion: "2025-11-25", ServerInfo: []byte("{\"name\":\"s\xfe\",\"version\":\"1\"}"), Instructions: &in}
+	c.Tools.Items = [][]byte{[]byte("{\"name\":\"t\xff\",\"description\":\"caf\xe9 \xff\"}"), []byte(`{"name":"ok"}`)}
+	snap := Snapshot(c)
+	if !utf8.Valid(snap) || !json.Valid(snap) {
+		t.Fatalf("the lock file is not UTF-8 JSON:\n%s", snap)
+	}
+	for _, want := range []string{`"raw_b64": "`, `"instructions_b64": "`} {
+		if !strings.Contains(string(snap), want) {
+			t.Errorf("no %s in\n%s", want, snap)
+		}
+	}
+	ref, err := Load(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Instructions == nil || *ref.Instructions != in || string(ref.Tools[1].Raw) != string(c.Tools.Items[0]) || ref.Tools[1].Name != "t\xff" {
+		t.Fatalf("not read back exactly: %q %+v", *ref.Instructions, ref.Tools)
+	}
+	if r := Compare(ref, FromCapture(c, "live")); r.Drift() || !r.IdenticalBytes || !r.IdenticalCanonical {
+		t.Errorf("a snapshot differs from its own capture: %+v", r.Changes)
+	}
+	// A real change to those bytes is still drift.
+	c.Tools.Items[0] = []byte("{\"name\":\"t\xff\",\"description\":\"caf\xe9 \xfe\"}")
+	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalBytes {
+		t.Errorf("a changed byte is not seen")
 	}
 }

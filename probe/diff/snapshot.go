@@ -3,9 +3,11 @@ package diff
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
@@ -30,6 +32,9 @@ func Snapshot(c *probe.Capture) []byte {
 	b.WriteString(",\n  \"instructions\": ")
 	if c.Instructions != nil {
 		b.Write(canon.String(*c.Instructions))
+		if !utf8.ValidString(*c.Instructions) {
+			b.WriteString(",\n  \"instructions_b64\": \"" + base64.StdEncoding.EncodeToString([]byte(*c.Instructions)) + "\"")
+		}
 	} else {
 		b.WriteString("null")
 	}
@@ -74,6 +79,11 @@ func entries(b *bytes.Buffer, ident string, items [][]byte) {
 		b.Write(pretty(e.raw, "      "))
 		b.WriteString(",\n      \"raw\": ")
 		b.Write(canon.String(string(e.raw)))
+		if !utf8.Valid(e.raw) {
+			// raw shows a byte that is not UTF-8 as U+FFFD, so that the
+			// file is UTF-8 for every tool; raw_b64 keeps the bytes.
+			b.WriteString(",\n      \"raw_b64\": \"" + base64.StdEncoding.EncodeToString(e.raw) + "\"")
+		}
 		b.WriteString("\n    }")
 	}
 	b.WriteString("\n  ]")
