@@ -301,6 +301,11 @@ func unquote(tok []byte) string {
 // written back by any JSON tool (its exact bytes are kept apart, where
 // they are: a snapshot's raw_b64).
 func String(s string) []byte {
+	if plainASCII(s) {
+		// What encoding/json writes for it, without its cost.
+		b := make([]byte, 0, len(s)+2)
+		return append(append(append(b, '"'), s...), '"')
+	}
 	if !utf8.ValidString(s) {
 		s = replaceInvalid(s)
 	}
@@ -361,4 +366,14 @@ func Number(raw string) string {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return f.Text('g', -1)
+}
+
+// plainASCII is true for printable ASCII that needs no escape.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,9 +1,11 @@
 package diff
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"os"
 	"path/filepath"
 	"strings"
@@ -284,5 +286,27 @@ func TestSnapshotKeepsInvalidUTF8(t *testing.T) {
 	c.Tools.Items[0] = []byte("{\"name\":\"t\xff\",\"description\":\"caf\xe9 \xfe\"}")
 	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalBytes {
 		t.Errorf("a changed byte is not seen")
+	}
+}
+
+// indentJSON writes what json.Indent writes, down to maxDepth, and
+// deeper containers compact: a lock file grows linearly with depth.
+func TestIndentJSON(t *testing.T) {
+	for _, src := range []string{`{}`, `[]`, `1`, `"a"`, `{"a":[1,{"b":"x,\"y\":[z]"}],"c":{},"d":[]}`, `[[[[1,2],[]],{}],"\\"]`} {
+		c := canon.JSON([]byte(src))
+		var want bytes.Buffer
+		if err := json.Indent(&want, c, "  ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indentJSON(c, "  ", 100); string(got) != want.String() {
+			t.Errorf("indentJSON(%s) =\n%s\nwant\n%s", src, got, want.String())
+		}
+	}
+	if got := string(indentJSON([]byte(`{"a":{"b":[1,{"c":2}]}}`), "", 2)); got != "{\n  \"a\": {\n    \"b\": [1,{\"c\":2}]\n  }\n}" {
+		t.Errorf("past maxDepth: %q", got)
+	}
+	deep := strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000)
+	if got := pretty([]byte(deep), "  "); len(got) > 4*len(deep) {
+		t.Errorf("a definition nested 100,000 levels: %d bytes pretty", len(got))
 	}
 }

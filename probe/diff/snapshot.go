@@ -100,9 +100,94 @@ func pretty(raw []byte, indent string) []byte {
 	if len(raw) == 0 {
 		return []byte("null")
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, canon.JSON(raw), indent, "  "); err != nil {
+	c := canon.JSON(raw)
+	if !json.Valid(c) {
 		return []byte("null")
 	}
-	return out.Bytes()
+	return indentJSON(c, indent, maxIndentDepth)
+}
+
+// maxIndentDepth is how deep a lock file indents: json.Indent writes a
+// line for every value, indented two spaces a level, so a definition
+// nested 100,000 levels became 20 GB of spaces. Deeper values are
+// written compact on their parent's line.
+const maxIndentDepth = 32
+
+// indentJSON is json.Indent(dst, src, prefix, "  ") for compact src (a
+// canonical form), but for containers deeper than maxDepth, which are
+// written as they are.
+func indentJSON(src []byte, prefix string, maxDepth int) []byte {
+	var b bytes.Buffer
+	b.Grow(len(src) * 2)
+	newline := func(depth int) {
+		b.WriteByte('\n')
+		b.WriteString(prefix)
+		for i := 0; i < depth; i++ {
+			b.WriteString("  ")
+		}
+	}
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			b.Write(src[i : j+1])
+			i = j
+		case (c == '{' || c == '[') && depth >= maxDepth:
+			// Compact from here to the container's end.
+			end := containerEnd(src, i)
+			b.Write(src[i:end])
+			i = end - 1
+		case c == '{' || c == '[':
+			b.WriteByte(c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				b.WriteByte(src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline(depth)
+		case c == '}' || c == ']':
+			depth--
+			newline(depth)
+			b.WriteByte(c)
+		case c == ',':
+			b.WriteByte(c)
+			newline(depth)
+		case c == ':':
+			b.WriteString(": ")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.Bytes()
+}
+
+// containerEnd is the end of the array or object that opens at i in
+// compact JSON.
+func containerEnd(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
 }
