@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine (Go and Node.js/npm present):
-#   make demo   build, probe the bundled fixture server, write MCPPROBE.demo.md
+#   make demo   build, print what hosts deliver of the bundled fixture server and its
+#               findings, and write them with the wire's tables to MCPPROBE.demo.md
 #   make test   install the pinned npm peer servers, then vet and run every test
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -10,14 +11,17 @@ LDFLAGS := -X main.version=$(VERSION)
 all: build
 
 build:
+	@echo "building bin/mcpprobe and the fixture servers (a first build compiles every dependency: a few minutes)"
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/mcpprobe ./cmd/mcpprobe
 	$(GO) build -o bin/goodserver ./fixtures/goodserver
 	$(GO) build -o bin/rawserver ./fixtures/rawserver
 
+# budget prints the findings the report lists (the wire's, each host's
+# delivery, the lint); the report adds the wire's tables.
 demo: build
-	./bin/mcpprobe wire ./bin/goodserver
+	./bin/mcpprobe budget ./bin/goodserver
 	./bin/mcpprobe report --out MCPPROBE.demo.md ./bin/goodserver
-	@echo "wrote MCPPROBE.demo.md"
+	@echo "wrote MCPPROBE.demo.md: the findings above, with what the server offers"
 
 peers:
 	scripts/install-peers.sh

@@ -26,7 +26,9 @@ import (
 //     with a stale lock does; a clean exit removes it, a kill leaves it;
 //   - MCPPROBE_IGNORE_TERM=1: ignore SIGTERM;
 //   - MCPPROBE_NO_READONLY=1: annotate no tool read-only;
-//   - MCPPROBE_EXIT=1: say why on stderr and exit at once.
+//   - MCPPROBE_EXIT=1: say why on stderr and exit at once;
+//   - MCPPROBE_CALL_ERROR=1: answer every tools/call with a JSON-RPC error;
+//   - MCPPROBE_LOG=1: write a log line on stdout after each tools/call reply.
 func mcpServer() {
 	if os.Getenv("MCPPROBE_EXIT") == "1" {
 		fmt.Fprintln(os.Stderr, "fatal: API_KEY is not set")
@@ -59,7 +61,14 @@ func mcpServer() {
 		case "tools/list":
 			reply(id, `{"tools":[{"name":"echo","inputSchema":{"type":"object"}`+readOnly+`},{"name":"write","inputSchema":{"type":"object"}}]}`)
 		case "tools/call":
-			reply(id, `{"content":[{"type":"text","text":"ok"}]}`)
+			if os.Getenv("MCPPROBE_CALL_ERROR") == "1" {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"backend unavailable"}}`+"\n", id)
+			} else {
+				reply(id, `{"content":[{"type":"text","text":"ok"}]}`)
+			}
+			if os.Getenv("MCPPROBE_LOG") == "1" {
+				fmt.Println("[log] handled a call")
+			}
 		default:
 			if id != "" {
 				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`+"\n", id)
@@ -97,18 +106,21 @@ func codesOf(fs []findings.Finding) string {
 	return strings.Join(out, " ")
 }
 
+// runCase is one Run and what it must give.
+type runCase struct {
+	name     string
+	o        Options
+	runs     []string // outcomes per run, in policy order
+	shutdown bool
+	findings string
+	check    func(t *testing.T, r *Result)
+}
+
 // Run, in process: the calls it picks, one run per policy, the shutdown,
 // and the findings, on a server that behaves and on ones that do not.
 func TestRun(t *testing.T) {
 	lock := filepath.Join(t.TempDir(), "lock")
-	tests := []struct {
-		name     string
-		o        Options
-		runs     []string // outcomes per run, in policy order
-		shutdown bool
-		findings string
-		check    func(t *testing.T, r *Result)
-	}{
+	tests := []runCase{
 		{name: "crash with a restart recovers",
 			o:    Options{Spec: mcpSpec(), Plan: mustPlan(t, Values{"crash-at": "2"}), N: 3, Restart: true},
 			runs: []string{"ok ok(r) ok"}, shutdown: true,
@@ -118,7 +130,7 @@ func TestRun(t *testing.T) {
 				}
 			}},
 		{name: "every client policy, in order",
-			o: Options{Spec: mcpSpec(), Plan: mustPlan(t, Values{"pollute": "partial", "pollute-at": "2"}), N: 3, Policies: Policies,
+			o: Options{Spec: withTimeout(mcpSpec(), "300ms"), Plan: mustPlan(t, Values{"pollute": "partial", "pollute-at": "2"}), N: 3, Policies: Policies,
 				Calls: []Call{{Tool: "write"}}},
 			runs: []string{"ok timeout ok", "ok closed not_connected", "ok timeout ok", "ok timeout ok"}, shutdown: true,
 			check: func(t *testing.T, r *Result) {
@@ -140,6 +152,7 @@ func TestRun(t *testing.T) {
 				}
 			}},
 	}
+	tests = append(tests, recoveryCases(t)...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

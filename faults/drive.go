@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -36,6 +37,8 @@ type CallOutcome struct {
 	Ms      float64
 	Retried bool   // after a restart, this is the retry's outcome
 	Note    string // what the shim did to this call, if anything
+	// replyT is when its answer arrived, on the trace's clock; 0 for none.
+	replyT time.Duration
 }
 
 // Server is one started server: its connection, a way to kill it as a
@@ -63,13 +66,22 @@ type DriveOptions struct {
 	Probe   probe.Options
 }
 
-// Failure is one failed call and what came of it.
+// Failure is one call whose answer did not come: a timeout, a dropped
+// connection, a server already gone. An answer that is an error (rpc_error,
+// is_error) is the call's outcome, not a failure: the server answered.
 type Failure struct {
-	Call       int
-	Outcome    string
-	DetectedMs float64 // how long the client took to learn of it
-	Recovered  bool
-	RecoveryMs float64 // from learning of it to the retry's answer
+	Call       int    // as the table numbers it; 0 for the handshake
+	Outcome    string // what the call itself got first
+	DetectedMs float64
+	// Recovered says the server (restarted or not) answered a request
+	// after the failure: the retry, a later call, or a ping after the last
+	// call. What that answer said is its call's outcome, reported apart.
+	Recovered   bool
+	RecoveryMs  float64 // from learning of the failure to that first answer
+	RecoveredBy string  // "the retry", "call 4", "a ping after the last call"
+	// Retry is the outcome of the retry after a restart; "" when there
+	// was none.
+	Retry string
 	// RestartError says why the server could not be had again when a
 	// restart was tried: it would not start, or not answer its handshake.
 	RestartError string
@@ -83,8 +95,19 @@ type ClientRun struct {
 	Counts      map[string]int
 	Failures    []Failure
 	LateReplies int // replies that came after the client gave up, dropped
-	Events      []Event
-	Restarts    int
+	// Events are what the faults did and the stray output the server
+	// wrote, each with the call it concerns (stray output: the call it
+	// disturbed; 0: before the first call), and Server, the start it
+	// happened on (0 the first, 1 after a restart …).
+	Events   []RunEvent
+	Restarts int
+}
+
+// RunEvent is an event of a run, placed: the call it belongs to, and the
+// server it happened on.
+type RunEvent struct {
+	Event
+	Server int
 }
 
 type live struct {
@@ -92,6 +115,8 @@ type live struct {
 	shim   *Shim
 	client *probe.Client
 	gone   bool
+	// ready is when its handshake ended, on its trace's clock.
+	ready time.Duration
 }
 
 func (l *live) late() int {
@@ -106,11 +131,28 @@ func (l *live) late() int {
 	return n
 }
 
+// attempt is one try of a call: its number, the server it went to, and
+// when it ended, on that server's trace clock and on the wall clock.
+type attempt struct {
+	n      int
+	server int
+	end    time.Duration
+	at     time.Time
+}
+
+// answered reports whether an outcome is an answer from the server,
+// whatever it said.
+func answered(outcome string) bool {
+	return outcome == OK || outcome == IsError || outcome == RPCError
+}
+
 // Drive makes the calls against a server under the plan, as a client of
 // the given policy.
 func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, err error) {
 	r := ClientRun{Policy: o.Policy, Plan: o.Plan.String(), Counts: map[string]int{}}
 	var servers []*live
+	var attempts []attempt
+	var detected []time.Time // when each failure was learnt of
 	if err := o.Plan.Check(InShim); err != nil {
 		return r, err
 	}
@@ -129,26 +171,47 @@ func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, e
 		servers = append(servers, l)
 		cl, err := probe.Connect(ctx, l.shim, o.Probe)
 		l.client = cl
+		l.ready = shim.Trace().Since()
 		if err != nil {
 			l.gone = true
 			return l, err
 		}
 		return l, nil
 	}
+	// try makes one attempt of call n on the current server.
+	var cur *live
+	try := func(n int, call Call, retry bool) CallOutcome {
+		calls.plan(n, retry)
+		out := callOnce(ctx, cur, call, o.Timeout)
+		a := attempt{n: n, server: len(servers) - 1, end: out.replyT, at: time.Now()}
+		if a.end == 0 {
+			a.end = cur.shim.Trace().Since()
+		}
+		attempts = append(attempts, a)
+		return out
+	}
 	defer func() {
-		res = r
-		for _, l := range servers {
+		for i, l := range servers {
 			if l.shim.Holding() {
 				// Give held replies their chance to arrive late.
 				l.shim.Settle(500 * time.Millisecond)
 				time.Sleep(50 * time.Millisecond)
 			}
-			res.LateReplies += l.late()
-			res.Events = append(res.Events, l.shim.Events()...)
+			r.LateReplies += l.late()
 			l.srv.Stop()
+			l.shim.Finish(time.Second)
+			r.Events = append(r.Events, place(l.shim.Events(), i, l.ready, attempts)...)
 		}
+		for _, e := range r.Events {
+			for k := range r.Calls { // N 0 is the handshake's row, when it failed
+				if r.Calls[k].N == e.Call {
+					r.Calls[k].Note = joinNotes(r.Calls[k].Note, e.What)
+				}
+			}
+		}
+		res = r
 	}()
-	cur, err := connect(o.Plan)
+	cur, err = connect(o.Plan)
 	if err != nil {
 		if cur == nil {
 			return r, err
@@ -161,6 +224,7 @@ func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, e
 		r.Calls = append(r.Calls, CallOutcome{Tool: "(handshake)", Outcome: Closed, Note: note})
 		r.Counts[Closed]++
 		r.Failures = append(r.Failures, Failure{Outcome: Closed})
+		detected = append(detected, time.Now())
 	}
 	if err != nil && !o.Restart {
 		for i := 1; i <= o.N; i++ {
@@ -179,46 +243,126 @@ func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, e
 		}
 		cur = next
 	}
+	lost := false // the connection's loss is already a failure
 	for i := 1; i <= o.N && ctx.Err() == nil; i++ {
 		call := o.Calls[(i-1)%len(o.Calls)]
-		out := callOnce(ctx, cur, call, o.Timeout)
+		out := try(i, call, false)
 		out.N, out.Tool = i, call.Tool
-		if out.Outcome == Closed || out.Outcome == NotConnected {
+		gone := out.Outcome == Closed || out.Outcome == NotConnected
+		if gone {
 			cur.gone = true
 		}
-		if (out.Outcome == Closed || out.Outcome == NotConnected) && o.Restart {
+		switch {
+		case gone && o.Restart:
 			f := Failure{Call: i, Outcome: out.Outcome, DetectedMs: out.Ms}
-			t0 := time.Now()
+			detected = append(detected, time.Now())
 			next, err := connect(o.Plan.Restarted())
 			if err == nil {
 				r.Restarts++
 				cur = next
-				retry := callOnce(ctx, cur, call, o.Timeout)
+				retry := try(i, call, true)
 				retry.N, retry.Tool, retry.Retried = i, call.Tool, true
 				retry.Note = joinNotes(out.Outcome+" first, then restarted", retry.Note)
+				f.Retry = retry.Outcome
 				out = retry
-				f.Recovered = retry.Outcome == OK || retry.Outcome == IsError
-				f.RecoveryMs = ms(time.Since(t0))
+				lost = false
 			} else {
 				f.RestartError = whyNoRestart(ctx, next, err)
+				lost = true
 			}
 			r.Failures = append(r.Failures, f)
-		} else if out.Outcome != OK && out.Outcome != IsError && out.Outcome != NotConnected {
+		case gone && lost:
+			// The loss was learnt of at an earlier call.
+		case !answered(out.Outcome):
 			r.Failures = append(r.Failures, Failure{Call: i, Outcome: out.Outcome, DetectedMs: out.Ms})
+			detected = append(detected, time.Now())
+			lost = gone
 		}
 		r.Calls = append(r.Calls, out)
 		r.Counts[out.Outcome]++
 	}
-	for _, l := range servers {
-		for _, e := range l.shim.Events() {
-			for k := range r.Calls {
-				if r.Calls[k].N == e.Call && e.Call > 0 && !r.Calls[k].Retried {
-					r.Calls[k].Note = joinNotes(r.Calls[k].Note, e.What)
-				}
+	markRecovered(ctx, &r, detected, attempts, cur, o.Timeout)
+	return r, nil
+}
+
+// markRecovered marks each failure recovered when the server answered a
+// request after it: the retry, a later call, or, when no call came after
+// to tell, a ping on the connection still open.
+func markRecovered(ctx context.Context, r *ClientRun, detected []time.Time, attempts []attempt, cur *live, timeout time.Duration) {
+	// when is the wall time the final try of each row ended.
+	when := map[int]time.Time{}
+	for _, a := range attempts {
+		when[a.n] = a.at
+	}
+	var pinged *time.Time
+	for k := range r.Failures {
+		f := &r.Failures[k]
+		for _, c := range r.Calls {
+			if c.N < f.Call || (c.N == f.Call && !c.Retried) || !answered(c.Outcome) {
+				continue
 			}
+			f.Recovered, f.RecoveredBy = true, fmt.Sprintf("call %d", c.N)
+			if c.N == f.Call {
+				f.RecoveredBy = "the retry"
+			}
+			f.RecoveryMs = ms(when[c.N].Sub(detected[k]))
+			break
+		}
+		if f.Recovered || f.RestartError != "" || cur == nil || cur.gone || ctx.Err() != nil {
+			continue
+		}
+		if pinged == nil {
+			// Nothing after the failure answered, nor failed for
+			// another reason: ask the open connection once.
+			t := time.Time{}
+			if _, err := cur.client.Ping(ctx, timeout); err == nil || isRPCError(err) {
+				t = time.Now()
+			}
+			pinged = &t
+		}
+		if !pinged.IsZero() {
+			f.Recovered, f.RecoveredBy, f.RecoveryMs = true, "a ping after the last call", ms(pinged.Sub(detected[k]))
 		}
 	}
-	return r, nil
+}
+
+func isRPCError(err error) bool {
+	var re *probe.RPCError
+	return errors.As(err, &re)
+}
+
+// place gives each of a server's events its call: a fault's event has
+// it already (Drive numbers the calls for the engine); stray output gets
+// it from when it was written: the first call on that server whose answer
+// came after it (the call it was written during, or the next),
+// the last call made on it when it came after, or 0 (before the first
+// call) when it came during the first server's handshake.
+func place(evs []Event, server int, ready time.Duration, attempts []attempt) []RunEvent {
+	out := make([]RunEvent, 0, len(evs))
+	for _, e := range evs {
+		re := RunEvent{Event: e, Server: server}
+		if e.Call > 0 {
+			out = append(out, re)
+			continue
+		}
+		last := 0
+		for _, a := range attempts {
+			if a.server != server {
+				continue
+			}
+			last = a.n
+			if a.end > e.T && (server > 0 || e.T >= ready) {
+				re.Call = a.n
+				break
+			}
+		}
+		if re.Call == 0 && last > 0 && (server > 0 || e.T >= ready) {
+			re.Call = last
+			re.What = "after the call, " + re.What
+		}
+		out = append(out, re)
+	}
+	return out
 }
 
 // whyNoRestart says why a restart failed, in the launcher's words where
@@ -265,7 +409,7 @@ func callOnce(ctx context.Context, l *live, call Call, timeout time.Duration) Ca
 	}
 	t0 := time.Now()
 	resp, err := l.client.CallTool(ctx, call.Tool, call.Args, timeout)
-	out := CallOutcome{Ms: ms(time.Since(t0))}
+	out := CallOutcome{Ms: ms(time.Since(t0)), replyT: resp.T}
 	var re *probe.RPCError
 	var te *probe.TimeoutError
 	var ce *probe.ClosedError

@@ -55,6 +55,9 @@ type Opener interface {
 type Hit struct {
 	N    int    // 1-based, counted across the restarts of one run
 	Tool string // params.name
+	// Retry marks the retry of call N after a restart: the same call, so
+	// a fault selected by its number does not hit it again.
+	Retry bool
 }
 
 // Piece is what leaves the engine towards one side: the frame, changed
@@ -69,17 +72,34 @@ type Piece struct {
 }
 
 // Counter numbers the tools/calls of a run. Servers restarted within the
-// run share it, so that "call 6" is the client's sixth call.
+// run share it, so that "call 6" is the client's sixth call. A client that
+// knows which call it is making (Drive) says so first, so that a call it
+// never got to send, or a retry, does not shift the numbers.
 type Counter struct {
-	mu sync.Mutex
-	n  int
+	mu      sync.Mutex
+	n       int
+	planned int  // the number of the next call, when told
+	retry   bool // the next call is a retry of call planned
 }
 
-func (c *Counter) next() int {
+// plan says the next call is call n, or its retry.
+func (c *Counter) plan(n int, retry bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.planned, c.retry = n, retry
+}
+
+func (c *Counter) next() (n int, retry bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.planned > 0 {
+		n, retry = c.planned, c.retry
+		c.planned, c.retry = 0, false
+		c.n = n
+		return n, retry
+	}
 	c.n++
-	return c.n
+	return c.n, false
 }
 
 // Frontend is what a front end gives the engine: where it acts, how to
@@ -224,12 +244,16 @@ func (e *Engine) mark(raw []byte) (Hit, []*stage) {
 	if v.Get("method").String() != "tools/call" || !id.Exists() {
 		return Hit{}, nil
 	}
-	hit := Hit{N: e.fe.Calls.next(), Tool: v.Get("params.name").String()}
+	hit := Hit{Tool: v.Get("params.name").String()}
+	hit.N, hit.Retry = e.fe.Calls.next()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var hitBy []*stage
 	for _, st := range e.calls {
-		if st.rule.At != nil && st.rule.At.Match(hit.N, hit.Tool, e.sel) {
+		if st.rule.At == nil || (hit.Retry && st.rule.At.At > 0) {
+			continue
+		}
+		if st.rule.At.Match(hit.N, hit.Tool, e.sel) {
 			hitBy = append(hitBy, st)
 		}
 	}
@@ -295,12 +319,18 @@ func (e *Engine) Events() []Event {
 }
 
 func (e *Engine) event(call int, what string) int {
+	return e.eventAt(call, what, e.fe.Clock(), false)
+}
+
+// eventAt records an event that happened at t (the clock's time), such
+// as a stray line the trace timed when it was read off the wire.
+func (e *Engine) eventAt(call int, what string, t time.Duration, stray bool) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.events) >= maxEvents {
 		return 0
 	}
-	e.events = append(e.events, Event{Call: call, What: what, T: e.fe.Clock()})
+	e.events = append(e.events, Event{Call: call, What: what, T: t, Stray: stray})
 	return len(e.events)
 }
 

@@ -2,8 +2,11 @@ package faults
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -25,17 +28,28 @@ type ProxyOptions struct {
 // Proxy stands in for a stdio server: a host launches it, it launches the
 // server, and it passes every byte both ways, injecting the plan's faults.
 // With an empty plan it is transparent: what the host reads is what the
-// server wrote, byte for byte. It returns the server's exit code.
+// server wrote, byte for byte, streamed as it comes, never held. It
+// returns the server's exit code (128 + the signal for a server a
+// signal ended, as a shell reports it).
+//
+// Nothing is buffered beyond what a fault needs: each write to the host
+// blocks until the host takes it, so a host that reads slowly slows the
+// server's writes (back-pressure), and memory does not grow with what
+// passes. Everything the server wrote before it exited reaches the host,
+// however slowly the host reads, as long as it reads at all.
 func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o ProxyOptions) (int, error) {
 	if o.Trace == nil {
+		// Held nowhere: with no --trace, a relay records nothing.
 		o.Trace = transport.NewTrace(time.Now())
+		o.Trace.Forget()
 	}
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
 	// The engine is built before the server starts, so that a plan the
 	// proxy cannot act is refused before anything runs.
-	p := &proxy{o: o, out: hostOut}
+	p := &proxy{o: o, progress: new(atomic.Int64)}
+	p.out = &progressWriter{w: hostOut, n: p.progress}
 	eng, err := NewEngine(o.Plan, Frontend{Where: InProxy, Stderr: hostErr, Clock: o.Trace.Since,
 		Kill: func() { p.kill() }, ToServer: p.toServer, ToClient: p.write})
 	if err != nil {
@@ -47,51 +61,114 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 		return 127, err
 	}
 	srvOut, srvErr := proc.Stdout, proc.Stderr
-	kill := proc.Kill
-	p.srvIn, p.kill = proc.Stdin, kill
+	p.srvIn, p.kill = proc.Stdin, proc.Kill
 	_ = p.eng.Open()
-	exited := proc.Exited()
 	var copies sync.WaitGroup
 	copies.Add(2)
-	go func() { defer copies.Done(); p.serverToHost(srvOut) }()
-	go func() { defer copies.Done(); p.stderr(srvErr, hostErr) }()
+	go func() {
+		defer copies.Done()
+		if o.Plan.Empty() {
+			p.streamToHost(srvOut)
+		} else {
+			p.serverToHost(srvOut)
+		}
+	}()
+	go func() { defer copies.Done(); p.stderr(srvErr, &progressWriter{w: hostErr, n: p.progress}) }()
 	hostDone := make(chan struct{})
 	go func() {
 		p.hostToServer(hostIn)
 		close(hostDone)
 	}()
+	var exit launch.ExitReport
 	select {
-	case <-exited:
+	case <-proc.Exited():
+		// Whatever of its group or its descendants is left goes now:
+		// nothing it started outlives it. What it wrote stays in the
+		// pipes for the host.
+		exit = proc.Stop(o.Grace)
 	case <-hostDone:
 		// The host closed our stdin: close the server's and give it the
 		// time a host gives, then SIGTERM, then SIGKILL.
-		proc.Stop(o.Grace)
+		exit = proc.Stop(o.Grace)
 	case <-ctx.Done():
-		kill()
+		proc.KillFor("because the proxy was interrupted")
 		proc.Wait(launch.KillWait)
+		exit = proc.Stop(o.Grace)
 	}
-	// Let what the server wrote reach the host, for a bounded time.
+	if exit.Leftover {
+		fmt.Fprintf(hostErr, "mcpprobe proxy: the server exited but left processes of its group running; they were killed\n")
+	}
+	if len(exit.Escaped) > 0 {
+		fmt.Fprintf(hostErr, "mcpprobe proxy: the server started %s, which left its process group and outlived it; killed\n", strings.Join(exit.Escaped, ", "))
+	}
+	// Let what the server wrote reach the host: as long as the host
+	// keeps taking it, however slowly; a host that stops reading for a
+	// whole stall bound (or a pipe some stray process holds open) is
+	// given up on.
 	drained := make(chan struct{})
 	go func() { copies.Wait(); p.tracing.Wait(); p.eng.Settle(o.Grace); close(drained) }()
-	if !transport.WaitFor(drained, o.Grace) {
-		srvOut.Close()
-		srvErr.Close()
+	stall := max(o.Grace, minStall)
+	if ctx.Err() != nil {
+		stall = o.Grace / 4 // interrupted: the user wants out
+	}
+	for last := p.progress.Load(); ; {
+		if transport.WaitFor(drained, stall) {
+			break
+		}
+		now := p.progress.Load()
+		if now == last || ctx.Err() != nil {
+			srvOut.Close()
+			srvErr.Close()
+			break
+		}
+		last = now
 	}
 	p.eng.Close()
-	return proc.ExitCode(), nil
+	return exitCode(proc), nil
 }
 
-// proxyMaxLine bounds one line held by the proxy.
+// minStall is how long the proxy waits, once the server is gone, for a
+// host that has stopped taking its output before it gives up on it.
+const minStall = 5 * time.Second
+
+// exitCode mirrors the server's exit: its code, or 128 + the signal that
+// ended it.
+func exitCode(p *launch.Process) int {
+	if c := p.ExitCode(); c >= 0 {
+		return c
+	}
+	if sig := p.ExitSignal(); sig > 0 {
+		return 128 + sig
+	}
+	return -1
+}
+
+// proxyMaxLine bounds one line held by the proxy when a fault needs whole
+// frames.
 const proxyMaxLine = 1 << 30
 
 type proxy struct {
-	o       ProxyOptions
-	eng     *Engine
-	srvIn   io.Writer
-	kill    func() // the server's process group
-	out     io.Writer
-	outMu   sync.Mutex     // one write to the host at a time: held replies come out concurrently
-	tracing sync.WaitGroup // the stderr tracer
+	o        ProxyOptions
+	eng      *Engine
+	srvIn    io.Writer
+	kill     func() // the server's process group
+	out      io.Writer
+	outMu    sync.Mutex     // one write to the host at a time: held replies come out concurrently
+	tracing  sync.WaitGroup // the stderr and stdout tracers
+	progress *atomic.Int64  // bytes passed on to the host, stdout and stderr
+	hostGone bool           // a write to the host failed: the rest is discarded
+}
+
+// progressWriter counts what reaches the host.
+type progressWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.n.Add(int64(n))
+	return n, err
 }
 
 func (p *proxy) hostToServer(in io.Reader) {
@@ -114,9 +191,57 @@ func (p *proxy) hostToServer(in io.Reader) {
 	}
 }
 
+// streamToHost passes the server's stdout on as it comes, chunk by chunk,
+// when no fault needs whole frames: nothing is held but the chunk in
+// hand, and the trace frames it line by line on the side (each line up to
+// --max-line, cut past it, as the probe's trace is).
+func (p *proxy) streamToHost(srv io.Reader) {
+	tr := p.tracer(transport.DirRecv, p.o.MaxLine)
+	defer tr.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := srv.Read(buf)
+		if n > 0 {
+			_ = p.write(Piece{Raw: buf[:n]})
+			_, _ = tr.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// tracer frames what is written to it as lines into the trace, in a
+// goroutine of its own; stdout lines are recv or noise as the probe would
+// class them. Writes block while it frames: it holds one line at most.
+func (p *proxy) tracer(dir transport.Dir, maxLine int) io.WriteCloser {
+	pr, pw := io.Pipe()
+	p.tracing.Add(1)
+	go func() {
+		defer p.tracing.Done()
+		lr := transport.NewLineReader(pr, maxLine)
+		for {
+			l, err := lr.Next()
+			if l.Len > 0 || (err == nil && !l.EOF) {
+				d := dir
+				if d == transport.DirRecv && !transport.IsJSONRPC(l.Bytes) {
+					d = transport.DirNoise
+				}
+				p.o.Trace.AddFrame(transport.Frame{Dir: d, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
+			}
+			if err != nil || l.EOF {
+				_, _ = io.Copy(io.Discard, pr)
+				return
+			}
+		}
+	}()
+	return pw
+}
+
 func (p *proxy) serverToHost(srv io.Reader) {
-	// The proxy must pass lines whole, whatever their size: its bound is
-	// far above the probe's, there only to keep memory finite.
+	// A fault acts on whole frames, so lines are held whole, whatever
+	// their size: the bound is far above the probe's, there only to keep
+	// memory finite.
 	lr := transport.NewLineReader(srv, max(p.o.MaxLine, proxyMaxLine))
 	for {
 		l, err := lr.Next()
@@ -126,7 +251,7 @@ func (p *proxy) serverToHost(srv io.Reader) {
 				dir = transport.DirRecv
 			}
 			f := p.o.Trace.AddFrame(transport.Frame{Dir: dir, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
-			frame := append([]byte(nil), l.Bytes...)
+			frame := l.Bytes
 			if !l.EOF {
 				frame = append(frame, '\n')
 			}
@@ -144,42 +269,35 @@ func (p *proxy) toServer(pc Piece) error {
 	return err
 }
 
-// write is the engine's sink towards the host.
+// write is the engine's sink towards the host. Once the host is gone the
+// rest is discarded, so that the server never blocks on a pipe nobody
+// reads.
 func (p *proxy) write(pc Piece) error {
 	p.outMu.Lock()
 	defer p.outMu.Unlock()
+	if p.hostGone {
+		return nil
+	}
 	_, err := p.out.Write(pc.Raw)
+	if err != nil {
+		p.hostGone = true
+	}
 	return err
 }
 
 // stderr passes the server's stderr on as it comes, byte for byte, and
 // traces it line by line on the side.
 func (p *proxy) stderr(srv io.Reader, host io.Writer) {
-	pr, pw := io.Pipe()
-	p.tracing.Add(1)
-	go func() {
-		defer p.tracing.Done()
-		lr := transport.NewLineReader(pr, 64<<10)
-		for {
-			l, err := lr.Next()
-			if l.Len > 0 || (err == nil && !l.EOF) {
-				p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirStderr, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
-			}
-			if err != nil || l.EOF {
-				_, _ = io.Copy(io.Discard, pr)
-				return
-			}
-		}
-	}()
+	tr := p.tracer(transport.DirStderr, 64<<10)
+	defer tr.Close()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := srv.Read(buf)
 		if n > 0 {
 			_, _ = host.Write(buf[:n])
-			_, _ = pw.Write(buf[:n])
+			_, _ = tr.Write(buf[:n])
 		}
 		if err != nil {
-			pw.Close()
 			return
 		}
 	}

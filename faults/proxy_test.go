@@ -165,7 +165,7 @@ func TestProxyFaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code != -1 || strings.Contains(out.String(), `"id":4}`) {
+		if code != 128+9 || strings.Contains(out.String(), `"id":4}`) { // SIGKILL, as a shell reports it
 			t.Errorf("exit %d, out:\n%s", code, out.String())
 		}
 	})

@@ -3,6 +3,8 @@ package faults
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -12,9 +14,16 @@ import (
 // Event is something a fault did, or what the client made of it, for the
 // outcome table.
 type Event struct {
-	Call int // the tools/call it concerns, 1-based; 0 for none
+	// Call is the tools/call it concerns, 1-based; 0 for none. The engine
+	// numbers every tools/call sent, retries included; Drive renumbers its
+	// events as its table numbers the calls, and gives stray output the
+	// call it disturbed (0: before the first call).
+	Call int
 	What string
-	T    time.Duration
+	T    time.Duration // on the clock of the connection's trace
+	// Stray marks what the server itself wrote on stdout that is not
+	// JSON-RPC (no fault's doing), and what the client made of it.
+	Stray bool
 }
 
 // Shim is the engine's in-process front end: it sits between a client
@@ -34,7 +43,14 @@ type Shim struct {
 	mu    sync.Mutex
 	err   error
 	ended bool
-	seen  int // trace frames already checked for noise (pump only)
+	// ended by the client's policy (a strict client, on a bad line), not
+	// because the connection closed
+	policyEnded bool
+
+	noiseMu sync.Mutex
+	seen    int // trace frames already checked for noise
+
+	pumped chan struct{} // closed when the server's messages have all been read
 
 	lineMu  sync.Mutex
 	pending line // text a fault wrote without a newline, waiting for the next frame
@@ -62,7 +78,7 @@ func (l *line) add(p Piece, b []byte) {
 // calls numbers the tools/calls across the restarts of a run (nil: this
 // shim alone). It refuses a plan with a fault the shim cannot act.
 func NewShim(inner transport.Conn, kill func(), plan Plan, policy Policy, calls *Counter) (*Shim, error) {
-	s := &Shim{inner: inner, policy: policy, msgs: make(chan transport.Message, 64)}
+	s := &Shim{inner: inner, policy: policy, msgs: make(chan transport.Message, 64), pumped: make(chan struct{})}
 	eng, err := NewEngine(plan, Frontend{Where: InShim, Kill: kill, Calls: calls,
 		ToServer: func(p Piece) error { return inner.Send(p.Raw) },
 		ToClient: s.deliver,
@@ -93,10 +109,27 @@ func (s *Shim) Err() error {
 func (s *Shim) Events() []Event { return s.eng.Events() }
 
 // Send passes a client message through the engine. The faults of the
-// opening act on the first, before it reaches the server.
+// opening act on the first, before it reaches the server. Stray output the
+// server wrote since its last message is read first: a client reads its
+// stdin as it comes, not only when a reply arrives, so a line written
+// between calls is met before the next request, not after its reply.
 func (s *Shim) Send(raw []byte) error {
 	s.open.Do(func() { _ = s.eng.Open() })
+	s.realNoise(math.MaxInt)
+	if s.isEnded() {
+		// The client has ended the session (a strict one, on stray
+		// output): it sends nothing more.
+		return fmt.Errorf("%w: %v", transport.ErrPeerGone, s.Err())
+	}
 	return s.eng.FromClient(raw)
+}
+
+// Finish reads the stray output the server wrote after its last message,
+// once the server is stopped and its output read to the end (waiting at
+// most d for that), so that a line written after the last reply is seen.
+func (s *Shim) Finish(d time.Duration) {
+	transport.WaitFor(s.pumped, d)
+	s.realNoise(math.MaxInt)
 }
 
 // pump passes the server's messages through the engine.
@@ -104,42 +137,82 @@ func (s *Shim) pump() {
 	defer func() {
 		s.eng.Close()
 		s.end(nil)
+		close(s.pumped)
 	}()
 	for m := range s.inner.Messages() {
-		s.realNoise()
+		// The lines before this message, and its own when it was cut out
+		// of one: a client reads its stdin in order.
+		s.realNoise(m.Seq)
 		if s.isEnded() {
 			continue // keep draining, so the transport never blocks
 		}
 		if m.Recovered {
 			// Text glued to this message: only mcpprobe's own transport
 			// cuts it out; a real client's parser fails on the line.
-			if end, reported := s.policy.onBadLine(); !end {
-				s.eng.event(0, "a message glued to stray stdout text is lost"+reportedNote(reported))
-				continue
-			}
+			// realNoise has told what the client made of the line.
+			continue
 		}
 		_ = s.eng.FromServer(m)
 	}
 }
 
+// maxStrayQuote bounds how much of a stray line an event quotes.
+const maxStrayQuote = 80
+
 // realNoise applies the client policy to stdout lines the server itself
-// wrote that are not JSON-RPC (seen in the trace).
-func (s *Shim) realNoise() {
+// wrote that are not JSON-RPC (seen in the trace, up to frame upTo), and
+// records each with the time it was written and what the client did with
+// it. It runs as a message arrives, as the client sends, and at Finish; a
+// message is queued only after its frame is in the trace, so the pump
+// always reads a glued line here before the message cut out of it.
+func (s *Shim) realNoise(upTo int) {
+	s.noiseMu.Lock()
+	defer s.noiseMu.Unlock()
 	for _, f := range s.inner.Trace().FramesFrom(s.seen) {
+		if f.Seq > upTo {
+			return
+		}
 		s.seen = f.Seq + 1
 		if f.Dir != transport.DirNoise {
 			continue
 		}
-		end, reported := s.policy.onBadLine()
-		if end {
-			s.eng.event(0, fmt.Sprintf("the server wrote a stdout line that is not JSON-RPC: a %s client ends the session", s.policy))
-			s.end(fmt.Errorf("stdout carried text that is not JSON-RPC (%s client)", s.policy))
-			return
+		what := "the server wrote a stdout line that is not JSON-RPC: " + quoteStray(f.Raw, f.Len)
+		glued := transport.GluedMessage(f.Raw) >= 0
+		if glued {
+			what = "the server wrote text glued to a message on one stdout line: " + quoteStray(f.Raw, f.Len)
 		}
-		if reported {
-			s.eng.event(0, "a stdout line that is not JSON-RPC, reported as a transport error")
+		end, reported := s.policy.onBadLine()
+		switch {
+		case s.endedByPolicy():
+			what += ": not read, the client had already ended the session"
+		case end:
+			what += fmt.Sprintf(": a %s client ends the session", s.policy)
+		case glued:
+			what += ": the message no longer parses and is lost" + reportedNote(reported)
+		case reported:
+			what += ": skipped (reported as a transport error)"
+		default:
+			what += ": skipped silently"
+		}
+		s.eng.eventAt(0, what, f.T, true)
+		if end && !s.endedByPolicy() {
+			s.end(fmt.Errorf("stdout carried text that is not JSON-RPC (%s client)", s.policy))
 		}
 	}
+}
+
+// quoteStray quotes the head of a stray line, escaped, with its length
+// when it is cut.
+func quoteStray(b []byte, n int) string {
+	n = max(n, len(b))
+	if len(b) > maxStrayQuote {
+		b = b[:maxStrayQuote]
+	}
+	q := strconv.Quote(string(b))
+	if n > len(b) {
+		q += fmt.Sprintf("… (%d bytes)", n)
+	}
+	return q
 }
 
 // deliver is the engine's sink towards the client: it reads what the
@@ -211,6 +284,12 @@ func reportedNote(reported bool) string {
 	return " (skipped silently)"
 }
 
+func (s *Shim) endedByPolicy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.policyEnded
+}
+
 func (s *Shim) isEnded() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -234,7 +313,7 @@ func (s *Shim) end(err error) {
 	}
 	s.ended = true
 	if err != nil {
-		s.err = err
+		s.err, s.policyEnded = err, true
 	}
 	s.mu.Unlock()
 	close(s.msgs)

@@ -2,9 +2,11 @@ package probe
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +38,16 @@ type Options struct {
 	RecheckTools  bool
 	ClientName    string
 	ClientVersion string
+	// Phase, if set, hears what the probe waits for as it starts waiting:
+	// since when the bound limit counts, and the bound. A terminal shows
+	// it live, so a silent server is seen being waited for.
+	Phase func(what string, since time.Time, limit time.Duration)
+}
+
+func (p *prober) phase(what string, since time.Time, limit time.Duration) {
+	if p.o.Phase != nil {
+		p.o.Phase(what, since, limit)
+	}
 }
 
 func (o *Options) defaults() {
@@ -120,10 +132,13 @@ type Capture struct {
 	Resources        List
 	Templates        List
 	Events           []Event
-	Findings         []Finding
-	Timings          Timings
-	HTTP             *HTTPSummary // nil over stdio
-	Trace            *transport.Trace
+	// EventsNotKept counts the events past the first 10,000, which the
+	// session counted by kind and method but did not keep.
+	EventsNotKept int
+	Findings      []Finding
+	Timings       Timings
+	HTTP          *HTTPSummary // nil over stdio
+	Trace         *transport.Trace
 }
 
 // Add records a finding of a registered code, at the code's severity. A
@@ -182,6 +197,13 @@ type prober struct {
 	o             Options
 	reinitialized bool
 	quiet         bool // a second look: no findings of its own
+	// handshakeStart is when the handshake began, while it runs: what
+	// StartupTimeout counts from.
+	handshakeStart time.Time
+	// stopped says why no further list is asked for: the run was
+	// interrupted, the server went past --max-bytes, or the capture's
+	// keep budget is spent.
+	stopped string
 }
 
 func (p *prober) add(code findings.Code, format string, args ...any) {
@@ -216,6 +238,8 @@ func (p *prober) params(members string) []byte {
 
 func (p *prober) handshake(ctx context.Context) error {
 	start := time.Now()
+	p.handshakeStart = start
+	defer func() { p.handshakeStart = time.Time{} }()
 	pinned := p.o.Protocol != "auto"
 	if pinned && IsModern(p.o.Protocol) {
 		return p.discover(ctx, p.o.Protocol, p.o.StartupTimeout, true)
@@ -268,6 +292,7 @@ func (p *prober) handshake(ctx context.Context) error {
 func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
 	for attempt := 0; attempt < 2; attempt++ {
 		p.c.RequestedVersion = version
+		p.phase("waiting for server/discover", time.Now(), timeout)
 		r, err := p.s.Call(ctx, "server/discover", []byte(`{"_meta":`+p.meta(version)+`}`), timeout)
 		var re *RPCError
 		switch {
@@ -388,7 +413,7 @@ func (p *prober) takeCommon(r Response, res gjson.Result) {
 	}
 	if in := res.Get("instructions"); in.Exists() {
 		if in.Type == gjson.String {
-			s := in.String()
+			s := strings.Clone(in.String())
 			p.c.Instructions = &s
 		} else {
 			p.c.Add(findings.InstructionsNotString, "instructions is %s, not a string", in.Type)
@@ -407,12 +432,19 @@ func rawOf(src []byte, v gjson.Result) []byte {
 func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
 	p.c.RequestedVersion = version
 	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
+	// The handshake as a whole is bounded by StartupTimeout, from its
+	// start (server/discover may have used some of it).
+	since := p.handshakeStart
+	if since.IsZero() {
+		since = time.Now()
+	}
+	p.phase("waiting for initialize", since, p.o.StartupTimeout)
 	r, err := p.s.Call(ctx, "initialize", []byte(params), timeout)
 	if err != nil {
 		return err
 	}
 	res := gjson.ParseBytes(r.Result)
-	got := res.Get("protocolVersion").String()
+	got := strings.Clone(res.Get("protocolVersion").String())
 	p.c.Era, p.c.ProtocolVersion = "legacy", got
 	p.c.Handshake = &Page{Method: "initialize", N: 1, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
 	p.c.Timings.Handshake = r.T
@@ -446,9 +478,19 @@ func (p *prober) fatalHandshake(method string, err error) error {
 	var ce *ClosedError
 	var he *transport.HTTPError
 	switch {
+	case errors.Is(err, context.Canceled):
+		// The user stopped the run: nothing is the server's fault.
+		return &FatalError{What: fmt.Sprintf("interrupted while waiting for the answer to %s", method), Err: err,
+			Received: "the run was stopped before the server answered", Try: "run it again and let it finish"}
+	case errors.Is(err, transport.ErrTooMuch):
+		return &FatalError{What: fmt.Sprintf("the server sent more than --max-bytes before it answered %s", method), Err: err,
+			Try: "raise --max-bytes if the server really sends that much; otherwise it floods its output"}
 	case errors.As(err, &te):
 		return &FatalError{
-			What: fmt.Sprintf("the server did not answer %s within %v", method, te.After),
+			// The limit the user chose (or the default), not what was
+			// left of it for this request: the handshake as a whole
+			// gets StartupTimeout.
+			What: fmt.Sprintf("the server did not answer %s within %v (--startup-timeout)", method, p.o.StartupTimeout.Round(time.Millisecond)),
 			Try:  "check that it speaks MCP over stdio on stdout (not HTTP, not stderr); raise --startup-timeout if it starts slowly",
 			Err:  err,
 		}
@@ -505,13 +547,20 @@ func (p *prober) lists(ctx context.Context) {
 			l.Skipped = "the server does not advertise the " + spec.capability + " capability"
 			continue
 		}
+		if p.stopped != "" {
+			l.Skipped = p.stopped
+			continue
+		}
 		l.Asked = true
 		p.list(ctx, l, spec.ident, spec.noun)
 	}
 }
 
 func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
-	seenCursor := map[string]int{}
+	// Cursors are the server's strings, up to --max-line each: a loop is
+	// found by their hashes, so that a thousand fresh 1 MB cursors cost
+	// a thousand hashes, not a gigabyte.
+	seenCursor := map[[32]byte]int{}
 	seenItem := map[string][]int{}
 	var order []string
 	cursor := ""
@@ -525,6 +574,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		if n > 1 {
 			members = `"cursor":` + jsonQuote(cursor)
 		}
+		p.phase(fmt.Sprintf("waiting for %s page %d", l.Method, n), time.Now(), p.o.Timeout)
 		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
 		if errors.Is(err, transport.ErrSessionExpired) && !p.reinitialized && p.c.Era == "legacy" {
 			// The spec's answer to a 404 on a live session: start a new
@@ -536,7 +586,15 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 			}
 		}
 		if err != nil {
-			p.listError(l, n, err)
+			p.listError(ctx, l, n, err)
+			break
+		}
+		if r.Dropped {
+			// Its bytes were past what the session keeps: holding them
+			// here would hold what the budget refused.
+			l.Error = fmt.Sprintf("stopped at page %d: the session's keep budget is spent", n)
+			p.stopped = "not asked: the session's keep budget was spent"
+			p.capped(fmt.Sprintf("%s stopped at page %d", l.Method, n))
 			break
 		}
 		page := Page{Method: l.Method, N: n, Cursor: cursor, Raw: r.Raw, Result: r.Result, Seq: r.Seq, T: r.T}
@@ -551,7 +609,9 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		for _, it := range items.Array() {
 			l.Items = append(l.Items, rawOf(r.Result, it))
-			id := it.Get(ident).String()
+			// Cloned: a gjson string is a window on the whole page,
+			// which the map would keep alive.
+			id := strings.Clone(it.Get(ident).String())
 			if _, ok := seenItem[id]; !ok {
 				order = append(order, id)
 			}
@@ -561,13 +621,14 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		if !next.Exists() || next.Type == gjson.Null || next.String() == "" {
 			break
 		}
-		cursor = next.String()
-		if first, ok := seenCursor[cursor]; ok {
+		cursor = strings.Clone(next.String())
+		h := sha256.Sum256([]byte(cursor))
+		if first, ok := seenCursor[h]; ok {
 			l.Error = "cursor loop"
-			p.add(findings.CursorLoop, "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, cursor, first)
+			p.add(findings.CursorLoop, "%s page %d returned nextCursor %q, which page %d had already returned; a client that trusts it never finishes", l.Method, n, excerpt([]byte(cursor), 80), first)
 			break
 		}
-		seenCursor[cursor] = n
+		seenCursor[h] = n
 	}
 	for _, id := range order {
 		if pages := seenItem[id]; len(pages) > 1 {
@@ -584,10 +645,28 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-func (p *prober) listError(l *List, page int, err error) {
+// capped reports, once, that the session's keep budget was spent.
+func (p *prober) capped(where string) {
+	for _, f := range p.c.Findings {
+		if f.Code == findings.CaptureCapped {
+			return
+		}
+	}
+	frames, bytes := p.c.Trace.Dropped()
+	p.c.Add(findings.CaptureCapped, "the server sent more than this session keeps in memory: %s; %d later frames (%d bytes) were counted and traced, not kept", where, frames, bytes)
+}
+
+func (p *prober) listError(ctx context.Context, l *List, page int, err error) {
 	l.Error = err.Error()
 	var re *RPCError
 	switch {
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		// The user stopped the run: no finding about the server.
+		l.Error = "interrupted"
+		p.stopped = "not asked: the run was interrupted"
+	case errors.Is(err, transport.ErrTooMuch):
+		// The launcher reports it (max-bytes) with the server's name.
+		p.stopped = "not asked: the server had sent more than --max-bytes"
 	case errors.As(err, &re) && re.Code == CodeMethodNotFound:
 		p.add(findings.MethodNotFound, "%s answered -32601 (method not found) though the server advertises it", l.Method)
 	case errors.As(err, &re):
@@ -669,14 +748,18 @@ func compareItems(a, b [][]byte) string {
 
 // eventFindings turns what the server sent unasked into findings.
 func (p *prober) eventFindings() {
-	counts := map[string]int{}
+	// Counts come from the session, which counted every event; the kept
+	// ones give the order and the per-event findings.
+	counts, notKept := p.s.EventCounts()
+	p.c.EventsNotKept = notKept
+	seen := map[string]bool{}
 	var keys []string
 	for _, e := range p.c.Events {
 		k := e.Kind + "\x00" + e.Method
-		if counts[k] == 0 {
+		if !seen[k] {
+			seen[k] = true
 			keys = append(keys, k)
 		}
-		counts[k]++
 		switch e.Kind {
 		case "unknown_id":
 			p.c.Add(findings.UnknownID, "%s (frame %d)", e.Note, e.Seq)
@@ -685,6 +768,17 @@ func (p *prober) eventFindings() {
 		case "late_reply":
 			p.c.Add(findings.LateReply, "%s (frame %d)", e.Note, e.Seq)
 		}
+	}
+	var late []string
+	for k := range counts {
+		if !seen[k] {
+			late = append(late, k)
+		}
+	}
+	sort.Strings(late)
+	keys = append(keys, late...)
+	if notKept > 0 {
+		p.capped(fmt.Sprintf("%d events past the first %d were counted, not kept", notKept, maxEvents))
 	}
 	for _, k := range keys {
 		kind, method, _ := strings.Cut(k, "\x00")

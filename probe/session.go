@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +27,9 @@ type Response struct {
 	T      time.Duration // when it arrived
 	// Recovered: the response was glued to stray stdout text and cut out.
 	Recovered bool
+	// Dropped: the trace did not keep its frame, its keep budget spent;
+	// keeping Raw would hold bytes no budget accounts for.
+	Dropped bool
 }
 
 // RPCError is a JSON-RPC error object.
@@ -56,7 +60,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("no response to %s within %v", e.Method, e.After)
+	return fmt.Sprintf("no response to %s within %v", e.Method, e.After.Round(time.Millisecond))
 }
 
 // ClosedError is returned when the stream ended before the response came.
@@ -96,10 +100,24 @@ type Session struct {
 	abandoned map[string]string // id → method, for requests that timed out
 	events    []Event
 	codes     []SeenCode
-	closed    bool
-	closeErr  error
-	done      chan struct{}
+	// counts has every event by kind and method, kept or not; notKept
+	// counts those past maxEvents; answered the server requests answered.
+	counts   map[string]int
+	notKept  int
+	answered int
+	closed   bool
+	closeErr error
+	done     chan struct{}
 }
+
+// maxEvents bounds the events a session keeps (a flood of notifications
+// while a request is pending is the server's to send, not ours to hold);
+// past it they are counted by kind and method. maxAnswers bounds the
+// server requests answered: each answer is a write the server may not read.
+const (
+	maxEvents  = 10000
+	maxAnswers = 1000
+)
 
 // NewSession starts reading from conn.
 func NewSession(conn transport.Conn) *Session {
@@ -107,6 +125,7 @@ func NewSession(conn transport.Conn) *Session {
 		conn:      conn,
 		pending:   map[string]*pendingCall{},
 		abandoned: map[string]string{},
+		counts:    map[string]int{},
 		done:      make(chan struct{}),
 	}
 	go s.read()
@@ -116,11 +135,24 @@ func NewSession(conn transport.Conn) *Session {
 // Done is closed when the server's stream has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// Events returns what the server sent unasked, in order.
+// Events returns what the server sent unasked, in order: the first
+// maxEvents of it (EventCounts has them all).
 func (s *Session) Events() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Event(nil), s.events...)
+}
+
+// EventCounts returns how many events of each kind and method the server
+// sent, kept or not, keyed "kind\x00method"; and how many were not kept.
+func (s *Session) EventCounts() (map[string]int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]int, len(s.counts))
+	for k, v := range s.counts {
+		m[k] = v
+	}
+	return m, s.notKept
 }
 
 // idKey normalises an id so that a response matches its request however
@@ -141,6 +173,9 @@ func idKey(id gjson.Result) (string, bool) {
 // Call sends a request and waits at most timeout for its response. params
 // is raw JSON or nil.
 func (s *Session) Call(ctx context.Context, method string, params []byte, timeout time.Duration) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err // interrupted: nothing more is sent
+	}
 	s.mu.Lock()
 	if s.closed {
 		err := s.closeErr
@@ -273,8 +308,13 @@ func (s *Session) finish() {
 
 func (s *Session) event(e Event) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts[e.Kind+"\x00"+e.Method]++
+	if len(s.events) >= maxEvents {
+		s.notKept++
+		return
+	}
 	s.events = append(s.events, e)
-	s.mu.Unlock()
 }
 
 func (s *Session) dispatch(m transport.Message) {
@@ -295,6 +335,10 @@ func (s *Session) dispatch(m transport.Message) {
 func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	v := gjson.ParseBytes(raw)
 	ev := Event{Raw: raw, Seq: m.Seq, T: m.T}
+	if m.Dropped {
+		// The trace did not keep this frame: neither does the event.
+		ev.Raw = nil
+	}
 	if jv := v.Get("jsonrpc"); jv.Type != gjson.String || jv.Str != "2.0" {
 		ev.Kind, ev.Note = "invalid", `"jsonrpc" is not "2.0"`
 		s.event(ev)
@@ -306,11 +350,13 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	}
 	switch {
 	case method.Exists() && id.Exists():
-		ev.Kind, ev.Method = "request", method.String()
+		// Cloned: a gjson string is a window on the whole message, and
+		// an event kept would keep all of it.
+		ev.Kind, ev.Method = "request", strings.Clone(method.String())
 		s.event(ev)
 		s.answer(method.String(), id)
 	case method.Exists():
-		ev.Kind, ev.Method = "notification", method.String()
+		ev.Kind, ev.Method = "notification", strings.Clone(method.String())
 		s.event(ev)
 	case id.Exists() && (v.Get("result").Exists() || v.Get("error").Exists()):
 		key, ok := idKey(id)
@@ -331,9 +377,9 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 			s.event(ev)
 			return
 		}
-		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered}
+		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered, Dropped: m.Dropped}
 		if e := v.Get("error"); e.Exists() {
-			r.Error = &RPCError{Code: e.Get("code").Int(), Message: e.Get("message").String(), RawCode: rawCode(e)}
+			r.Error = &RPCError{Code: e.Get("code").Int(), Message: strings.Clone(e.Get("message").String()), RawCode: rawCode(e)}
 			if d := e.Get("data"); d.Exists() {
 				r.Error.Data = []byte(d.Raw)
 			}
@@ -398,6 +444,13 @@ func (s *Session) ErrorCodes() []SeenCode {
 // answer replies to a request from the server. mcpprobe declares no client
 // capabilities, so the only request it can honour is ping.
 func (s *Session) answer(method string, id gjson.Result) {
+	s.mu.Lock()
+	s.answered++
+	over := s.answered > maxAnswers
+	s.mu.Unlock()
+	if over {
+		return // a flood: each answer is a write the server may not read
+	}
 	head := `{"jsonrpc":"2.0","id":` + id.Raw
 	var msg string
 	switch method {

@@ -68,7 +68,7 @@ func (c *fakeConn) reply(raw string) {
 		return
 	}
 	f := c.trace.Add(transport.DirRecv, []byte(raw))
-	c.msgs <- transport.Message{Raw: f.Raw, Seq: f.Seq, T: f.T}
+	c.msgs <- transport.Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped}
 }
 
 // end closes the message stream; err is what Err reports after.

@@ -19,13 +19,18 @@ type ProcessExit struct {
 	Status   string // as the OS reported it
 	Leftover bool   // processes of its group outlived it and were killed
 	Grace    time.Duration
+	// Interrupted: the user stopped the run and mcpprobe killed the
+	// server; how it went away says nothing about it.
+	Interrupted bool
 }
 
 // StdioFindings records what a stdio server did outside the protocol: what
 // it wrote besides JSON-RPC messages, and how it took being shut down.
 func StdioFindings(c *Capture, srv *transport.Stdio, exit ProcessExit) {
 	streamFindings(c, srv)
-	exitFindings(c, exit, exit.Grace, exit.Early)
+	if !exit.Interrupted {
+		exitFindings(c, exit, exit.Grace, exit.Early)
+	}
 }
 
 // streamFindings reports what the server wrote outside the protocol.

@@ -8,8 +8,13 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 )
 
-// BenchTable writes one row per series.
+// BenchTable writes one row per series. The rounds column is shown only
+// when a series has more than one (bench --vs): alone it always says 1.
 func BenchTable(w io.Writer, st Style, series []bench.Series) {
+	rounds := false
+	for _, s := range series {
+		rounds = rounds || s.Rounds > 1
+	}
 	var rows [][]string
 	for _, s := range series {
 		first := "—"
@@ -19,10 +24,20 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 				first += " (slow)"
 			}
 		}
-		rows = append(rows, []string{cell(st, s.Name), Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))})
+		row := []string{cell(st, s.Name)}
+		if rounds {
+			row = append(row, Num(s.Rounds))
+		}
+		rows = append(rows, append(row, Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))))
 	}
-	Table(w, st, []string{"series", "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers"}, rows,
-		Left, Right, Right, Right, Right, Right, Right, Right, Right, Right)
+	header := []string{"series"}
+	align := []Align{Left}
+	if rounds {
+		header, align = append(header, "rounds"), append(align, Right)
+	}
+	header = append(header, "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers")
+	align = append(align, Right, Right, Right, Right, Right, Right, Right, Right, Right)
+	Table(w, st, header, rows, align...)
 }
 
 // ns prints nanoseconds as a duration with sensible precision.
@@ -81,18 +96,30 @@ func floats(s []int64) []float64 {
 	return out
 }
 
-// VsTable writes B against A, series by series.
+// VsTable writes B against A, series by series: the p50 ratio (of the
+// p50s in the two tables), its interval, and the test over rounds.
 func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 	var rows [][]string
 	for _, c := range cs {
 		verdict := fmt.Sprintf("%.2f× [%.2f, %.2f], p=%.2g", c.Ratio, c.Low, c.High, c.P)
 		if !c.Significant {
-			verdict = fmt.Sprintf("~ (no significant difference, p=%.2f)", c.P)
+			verdict = fmt.Sprintf("~ (no significant difference: %.2f× [%.2f, %.2f], p=%.2f)", c.Ratio, c.Low, c.High, c.P)
 		}
-		rows = append(rows, []string{cell(st, c.Name), verdict})
+		rows = append(rows, []string{cell(st, c.Name), Num(c.Rounds), verdict})
 	}
-	fmt.Fprintf(w, "B/A: B = %s, A = %s (median ratio, 95%% bootstrap CI, Mann-Whitney U)\n", plain(st, b), plain(st, a))
-	Table(w, st, []string{"series", "B/A"}, rows)
+	fmt.Fprintf(w, "B/A: B = %s, A = %s\n", plain(st, b), plain(st, a))
+	fmt.Fprintf(w, "(ratio of the p50s above, 95%% interval bootstrapping rounds; paired sign-flip test over the rounds' medians, significant at p < %g)\n", bench.Alpha)
+	Table(w, st, []string{"series", "rounds", "B/A"}, rows, Left, Right, Left)
+	least := 0
+	for _, c := range cs {
+		if least == 0 || c.Rounds < least {
+			least = c.Rounds
+		}
+	}
+	if len(cs) > 0 && bench.SignFlipFloor(least) >= bench.Alpha {
+		fmt.Fprintf(w, "note: with %d rounds the test cannot go below p=%.2g: no difference can be significant; give --rounds 8 or more.\n",
+			least, bench.SignFlipFloor(least))
+	}
 }
 
 // Bench writes a bench run: the table of every series, the host
@@ -100,8 +127,15 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 // report's latency section) adds a histogram per series.
 func Bench(w io.Writer, st Style, r *bench.Result) {
 	a := r.A
-	fmt.Fprintf(w, "%s · protocol %s · %s\n", plain(st, a.Target), plain(st, a.Protocol), a.Mode)
-	fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	if st == Markdown {
+		// The report names the target at its top; two lines of text
+		// would run into one paragraph, so each is a list item.
+		fmt.Fprintf(w, "- protocol %s · %s\n", MD(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "- probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	} else {
+		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "probe overhead: %s p50 per call (client round trip against an in-process echo peer: the floor under every figure)\n\n", ns(r.Overhead.P50))
+	}
 	all := a.All()
 	BenchTable(w, st, all)
 	note := func(format string, args ...any) {
@@ -120,20 +154,33 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 		}
 		note("%s gives up on initialize after %s: startup max %s is %s.", d.Host, ns(float64(d.Deadline)), ns(d.Max), verdict)
 	}
-	for _, s := range all {
-		if s.FirstSlow {
-			note("warning: the first %s took %s, over 3× its p50 (%s): a cold start a host will feel.", cell(st, s.Name), ns(s.First), ns(s.P50))
-		}
-		if s.Timeouts > 0 {
-			note("warning: %s: %d call(s) timed out (not in the figures above).", cell(st, s.Name), s.Timeouts)
+	warnings := func(who string, all []bench.Series) {
+		for _, s := range all {
+			if s.FirstSlow {
+				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, cell(st, s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
+			}
+			if s.Timeouts > 0 {
+				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, cell(st, s.Name), s.Timeouts)
+			}
+			if s.Errors > 0 {
+				note("warning: %s%s.", who, cell(st, bench.ErrorNote(s)))
+			}
 		}
 	}
+	warnings("", all)
 	if len(a.Skipped) > 0 {
 		note("not called: %s", cell(st, strings.Join(a.Skipped, "; ")))
 	}
-	if r.B != nil {
+	if b := r.B; b != nil {
 		fmt.Fprintln(w)
-		VsTable(w, st, r.Compared, a.Target, r.B.Target)
+		fmt.Fprintf(w, "B: %s · protocol %s · the same rounds\n\n", plain(st, b.Target), plain(st, b.Protocol))
+		BenchTable(w, st, b.All())
+		if st == Markdown {
+			fmt.Fprintln(w)
+		}
+		warnings("B: ", b.All())
+		fmt.Fprintln(w)
+		VsTable(w, st, r.Compared, a.Target, b.Target)
 	}
 	if st == Markdown {
 		fmt.Fprintln(w)
@@ -148,11 +195,11 @@ func BenchJSON(r *bench.Result) []byte {
 	o := &Object{}
 	o.Set("mode", res.Mode)
 	o.Set("overhead_ns", r.Overhead.P50)
-	o.Raw("overhead", statsJSON("client round trip against an in-process echo peer", "", nil, r.Overhead))
+	o.Raw("overhead", statsJSON(bench.Series{Name: "client round trip against an in-process echo peer", Stats: r.Overhead, Rounds: 1}))
 	var startup []byte
 	var phases [][]byte
 	for _, s := range res.Startup {
-		j := statsJSON(s.Name, "", nil, s.Stats)
+		j := statsJSON(s)
 		phases = append(phases, j)
 		if strings.Contains(s.Name, "handshake") {
 			startup = j
@@ -161,13 +208,13 @@ func BenchJSON(r *bench.Result) []byte {
 	o.Raw("startup", startup)
 	o.Raw("startup_phases", RawArray(phases))
 	if res.Ping != nil {
-		o.Raw("ping", statsJSON(res.Ping.Name, "", nil, res.Ping.Stats))
+		o.Raw("ping", statsJSON(*res.Ping))
 	} else {
 		o.Raw("ping", nil)
 	}
 	var calls [][]byte
 	for _, s := range res.Calls {
-		calls = append(calls, statsJSON(s.Name, s.Tool, s.Args, s.Stats))
+		calls = append(calls, statsJSON(s))
 	}
 	o.Raw("calls", RawArray(calls))
 	o.Set("skipped", nonNilStrings(res.Skipped))
@@ -180,15 +227,16 @@ func BenchJSON(r *bench.Result) []byte {
 	if vs := r.B; vs != nil {
 		v := &Object{}
 		v.Set("target", vs.Target).Set("protocol_version", nullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
+		v.Set("test", "paired sign-flip permutation test on the rounds' log ratios of medians").Set("alpha", bench.Alpha)
 		var b [][]byte
-		for _, s := range append(append([]bench.Series(nil), vs.Startup...), vs.Calls...) {
-			b = append(b, statsJSON(s.Name, s.Tool, s.Args, s.Stats))
+		for _, s := range vs.All() {
+			b = append(b, statsJSON(s))
 		}
 		v.Raw("series", RawArray(b))
 		var cs [][]byte
 		for _, c := range r.Compared {
 			cs = append(cs, (&Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
-				Set("p", c.P).Set("significant", c.Significant).Bytes())
+				Set("p", c.P).Set("significant", c.Significant).Set("rounds", c.Rounds).Bytes())
 		}
 		v.Raw("comparisons", RawArray(cs))
 		o.Raw("vs", v.Bytes())
@@ -198,14 +246,15 @@ func BenchJSON(r *bench.Result) []byte {
 	return o.Bytes()
 }
 
-func statsJSON(name, tool string, args []byte, s bench.Stats) []byte {
+func statsJSON(se bench.Series) []byte {
+	s := se.Stats
 	o := &Object{}
-	o.Set("name", name)
-	if tool != "" {
-		o.Set("tool", tool)
-		o.Raw("args", args)
+	o.Set("name", se.Name)
+	if se.Tool != "" {
+		o.Set("tool", se.Tool)
+		o.Raw("args", se.Args)
 	}
-	o.Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts)
+	o.Set("rounds", se.Rounds).Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts).Set("first_error", nullIfEmpty(s.FirstError))
 	for _, f := range []struct {
 		k string
 		v float64
@@ -224,5 +273,10 @@ func statsJSON(name, tool string, args []byte, s bench.Stats) []byte {
 		samples = []int64{}
 	}
 	o.Set("samples_ns", samples)
+	roundP50s := make([]int64, len(se.RoundP50s))
+	for i, v := range se.RoundP50s {
+		roundP50s[i] = int64(v)
+	}
+	o.Set("round_p50s_ns", roundP50s)
 	return o.Bytes()
 }

@@ -11,10 +11,13 @@ import (
 
 func benchResult() *bench.Result {
 	s := func(name, tool string, samples ...int64) bench.Series {
-		return bench.Series{Name: name, Tool: tool, Stats: bench.Summarize(samples)}
+		return bench.Series{Name: name, Tool: tool, Stats: bench.Summarize(samples), Rounds: 1}
 	}
-	slow := s("call echo", "echo", 1000, 1000, 1000, 1000, 1000, 1000)
-	slow.First, slow.FirstSlow = 9000, true
+	slow := s("call echo", "echo", 1e6, 1e6, 1e6, 1e6, 1e6, 1e6)
+	slow.First, slow.FirstSlow = 90e6, true
+	fail := s("call fail", "fail", 1000, 1000)
+	fail.Args = []byte(`{}`)
+	fail.Errors, fail.FirstError = 2, "JSON-RPC error -32603: no \x1b[31mbackend\x1b[0m"
 	ping := s("ping", "", 500, 600)
 	ping.Timeouts = 3
 	call := slow
@@ -22,11 +25,11 @@ func benchResult() *bench.Result {
 	return &bench.Result{
 		A: bench.Side{Target: "./a", Protocol: "2025-11-25", Mode: "closed loop, one call in flight",
 			Startup: []bench.Series{s("startup: spawn → handshake", "", 2e6, 3e6)},
-			Ping:    &ping, Calls: []bench.Series{call}, Skipped: []string{"write (not annotated readOnlyHint)"}},
+			Ping:    &ping, Calls: []bench.Series{call, fail}, Skipped: []string{"write (not annotated readOnlyHint)"}},
 		B: &bench.Side{Target: "./b", Protocol: "2025-06-18", Mode: "closed, interleaved with A",
 			Startup: []bench.Series{s("startup: spawn → handshake", "", 2e6)}},
-		Compared: []bench.Comparison{{Name: "call echo", Ratio: 1.5, Low: 1.2, High: 1.8, P: 0.001, Significant: true},
-			{Name: "ping", Ratio: 1, Low: 0.9, High: 1.1, P: 0.4}},
+		Compared: []bench.Comparison{{Name: "call echo", Ratio: 1.5, Low: 1.2, High: 1.8, P: 0.001, Significant: true, Rounds: 10},
+			{Name: "ping", Ratio: 1, Low: 0.9, High: 1.1, P: 0.4, Rounds: 10}},
 		Overhead: bench.Summarize([]int64{100, 200}),
 		Deadlines: []bench.Deadline{
 			{Host: "Codex CLI", Deadline: 10 * time.Second, Series: "startup: spawn → handshake", Max: 3e6},
@@ -41,23 +44,36 @@ func TestBenchText(t *testing.T) {
 		var b bytes.Buffer
 		Bench(&b, st, r)
 		out := b.String()
+		// The report names the target at its top: its latency section
+		// lists the protocol and the overhead, each its own item.
+		head := "./a · protocol 2025-11-25 · closed loop, one call in flight\n"
+		if st == Markdown {
+			head = "- protocol 2025-11-25 · closed loop, one call in flight\n- probe overhead: "
+		}
 		want := []string{
-			"./a · protocol 2025-11-25 · closed loop, one call in flight\n",
+			head,
 			"probe overhead: 150 ns p50 per call",
 			"Codex CLI gives up on initialize after 10.00 s: startup max 3.00 ms is within it.",
 			"Quick gives up on initialize after 1.00 ms: startup max 3.00 ms is over it: that host gives up on the slowest start.",
-			"warning: the first call echo took 9.0 µs, over 3× its p50 (1.0 µs): a cold start a host will feel.",
+			"warning: the first call echo took 90.00 ms, over 3× its p50 (1.00 ms) and over 50 ms: a cold start a host will feel.",
 			"warning: ping: 3 call(s) timed out (not in the figures above).",
+			`warning: call fail: every call failed (2 of 2): the figures time the error path, not the work; the first error: JSON-RPC error -32603: no \x1b[31mbackend\x1b[0m.`,
 			"not called: write (not annotated readOnlyHint)",
 			"B/A: B = ./b, A = ./a",
 			"1.50× [1.20, 1.80], p=0.001",
-			"~ (no significant difference, p=0.40)",
-			"9.0 µs (slow)",
+			"~ (no significant difference: 1.00× [0.90, 1.10], p=0.40)",
+			"90.00 ms (slow)",
+			"B: ./b · protocol 2025-06-18 · the same rounds",
 		}
 		if st == Markdown {
 			want = append(want, "- Codex CLI gives up", "call echo (n=6):\n\n```text\n")
 		}
 		for _, w := range want {
+			if st == Markdown {
+				// Markdown shows the same text, an ANSI sequence's "["
+				// escaped so that it makes no link.
+				w = strings.ReplaceAll(w, `\x1b[`, `\x1b\[`)
+			}
 			if !strings.Contains(out, w) {
 				t.Errorf("style %v lacks %q in:\n%s", st, w, out)
 			}

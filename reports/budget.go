@@ -26,14 +26,16 @@ func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	if showCut {
 		ShowCut(w, r.Delivery)
 	}
+	// Every finding budget's gates count: the wire's, the budget's and
+	// the lint's, as the report lists them.
 	fmt.Fprintln(w, "Findings:")
-	Findings(w, Terminal, SortFindings(append(append([]probe.Finding(nil), r.Budget...), r.Lint...)))
+	Findings(w, Terminal, SortFindings(r.Findings()))
 }
 
 // BudgetView is budget --view: the markdown of what one host delivers.
 func BudgetView(w io.Writer, r *budget.Result) {
 	if r.View != nil {
-		View(w, *r.View, r.Capture)
+		tidyTo(w, func(w io.Writer) { View(w, *r.View, r.Capture) })
 	}
 }
 
@@ -69,6 +71,52 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	rows = append(rows, row)
 	align := []Align{Left, Right}
 	Table(w, st, header, rows, align...)
+	deliveryLegend(w, st, rows)
+}
+
+// deliveryTerms explain, once, each word of the delivery table.
+var deliveryTerms = []struct{ term, means string }{
+	{"whole", "delivered in full"},
+	{"% (cut at", "the share delivered: the host cuts the text at that many units (UTF-16 units unless the host's profile says otherwise)"},
+	{"deferred", "the tool reaches the model only after the model searches for tools"},
+	{"describes dropped", "the input schema is past the size at which the host drops the descriptions of its properties: the model never reads them"},
+	{"describes kept", "the host drops property descriptions from larger schemas; this one is under that size, so they reach the model"},
+	{"not delivered", "the host does not pass the text to the model"},
+	{"prepended to each tool", "the host adds the server instructions to the start of every tool description"},
+}
+
+// deliveryLegend explains, under the table, each term its cells use.
+func deliveryLegend(w io.Writer, st Style, rows [][]string) {
+	var used []string
+	for _, t := range deliveryTerms {
+		found := false
+		for _, r := range rows {
+			for _, c := range r[min(2, len(r)):] {
+				found = found || strings.Contains(c, t.term)
+			}
+		}
+		if found {
+			term := strings.TrimPrefix(t.term, "% ")
+			if term != t.term {
+				term = "N% (cut at N)"
+			}
+			used = append(used, fmt.Sprintf("%q: %s", term, t.means))
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	if st == Markdown {
+		fmt.Fprintln(w)
+		for _, u := range used {
+			fmt.Fprintf(w, "- %s\n", u)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	for _, u := range used {
+		fmt.Fprintf(w, "  %s\n", u)
+	}
 }
 
 func toolCell(t budget.Tool, h budget.Host) string {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
@@ -87,17 +88,40 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	}
 	var rows [][]string
 	var words []string
-	for _, c := range r.Changes {
-		note := c.Note
-		if note == "" {
-			note = "—"
+	// A long note (the same on many rows, as often as not) is written once
+	// under the table, and its row points to it.
+	var notes []string
+	noteCell := func(n string) string {
+		if n == "" {
+			return "—"
 		}
-		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(st, c.Old), valueCell(st, c.New), cell(st, note)})
+		if Width(n) <= 24 {
+			return cell(st, n)
+		}
+		i := slices.Index(notes, n)
+		if i < 0 {
+			notes = append(notes, n)
+			i = len(notes) - 1
+		}
+		return fmt.Sprintf("note %d", i+1)
+	}
+	for _, c := range r.Changes {
+		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(st, c.Old), valueCell(st, c.New), noteCell(c.Note)})
 		if c.WordDiff != "" {
 			words = append(words, code(st, c.Path)+": "+cell(st, c.WordDiff))
 		}
 	}
 	Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for i, n := range notes {
+			if st == Markdown {
+				fmt.Fprintf(w, "- note %d: %s\n", i+1, MD(n))
+			} else {
+				fmt.Fprintf(w, "note %d: %s\n", i+1, Escape(n))
+			}
+		}
+	}
 	if len(words) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Word changes ([-removed-] {+added+}):")

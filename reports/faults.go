@@ -10,9 +10,15 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 )
 
-// FaultTable writes one row per call.
+// FaultTable writes one row per call, the handshake first when something
+// happened during it: it failed, or the server wrote stray output.
 func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 	var rows [][]string
+	if !hasHandshakeRow(r) {
+		if notes := eventsAt(r, 0); len(notes) > 0 {
+			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", cell(st, joinSemi(notes))})
+		}
+	}
 	for _, c := range r.Calls {
 		code := "—"
 		if c.Outcome == faults.RPCError {
@@ -26,7 +32,11 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		if note == "" {
 			note = "—"
 		}
-		rows = append(rows, []string{strconv.Itoa(c.N), code0(st, c.Tool), c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
+		tool := code0(st, c.Tool)
+		if c.N == 0 {
+			tool = "—"
+		}
+		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
 	}
 	Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
 		Right, Left, Left, Right, Right, Left, Left)
@@ -34,8 +44,42 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 
 func code0(st Style, s string) string { return code(st, s) }
 
-// FaultSummary says how long each failure took to detect and to recover
-// from.
+// callLabel names a row: its call number, or the handshake (0).
+func callLabel(n int) string {
+	if n == 0 {
+		return "handshake"
+	}
+	return strconv.Itoa(n)
+}
+
+func hasHandshakeRow(r faults.ClientRun) bool {
+	return len(r.Calls) > 0 && r.Calls[0].N == 0
+}
+
+// eventsAt is what happened at call n (0: before the first call), in order.
+func eventsAt(r faults.ClientRun, n int) []string {
+	var out []string
+	for _, e := range r.Events {
+		if e.Call == n {
+			out = append(out, e.What)
+		}
+	}
+	return out
+}
+
+func joinSemi(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += "; "
+		}
+		out += v
+	}
+	return out
+}
+
+// FaultSummary counts the outcomes, then says of each failure how long it
+// took to detect, and whether the server answered again after it.
 func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 	var keys []string
 	for k := range r.Counts {
@@ -51,38 +95,89 @@ func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 	}
 	fmt.Fprintf(w, "%s; late replies dropped: %d; restarts: %d\n", counts, r.LateReplies, r.Restarts)
 	for _, f := range r.Failures {
-		rec := "not recovered"
-		if f.RestartError != "" {
-			rec = "not recovered: the restart failed: " + plain(st, f.RestartError)
+		at := "call " + strconv.Itoa(f.Call)
+		if f.Call == 0 {
+			at = "handshake"
 		}
-		if f.Recovered {
-			rec = fmt.Sprintf("recovered after a restart and a retry, +%.0f ms", f.RecoveryMs)
-		}
-		line := fmt.Sprintf("call %d: %s, detected after %.0f ms; %s", f.Call, f.Outcome, f.DetectedMs, rec)
-		if st == Markdown {
-			line = "- " + line
-		} else {
-			line = "  " + line
-		}
-		fmt.Fprintln(w, line)
+		line := fmt.Sprintf("%s: %s, detected after %.0f ms; %s", at, f.Outcome, f.DetectedMs, recovery(st, f))
+		item(w, st, line)
 	}
 }
 
-// ClientsTable writes what each client policy saw, call by call.
+// recovery says whether the server answered again after a failure, and
+// apart from it what the retry got.
+func recovery(st Style, f faults.Failure) string {
+	s := ""
+	if f.Retry != "" {
+		s = "restarted, the retry got " + f.Retry + "; "
+	}
+	switch {
+	case f.Recovered:
+		return s + fmt.Sprintf("recovered (%s answered), +%s ms", f.RecoveredBy, msFigure(f.RecoveryMs))
+	case f.RestartError != "":
+		return s + "not recovered: the restart failed: " + plain(st, f.RestartError)
+	}
+	return s + "not recovered: the server answered no request after it"
+}
+
+func item(w io.Writer, st Style, line string) {
+	if st == Markdown {
+		fmt.Fprintln(w, "- "+line)
+	} else {
+		fmt.Fprintln(w, "  "+line)
+	}
+}
+
+// EventLines lists what happened at each call of a run: the faults' doing
+// and the server's own stray output, with what this client made of it.
+func EventLines(w io.Writer, st Style, r faults.ClientRun) {
+	for _, e := range r.Events {
+		at := "handshake"
+		if e.Call > 0 {
+			at = "call " + strconv.Itoa(e.Call)
+		}
+		item(w, st, at+": "+plain(st, e.What))
+	}
+}
+
+// ClientsTable writes what each client policy saw, one row per call
+// number, the handshake first when any client's failed or the server
+// wrote stray output during it.
 func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
 	header := []string{"call"}
+	handshake := false
+	seen := map[int]bool{}
 	for _, r := range rs {
 		header = append(header, string(r.Policy))
+		handshake = handshake || hasHandshakeRow(r) || len(eventsAt(r, 0)) > 0
+		for _, c := range r.Calls {
+			if c.N > 0 {
+				seen[c.N] = true
+			}
+		}
 	}
+	keys := make([]int, 0, len(seen)+1)
+	if handshake {
+		keys = append(keys, 0)
+	}
+	for n := range seen {
+		keys = append(keys, n)
+	}
+	sort.Ints(keys)
 	var rows [][]string
-	for i := range rs[0].Calls {
-		row := []string{strconv.Itoa(rs[0].Calls[i].N)}
+	for _, n := range keys {
+		row := []string{callLabel(n)}
 		for _, r := range rs {
 			cell := "—"
-			if i < len(r.Calls) {
-				cell = r.Calls[i].Outcome
-				if r.Calls[i].Retried {
-					cell += " (retried)"
+			if n == 0 {
+				cell = faults.OK // no row: its handshake went through
+			}
+			for _, c := range r.Calls {
+				if c.N == n {
+					cell = c.Outcome
+					if c.Retried {
+						cell += " (retried)"
+					}
 				}
 			}
 			row = append(row, cell)
@@ -155,6 +250,16 @@ func ScenarioRow(name string, r faults.ClientRun) []string {
 	return []string{Cell(name), what, detected, recovered}
 }
 
+// msFigure prints milliseconds to a tenth below 10 ms, whole above.
+func msFigure(v float64) string {
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
 func joinComma(s []string) string {
 	out := ""
 	for i, v := range s {
@@ -183,6 +288,7 @@ func Faults(w io.Writer, st Style, r *faults.Result) {
 		for _, run := range r.Runs {
 			fmt.Fprintf(w, "%s: ", run.Policy)
 			FaultSummary(w, st, run)
+			EventLines(w, st, run)
 		}
 	}
 	if sd := r.Shutdown; sd != nil {
@@ -257,8 +363,13 @@ func faultRunJSON(r faults.ClientRun) []byte {
 	fs := make([][]byte, len(r.Failures))
 	for i, f := range r.Failures {
 		fs[i] = (&Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
-			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).
-			Set("restart_error", nullIfEmpty(f.RestartError)).Bytes()
+			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Set("recovered_by", nullIfEmpty(f.RecoveredBy)).
+			Set("retry_outcome", nullIfEmpty(f.Retry)).Set("restart_error", nullIfEmpty(f.RestartError)).Bytes()
+	}
+	evs := make([][]byte, len(r.Events))
+	for i, e := range r.Events {
+		evs[i] = (&Object{}).Set("call", e.Call).Set("server", e.Server).Set("t_ms", ms(e.T)).
+			Set("stray", e.Stray).Set("what", e.What).Bytes()
 	}
 	counts := r.Counts
 	if counts == nil {
@@ -266,6 +377,6 @@ func faultRunJSON(r faults.ClientRun) []byte {
 	}
 	o := &Object{}
 	o.Set("client", string(r.Policy)).Raw("calls", RawArray(calls)).Set("counts", counts)
-	o.Raw("failures", RawArray(fs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
+	o.Raw("failures", RawArray(fs)).Raw("events", RawArray(evs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
 	return o.Bytes()
 }

@@ -61,9 +61,15 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-// A crash at call 3 with a restart that recovers, an rpc_error, a note
-// with a control character the server could have put there, and a clean
-// shutdown.
+// A crash at call 3 with a restart that recovers, an rpc_error (an
+// answer, not a failure), a note with a control character the server could
+// have put there, stray output before the first call and between calls,
+// and a clean shutdown.
+const (
+	banner = `the server wrote a stdout line that is not JSON-RPC: "Server listening on stdio…": skipped (reported as a transport error)`
+	stray2 = `the server wrote a stdout line that is not JSON-RPC: "[log] handled echo": skipped (reported as a transport error)`
+)
+
 func faultsOneClient() *faults.Result {
 	return &faults.Result{
 		ProtocolVersion: "2025-06-18", Plan: "crash at 3", Restart: true, N: 4, Grace: 2 * time.Second,
@@ -71,12 +77,19 @@ func faultsOneClient() *faults.Result {
 			Policy: faults.Spec, Plan: "crash at 3",
 			Calls: []faults.CallOutcome{
 				{N: 1, Tool: "echo", Outcome: faults.OK, Ms: 1.25},
-				{N: 2, Tool: "fail", Outcome: faults.RPCError, Code: -32602, Ms: 0.8},
+				{N: 2, Tool: "fail", Outcome: faults.RPCError, Code: -32602, Ms: 0.8, Note: stray2},
 				{N: 3, Tool: "echo", Outcome: faults.OK, Ms: 41.5, Retried: true, Note: "closed first, then restarted; server process group killed while handling call 3 (echo)"},
 				{N: 4, Tool: "fail", Outcome: faults.IsError, Ms: 2, Note: "odd \x1b[31mred\x1b[0m text"},
 			},
-			Counts:   map[string]int{faults.OK: 2, faults.RPCError: 1, faults.IsError: 1},
-			Failures: []faults.Failure{{Call: 3, Outcome: faults.Closed, DetectedMs: 3.4, Recovered: true, RecoveryMs: 38}},
+			Counts: map[string]int{faults.OK: 2, faults.RPCError: 1, faults.IsError: 1},
+			Failures: []faults.Failure{{Call: 3, Outcome: faults.Closed, DetectedMs: 3.4, Recovered: true, RecoveryMs: 38,
+				RecoveredBy: "the retry", Retry: faults.OK}},
+			Events: []faults.RunEvent{
+				{Event: faults.Event{Call: 0, What: banner, T: 4 * time.Millisecond, Stray: true}},
+				{Event: faults.Event{Call: 2, What: stray2, T: 9 * time.Millisecond, Stray: true}},
+				{Event: faults.Event{Call: 3, What: "server process group killed while handling call 3 (echo)", T: 11 * time.Millisecond}},
+				{Event: faults.Event{Call: 4, What: "odd \x1b[31mred\x1b[0m text", T: 2 * time.Millisecond}, Server: 1},
+			},
 			Restarts: 1,
 		}},
 		Shutdown: &faults.Shutdown{StdinClose: 12500 * time.Microsecond, Sigterm: 3 * time.Millisecond, SigtermExited: true},
@@ -94,17 +107,31 @@ func faultsAllClients() *faults.Result {
 		}
 		return r
 	}
-	strict := run(faults.Strict, faults.OK, faults.Closed, faults.NotConnected)
-	strict.Failures = []faults.Failure{{Call: 2, Outcome: faults.Closed, DetectedMs: 1,
+	glued := func(p faults.Policy, did string) faults.RunEvent {
+		return faults.RunEvent{Event: faults.Event{Call: 2, T: 5 * time.Millisecond,
+			What: "stray text without a newline glued to reply 2" + did}}
+	}
+	// The strict client failed its handshake on a banner, and its restart
+	// too: its table has a handshake row; the others' handshake went
+	// through, and the rows line up by call number, not by position.
+	strict := run(faults.Strict, faults.NotConnected, faults.NotConnected, faults.NotConnected)
+	strict.Calls = append([]faults.CallOutcome{{Tool: "(handshake)", Outcome: faults.Closed, Note: "the server closed the connection"}}, strict.Calls...)
+	strict.Counts[faults.Closed] = 1
+	strict.Failures = []faults.Failure{{Call: 0, Outcome: faults.Closed, DetectedMs: 1,
 		RestartError: "the server exited before it answered (exit status 1); received stderr: lock held by pid 4242"}}
+	strict.Events = []faults.RunEvent{{Event: faults.Event{Call: 0, T: time.Millisecond, Stray: true,
+		What: `the server wrote a stdout line that is not JSON-RPC: "Server listening on stdio…": a strict client ends the session`}}}
 	spec := run(faults.Spec, faults.OK, faults.Timeout, faults.OK)
-	spec.Failures = []faults.Failure{{Call: 2, Outcome: faults.Timeout, DetectedMs: 300}}
+	spec.Failures = []faults.Failure{{Call: 2, Outcome: faults.Timeout, DetectedMs: 300, Recovered: true, RecoveredBy: "call 3", RecoveryMs: 2}}
 	spec.LateReplies = 1
+	spec.Events = []faults.RunEvent{glued(faults.Spec, ": the reply no longer parses and is lost (reported as a transport error)")}
+	lenient := run(faults.Lenient, faults.OK, faults.Timeout, faults.OK)
+	lenient.Failures = []faults.Failure{{Call: 2, Outcome: faults.Timeout, DetectedMs: 300}}
+	lenient.Events = []faults.RunEvent{glued(faults.Lenient, ": the reply no longer parses and is lost (skipped silently)")}
 	return &faults.Result{
 		ProtocolVersion: "2025-06-18", Plan: "partial stray text before reply 2", Restart: true, N: 3, Grace: 200 * time.Millisecond,
 		Runs: []faults.ClientRun{
-			spec, strict,
-			run(faults.Lenient, faults.OK, faults.Timeout, faults.OK),
+			spec, strict, lenient,
 			run(faults.TS, faults.OK, faults.Timeout, faults.OK),
 		},
 		Shutdown: &faults.Shutdown{StdinClose: 400 * time.Millisecond, StdinCloseSignal: "SIGKILL"},

@@ -14,6 +14,10 @@ import (
 // same server gives the same report. The findings of every analysis are
 // shown together at the top.
 func ReportMarkdown(w io.Writer, r *report.Result, version string) {
+	tidyTo(w, func(w io.Writer) { reportMarkdown(w, r, version) })
+}
+
+func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	c := r.Wire.Capture
 	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
@@ -32,7 +36,7 @@ func ReportMarkdown(w io.Writer, r *report.Result, version string) {
 	if b.Tokens != nil {
 		Tokens(w, Markdown, c, *b.Tokens)
 	}
-	fmt.Fprintf(w, "Host profiles measured %s; lengths in UTF-16 units; \"deferred\": the tool reaches the model only after a tool search.\n", hostsMeasured(b.Delivery))
+	fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
 
 	if d := r.Diff; d != nil {
 		section("Diff against " + Code(d.Ref.Label))

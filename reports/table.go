@@ -38,6 +38,17 @@ func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.
 	if st == Markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
+	if width, color := screenOf(w); st == Terminal {
+		if color {
+			rows = paint(w, rows)
+		}
+		if width > 0 {
+			var compact bool
+			if header, rows, compact = fitTable(header, rows, width); compact {
+				opts = append(opts, tablewriter.WithPadding(tw.Padding{Left: "", Right: " ", Overwrite: true}))
+			}
+		}
+	}
 	t := tablewriter.NewTable(w, opts...)
 	t.Header(toAny(header)...)
 	for _, r := range rows {
@@ -62,3 +73,66 @@ var (
 	Left  = tw.AlignLeft
 	Right = tw.AlignRight
 )
+
+// fitTable wraps the header and cells of a table too wide for width so
+// that it fits (fitColumns), without touching the caller's slices. When
+// even whole words do not fit with a space either side of each cell, the
+// cells lose their left padding (compact).
+func fitTable(header []string, rows [][]string, width int) (h []string, out [][]string, compact bool) {
+	natural := make([]int, len(header))
+	mins := make([]int, len(header))
+	for i, c := range header {
+		natural[i], mins[i] = cellWidth(c), minWidth(c, true)
+	}
+	for _, r := range rows {
+		for i := range min(len(r), len(natural)) {
+			natural[i] = max(natural[i], cellWidth(r[i]))
+			mins[i] = max(mins[i], minWidth(r[i], false))
+		}
+	}
+	cols := fitColumns(natural, mins, width, 3)
+	if cols == nil {
+		return header, rows, false
+	}
+	if sum(mins) > width-(3*len(header)+1) {
+		compact = true
+		if cols = fitColumns(natural, mins, width, 2); cols == nil {
+			return header, rows, true
+		}
+	}
+	h = make([]string, len(header))
+	for i, c := range header {
+		h[i] = wrapCell(c, cols[i])
+	}
+	out = make([][]string, len(rows))
+	for j, r := range rows {
+		out[j] = make([]string, len(r))
+		for i, c := range r {
+			if i < len(cols) {
+				c = wrapCell(c, cols[i])
+			}
+			out[j][i] = c
+		}
+	}
+	return h, out, compact
+}
+
+// paint colours, on a colour screen, every cell that is a severity
+// (error, warning, info) or starts with a verdict mark (✓, ✗, ⚠), in a
+// copy of rows.
+func paint(w io.Writer, rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for j, r := range rows {
+		out[j] = make([]string, len(r))
+		for i, c := range r {
+			switch c {
+			case "error", "warning", "info":
+				c = Severity(w, c)
+			default:
+				c = Verdict(w, c)
+			}
+			out[j][i] = c
+		}
+	}
+	return out
+}

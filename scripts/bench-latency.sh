@@ -22,12 +22,12 @@ fail=0
 for r in $(seq 1 "$rounds"); do
   m=$(./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call sleep --args '{"mode":"fast"}' -- "${server[@]}")
   t=$(node scripts/bench/ts-client.mjs "$n" "$warmup" sleep '{"mode":"fast"}' -- "${server[@]}")
-  mp50=$(jq '.calls[0].p50_ns' <<<"$m"); mp95=$(jq '.calls[0].p95_ns' <<<"$m")
+  mp50=$(jq '.bench.calls[0].p50_ns' <<<"$m"); mp95=$(jq '.bench.calls[0].p95_ns' <<<"$m")
   tp50=$(jq '.p50_ns' <<<"$t"); tp95=$(jq '.p95_ns' <<<"$t")
   printf '| %d | %s ms | %s ms | %s ms | %s ms |\n' "$r" "$(ms "$mp50")" "$(ms "$tp50")" "$(ms "$mp95")" "$(ms "$tp95")"
   awk -v v="$mp50" 'BEGIN { exit !(v >= 5e6 && v <= 6e6) }' || { echo "  round $r: mcpprobe p50 outside 5.0–6.0 ms"; fail=1; }
   awk -v a="$mp50" -v b="$tp50" 'BEGIN { exit !(a <= b) }' || { echo "  round $r: mcpprobe p50 above the TS SDK client's"; fail=1; }
 done
-overhead=$(./bin/mcpprobe bench --json --quiet --startup 0 -n 1 --warmup 0 --call echo -- bin/rawserver -bench-tools | jq '.overhead_ns')
+overhead=$(./bin/mcpprobe bench --json --quiet --startup 0 -n 1 --warmup 0 --call echo -- bin/rawserver -bench-tools | jq '.bench.overhead_ns')
 echo "probe overhead (in-process echo peer, p50): $(awk -v v="$overhead" 'BEGIN { printf "%.1f", v / 1e3 }') µs"
 exit $fail

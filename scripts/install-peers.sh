@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned third-party MCP servers the end-to-end tests run
-# against (scripts/peers/package-lock.json) into scripts/peers/node_modules,
+# against, and markdownlint-cli2, which lints the markdown reports they
+# write (scripts/peers/package-lock.json), into scripts/peers/node_modules,
 # and the TypeScript SDK fixtures' dependencies: fixtures/tsserver (SDK 1.x)
 # and fixtures/tsserver2 (SDK 2.x), both servers of the verdict corpus.
 # With --bench it also installs MCP Inspector, which the speed benchmark

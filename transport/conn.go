@@ -13,6 +13,10 @@ type Message struct {
 	// Recovered marks a message cut out of a noise line it was glued to;
 	// Raw is then a suffix of that frame, not a frame of its own.
 	Recovered bool
+	// Dropped: the trace did not keep the message's frame (its keep budget
+	// was spent), so whoever keeps Raw keeps bytes nothing else accounts
+	// for. A list stops there; an event keeps no Raw.
+	Dropped bool
 }
 
 // Conn is a message stream to one server, whatever carries it.
@@ -35,3 +39,7 @@ var ErrLineTooLong = errors.New("line too long")
 
 // ErrPeerGone is the cause of a failed send to a server that has gone away.
 var ErrPeerGone = errors.New("the server is gone")
+
+// ErrTooMuch is the cause of a problem raised when a server has sent more
+// than its connection's byte budget (--max-bytes).
+var ErrTooMuch = errors.New("the server sent more than --max-bytes")

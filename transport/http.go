@@ -35,6 +35,10 @@ type HTTPOptions struct {
 	Trace   *Trace
 	// UserAgent identifies the probe.
 	UserAgent string
+	// MaxBytes bounds every byte of every response body, together (0: no
+	// bound). Past it the session is dropped: a problem wrapping
+	// ErrTooMuch, every stream closed, the message stream ended.
+	MaxBytes int64
 }
 
 // HTTPError is an HTTP answer that carries no JSON-RPC message for us.
@@ -136,11 +140,15 @@ type HTTP struct {
 	sessionID string
 	version   string   // for MCP-Protocol-Version, once negotiated
 	endpoint  *url.URL // legacy: where to POST
-	getOpened bool
-	firstByte time.Duration
-	notes     []string // what the transport saw that the capture should report
-	closed    bool
-	err       error
+	// endpointErr: the endpoint event came but was refused.
+	endpointErr error
+	getOpened   bool
+	firstByte   time.Duration
+	notes       []string // what the transport saw that the capture should report
+	closed      bool
+	err         error
+	received    int64 // response body bytes read
+	overflow    bool
 }
 
 // NewHTTP prepares a connection; nothing is sent until the first message.
@@ -190,8 +198,74 @@ func NewHTTP(o HTTPOptions) (*HTTP, error) {
 	if o.Mode != "auto" {
 		c.mode = o.Mode
 	}
-	c.client = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
+	c.client = &http.Client{Transport: countingTransport{c, tr}, CheckRedirect: c.checkRedirect}
 	return c, nil
+}
+
+// Abort drops the session at once: every request and stream in flight is
+// cancelled, and Close sends no DELETE. For a run that was interrupted,
+// or a server past its byte budget.
+func (c *HTTP) Abort() { c.cancel() }
+
+// Overflowed reports whether the server went past MaxBytes.
+func (c *HTTP) Overflowed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.overflow
+}
+
+// Received is how many response body bytes the server sent.
+func (c *HTTP) Received() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.received
+}
+
+// countingTransport counts every response body against MaxBytes.
+type countingTransport struct {
+	c  *HTTP
+	rt http.RoundTripper
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.rt.RoundTrip(req)
+	if resp != nil && resp.Body != nil {
+		resp.Body = countingBody{t.c, resp.Body}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	c *HTTP
+	io.ReadCloser
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && !b.c.count(n) {
+		return n, errTooMuchHTTP
+	}
+	return n, err
+}
+
+var errTooMuchHTTP = fmt.Errorf("%w; mcpprobe dropped the session", ErrTooMuch)
+
+// count adds n body bytes, and reports false once past MaxBytes, when the
+// session is dropped (once).
+func (c *HTTP) count(n int) bool {
+	c.mu.Lock()
+	c.received += int64(n)
+	over := c.opts.MaxBytes > 0 && c.received > c.opts.MaxBytes
+	first := over && !c.overflow
+	c.overflow = c.overflow || over
+	c.mu.Unlock()
+	if first {
+		err := fmt.Errorf("%w: its responses came to more than %d bytes; mcpprobe dropped the session and kept what came before", ErrTooMuch, c.opts.MaxBytes)
+		c.problem(err)
+		c.cancel()
+		c.end(err)
+	}
+	return !over
 }
 
 // checkRedirect follows a redirect only within the server's origin, so
@@ -270,6 +344,29 @@ func ShortID(id string) string {
 		return "…"
 	}
 	return id[:4] + "…"
+}
+
+// ShortSessionURL is u with the value of every query parameter that names
+// a session (sessionId, session_id, sessionid…) cut to a prefix, as
+// ShortID cuts Mcp-Session-Id: a legacy HTTP+SSE server names its session
+// in the endpoint's URL, and whoever holds it can speak in that session.
+func ShortSessionURL(u string) string {
+	base, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return u
+	}
+	frag := ""
+	if i := strings.IndexByte(query, '#'); i >= 0 {
+		query, frag = query[:i], query[i:]
+	}
+	parts := strings.Split(query, "&")
+	for i, p := range parts {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.Contains(strings.ToLower(k), "session") {
+			parts[i] = k + "=" + ShortID(v)
+		}
+	}
+	return base + "?" + strings.Join(parts, "&") + frag
 }
 
 func (c *HTTP) markFirstByte() {
@@ -430,7 +527,7 @@ func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
 		b := gjson.ParseBytes(body)
 		if id := msg.Get("id"); id.Exists() && b.Get("id").Raw == id.Raw {
-			c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+			c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 			return nil
 		}
 		he.RPC = fmt.Sprintf("error %d: %s (id %s)", b.Get("error.code").Int(), b.Get("error.message").String(), b.Get("id").Raw)
@@ -520,7 +617,7 @@ func (c *HTTP) readJSONBody(body io.ReadCloser, info *HTTPInfo) {
 		c.problem(fmt.Errorf("reading the response body: %v", err))
 	case IsJSONRPC(b):
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: b, HTTP: info})
-		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 	default:
 		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
 		c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(b, 200)))
@@ -549,13 +646,16 @@ func (c *HTTP) readEvents(body io.ReadCloser, info *HTTPInfo, legacy bool) {
 		fi := *info
 		fi.EventID, fi.Event = ev.ID, ev.Event
 		if legacy && ev.Event == "endpoint" {
-			c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: ev.Data, HTTP: &fi})
+			// The endpoint names the session (…?sessionId=…), a bearer
+			// credential: the trace keeps a prefix, as of Mcp-Session-Id.
+			shown := ShortSessionURL(string(ev.Data))
+			c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: []byte(shown), HTTP: &fi, Redacted: shown != string(ev.Data)})
 			c.setEndpoint(string(ev.Data))
 			continue
 		}
 		if IsJSONRPC(ev.Data) {
 			f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: ev.Data, HTTP: &fi})
-			c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+			c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 			continue
 		}
 		if len(ev.Data) == 0 {
@@ -682,10 +782,16 @@ func (c *HTTP) openLegacy() error {
 	deadline := time.Now().Add(c.opts.Timeout)
 	for time.Now().Before(deadline) {
 		c.mu.Lock()
-		ep, ended := c.endpoint, c.err
+		ep, ended, refused := c.endpoint, c.err, c.endpointErr
 		c.mu.Unlock()
 		if ep != nil {
 			return nil
+		}
+		if refused != nil {
+			return refused
+		}
+		if err := c.ctx.Err(); err != nil {
+			return fmt.Errorf("the session was dropped while waiting for the endpoint event: %w", err)
 		}
 		if ended != nil {
 			return ended
@@ -698,16 +804,27 @@ func (c *HTTP) openLegacy() error {
 func (c *HTTP) setEndpoint(data string) {
 	u, err := c.base.Parse(strings.TrimSpace(data))
 	if err != nil {
-		c.problem(fmt.Errorf("the endpoint event %q is not a URL: %v", data, err))
+		c.refuseEndpoint(fmt.Errorf("the endpoint event %q is not a URL: %v", ShortSessionURL(data), err))
 		return
 	}
 	if origin(u) != origin(c.base) {
-		c.problem(fmt.Errorf("the endpoint event names another origin (%s); mcpprobe will not send messages or credentials there", origin(u)))
+		c.refuseEndpoint(fmt.Errorf("the endpoint event names another origin (%s); mcpprobe will not send messages or credentials there", origin(u)))
 		return
 	}
 	c.mu.Lock()
 	c.endpoint = u
 	c.mu.Unlock()
+}
+
+// refuseEndpoint records why the endpoint event was not taken, so that
+// the wait for it ends with that reason, not with "no endpoint event".
+func (c *HTTP) refuseEndpoint(err error) {
+	c.mu.Lock()
+	if c.endpointErr == nil {
+		c.endpointErr = err
+	}
+	c.mu.Unlock()
+	c.problem(err)
 }
 
 // sendLegacy POSTs a message to the legacy endpoint; the answer comes on
@@ -729,7 +846,7 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: ep.String()}})
+	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: ShortSessionURL(ep.String())}})
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return c.connError(err)
@@ -739,12 +856,12 @@ func (c *HTTP) sendLegacy(raw []byte) error {
 	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
 	if resp.StatusCode >= 300 {
 		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
-		return &HTTPError{Method: "POST", URL: ep.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
+		return &HTTPError{Method: "POST", URL: ShortSessionURL(ep.String()), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
 			Why: "the legacy endpoint refused the message"}
 	}
 	if IsJSONRPC(body) {
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
-		c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T})
+		c.deliverAsync(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 		return nil
 	}
 	c.trace.AddFrame(Frame{Dir: DirHTTP, Raw: body, HTTP: info})

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -16,6 +17,8 @@ type Line struct {
 	Len   int    // the line's full length, larger than len(Bytes) when cut
 	Cut   bool   // the line was longer than the limit; the rest was discarded
 	EOF   bool   // the stream ended without a final '\n'
+	// Early: OnCut was called for this line while it was still coming.
+	Early bool
 }
 
 // LineReader splits a stream on '\n' and never holds more than max bytes of
@@ -23,6 +26,10 @@ type Line struct {
 type LineReader struct {
 	r   *bufio.Reader
 	max int
+	// OnCut, if set, is called once per line the moment it passes max,
+	// newline or not: a line of 200 MB that never ends is news at once,
+	// not when its newline (or the stream's end) comes.
+	OnCut func(head []byte, soFar int)
 }
 
 // NewLineReader reads lines of at most max bytes (DefaultMaxLine if max<=0).
@@ -46,6 +53,7 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 func (l *LineReader) Next() (Line, error) {
 	var buf []byte
 	total := 0
+	early := false
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		n := len(chunk)
@@ -61,19 +69,23 @@ func (l *LineReader) Next() (Line, error) {
 			buf = append(buf, chunk[:take]...)
 		}
 		total += n
+		if !ended && !early && total > l.max && l.OnCut != nil {
+			early = true
+			l.OnCut(buf, total)
+		}
 		switch {
 		case ended:
-			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max}, nil
+			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, Early: early}, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if total == 0 {
 				return Line{}, io.EOF
 			}
-			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true}, nil
+			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true, Early: early}, nil
 		default:
 			if total > 0 {
-				return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true}, err
+				return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true, Early: early}, err
 			}
 			return Line{}, err
 		}
@@ -83,6 +95,12 @@ func (l *LineReader) Next() (Line, error) {
 func nonNil(b []byte) []byte {
 	if b == nil {
 		return []byte{}
+	}
+	// A long line grew by appends, its capacity up to a quarter over its
+	// length; a line the caller keeps (a trace frame, a page) keeps the
+	// capacity too. Copied to its size, it keeps only itself.
+	if c := cap(b); c-len(b) > 4096 && c-len(b) > len(b)/16 {
+		return bytes.Clone(b)
 	}
 	return b
 }

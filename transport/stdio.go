@@ -18,6 +18,12 @@ type StdioOptions struct {
 	// past it lines are still drained and counted, not stored.
 	KeepBytes int
 	Trace     *Trace
+	// MaxBytes bounds everything the server may write, stdout and stderr
+	// together (0: no bound). Past it the stream ends with ErrTooMuch as a
+	// problem, nothing more is read, and OnOverflow (the launcher's kill)
+	// is called once.
+	MaxBytes   int64
+	OnOverflow func()
 }
 
 const (
@@ -53,6 +59,8 @@ type Stdio struct {
 	noiseLines  int
 	stderrLines int
 	dropped     int
+	received    int64 // bytes read from stdout and stderr
+	overflowed  bool
 }
 
 // NewStdio frames and records a server's stdio: in is the write end of
@@ -133,6 +141,43 @@ func (s *Stdio) Counts() (noise, stderr, dropped int) {
 	return s.noiseLines, s.stderrLines, s.dropped
 }
 
+// Received is how many bytes the server wrote, stdout and stderr.
+func (s *Stdio) Received() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.received
+}
+
+// Overflowed reports whether the server went past MaxBytes.
+func (s *Stdio) Overflowed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.overflowed
+}
+
+// count adds n bytes read from the server, and reports false once the
+// server is past MaxBytes: the reader then stops.
+func (s *Stdio) count(n int) bool {
+	s.mu.Lock()
+	s.received += int64(n)
+	over := s.opts.MaxBytes > 0 && s.received > s.opts.MaxBytes
+	first := over && !s.overflowed
+	if over {
+		s.overflowed = true
+	}
+	s.mu.Unlock()
+	if first {
+		s.problem(fmt.Errorf("%w: it wrote more than %d bytes on stdout and stderr; mcpprobe stopped it and kept what came before", ErrTooMuch, s.opts.MaxBytes))
+		if s.opts.OnOverflow != nil {
+			s.opts.OnOverflow()
+		}
+	}
+	return !over
+}
+
+// errOverflow ends a reader of a server past MaxBytes.
+var errOverflow = fmt.Errorf("%w; mcpprobe stopped reading it", ErrTooMuch)
+
 // Send writes one message and its newline.
 func (s *Stdio) Send(raw []byte) error {
 	s.writeMu.Lock()
@@ -180,6 +225,11 @@ func (s *Stdio) readStdout() {
 		s.mu.Unlock()
 	}()
 	lr := NewLineReader(firstByteReader{s}, s.opts.MaxLine)
+	lr.OnCut = func(_ []byte, soFar int) {
+		// Whatever was waiting may be in this line: say so now, not
+		// when (if ever) it ends.
+		s.problem(fmt.Errorf("%w: a stdout line passed the limit of %d bytes (%d read, no newline yet); raise it with --max-line", ErrLineTooLong, s.limit(), soFar))
+	}
 	for {
 		l, err := lr.Next()
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
@@ -201,11 +251,13 @@ func (s *Stdio) handleLine(l Line) {
 		f.Dir = DirNoise
 		f = s.trace.AddFrame(f)
 		s.countNoise()
-		s.problem(fmt.Errorf("%w: a stdout line of %d bytes exceeded the limit of %d bytes (frame %d); raise it with --max-line", ErrLineTooLong, l.Len, s.limit(), f.Seq))
+		if !l.Early {
+			s.problem(fmt.Errorf("%w: a stdout line of %d bytes exceeded the limit of %d bytes (frame %d); raise it with --max-line", ErrLineTooLong, l.Len, s.limit(), f.Seq))
+		}
 	case IsJSONRPC(l.Bytes):
 		f.Dir = DirRecv
 		f = s.trace.AddFrame(f)
-		s.msgs <- Message{Raw: f.Raw, Seq: f.Seq, T: f.T}
+		s.msgs <- Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped}
 	default:
 		s.countNoise()
 		glued := GluedMessage(l.Bytes)
@@ -215,7 +267,7 @@ func (s *Stdio) handleLine(l Line) {
 		f.Dir = DirNoise
 		f = s.trace.AddFrame(f)
 		if glued >= 0 {
-			s.msgs <- Message{Raw: f.Raw[glued:], Seq: f.Seq, T: f.T, Recovered: true}
+			s.msgs <- Message{Raw: f.Raw[glued:], Seq: f.Seq, T: f.T, Recovered: true, Dropped: f.Dropped}
 		}
 	}
 }
@@ -241,7 +293,7 @@ func (s *Stdio) problem(err error) {
 }
 
 func (s *Stdio) readStderr() {
-	lr := NewLineReader(s.stderr, stderrLineMax)
+	lr := NewLineReader(countingReader{s, s.stderr}, stderrLineMax)
 	for {
 		l, err := lr.Next()
 		if l.Len > 0 || (err == nil && !l.EOF) {
@@ -265,13 +317,31 @@ func (s *Stdio) readStderr() {
 type firstByteReader struct{ s *Stdio }
 
 func (r firstByteReader) Read(p []byte) (int, error) {
-	n, err := r.s.stdout.Read(p)
+	n, err := countingReader{r.s, r.s.stdout}.Read(p)
 	if n > 0 {
 		r.s.mu.Lock()
 		if r.s.firstByte == 0 {
 			r.s.firstByte = r.s.trace.Since()
 		}
 		r.s.mu.Unlock()
+	}
+	return n, err
+}
+
+// countingReader counts what the server writes against MaxBytes, and ends
+// the stream past it.
+type countingReader struct {
+	s *Stdio
+	r io.Reader
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	if c.s.Overflowed() {
+		return 0, errOverflow
+	}
+	n, err := c.r.Read(p)
+	if n > 0 && !c.s.count(n) && err == nil {
+		err = errOverflow
 	}
 	return n, err
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -43,6 +44,12 @@ type Frame struct {
 	// Conn numbers the connection the frame belongs to when one trace file
 	// holds several (a Recorder's); 0 in a trace of one connection.
 	Conn int
+	// Redacted: the transport itself changed Raw before recording it (a
+	// legacy session id cut short), so it is no longer the wire.
+	Redacted bool
+	// Dropped: the trace did not keep this frame in memory (its keep
+	// budget was spent); it was still written to a stream, if any.
+	Dropped bool
 }
 
 // HTTPInfo is what matters of the HTTP exchange that carried a frame.
@@ -69,6 +76,17 @@ type Trace struct {
 	werr   error
 	redact func([]byte) ([]byte, bool)
 	conn   int // stamped on every frame; see Recorder
+
+	// seq numbers every frame added, kept or not.
+	seq int
+	// forget: frames are written to the stream and never held (the
+	// proxy, which may relay gigabytes).
+	forget bool
+	// keep bounds the bytes of the server's frames held in memory (0: no
+	// bound); kept is what is held, dropped counts what was not.
+	keep, kept   int64
+	dropped      int
+	droppedBytes int64
 }
 
 // NewTrace starts a trace whose clock starts at start.
@@ -93,6 +111,35 @@ func (t *Trace) Stream(w io.Writer, redact func([]byte) ([]byte, bool)) error {
 	return t.werr
 }
 
+// Forget makes the trace hold nothing: every frame is written to the
+// stream (if any) as it comes and then let go. Frames returns nothing
+// after it. For a relay that must not grow with what it passes on.
+func (t *Trace) Forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.forget = true
+	t.frames = nil
+}
+
+// Keep bounds the bytes of frames the server sent (every direction but
+// send) that the trace holds in memory, n > 0. Past it, frames are still
+// numbered and streamed, but not held: Frames lacks them and AddFrame
+// returns them marked Dropped. What the server controls must not decide
+// how much memory the probe uses.
+func (t *Trace) Keep(n int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.keep = n
+}
+
+// Dropped says how many frames, and how many bytes of them, were not held
+// because the keep budget was spent.
+func (t *Trace) Dropped() (frames int, bytes int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped, t.droppedBytes
+}
+
 // Add records a frame and returns it.
 func (t *Trace) Add(dir Dir, raw []byte) Frame {
 	return t.AddFrame(Frame{Dir: dir, Raw: raw, Len: len(raw)})
@@ -103,12 +150,24 @@ func (t *Trace) AddFrame(f Frame) Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	f.T = time.Since(t.start)
-	f.Seq = len(t.frames)
+	f.Seq = t.seq
+	t.seq++
 	f.Conn = t.conn
 	if f.Len == 0 {
 		f.Len = len(f.Raw)
 	}
-	t.frames = append(t.frames, f)
+	switch {
+	case t.forget:
+	case t.keep > 0 && f.Dir != DirSend && t.kept+int64(len(f.Raw)) > t.keep:
+		f.Dropped = true
+		t.dropped++
+		t.droppedBytes += int64(len(f.Raw))
+	default:
+		if f.Dir != DirSend {
+			t.kept += int64(len(f.Raw))
+		}
+		t.frames = append(t.frames, f)
+	}
 	if t.w != nil {
 		t.writeLocked(f)
 	}
@@ -119,6 +178,16 @@ func (t *Trace) AddFrame(f Frame) Frame {
 func (t *Trace) Frames() []Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return append([]Frame(nil), t.frames...)
+}
+
+// Tail returns a copy of the last n frames held.
+func (t *Trace) Tail(n int) []Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.frames) > n {
+		return append([]Frame(nil), t.frames[len(t.frames)-n:]...)
+	}
 	return append([]Frame(nil), t.frames...)
 }
 
@@ -133,9 +202,22 @@ func (t *Trace) writeLocked(f Frame) {
 	if t.werr != nil {
 		return
 	}
-	raw, redacted := f.Raw, false
+	raw, redacted := f.Raw, f.Redacted
 	if t.redact != nil {
-		raw, redacted = t.redact(raw)
+		var r bool
+		raw, r = t.redact(raw)
+		redacted = redacted || r
+		if f.HTTP != nil {
+			// The URL (its query, its password) and whatever the server
+			// put in headers and event ids are output as much as raw is.
+			h := *f.HTTP
+			for _, p := range []*string{&h.Method, &h.URL, &h.ContentType, &h.SessionID, &h.EventID, &h.Event} {
+				if b, changed := t.redact([]byte(*p)); changed {
+					*p, redacted = string(b), true
+				}
+			}
+			f.HTTP = &h
+		}
 	}
 	_, t.werr = t.w.Write(EncodeFrameLine(f, raw, redacted))
 }
@@ -200,12 +282,13 @@ type jsonStringBuf struct{ b []byte }
 
 func (j *jsonStringBuf) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
 
-// FramesFrom returns the frames from sequence number seq on.
+// FramesFrom returns the frames held from sequence number seq on.
 func (t *Trace) FramesFrom(seq int) []Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if seq >= len(t.frames) {
+	i := sort.Search(len(t.frames), func(i int) bool { return t.frames[i].Seq >= seq })
+	if i >= len(t.frames) {
 		return nil
 	}
-	return append([]Frame(nil), t.frames[seq:]...)
+	return append([]Frame(nil), t.frames[i:]...)
 }

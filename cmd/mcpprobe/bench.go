@@ -25,7 +25,9 @@ func benchFlags() []cli.Flag {
 		&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "calls in flight (closed loop)"},
 		&cli.StringFlag{Name: "rate", Usage: "`R/s`: an open loop sending R calls per second, each timed from when it was due"},
 		&cli.DurationFlag{Name: "duration", Value: 10 * time.Second, Usage: "length of an open-loop run (--rate)"},
-		&cli.StringFlag{Name: "vs", Usage: "a second `TARGET` (a command without spaces in its path, words split on spaces, or a URL), measured interleaved with the first"},
+		&cli.StringFlag{Name: "vs", Usage: "a second `TARGET` (a command without spaces in its path, words split on spaces, or a URL), compared with the first over --rounds rounds"},
+		&cli.IntFlag{Name: "rounds", Value: bench.DefaultRounds, Usage: "with --vs: rounds, each a fresh process of A and of B measured in turn (2 or more; 8 or more for a difference to be significant)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "with --vs: shuffle which side goes first in each round with this seed (0: ABBA order)"},
 	}
 }
 
@@ -82,11 +84,19 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 		AutoCalls: !cmd.IsSet("call"),
 		Hosts:     budget.Known(),
 	}
+	for _, c := range []struct {
+		flag string
+		min  int
+	}{{"n", 0}, {"warmup", 0}, {"startup", 0}, {"concurrency", 1}} {
+		if err := atLeast(cmd, c.flag, c.min); err != nil {
+			return o, err
+		}
+	}
 	switch {
-	case o.N < 0 || o.Warmup < 0 || o.Startup < 0 || o.Concurrency < 1:
-		return o, usageErr("-n, --warmup and --startup must be 0 or more, --concurrency 1 or more")
-	case o.Duration < 0:
-		return o, usageErr("--duration %s: want a length such as 10s", o.Duration)
+	case o.N == 0 && o.Startup == 0 && !cmd.IsSet("rate"):
+		return o, usageErr("-n 0 and --startup 0 leave nothing to measure; give one of them 1 or more")
+	case o.Duration <= 0:
+		return o, usageErr("--duration %s: want a length above 0, such as 10s", o.Duration)
 	case cmd.IsSet("duration") && !cmd.IsSet("rate"):
 		return o, usageErr("--duration is the length of an open loop; give --rate with it")
 	case cmd.IsSet("args") && !cmd.IsSet("call"):
@@ -103,7 +113,21 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 	if o.Calls, err = callsFromFlags(cmd); err != nil {
 		return o, err
 	}
-	if vs := cmd.String("vs"); vs != "" {
+	if !cmd.IsSet("vs") {
+		for _, f := range []string{"rounds", "seed"} {
+			if cmd.IsSet(f) {
+				return o, usageErr("--%s is for --vs: it orders the rounds of a comparison", f)
+			}
+		}
+	}
+	o.Rounds, o.Seed = int(cmd.Int("rounds")), cmd.Uint64("seed")
+	if o.Rounds < 2 || o.Rounds > bench.MaxRounds {
+		return o, usageErr("--rounds %d: want 2 to %d", o.Rounds, bench.MaxRounds)
+	}
+	if vs := cmd.String("vs"); cmd.IsSet("vs") {
+		if strings.TrimSpace(vs) == "" {
+			return o, usageErr("--vs needs a second target")
+		}
 		if o.Rate > 0 {
 			return o, usageErr("--vs and --rate conflict: --vs measures one call at a time, A then B")
 		}
@@ -129,9 +153,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func progressBar(cmd *cli.Command) *reports.Progress {
-	w := cmd.Root().ErrWriter
-	return reports.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w))
-}
+func progressBar(cmd *cli.Command) *reports.Progress { return statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

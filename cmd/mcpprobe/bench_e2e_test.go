@@ -103,14 +103,47 @@ func TestBenchModes(t *testing.T) {
 		}
 	})
 	t.Run("vs", func(t *testing.T) {
-		v := benchJSONRun(t, "-n", "20", "--startup", "2", "--call", "echo", "--vs", bin.raw+" -bench-tools -call-sleep 1ms", "--", bin.raw, "-bench-tools")
+		v := benchJSONRun(t, "-n", "10", "--warmup", "2", "--rounds", "3", "--call", "sleep", "--vs", bin.raw+" -bench-tools -call-sleep 1ms", "--", bin.raw, "-bench-tools")
 		cs := v.Get("bench.vs.comparisons").Array()
-		if len(cs) != 5 {
-			t.Fatalf("%d comparisons, want 4 startup phases and 1 call", len(cs))
+		if len(cs) != 6 {
+			t.Fatalf("%d comparisons, want 4 startup phases, 1 call and ping", len(cs))
 		}
-		echo := cs[4]
-		if echo.Get("name").String() != "call echo" || echo.Get("ratio").Float() <= 0 || echo.Get("ci_low").Float() > echo.Get("ratio").Float() {
-			t.Errorf("echo comparison = %s", echo.Raw)
+		// One set of numbers: each comparison's ratio is the ratio of the
+		// p50s the two sides show, and each series holds the rounds' calls.
+		a := map[string]gjson.Result{}
+		for _, s := range append(v.Get("bench.startup_phases").Array(), append(v.Get("bench.calls").Array(), v.Get("bench.ping"))...) {
+			a[s.Get("name").String()] = s
+		}
+		b := map[string]gjson.Result{}
+		for _, s := range v.Get("bench.vs.series").Array() {
+			b[s.Get("name").String()] = s
+		}
+		for _, c := range cs {
+			n := c.Get("name").String()
+			sa, sb := a[n], b[n]
+			// A round may lack an exit sample (a process that left before
+			// it was stopped is not timed); calls, never.
+			paired, ok := c.Get("rounds").Int(), sa.Get("rounds").Int() == 3 && sb.Get("rounds").Int() == 3 && c.Get("rounds").Int() == 3
+			if strings.HasPrefix(n, "exit") {
+				ok = paired >= 1 && paired <= min(sa.Get("rounds").Int(), sb.Get("rounds").Int())
+			}
+			if !sa.Exists() || !sb.Exists() || !ok {
+				t.Errorf("%s: comparison %s, A %s, B %s: want both sides over 3 rounds", n, c.Raw, sa.Get("rounds"), sb.Get("rounds"))
+				continue
+			}
+			ratio := float64(sb.Get("p50_ns").Int()) / float64(sa.Get("p50_ns").Int())
+			if d := ratio/c.Get("ratio").Float() - 1; d > 1e-3 || d < -1e-3 {
+				t.Errorf("%s: p50 B/A = %.4f, reported ratio %.4f", n, ratio, c.Get("ratio").Float())
+			}
+			if len(sa.Get("round_p50s_ns").Array()) != 3 {
+				t.Errorf("%s: round p50s %s", n, sa.Get("round_p50s_ns").Raw)
+			}
+		}
+		if a["call sleep"].Get("n").Int() != 30 || b["call sleep"].Get("n").Int() != 30 {
+			t.Errorf("call sleep: n %d and %d, want 3 rounds × 10", a["call sleep"].Get("n").Int(), b["call sleep"].Get("n").Int())
+		}
+		if v.Get("bench.vs.alpha").Float() != 0.01 || !strings.Contains(v.Get("bench.mode").String(), "3 rounds") {
+			t.Errorf("alpha %s, mode %s", v.Get("bench.vs.alpha").Raw, v.Get("bench.mode").Raw)
 		}
 	})
 	t.Run("over HTTP", func(t *testing.T) {
@@ -135,6 +168,9 @@ func TestBenchModes(t *testing.T) {
 			{[]string{"--rate", "10/s", "--concurrency", "2", bin.raw}, []string{"--rate", "--concurrency", "conflict"}},
 			{[]string{"--vs", bin.raw, "--rate", "10/s", bin.raw}, []string{"--vs", "--rate"}},
 			{[]string{"--vs", bin.raw, "--concurrency", "2", bin.raw}, []string{"--vs", "--concurrency"}},
+			{[]string{"--rounds", "5", bin.raw}, []string{"--rounds is for --vs"}},
+			{[]string{"--seed", "5", bin.raw}, []string{"--seed is for --vs"}},
+			{[]string{"--vs", bin.raw, "--rounds", "1", bin.raw}, []string{"--rounds 1"}},
 			{[]string{"--duration", "1s", bin.raw}, []string{"--duration", "--rate"}},
 			{[]string{"--duration", "-1s", "--rate", "10/s", bin.raw}, []string{"--duration"}},
 			{[]string{"--args", "{}", bin.raw}, []string{"--args", "--call"}},
@@ -163,5 +199,28 @@ func TestReportLatencySection(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report --bench lacks %q", want)
 		}
+	}
+}
+
+// Warnings a host would feel, and only those: a series whose every call
+// failed says so, with the first error; a fast first ping is no cold start.
+func TestBenchWarnings(t *testing.T) {
+	t.Parallel()
+	v := benchJSONRun(t, "-n", "10", "--startup", "1", "--call", "echo", "--", bin.raw, "-bench-tools", "-call-fail", "rpc")
+	codes := findingCodes(v)
+	if has(codes, "cold-start") {
+		t.Errorf("findings %v: a cold start on a fixture that answers in microseconds", codes)
+	}
+	var msg string
+	for _, f := range v.Get("findings").Array() {
+		if f.Get("code").String() == "call-errors" {
+			msg = f.Get("message").String()
+		}
+	}
+	if !strings.Contains(msg, "call echo: every call failed (10 of 10): the figures time the error path") || !strings.Contains(msg, "JSON-RPC error -32603: backend unavailable") {
+		t.Errorf("call-errors finding %q", msg)
+	}
+	if v.Get("bench.calls.0.first_error").String() != "JSON-RPC error -32603: backend unavailable" {
+		t.Errorf("first_error = %s", v.Get("bench.calls.0.first_error").Raw)
 	}
 }

@@ -28,9 +28,12 @@ func budgetCommand() *cli.Command {
 				return err
 			}
 			o := budget.Options{Hosts: hosts.selected}
+			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
+				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
+			}
 			if id := cmd.String("view"); id != "" {
 				if cmd.Bool("json") {
-					return usageErr("--view prints markdown; for JSON, budget --json has every host's delivery")
+					return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
 				}
 				vh, err := budget.Select(hosts.all, []string{id})
 				if err != nil {
@@ -55,7 +58,7 @@ func budgetCommand() *cli.Command {
 			}
 			out := budgetOutcome(r)
 			if cmd.String("view") != "" {
-				out.text = func(w io.Writer) { reports.BudgetView(w, r) }
+				out.text, out.markdown = func(w io.Writer) { reports.BudgetView(w, r) }, true
 			} else if cmd.Bool("show-cut") {
 				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
 			}

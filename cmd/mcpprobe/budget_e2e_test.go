@@ -149,7 +149,7 @@ func TestBudgetOptions(t *testing.T) {
 			t.Errorf("--view shows text past the cut")
 		}
 		// --view prints markdown: with --json it is refused, not ignored.
-		if r := mcpprobe(t, "budget", "--view", "claude-code", "--json", bin.good); r.code != 2 || !strings.Contains(r.stderr, "--view prints markdown") {
+		if r := mcpprobe(t, "budget", "--view", "claude-code", "--json", bin.good); r.code != 2 || !strings.Contains(r.stderr, "--view and --json conflict") {
 			t.Errorf("--view --json: exit %d: %s", r.code, r.stderr)
 		}
 		codex := mcpprobe(t, "budget", "--view", "codex", bin.good)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -45,6 +46,7 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	}
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
+	po.Phase = probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
 }
 
@@ -58,12 +60,28 @@ type outcome struct {
 	counts   map[string]int  // categories counted outside findings (drift)
 	section  func() []byte   // the command's --json section
 	text     func(io.Writer) // text (or markdown, for report)
+	markdown bool            // text is markdown: never fitted to a terminal or coloured
 }
 
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
 func emit(cmd *cli.Command, o outcome) error {
+	// What the launcher found when it let servers go that no analysis
+	// reported (a process that escaped a server's group, a server past
+	// --max-bytes, in a command that drives servers without a capture):
+	// findings of this run like any other.
+	var extra []findings.Finding
+	have := map[findings.Code]bool{}
+	for _, f := range o.findings {
+		have[f.Code] = true
+	}
+	for _, f := range launch.RunFindings() {
+		if !have[f.Code] {
+			extra = append(extra, f)
+		}
+	}
+	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
@@ -71,12 +89,29 @@ func emit(cmd *cli.Command, o outcome) error {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
-		o.text(&b)
-		out = b.Bytes()
+		if sig := interruptedBy(); sig != "" {
+			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
+		}
+		s := screenFor(cmd, &b)
+		if o.markdown {
+			s = &reports.Screen{W: &b} // markdown is for a file, whatever the terminal
+		}
+		o.text(s)
+		if len(extra) > 0 {
+			st := reports.Terminal
+			if o.command == "report" {
+				st = reports.Markdown
+			}
+			fmt.Fprintln(&b, "\nFound when the servers were let go:")
+			reports.Findings(&b, st, findings.Sorted(extra))
+		}
+		out = reports.Fit(b.Bytes(), s.Width)
 	}
+	clearStatus(cmd.Root()) // the progress line goes before the output comes
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
+	interrupt.emitted.Store(true)
 	if len(tripped) > 0 {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
@@ -122,22 +157,28 @@ var globalUse = map[string][]string{
 	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
 	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
+	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy", "servers"},
 	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "proxy"},
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
-	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed"},
+	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
+	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "servers"},
 }
 
 // refuseUnused is part of every command's Before: a global flag the
 // command has no use for is a usage error, never silently ignored.
 func refuseUnused(cmd *cli.Command) error {
+	interrupt.command.Store(cmd.Name)
+	if cmd.Int("max-bytes") < 0 {
+		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
+	}
 	var names []string
 	for name := range globalUse {
 		names = append(names, name)
@@ -167,6 +208,9 @@ func before(extra ...string) cli.BeforeFunc {
 		if err := refuseUnused(cmd); err != nil {
 			return ctx, err
 		}
+		if err := checkValues(cmd); err != nil {
+			return ctx, err
+		}
 		return g(ctx, cmd)
 	}
 }
@@ -174,6 +218,9 @@ func before(extra ...string) cli.BeforeFunc {
 // beforeNoGates is the Before of a command whose result has no findings.
 func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	if err := refuseUnused(cmd); err != nil {
+		return ctx, err
+	}
+	if err := checkValues(cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

@@ -63,6 +63,9 @@ func diffOptions(ctx context.Context, cmd *cli.Command, tf *traceFile) (diff.Opt
 	head := cmd.Args().Slice()
 	tail, dashes := afterDashes(ctx)
 	if ref := cmd.String("ref"); ref != "" {
+		if dashes && len(head) > 0 && len(tail) > 0 {
+			return diff.Options{}, usageErr("--ref %s and A -- B conflict: compare --ref FILE with one target (diff --ref FILE TARGET), or two sides without --ref (diff A -- B)", ref)
+		}
 		live, err := diffSource(cmd, append(head, tail...), tf)
 		return diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: live, Ignore: ignore}, err
 	}

@@ -55,7 +55,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	markdownDir = filepath.Join(dir, "markdown")
+	_ = os.Mkdir(markdownDir, 0o755)
 	code := m.Run()
+	if code == 0 && !testing.Short() {
+		code = lintCollected()
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -85,6 +90,7 @@ func mcpprobe(t *testing.T, args ...string) result {
 	if ctx.Err() != nil {
 		t.Fatalf("mcpprobe %q hung for a minute", args)
 	}
+	collectMarkdown(args, r)
 	return r
 }
 
@@ -549,11 +555,13 @@ func TestCannotProbe(t *testing.T) {
 		{"exits before answering", []string{"wire", "--", bin.raw, "-exit-before-init", "3"}, 3,
 			[]string{"exited before it answered", "exit status 3", "stderr: fatal: ORDERS_API_KEY is not set"}, 5 * time.Second},
 		{"never answers", []string{"wire", "--startup-timeout", "1s", "--discover-timeout", "300ms", "--", bin.raw, "-silent"}, 3,
-			[]string{"did not answer initialize", "Try:"}, 5 * time.Second},
+			[]string{"did not answer initialize within 1s (--startup-timeout)", "Try:"}, 5 * time.Second},
 		{"no target", []string{"wire"}, 2, []string{"no target"}, 5 * time.Second},
 		{"unknown protocol", []string{"wire", "--protocol", "2030-01-01", bin.raw}, 2, []string{"--protocol"}, 5 * time.Second},
 		{"unknown flag", []string{"wire", "--no-such-flag", bin.raw}, 2, []string{"no-such-flag"}, 5 * time.Second},
 		{"fail-on gate", []string{"wire", "--fail-on", "error", "--", bin.raw, "-banner"}, 1, []string{"--fail-on tripped: error (1)"}, 5 * time.Second},
+		// One error counted once, at its own severity, though both gates trip on it.
+		{"fail-on two gates", []string{"wire", "--fail-on", "error,warning", "--", bin.raw, "-banner"}, 1, []string{"--fail-on tripped: error (1)\n"}, 5 * time.Second},
 		{"fail-on unknown gate", []string{"wire", "--fail-on", "sometimes", bin.raw}, 2, []string{"--fail-on \"sometimes\""}, 5 * time.Second},
 	}
 	for _, tc := range tests {

@@ -46,6 +46,9 @@ func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
 		return ""
 	}, cmd.Uint64("seed"))
 	if err == nil {
+		err = faultCompanions(cmd)
+	}
+	if err == nil {
 		err = p.Check(where)
 	}
 	if err != nil {
@@ -121,6 +124,9 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 	if o.N < 0 {
 		return o, usageErr("--calls %d: want 0 or more", o.N)
 	}
+	if cmd.IsSet("args") && !cmd.IsSet("call") {
+		return o, usageErr("--args are the arguments of --call; name the tool with --call")
+	}
 	calls, err := callsFromFlags(cmd)
 	if err != nil {
 		return o, err
@@ -131,26 +137,12 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 	return o, nil
 }
 
-// faultsProgress shows the step under way on stderr, when stderr is a
-// terminal and --quiet is not given: a faults run takes seconds.
-type faultsProgress struct {
-	w  io.Writer
-	on bool
-}
+// faultsProgress shows the step under way on the progress line: a
+// faults run takes seconds.
+type faultsProgress struct{ p *reports.Progress }
 
-func newFaultsProgress(cmd *cli.Command) *faultsProgress {
-	w := cmd.Root().ErrWriter
-	return &faultsProgress{w: w, on: !cmd.Bool("quiet") && isTerminal(w)}
-}
+func newFaultsProgress(cmd *cli.Command) *faultsProgress { return &faultsProgress{statusFor(cmd)} }
 
-func (p *faultsProgress) step(s string) {
-	if p.on {
-		fmt.Fprintf(p.w, "\x1b[2K\rfaults: %s …\r", s)
-	}
-}
+func (p *faultsProgress) step(s string) { p.p.Step(s) }
 
-func (p *faultsProgress) done() {
-	if p.on {
-		fmt.Fprint(p.w, "\x1b[2K\r")
-	}
-}
+func (p *faultsProgress) done() { p.p.Done() }

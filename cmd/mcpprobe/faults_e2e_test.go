@@ -240,3 +240,63 @@ func TestFaultsProxyOnly(t *testing.T) {
 		t.Errorf("through a splitting, flooding proxy: %q", got)
 	}
 }
+
+// Recovery means the server answers again: on a server that answers every
+// call with an error, a restart after a crash is recovered, and the error
+// answers are outcomes, not failures.
+func TestFaultsRecoveryOnErrorAnswers(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"rpc", "tool"} {
+		v := faultsRun(t, "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--", bin.raw, "-bench-tools", "-call-fail", kind)
+		answer := map[string]string{"rpc": "rpc_error", "tool": "is_error"}[kind]
+		if want := strings.Repeat(answer+" ", 2) + answer + "(r) " + answer; outcomes(v) != want {
+			t.Errorf("-call-fail %s: outcomes %q, want %q", kind, outcomes(v), want)
+		}
+		f := v.Get("failures")
+		if f.Get("#").Int() != 1 || !f.Get("0.recovered").Bool() || f.Get("0.recovered_by").String() != "the retry" ||
+			f.Get("0.retry_outcome").String() != answer || f.Get("0.outcome").String() != "closed" {
+			t.Errorf("-call-fail %s: failures %s, want the crash alone, recovered by the retry", kind, f.Raw)
+		}
+	}
+	r := mcpprobe(t, "faults", "--crash-at", "3", "--restart", "--calls", "4", "--call", "echo", "--", bin.raw, "-bench-tools", "-call-fail", "rpc")
+	if r.code != 0 || !strings.Contains(r.stdout, "call 3: closed, detected after") ||
+		!strings.Contains(r.stdout, "restarted, the retry got rpc_error; recovered (the retry answered)") {
+		t.Errorf("exit %d, text:\n%s", r.code, r.stdout)
+	}
+}
+
+// A server that writes a log line on stdout after each reply: each line
+// shows at the call it disturbed, under every client policy, with what
+// that client did with it.
+func TestFaultsStrayOutputShown(t *testing.T) {
+	t.Parallel()
+	args := []string{"--client", "all", "--timeout", "1s", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools", "-log-between-calls"}
+	v := faultsJSON(t, args...)
+	did := map[string]string{"spec": "skipped (reported as a transport error)", "strict": "a strict client ends the session",
+		"lenient": "skipped silently", "ts": "skipped (reported as a transport error)"}
+	for _, run := range v.Get("runs").Array() {
+		p := run.Get("client").String()
+		first := run.Get("events.0")
+		if !first.Get("stray").Bool() || first.Get("call").Int() != 2 || !strings.Contains(first.Get("what").String(), `"[log] handled echo"`) ||
+			!strings.HasSuffix(first.Get("what").String(), did[p]) {
+			t.Errorf("%s client: first event %s, want the line after call 1 at call 2: %s", p, first.Raw, did[p])
+		}
+	}
+	r := mcpprobe(t, append([]string{"faults"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	// Each policy's summary lists the line, with what it did.
+	for p, what := range did {
+		_, after, ok := strings.Cut(r.stdout, "\n"+p+": ")
+		section, _, _ := strings.Cut(after, "\n\n")
+		if !ok || !strings.Contains(section, `call 2: the server wrote a stdout line that is not JSON-RPC: "[log] handled echo": `+what) {
+			t.Errorf("%s client: the text does not show the line at call 2:\n%s", p, r.stdout)
+		}
+	}
+	// One client: in the table, on the row of the call it disturbed.
+	r = mcpprobe(t, "faults", "--client", "lenient", "--calls", "2", "--call", "echo", "--", bin.raw, "-bench-tools", "-log-between-calls")
+	if !strings.Contains(r.stdout, `│ the server wrote a stdout line that is not JSON-RPC: "[log] handled echo": skipped silently`) {
+		t.Errorf("lenient client, text:\n%s", r.stdout)
+	}
+}

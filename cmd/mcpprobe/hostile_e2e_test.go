@@ -125,8 +125,9 @@ func TestAbsurdRatesAndEmptyRuns(t *testing.T) {
 	if r := mcpprobe(t, "bench", "--rate", "2e9/s", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 2 {
 		t.Errorf("--rate 2e9/s: exit %d: %s", r.code, r.stderr)
 	}
-	if r := mcpprobe(t, "bench", "-n", "0", "--startup", "0", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 0 {
-		t.Errorf("-n 0: exit %d: %s", r.code, r.stderr)
+	// Nothing to measure is a usage error, not an empty table.
+	if r := mcpprobe(t, "bench", "-n", "0", "--startup", "0", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 2 || !strings.Contains(r.stderr, "-n 0 and --startup 0") {
+		t.Errorf("-n 0 --startup 0: exit %d: %s", r.code, r.stderr)
 	}
 	if r := mcpprobe(t, "faults", "--calls", "0", "--call", "echo", "--", bin.raw, "-bench-tools"); r.code != 0 {
 		t.Errorf("--calls 0: exit %d: %s", r.code, r.stderr)

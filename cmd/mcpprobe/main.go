@@ -8,16 +8,23 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 
 	"github.com/urfave/cli/v3"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…"; a
+// binary built without it reports the module version Go stamped in it.
 var version = "dev"
+
+func init() { version = buildVersion(version) }
 
 // Exit codes, documented in the README.
 const (
@@ -25,7 +32,18 @@ const (
 	exitGate     = 1 // a --fail-on gate failed
 	exitUsage    = 2
 	exitNoTarget = 3 // the target could not be probed
+	// An interrupted run exits as a shell reports a process killed by
+	// the signal: 128 + its number.
+	exitInterrupted = 130 // SIGINT (Ctrl-C)
+	exitTerminated  = 143 // SIGTERM
 )
+
+// interruptGrace is how long, from the signal, mcpprobe takes to end: the
+// servers are killed at once (launch.Interrupt, itself bounded well below
+// it), then the command has what is left to hand back what it gathered,
+// and mcpprobe exits with or without it. Under a second, as a user
+// pressing Ctrl-C expects.
+const interruptGrace = 800 * time.Millisecond
 
 // exitError carries an exit code and a message for the user.
 type exitError struct {
@@ -39,25 +57,131 @@ func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
 }
 
+// memoryLimit is the heap size past which the garbage collector works
+// harder rather than let the heap double: what a server sends is bounded
+// (--max-bytes, and 32 MiB kept per session), but rendering a capture
+// that size copies it a few times, and the default pacing would let the
+// process grow to twice its peak.
+const memoryLimit = 320 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
+// interrupt is the run's state once a signal came: which one, and
+// whether the command had printed its output by then.
+var interrupt struct {
+	signal  atomic.Value // string: "SIGINT" or "SIGTERM"
+	emitted atomic.Bool
+	command atomic.Value // string: the command running
+}
+
+// interruptedBy is "SIGINT" or "SIGTERM" once the run was interrupted.
+func interruptedBy() string {
+	s, _ := interrupt.signal.Load().(string)
+	return s
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	app := newApp(stdout, stderr)
+	// Every child of mcpprobe comes from the launcher: whatever a server
+	// starts and leaves behind reparents here, to be found and killed.
+	_ = launch.EnableSubreaper()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// stderr carries messages that quote servers: every secret is hidden
+	// in it too. The proxy relays the server's stderr byte for byte, so
+	// it gets the stream as it is.
+	errw := &redactingWriter{w: stderr}
+	ctx = context.WithValue(ctx, rawKey{}, rawStreams{stdout: stdout, stderr: stderr})
+	app := newApp(stdout, errw)
+	ctx = context.WithValue(ctx, argsKey{}, append([]string{}, args...))
 	// Everything after the first "--" is a command and its arguments,
 	// never our flags. urfave/cli drops the "--" itself, and diff needs to
-	// know where it stood (diff A -- B), so the tail is kept aside.
+	// know where it stood (diff A -- B), so the tail is kept aside. A shell
+	// completion request keeps it: the library then offers nothing after
+	// it, and nothing is run.
+	completing := len(args) > 0 && args[len(args)-1] == "--generate-shell-completion"
 	for i, a := range args {
-		if a == "--" && i > 0 {
+		if a == "--" && i > 0 && !completing {
 			ctx = context.WithValue(ctx, dashKey{}, append([]string{}, args[i+1:]...))
 			args = args[:i]
 			break
 		}
 	}
-	err := app.Run(ctx, args)
+	done := make(chan int, 1)
+	go func() {
+		err := app.Run(ctx, args)
+		clearStatus(app)
+		done <- finish(err, errw, app, args)
+	}()
+	var sig os.Signal
+	select {
+	case code := <-done:
+		return code
+	case sig = <-sigs:
+	}
+	name, code := "SIGINT", exitInterrupted
+	if sig == syscall.SIGTERM {
+		name, code = "SIGTERM", exitTerminated
+	}
+	// Marked first, so that whatever the command makes of its servers
+	// dying is not printed as their fault; then every wait is ended.
+	deadline := time.Now().Add(interruptGrace)
+	interrupt.signal.Store(name)
+	cancel()
+	// The kills are syscalls, quick however loaded the machine; still,
+	// nothing here may hold mcpprobe past its deadline.
+	killed := make(chan []string, 1)
+	go func() { killed <- launch.Interrupt(name) }()
+	var phases []string
+	select {
+	case phases = <-killed:
+	case <-time.After(time.Until(deadline)):
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Until(deadline)):
+	case <-sigs: // a second Ctrl-C: at once
+	}
+	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(name, phases))
+	return code
+}
+
+// interruptMessage says that the run was interrupted, where, and what of
+// it was printed.
+func interruptMessage(signal string, phases []string) string {
+	cmd, _ := interrupt.command.Load().(string)
+	msg := "interrupted by " + signal
+	if cmd != "" {
+		msg += " during " + cmd
+	}
+	switch len(phases) {
+	case 0:
+		msg += ", with no server running"
+	default:
+		msg += ": " + strings.Join(phases, "; ") + "; every server it started was stopped (process trees killed, HTTP sessions dropped)"
+	}
+	if interrupt.emitted.Load() {
+		msg += "\nWhat is printed above was gathered before the interrupt and is partial."
+	} else {
+		msg += "\nNothing was printed: the run stopped before it had a result."
+	}
+	return safe(msg)
+}
+
+// finish prints a command's error and returns its exit code. Once the run
+// is interrupted it prints nothing: what a command makes of its servers
+// being killed under it is not news, and never the server's fault.
+func finish(err error, stderr io.Writer, app *cli.Command, args []string) int {
+	if interruptedBy() != "" {
+		return exitInterrupted
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -66,20 +190,47 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(ee.msg))
 		}
+		if ee.code == exitUsage {
+			fmt.Fprintln(stderr, helpPointer(app, args))
+		}
 		return ee.code
 	}
-	// Anything urfave/cli rejects (unknown flag, bad value) is a usage error.
-	fmt.Fprintf(stderr, "mcpprobe: %s\nRun 'mcpprobe --help' for usage.\n", safe(err.Error()))
+	// Anything else urfave/cli rejects is a usage error too.
+	fmt.Fprintf(stderr, "mcpprobe: %s\n%s\n", safe(err.Error()), helpPointer(app, args))
 	return exitUsage
 }
 
+// redactingWriter hides every secret known so far in what passes through.
+// A message is one Write (Fprintf), so a secret is never split between two.
+type redactingWriter struct{ w io.Writer }
+
+func (r *redactingWriter) Write(p []byte) (int, error) {
+	b, _ := redactor().Bytes(p)
+	if _, err := r.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+type rawKey struct{}
+
+// rawStreams are stdout and stderr as given, for the proxy, which must
+// relay the server's bytes unchanged.
+type rawStreams struct{ stdout, stderr io.Writer }
+
+func raw(ctx context.Context) rawStreams {
+	r, _ := ctx.Value(rawKey{}).(rawStreams)
+	return r
+}
+
 func newApp(stdout, stderr io.Writer) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:    "mcpprobe",
 		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
 		Version: version,
 		Writer:  stdout, ErrWriter: stderr,
-		Flags: globalFlags(),
+		Flags:  globalFlags(),
+		Action: rootAction,
 		Commands: []*cli.Command{
 			wireCommand(),
 			reportCommand(),
@@ -90,10 +241,18 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			faultsCommand(),
 			proxyCommand(),
 			malformedCommand(),
+			serversCommand(),
+			helpCommand(),
+			versionCommand(),
 		},
-		HideHelpCommand: true,
-		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		HideHelpCommand:                 true,
+		EnableShellCompletion:           true,
+		ConfigureShellCompletionCommand: configureCompletion,
+		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
 	}
+	setUsageErrors(app)
+	setUsageLines(app)
+	return app
 }
 
 type dashKey struct{}

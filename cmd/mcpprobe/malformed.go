@@ -51,7 +51,7 @@ func malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options,
 	if err != nil {
 		return malformed.Options{}, err
 	}
-	o := malformed.Options{Spec: spec}
+	o := malformed.Options{Spec: spec, Progress: caseProgress(cmd, spec.Probe.Timeout)}
 	for _, n := range cmd.StringSlice("call") {
 		if n == "" {
 			return o, usageErr("--call needs a tool name")

@@ -30,16 +30,20 @@ func proxyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			// The proxy may relay gigabytes: its trace is written as it
+			// comes and held nowhere.
 			trace := transport.NewTrace(time.Now())
+			trace.Forget()
 			if path := cmd.String("trace"); path != "" {
 				f, err := os.Create(path)
 				if err != nil {
 					return usageErr("--trace: %v", err)
 				}
 				defer f.Close()
-				_ = trace.Stream(f, transport.NewRedactor(t.Secrets).Bytes)
+				_ = trace.Stream(f, redactor().Bytes)
 			}
-			code, err := faults.Proxy(ctx, os.Stdin, cmd.Root().Writer, cmd.Root().ErrWriter, faults.ProxyOptions{
+			streams := raw(ctx)
+			code, err := faults.Proxy(ctx, os.Stdin, streams.stdout, streams.stderr, faults.ProxyOptions{
 				Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, Plan: plan, Trace: trace,
 				MaxLine: int(cmd.Int("max-line")), Grace: cmd.Duration("grace"),
 			})

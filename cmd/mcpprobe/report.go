@@ -61,7 +61,7 @@ func reportCommand() *cli.Command {
 				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}
 			}
 			if cmd.Bool("malformed") {
-				o.Malformed = &malformed.Options{}
+				o.Malformed = &malformed.Options{Progress: caseProgress(cmd, cmd.Duration("timeout"))}
 			}
 			r, err := report.Run(ctx, o)
 			if err != nil {
@@ -75,7 +75,7 @@ func reportCommand() *cli.Command {
 func reportOutcome(r *report.Result) outcome {
 	c := r.Wire.Capture
 	return outcome{command: "report", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(),
+		findings: r.Findings(), counts: r.Counts(), markdown: true,
 		section: func() []byte { return reports.ReportSection(r) },
 		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
 }

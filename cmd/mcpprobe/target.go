@@ -38,10 +38,12 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
 		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
 		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},
+		&cli.IntFlag{Name: "max-bytes", Value: launch.DefaultMaxBytes, Usage: "bound on what one server may send in one connection, in bytes (0: none); past it mcpprobe stops the server"},
 		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
 		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		&cli.BoolFlag{Name: "no-color", Usage: "no colour (NO_COLOR is honoured too)"},
+		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
+		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
 	}
 }
 
@@ -78,13 +80,27 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
 		if len(args) != 1 {
-			return t, usageErr("--config %s needs exactly one server name after it, got %d arguments", cfg, len(args))
+			list, err := launch.ListConfig(cfg, os.LookupEnv)
+			if err != nil {
+				return t, configErr(cfg, err)
+			}
+			names := make([]string, len(list))
+			for i, s := range list {
+				names[i] = s.Name
+			}
+			if len(args) == 0 {
+				return t, usageErr("--config %s needs the name of one of its servers after it: %s", cfg, strings.Join(names, ", "))
+			}
+			return t, usageErr("--config %s takes one server name, got %d words; its servers: %s", cfg, len(args), strings.Join(names, ", "))
 		}
 		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
 		if err != nil {
-			return t, usageErr("%v", err)
+			return t, configErr(cfg, err)
 		}
 	} else {
+		if err := quotedCommand(cmd.Name, args); err != nil {
+			return t, err
+		}
 		t, err = launch.FromArgs(args)
 		if err != nil {
 			return t, usageErr("%v", err)
@@ -103,7 +119,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			return t, usageErr("--header-env %s: environment variable %s is not set", name, envVar)
 		}
 		t.Headers = append(t.Headers, name+": "+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, v)...)
 	}
 	for _, h := range cmd.StringSlice("header") {
 		name, value, ok := strings.Cut(h, ":")
@@ -111,7 +127,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			return t, usageErr("--header %q: want 'Name: value'", h)
 		}
 		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
-		t.Secrets = append(t.Secrets, strings.TrimSpace(value))
+		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, value)...)
 	}
 	addSecrets(t.Secrets)
 	return t, nil
@@ -217,26 +233,28 @@ func (tf *traceFile) close() {
 	tf.f.Close()
 }
 
-// progressLine says which target is being probed, on stderr when it is a
-// terminal and --quiet is not set; nil otherwise.
+// progressLine says which target is being started on the progress line;
+// nil when there is no line.
 func progressLine(cmd *cli.Command) func(string) {
-	stderr := cmd.Root().ErrWriter
-	if cmd.Bool("quiet") || !isTerminal(stderr) {
+	st := statusFor(cmd)
+	if !st.On() {
 		return nil
 	}
 	return func(target string) {
-		if target == "" {
-			fmt.Fprint(stderr, "\x1b[2K\r")
-			return
+		if target != "" {
+			st.Step("starting " + reports.Escape(redactor().String(target)))
 		}
-		fmt.Fprintf(stderr, "probing %s …\r", reports.Escape(redactor().String(target)))
 	}
 }
 
 // launchOptions are how the global flags say to start a target.
 func launchOptions(cmd *cli.Command) launch.Options {
+	maxBytes := cmd.Int("max-bytes")
+	if maxBytes == 0 {
+		maxBytes = -1 // no bound
+	}
 	return launch.Options{
-		Grace: cmd.Duration("grace"), MaxLine: int(cmd.Int("max-line")),
+		Grace: cmd.Duration("grace"), MaxLine: int(cmd.Int("max-line")), MaxBytes: int64(maxBytes),
 		Mode: cmd.String("transport"), Insecure: cmd.Bool("insecure"),
 		Timeout: cmd.Duration("timeout"), UserAgent: "mcpprobe/" + version,
 	}
@@ -246,21 +264,24 @@ func launchOptions(cmd *cli.Command) launch.Options {
 // happened, what was received (each line escaped: it is the server's
 // text) and what to try, and every secret hidden.
 func cannotProbe(err error, redact *transport.Redactor) error {
-	var fe *probe.FatalError
-	msg := err.Error()
-	if errors.As(err, &fe) {
-		msg = fe.What
-		if fe.Received != "" {
-			lines := strings.Split(fe.Received, "\n")
-			for i, l := range lines {
-				lines[i] = reports.Escape(strings.TrimLeft(l, " "))
-			}
-			msg += "\nReceived: " + strings.Join(lines, "\n  ")
-		}
-		if fe.Try != "" {
-			msg += "\nTry: " + fe.Try
-		}
+	// Every exit-3 message has its three parts, whichever path it came
+	// by: an error no launcher explained still says what is known.
+	fe := &probe.FatalError{What: err.Error()}
+	if !errors.As(err, &fe) {
+		fe = &probe.FatalError{What: err.Error()}
 	}
+	received, try := fe.Received, fe.Try
+	if received == "" {
+		received = "nothing more than the line above says"
+	}
+	if try == "" {
+		try = "run it again with --trace FILE to record every frame, and look at the last ones"
+	}
+	lines := strings.Split(received, "\n")
+	for i, l := range lines {
+		lines[i] = reports.Escape(strings.TrimLeft(l, " "))
+	}
+	msg := fe.What + "\nReceived: " + strings.Join(lines, "\n  ") + "\nTry: " + try
 	if redact == nil {
 		redact = redactor()
 	}
@@ -313,6 +334,9 @@ func splitList(v []string) []string {
 }
 
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*redactingWriter); ok {
+		w = r.w // stderr, with secrets hidden in what passes
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -328,6 +352,9 @@ func probeOptions(cmd *cli.Command) probe.Options {
 func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 	var calls []bench.Call
 	for _, name := range cmd.StringSlice("call") {
+		if strings.TrimSpace(name) == "" {
+			return nil, usageErr("--call needs a tool name")
+		}
 		c := bench.Call{Tool: name}
 		if a := cmd.String("args"); a != "" {
 			if !jsonObject(a) {
@@ -338,4 +365,16 @@ func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
 		calls = append(calls, c)
 	}
 	return calls, nil
+}
+
+// configErr is a host config file's problem as one usage line that
+// names --config and the file once.
+func configErr(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return usageErr("--config %s: %v", path, pe.Err)
+	}
+	msg := strings.TrimPrefix(err.Error(), path+": ")
+	msg = strings.TrimPrefix(msg, path+" ")
+	return usageErr("--config %s: %s", path, oneLine(msg))
 }

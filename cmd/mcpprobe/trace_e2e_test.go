@@ -87,20 +87,20 @@ func TestBenchTraceEveryConnection(t *testing.T) {
 	t.Run("vs", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "t.jsonl")
-		r := mcpprobe(t, append([]string{"bench", "--quiet", "--trace", path, "-n", "3", "--warmup", "0", "--startup", "1", "--call", "sleep",
+		r := mcpprobe(t, append([]string{"bench", "--quiet", "--trace", path, "-n", "3", "--warmup", "0", "--rounds", "2", "--call", "sleep",
 			"--vs", strings.Join(b, " "), "--"}, a...)...)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		conns := readConns(t, path)
-		// A alone: a startup sample and its session; then A B interleaved:
-		// a startup sample each, and a session each.
+		// A start of each to plan the calls, then a fresh process of each
+		// per round, in ABBA order: A B, then B A.
 		if len(conns) != 6 {
 			t.Fatalf("%d connections, want 6", len(conns))
 		}
 		for i, c := range conns {
 			argv := a
-			if i == 3 || i == 5 {
+			if i == 1 || i == 3 || i == 4 {
 				argv = b
 			}
 			sameAsIndependent(t, argv, c)

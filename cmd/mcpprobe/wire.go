@@ -23,6 +23,11 @@ func wireCommand() *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if dir := cmd.String("save"); cmd.IsSet("save") {
+				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
+					return usageErr("--save %s: want a folder to write the responses into", dir)
+				}
+			}
 			tf, err := openTrace(cmd)
 			if err != nil {
 				return err

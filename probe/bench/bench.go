@@ -5,7 +5,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
-	"github.com/tidwall/gjson"
 )
 
 // Options say what to measure. The embedded Spec is the target (A): every
@@ -23,8 +21,14 @@ import (
 // (Measure, Startup, Plan) read only the fields they need.
 type Options struct {
 	launch.Spec
-	// Vs is a second target (B), measured interleaved with A: A B A B …
+	// Vs is a second target (B), compared with A over Rounds rounds, each
+	// a fresh process of A and of B, in an order that cancels drift.
 	Vs *launch.Spec
+	// Rounds is how many rounds Vs runs (0: DefaultRounds).
+	Rounds int
+	// Seed, when not 0, shuffles which side goes first in each round
+	// (half the rounds each); 0 keeps the ABBA order.
+	Seed uint64
 
 	Startup     int // fresh starts for the startup series
 	N, Warmup   int // measured and discarded calls per series
@@ -61,6 +65,8 @@ func (o Options) Check() error {
 		return probe.Optionf("--rate and --concurrency %d conflict: an open loop sends on its own schedule, whatever is in flight", o.Concurrency)
 	case o.Vs != nil && (o.Rate > 0 || o.Concurrency > 1):
 		return probe.Optionf("--vs measures one call at a time, A then B; it does not take --rate or --concurrency")
+	case o.Rounds < 0 || o.Rounds == 1 || o.Rounds > MaxRounds:
+		return probe.Optionf("--rounds %d: want 2 to %d (each round is a fresh process of A and of B)", o.Rounds, MaxRounds)
 	case o.Duration < 0:
 		return probe.Optionf("--duration must not be negative")
 	}
@@ -125,12 +131,15 @@ func (r *Result) Findings() []findings.Finding {
 		for _, s := range side.All() {
 			var f []findings.Finding
 			if s.FirstSlow {
-				f = append(f, findings.New(findings.ColdStart, "%sthe first %s took %s, over 3× its p50 (%s): a cold start a host will feel",
-					who, s.Name, human(s.First), human(s.P50)))
+				f = append(f, findings.New(findings.ColdStart, "%sthe first %s took %s, over 3× its p50 (%s) and over %s: a cold start a host will feel",
+					who, s.Name, human(s.First), human(s.P50), human(ColdFloor)))
 			}
 			if s.Timeouts > 0 {
 				f = append(f, findings.New(findings.CallTimeout, "%s%s: %d of %d call(s) timed out, and are not in the figures",
 					who, s.Name, s.Timeouts, s.N+s.Timeouts))
+			}
+			if s.Errors > 0 {
+				f = append(f, findings.New(findings.CallErrors, "%s%s", who, ErrorNote(s)))
 			}
 			for _, x := range f {
 				if s.Tool != "" {
@@ -148,6 +157,26 @@ func (r *Result) Findings() []findings.Finding {
 	}
 	return fs
 }
+
+// ErrorNote says how many calls of a series failed, and the first
+// failure's message; when every one did, that the figures time the error
+// path.
+func ErrorNote(s Series) string {
+	if strings.HasPrefix(s.Name, "startup") {
+		// A start that failed has no sample: the starts are n + the failures.
+		return fmt.Sprintf("%s: %d of %d starts failed; the first error: %s", s.Name, s.Errors, s.N+s.Errors+s.Timeouts, s.FirstError)
+	}
+	// A call that failed was answered, and timed: it is among the n.
+	total := s.N + s.Timeouts
+	if s.Errors >= s.N {
+		return fmt.Sprintf("%s: every call failed (%d of %d): the figures time the error path, not the work; the first error: %s",
+			s.Name, s.Errors, total, s.FirstError)
+	}
+	return fmt.Sprintf("%s: %d of %d calls failed; the first error: %s", s.Name, s.Errors, total, s.FirstError)
+}
+
+// MaxRounds bounds --rounds: each is two fresh processes.
+const MaxRounds = 1000
 
 // Counts is empty: bench gates only on its findings.
 func (r *Result) Counts() map[string]int { return nil }
@@ -180,17 +209,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r.Overhead, _ = Overhead(ctx, n)
 	p := &counter{report: o.Progress}
-	a, err := one(ctx, o, p)
-	if err != nil {
-		return nil, err
-	}
-	r.A = *a
 	if o.Vs != nil {
-		b, cmp, err := vs(ctx, o, &r.A, p)
+		a, b, cmp, err := vs(ctx, o, p)
 		if err != nil {
 			return nil, err
 		}
-		r.B, r.Compared = b, cmp
+		r.A, r.B, r.Compared = *a, b, cmp
+	} else {
+		a, err := one(ctx, o, p)
+		if err != nil {
+			return nil, err
+		}
+		r.A = *a
 	}
 	r.Deadlines = deadlines(o.Hosts, r.A.Startup)
 	return r, nil
@@ -229,116 +259,14 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	if !cl.Modern() && o.Rate == 0 {
 		p.add(o.N)
 		s := Measure(ctx, o, PingFunc(ctx, cl, timeout), p.step)
-		res.Ping = &Series{Name: "ping", Stats: s}
+		res.Ping = &Series{Name: "ping", Stats: s, Rounds: 1}
 	}
 	for _, c := range calls {
 		p.add(o.N)
 		s := Measure(ctx, o, CallFunc(ctx, cl, c, timeout), p.step)
-		res.Calls = append(res.Calls, Series{Name: "call " + c.Tool, Tool: c.Tool, Args: c.Args, Stats: s})
+		res.Calls = append(res.Calls, Series{Name: "call " + c.Tool, Tool: c.Tool, Args: c.Args, Stats: s, Rounds: 1})
 	}
 	return res, nil
-}
-
-// vs measures B interleaved with A: startup A B A B …, then each call
-// series A B A B … on two live sessions. A's series measured alone are
-// replaced by the interleaved ones, so both sides saw the same machine.
-func vs(ctx context.Context, o Options, resA *Side, p *counter) (*Side, []Comparison, error) {
-	specB := *o.Vs
-	resB := &Side{Target: specB.Target.Display(), Mode: "closed, interleaved with A"}
-	one := o
-	one.Startup = 1
-	var sa, sb [][]int64
-	var names []string
-	p.add(2 * o.Startup)
-	for i := 0; i < o.Startup; i++ {
-		a, err := Startup(ctx, o.Spec, one, p.step)
-		if err != nil {
-			return nil, nil, err
-		}
-		b, err := Startup(ctx, specB, one, p.step)
-		if err != nil {
-			return nil, nil, vsError(err)
-		}
-		for k := range a {
-			if k >= len(b) {
-				break
-			}
-			if i == 0 {
-				names = append(names, a[k].Name)
-				sa, sb = append(sa, nil), append(sb, nil)
-			}
-			if k < len(sa) {
-				sa[k] = append(sa[k], a[k].Samples...)
-				sb[k] = append(sb[k], b[k].Samples...)
-			}
-		}
-	}
-	var cmp []Comparison
-	resA.Startup = nil
-	for k, n := range names {
-		a, b := Summarize(sa[k]), Summarize(sb[k])
-		resA.Startup = append(resA.Startup, Series{Name: n, Stats: a})
-		resB.Startup = append(resB.Startup, Series{Name: n, Stats: b})
-		cmp = append(cmp, Compare(n, a, b))
-	}
-	srvA, err := start(ctx, o.Spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer srvA.Stop()
-	srvB, err := start(ctx, specB)
-	if err != nil {
-		return nil, nil, vsError(err)
-	}
-	defer srvB.Stop()
-	clA, errA := probe.Connect(ctx, srvA.Conn(), o.Probe)
-	clB, errB := probe.Connect(ctx, srvB.Conn(), specB.Probe)
-	if errA != nil {
-		return nil, nil, srvA.Explain(errA)
-	}
-	if errB != nil {
-		return nil, nil, vsError(srvB.Explain(errB))
-	}
-	resB.Protocol = clB.Capture.ProtocolVersion
-	clB.ListTools(ctx)
-	have := map[string]bool{}
-	for _, raw := range clB.Capture.Tools.Items {
-		have[gjson.GetBytes(raw, "name").String()] = true
-	}
-	calls := callsOf(resA)
-	resA.Calls = nil
-	for _, c := range calls {
-		if !have[c.Tool] {
-			continue
-		}
-		p.add(o.N)
-		a, b := Interleaved(ctx, o, CallFunc(ctx, clA, c, o.Probe.Timeout), CallFunc(ctx, clB, c, specB.Probe.Timeout), p.step)
-		name := "call " + c.Tool
-		resA.Calls = append(resA.Calls, Series{Name: name, Tool: c.Tool, Args: c.Args, Stats: a})
-		resB.Calls = append(resB.Calls, Series{Name: name, Tool: c.Tool, Args: c.Args, Stats: b})
-		cmp = append(cmp, Compare(name, a, b))
-	}
-	resA.Mode = "closed, interleaved with B"
-	return resB, cmp, nil
-}
-
-// vsError names the --vs target as the one that failed.
-func vsError(err error) error {
-	var fe *probe.FatalError
-	if !errors.As(err, &fe) {
-		return fmt.Errorf("--vs: %w", err)
-	}
-	cp := *fe
-	cp.What = "--vs: " + fe.What
-	return &cp
-}
-
-func callsOf(s *Side) []Call {
-	var out []Call
-	for _, c := range s.Calls {
-		out = append(out, Call{Tool: c.Tool, Args: c.Args})
-	}
-	return out
 }
 
 func modeName(o Options) string {

@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from this run")
 // /tmp/f; the options must match the Options below):
 //
 //	mcpprobe bench --trace probe/bench/testdata/raw.jsonl -n 5 --warmup 1 --startup 2 -- /tmp/f/rawserver -bench-tools
-//	mcpprobe bench --trace probe/bench/testdata/vs.jsonl -n 5 --warmup 1 --startup 2 --call echo \
+//	mcpprobe bench --trace probe/bench/testdata/vs.jsonl -n 5 --warmup 1 --rounds 2 --call echo \
 //	  --vs '/tmp/f/rawserver -bench-tools -call-sleep 1ms' -- /tmp/f/rawserver -bench-tools
 //
 // What a replay cannot make deterministic, and how the test deals with it:
@@ -55,7 +55,7 @@ var goldenCases = []struct {
 	{"vs", "vs.jsonl", func(a launch.Spec) bench.Options {
 		b := a
 		b.Target.Name = "B (replayed)"
-		return bench.Options{Spec: a, Vs: &b, Startup: 2, N: 5, Warmup: 1, Concurrency: 1, Calls: []bench.Call{{Tool: "echo"}}}
+		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []bench.Call{{Tool: "echo"}}}
 	}},
 }
 
@@ -112,13 +112,19 @@ func TestGolden(t *testing.T) {
 // comment above goldenCases.
 func normalise(r *bench.Result) {
 	fix := func(s *bench.Stats) {
-		errs, timeouts := s.Errors, s.Timeouts
+		errs, timeouts, firstErr := s.Errors, s.Timeouts, s.FirstError
 		ramp := make([]int64, s.N)
 		for i := range ramp {
 			ramp[i] = int64(i+1) * 1000
 		}
 		*s = bench.Summarize(ramp)
-		s.Errors, s.Timeouts = errs, timeouts
+		s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
+	}
+	fixSeries := func(s *bench.Series) {
+		fix(&s.Stats)
+		for i := range s.RoundP50s {
+			s.RoundP50s[i] = float64(i+1) * 1000
+		}
 	}
 	sides := []*bench.Side{&r.A}
 	if r.B != nil {
@@ -126,19 +132,19 @@ func normalise(r *bench.Result) {
 	}
 	for _, side := range sides {
 		for i := range side.Startup {
-			fix(&side.Startup[i].Stats)
+			fixSeries(&side.Startup[i])
 		}
 		for i := range side.Calls {
-			fix(&side.Calls[i].Stats)
+			fixSeries(&side.Calls[i])
 		}
 		if side.Ping != nil {
-			fix(&side.Ping.Stats)
+			fixSeries(side.Ping)
 		}
 	}
 	fix(&r.Overhead)
 	for i := range r.Compared {
 		c := &r.Compared[i]
-		*c = bench.Comparison{Name: c.Name, Ratio: 1, Low: 0.9, High: 1.1, P: 1}
+		*c = bench.Comparison{Name: c.Name, Ratio: 1, Low: 0.9, High: 1.1, P: 1, Rounds: c.Rounds}
 	}
 	for i := range r.Deadlines {
 		d := &r.Deadlines[i]

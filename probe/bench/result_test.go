@@ -50,6 +50,9 @@ func TestResultFindings(t *testing.T) {
 	slow := Series{Name: "call echo", Tool: "echo", Stats: Stats{N: 10, P50: 1e6, First: 5e6, FirstSlow: true}}
 	timedOut := Series{Name: "ping", Stats: Stats{N: 8, P50: 1e6, Timeouts: 2}}
 	fine := Series{Name: "call sleep", Tool: "sleep", Stats: Stats{N: 10, P50: 1e6, First: 1e6}}
+	failing := Series{Name: "call fail", Tool: "fail", Stats: Stats{N: 10, P50: 1e6, Errors: 3, FirstError: "JSON-RPC error -32603: down"}}
+	allFail := Series{Name: "call fail", Tool: "fail", Stats: Stats{N: 8, P50: 1e6, Errors: 8, Timeouts: 2, FirstError: "an isError result: no"}}
+	badStarts := Series{Name: "startup: spawn → handshake", Rounds: 4, Stats: Stats{N: 4, Errors: 1, FirstError: "the server exited"}}
 	tests := []struct {
 		name string
 		r    Result
@@ -60,6 +63,12 @@ func TestResultFindings(t *testing.T) {
 			[]string{"cold-start|echo|the first call echo took 5ms, over 3× its p50 (1ms)"}},
 		{"timeouts counted out of all calls", Result{A: Side{Ping: &timedOut}},
 			[]string{"call-timeout||ping: 2 of 10 call(s) timed out"}},
+		{"some calls failed: how many, and the first error", Result{A: Side{Calls: []Series{failing}}},
+			[]string{"call-errors|fail|call fail: 3 of 10 calls failed; the first error: JSON-RPC error -32603: down"}},
+		{"every call failed: the error path was timed", Result{A: Side{Calls: []Series{allFail}}},
+			[]string{"call-timeout|fail|", "call-errors|fail|call fail: every call failed (8 of 10): the figures time the error path, not the work; the first error: an isError result: no"}},
+		{"a start that failed", Result{A: Side{Startup: []Series{badStarts}}},
+			[]string{"call-errors||startup: spawn → handshake: 1 of 5 starts failed; the first error: the server exited"}},
 		{"B's findings name it", Result{A: Side{}, B: &Side{Target: "./b", Calls: []Series{slow}}},
 			[]string{"cold-start|echo|--vs ./b: the first call echo"}},
 		{"a host deadline exceeded, not one met", Result{Deadlines: []Deadline{

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -26,6 +28,13 @@ type Series struct {
 	Tool string
 	Args []byte
 	Stats
+	// Rounds is how many processes (or HTTP sessions) its samples come
+	// from: 1 for a call series measured alone (one session), one per
+	// start for a startup series, the rounds with --vs.
+	Rounds int
+	// RoundP50s, with --vs, is each round's median (ns; 0 for a round
+	// with no sample): what the test compares.
+	RoundP50s []float64
 }
 
 // startupNames are the startup phases, in the order they happen.
@@ -36,6 +45,7 @@ var startupNames = []string{"spawn → first byte", "spawn → handshake", "spaw
 func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]Series, error) {
 	samples := make([][]int64, len(startupNames))
 	var errs, timeouts int
+	var firstErr string
 	for i := 0; i < o.Startup; i++ {
 		srv, err := start(ctx, s)
 		if err != nil {
@@ -52,6 +62,9 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 			timeouts++
 		} else {
 			errs++
+			if firstErr == "" {
+				firstErr = errText(srv.Explain(err))
+			}
 		}
 		if fb := srv.FirstByte(); fb > 0 {
 			samples[0] = append(samples[0], int64(fb))
@@ -71,12 +84,13 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 		if len(samples[i]) == 0 {
 			continue
 		}
-		s := Series{Name: "startup: " + n, Stats: Summarize(samples[i])}
+		s := Series{Name: "startup: " + n, Stats: Summarize(samples[i]), Rounds: len(samples[i])}
 		if i == 3 {
-			s.Name = "exit: " + n
+			// A slow first exit is no cold start of anything.
+			s.Name, s.FirstSlow = "exit: "+n, false
 		}
 		if i == 1 || i == 2 {
-			s.Errors, s.Timeouts = errs, timeouts
+			s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
 		}
 		out = append(out, s)
 	}
@@ -126,7 +140,7 @@ func Plan(c *probe.Capture, o Options) (calls []Call, skipped []string, err erro
 	for _, call := range o.Calls {
 		raw, ok := tools[call.Tool]
 		if !ok {
-			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %v", call.Tool, order)
+			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %s", call.Tool, strings.Join(order, ", "))
 		}
 		if call.Args == nil {
 			call.Args = MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))
@@ -157,12 +171,16 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 	_, _ = do()
 	firstNs := time.Since(first)
 	errs, timeouts := 0, 0
+	firstErr := ""
 	count := func(failed bool, err error) {
 		switch {
 		case isTimeout(err):
 			timeouts++
 		case err != nil || failed:
 			errs++
+			if firstErr == "" {
+				firstErr = errText(err)
+			}
 		}
 	}
 	for i := 0; i < o.Warmup; i++ {
@@ -209,11 +227,38 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 		wg.Wait()
 	}
 	s := Summarize(samples)
-	s.Errors, s.Timeouts = errs, timeouts
+	s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
 	s.First = float64(firstNs)
-	s.FirstSlow = s.N >= 5 && s.First > 3*s.P50
+	s.FirstSlow = s.N >= 5 && coldFirst(s.First, s.P50)
 	return s
 }
+
+// errText is a failure's message for FirstError: what the server said,
+// bounded, never empty.
+func errText(err error) string {
+	if err == nil {
+		return "a failure with no message"
+	}
+	msg := err.Error()
+	var fe *probe.FatalError
+	if errors.As(err, &fe) && fe.What != "" {
+		msg = fe.What
+	}
+	if len(msg) > MaxErrorLen {
+		cut := MaxErrorLen
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return msg
+}
+
+// answerError is an answer that says the call failed: a JSON-RPC error,
+// or an isError result. It is timed like any answer.
+type answerError struct{ msg string }
+
+func (e *answerError) Error() string { return e.msg }
 
 func isClosed(err error) bool {
 	var ce *probe.ClosedError
@@ -248,105 +293,42 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 }
 
 // CallFunc makes a tool call into a Measure function: an isError result
-// or a JSON-RPC error is a failure, still timed.
+// or a JSON-RPC error is a failure, still timed, its message kept.
 func CallFunc(ctx context.Context, cl *probe.Client, call Call, timeout time.Duration) func() (bool, error) {
 	return func() (bool, error) {
 		r, err := cl.CallTool(ctx, call.Tool, call.Args, timeout)
-		var re *probe.RPCError
-		if errors.As(err, &re) {
-			return true, nil
-		}
 		if err != nil {
-			return true, err
+			return true, answered(err)
 		}
-		return gjson.GetBytes(r.Result, "isError").Bool(), nil
+		if gjson.GetBytes(r.Result, "isError").Bool() {
+			text := gjson.GetBytes(r.Result, "content.#(type==\"text\").text").String()
+			return true, &answerError{"an isError result: " + text}
+		}
+		return false, nil
 	}
+}
+
+// answered turns a JSON-RPC error into an answerError; other errors (a
+// timeout, a closed connection) stay as they are.
+func answered(err error) error {
+	var re *probe.RPCError
+	if errors.As(err, &re) {
+		return &answerError{fmt.Sprintf("JSON-RPC error %d: %s", re.Code, re.Message)}
+	}
+	return err
 }
 
 // PingFunc makes a ping into a Measure function.
 func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
 	return func() (bool, error) {
 		_, err := cl.Ping(ctx, timeout)
-		var re *probe.RPCError
-		if errors.As(err, &re) {
-			return true, nil
-		}
-		return err != nil, err
+		return err != nil, answered(err)
 	}
 }
 
 // SortSeries keeps a stable order: startup, ping, then calls by name.
 func SortSeries(s []Series) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
-}
-
-// Interleaved measures two targets' series in alternation (A B A B …), so
-// that whatever else the machine does falls on both alike.
-func Interleaved(ctx context.Context, o Options, doA, doB func() (bool, error), progress func()) (Stats, Stats) {
-	var a, b []int64
-	var ea, eb, ta, tb int
-	one := func(do func() (bool, error), into *[]int64, errs, touts *int) {
-		t0 := time.Now()
-		failed, err := do()
-		d := time.Since(t0)
-		switch {
-		case isTimeout(err):
-			*touts++
-		case err != nil || failed:
-			*errs++
-		}
-		if !isTimeout(err) && !isClosed(err) {
-			*into = append(*into, int64(d))
-		}
-	}
-	var fa, fb []int64
-	one(doA, &fa, &ea, &ta)
-	one(doB, &fb, &eb, &tb)
-	for i := 0; i < o.Warmup; i++ {
-		_, _ = doA()
-		_, _ = doB()
-	}
-	for i := 0; i < o.N && ctx.Err() == nil; i++ {
-		one(doA, &a, &ea, &ta)
-		one(doB, &b, &eb, &tb)
-		if progress != nil {
-			progress()
-		}
-	}
-	sa, sb := Summarize(a), Summarize(b)
-	sa.Errors, sa.Timeouts, sb.Errors, sb.Timeouts = ea, ta, eb, tb
-	if len(fa) > 0 {
-		sa.First = float64(fa[0])
-	}
-	if len(fb) > 0 {
-		sb.First = float64(fb[0])
-	}
-	return sa, sb
-}
-
-// Comparison is one series of A against B.
-type Comparison struct {
-	Name        string
-	Ratio       float64 // median(B) / median(A)
-	Low, High   float64 // its 95% confidence interval
-	P           float64 // Mann-Whitney U, two-sided
-	Significant bool    // P < 0.05
-}
-
-// Compare puts B's series next to A's.
-func Compare(name string, a, b Stats) Comparison {
-	fa, fb := floats(a.Samples), floats(b.Samples)
-	ratio, lo, hi := RatioCI(fa, fb, 2000, 1)
-	_, p := MannWhitney(fa, fb)
-	return Comparison{Name: name, Ratio: ratio, Low: lo, High: hi, P: p, Significant: p < 0.05}
-}
-
-func floats(s []int64) []float64 {
-	out := make([]float64, len(s))
-	for i, v := range s {
-		out[i] = float64(v)
-	}
-	return out
 }
 
 // waitUntil sleeps until t, spinning through the last half millisecond:

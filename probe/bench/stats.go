@@ -1,6 +1,8 @@
 // Package bench holds pure-Go statistics for latency benchmarking:
-// summaries of duration series, percentiles, the Mann-Whitney U test,
-// a bootstrap confidence interval for a ratio of medians, and histograms.
+// summaries of duration series, percentiles, the paired sign-flip
+// permutation test over rounds, a bootstrap confidence interval for a
+// ratio of medians that resamples rounds, the Mann-Whitney U test, and
+// histograms.
 package bench
 
 import (
@@ -16,14 +18,33 @@ type Stats struct {
 	Min, Max, Mean, Stddev   float64 // ns; Stddev is the sample standard deviation (n-1), 0 for n<2
 	P50, P90, P95, P99, P999 float64 // ns
 	First                    float64 // ns, the first sample as given (before sorting), 0 if none
-	FirstSlow                bool    // First > 3 × P50 of the rest (the rest = samples[1:]; needs n >= 5)
-	Outliers                 []int   // input indexes whose |0.6745 (x - median) / MAD| > 3.5; none when MAD == 0
-	Samples                  []int64 // the input, in input order, copied
+	// FirstSlow: a cold start a host would feel: First > 3 × P50 of the
+	// rest (the rest = samples[1:]; needs n >= 5) and First >= ColdFloor.
+	FirstSlow bool
+	// FirstError is the first failure's message (a JSON-RPC error, an
+	// isError result's text, why a start failed), cut to MaxErrorLen;
+	// set by the caller, as Errors is.
+	FirstError string
+	Outliers   []int   // input indexes whose |0.6745 (x - median) / MAD| > 3.5; none when MAD == 0
+	Samples    []int64 // the input, in input order, copied
 }
 
 // outlierThreshold is the modified z-score above which a sample is an
 // outlier (Iglewicz and Hoaglin).
 const outlierThreshold = 3.5
+
+// ColdFloor (ns) is how long a first call must take, besides 3× the
+// p50, to be a cold start a host would feel: a first ping of 0.3 ms at
+// 3× a p50 of 0.1 ms is no such thing.
+const ColdFloor = 50e6
+
+// MaxErrorLen bounds FirstError, which the server wrote.
+const MaxErrorLen = 200
+
+// coldFirst is the rule FirstSlow follows.
+func coldFirst(first, p50Rest float64) bool {
+	return first > 3*p50Rest && first >= ColdFloor
+}
 
 // Summarize computes Stats for samples (nanoseconds). The input is not
 // modified.
@@ -68,7 +89,7 @@ func Summarize(samples []int64) Stats {
 	if len(xs) >= 5 {
 		rest := slices.Clone(xs[1:])
 		slices.Sort(rest)
-		s.FirstSlow = s.First > 3*Percentile(rest, 50)
+		s.FirstSlow = coldFirst(s.First, Percentile(rest, 50))
 	}
 
 	s.Outliers = outliers(xs, s.P50)
@@ -207,47 +228,6 @@ func MannWhitney(a, b []float64) (u float64, p float64) {
 // given resamples <= 0.
 const defaultResamples = 2000
 
-// RatioCI returns the ratio of medians median(b)/median(a) and its 95%
-// confidence interval by percentile bootstrap with the given number of
-// resamples (2000 when resamples <= 0). It is deterministic: the random
-// source is rand.NewPCG(seed, seed). If median(a) == 0 (including an empty
-// a) it returns ratio 0 and CI (0,0); an empty b also yields (0,0,0).
-// Bootstrap resamples whose median(a*) is 0 are skipped.
-func RatioCI(a, b []float64, resamples int, seed uint64) (ratio, lo, hi float64) {
-	ma := median(a)
-	if len(a) == 0 || len(b) == 0 || ma == 0 {
-		return 0, 0, 0
-	}
-	ratio = median(b) / ma
-	if resamples <= 0 {
-		resamples = defaultResamples
-	}
-	rng := rand.New(rand.NewPCG(seed, seed))
-	ra := make([]float64, len(a))
-	rb := make([]float64, len(b))
-	ratios := make([]float64, 0, resamples)
-	for range resamples {
-		for i := range ra {
-			ra[i] = a[rng.IntN(len(a))]
-		}
-		for i := range rb {
-			rb[i] = b[rng.IntN(len(b))]
-		}
-		slices.Sort(ra)
-		slices.Sort(rb)
-		mA := Percentile(ra, 50)
-		if mA == 0 {
-			continue
-		}
-		ratios = append(ratios, Percentile(rb, 50)/mA)
-	}
-	if len(ratios) == 0 {
-		return ratio, ratio, ratio
-	}
-	slices.Sort(ratios)
-	return ratio, Percentile(ratios, 2.5), Percentile(ratios, 97.5)
-}
-
 // Histogram buckets samples into n equal-width bins between min and max
 // (inclusive); returns bin lower edges and counts. n<1 → 1. All equal → one
 // bin holding all. Empty samples → nil, nil.
@@ -279,4 +259,184 @@ func Histogram(samples []float64, n int) (edges []float64, counts []int) {
 		counts[i]++
 	}
 	return edges, counts
+}
+
+// RoundsRatioCI is the ratio of medians median(b)/median(a) over every
+// sample of every round, and its 95% confidence interval by a percentile
+// bootstrap that resamples whole rounds, paired (round r of A with round r
+// of B): calls made on one process share its fate, so the round, not the
+// call, is the independent unit. Deterministic for a seed. A median of A
+// of 0 (or no sample on a side) gives (0, 0, 0); resamples <= 0 means
+// defaultResamples.
+func RoundsRatioCI(a, b [][]float64, resamples int, seed uint64) (ratio, lo, hi float64) {
+	pa, pb := slices.Concat(a...), slices.Concat(b...)
+	ma := median(pa)
+	if len(pa) == 0 || len(pb) == 0 || ma == 0 {
+		return 0, 0, 0
+	}
+	ratio = median(pb) / ma
+	if resamples <= 0 {
+		resamples = defaultResamples
+	}
+	n := max(len(a), len(b))
+	ta, tb := tag(a), tag(b)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	ratios := make([]float64, 0, resamples)
+	w := make([]int, n)
+	for range resamples {
+		clear(w)
+		for range n {
+			w[rng.IntN(n)]++
+		}
+		mA, okA := weightedMedian(ta, w)
+		mB, okB := weightedMedian(tb, w)
+		if okA && okB && mA > 0 {
+			ratios = append(ratios, mB/mA)
+		}
+	}
+	if len(ratios) == 0 {
+		return ratio, ratio, ratio
+	}
+	slices.Sort(ratios)
+	return ratio, Percentile(ratios, 2.5), Percentile(ratios, 97.5)
+}
+
+// tagged is a sample and the round it came from.
+type tagged struct {
+	v float64
+	r int
+}
+
+// tag pools rounds' samples, sorted, each with its round.
+func tag(rounds [][]float64) []tagged {
+	var out []tagged
+	for r, xs := range rounds {
+		for _, x := range xs {
+			out = append(out, tagged{x, r})
+		}
+	}
+	slices.SortFunc(out, func(x, y tagged) int {
+		switch {
+		case x.v < y.v:
+			return -1
+		case x.v > y.v:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// weightedMedian is Percentile(·, 50) of the multiset in which round r's
+// samples appear w[r] times, read off the sorted pool without building
+// it: a bootstrap resample of rounds in linear time.
+func weightedMedian(pool []tagged, w []int) (float64, bool) {
+	total := 0
+	for _, t := range pool {
+		total += w[t.r]
+	}
+	if total == 0 {
+		return 0, false
+	}
+	h := float64(total-1) / 2
+	k := int(math.Floor(h))
+	frac := h - float64(k)
+	var at, next float64
+	found := false
+	cum := 0
+	for _, t := range pool {
+		c := w[t.r]
+		if c == 0 {
+			continue
+		}
+		if !found && cum+c > k {
+			at, found = t.v, true
+		}
+		if cum+c > k+1 {
+			next = t.v
+			return at + frac*(next-at), true
+		}
+		cum += c
+	}
+	return at, true // k is the last rank
+}
+
+// maxExactFlips is the most rounds SignFlipP enumerates every sign
+// pattern of (2^16 patterns); above, it draws randomly.
+const maxExactFlips = 16
+
+// signFlipDraws is how many random sign patterns SignFlipP draws above
+// maxExactFlips.
+const signFlipDraws = 1 << 16
+
+// SignFlipP is the two-sided p-value of the paired sign-flip permutation
+// test that d (one difference per round, e.g. a log ratio of medians)
+// is centred on 0: under that hypothesis each d's sign is as likely
+// flipped, so the observed |Σd| is compared with |Σ±d| over every sign
+// pattern (exact up to maxExactFlips rounds; a seeded random draw of
+// patterns above, with p = (hits+1)/(draws+1)). It assumes only that A and
+// B are exchangeable within a round, which alternating their order
+// makes true of the order itself. With n rounds its smallest p is 2/2^n:
+// 10 rounds reach 0.002. No rounds, or all d 0: p = 1.
+func SignFlipP(d []float64, seed uint64) float64 {
+	n := len(d)
+	if n == 0 {
+		return 1
+	}
+	obs := 0.0
+	for _, x := range d {
+		obs += x
+	}
+	obs = math.Abs(obs)
+	if obs == 0 {
+		return 1
+	}
+	// A pattern as extreme as the observed one, allowing for rounding in
+	// a sum taken in another order.
+	tol := obs * 1e-9
+	extreme := func(mask uint64) bool {
+		s := 0.0
+		for i, x := range d {
+			if mask&(1<<uint(i%64)) != 0 {
+				s -= x
+			} else {
+				s += x
+			}
+		}
+		return math.Abs(s) >= obs-tol
+	}
+	if n <= maxExactFlips {
+		hits := 0
+		for mask := uint64(0); mask < 1<<uint(n); mask++ {
+			if extreme(mask) {
+				hits++
+			}
+		}
+		return float64(hits) / float64(uint64(1)<<uint(n))
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	hits := 0
+	for range signFlipDraws {
+		s := 0.0
+		for i := range d {
+			if rng.IntN(2) == 0 {
+				s += d[i]
+			} else {
+				s -= d[i]
+			}
+		}
+		if math.Abs(s) >= obs-tol {
+			hits++
+		}
+	}
+	return float64(hits+1) / float64(signFlipDraws+1)
+}
+
+// SignFlipFloor is the smallest p SignFlipP can give with n rounds: 2/2^n
+// (1 for none).
+func SignFlipFloor(n int) float64 {
+	if n <= 0 {
+		return 1
+	}
+	return 2 / math.Pow(2, float64(n))
 }

@@ -128,19 +128,33 @@ func TestOutliers(t *testing.T) {
 	}
 }
 
+// ms makes milliseconds into ns samples.
+func ms(v ...float64) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x * 1e6)
+	}
+	return out
+}
+
 func TestFirstSlow(t *testing.T) {
 	tests := []struct {
 		name string
 		in   []int64
 		want bool
 	}{
-		// rest sorted 90,100,100,105,110 → P50 100; 1000 > 300.
-		{"cold start", []int64{1000, 100, 110, 90, 100, 105}, true},
-		{"exactly 3x is not slow", []int64{300, 100, 110, 90, 100, 105}, false},
-		{"just over 3x", []int64{301, 100, 110, 90, 100, 105}, true},
-		{"warm", []int64{120, 100, 110, 90, 100, 105}, false},
-		{"too few samples", []int64{1000, 100, 100, 100}, false},
-		{"minimum n=5", []int64{1000, 100, 100, 100, 100}, true},
+		// In ms (×1e6 ns): rest sorted 90,100,100,105,110 → P50 100; 1000 > 300.
+		{"cold start", ms(1000, 100, 110, 90, 100, 105), true},
+		{"exactly 3x is not slow", ms(300, 100, 110, 90, 100, 105), false},
+		{"just over 3x", ms(301, 100, 110, 90, 100, 105), true},
+		{"warm", ms(120, 100, 110, 90, 100, 105), false},
+		{"too few samples", ms(1000, 100, 100, 100), false},
+		{"minimum n=5", ms(1000, 100, 100, 100, 100), true},
+		// The floor: over 3× but short of 50 ms is nothing a host feels
+		// (a first ping of 0.3 ms against 0.1 ms).
+		{"3x but under the floor", []int64{300_000, 100_000, 100_000, 100_000, 100_000}, false},
+		{"just under the floor", ms(49.9, 10, 10, 10, 10), false},
+		{"at the floor", ms(50, 10, 10, 10, 10), true},
 		{"empty", nil, false},
 	}
 	for _, tt := range tests {
@@ -220,10 +234,20 @@ func ratioFixture() (a, b []float64) {
 	return a, b
 }
 
+// perRound makes each value a round of its own: the bootstrap over
+// rounds is then the plain bootstrap over values.
+func perRound(xs []float64) [][]float64 {
+	out := make([][]float64, len(xs))
+	for i, x := range xs {
+		out[i] = []float64{x}
+	}
+	return out
+}
+
 func TestRatioCI(t *testing.T) {
 	a, b := ratioFixture()
 
-	ratio, lo, hi := RatioCI(a, b, 2000, 42)
+	ratio, lo, hi := RoundsRatioCI(perRound(a), perRound(b), 2000, 42)
 	if !approx(ratio, 2, 1e-12) {
 		t.Errorf("ratio = %v, want 2", ratio)
 	}
@@ -235,12 +259,12 @@ func TestRatioCI(t *testing.T) {
 	}
 
 	// Deterministic for a fixed seed.
-	r2, lo2, hi2 := RatioCI(a, b, 2000, 42)
+	r2, lo2, hi2 := RoundsRatioCI(perRound(a), perRound(b), 2000, 42)
 	if r2 != ratio || lo2 != lo || hi2 != hi {
 		t.Errorf("same seed gave (%v,%v,%v) then (%v,%v,%v)", ratio, lo, hi, r2, lo2, hi2)
 	}
 	// resamples <= 0 means 2000.
-	r3, lo3, hi3 := RatioCI(a, b, 0, 42)
+	r3, lo3, hi3 := RoundsRatioCI(perRound(a), perRound(b), 0, 42)
 	if r3 != ratio || lo3 != lo || hi3 != hi {
 		t.Errorf("resamples=0 gave (%v,%v,%v), want (%v,%v,%v)", r3, lo3, hi3, ratio, lo, hi)
 	}
@@ -249,7 +273,7 @@ func TestRatioCI(t *testing.T) {
 func TestRatioCIWideWhenNoisy(t *testing.T) {
 	a := []float64{10, 50, 100, 20, 80, 30, 90, 60, 40, 70}
 	b := []float64{15, 120, 200, 30, 170, 60, 190, 110, 90, 140}
-	ratio, lo, hi := RatioCI(a, b, 1000, 7)
+	ratio, lo, hi := RoundsRatioCI(perRound(a), perRound(b), 1000, 7)
 	// median(a) = 55, median(b) = 115 → 2.0909...
 	if !approx(ratio, 115.0/55, 1e-12) {
 		t.Errorf("ratio = %v, want %v", ratio, 115.0/55)
@@ -270,7 +294,7 @@ func TestRatioCIDegenerate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, lo, hi := RatioCI(tt.a, tt.b, 100, 1)
+			r, lo, hi := RoundsRatioCI(perRound(tt.a), perRound(tt.b), 100, 1)
 			if r != 0 || lo != 0 || hi != 0 {
 				t.Errorf("got (%v, %v, %v), want (0, 0, 0)", r, lo, hi)
 			}

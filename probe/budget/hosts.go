@@ -7,11 +7,14 @@ package budget
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 )
 
 //go:embed hosts.json
@@ -77,7 +80,11 @@ func Load(path string, base []Host) ([]Host, error) {
 	}
 	var f hostsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			return nil, fmt.Errorf("%s: expected an object with a hosts list, got %s", path, jsonerr.Value(te.Value))
+		}
+		return nil, fmt.Errorf("%s: %s", path, jsonerr.Explain(err))
 	}
 	out := append([]Host(nil), base...)
 	for _, h := range f.Hosts {

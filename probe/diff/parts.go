@@ -119,6 +119,3 @@ func bit(p Part) PartSet {
 
 // AllParts is what a live server, wire --json and a snapshot record.
 var AllParts = PartSet(0).With(Parts...)
-
-// metaParts are the parts that a server's handshake carries.
-var metaParts = []Part{PartInstructions, PartServerName, PartServerVersion, PartServerInfo, PartProtocol, PartCapabilities}

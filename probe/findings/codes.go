@@ -74,6 +74,8 @@ const (
 	InitializedNotSent
 	InvalidMessage
 	NeedsSigkill
+	EscapedProcesses
+	MaxBytes
 
 	UnknownID
 	ToolsUnstable
@@ -92,6 +94,7 @@ const (
 	ExitedEarly
 	IgnoresStdinClose
 	LeftoverProcesses
+	CaptureCapped
 
 	DiscoverSilent
 	Notification
@@ -127,6 +130,7 @@ const (
 	// bench
 	ColdStart
 	CallTimeout
+	CallErrors
 	StartupOverDeadline
 
 	// malformed
@@ -173,6 +177,8 @@ var defs = []Def{
 	{Code: InitializedNotSent, Name: "initialized-not-sent", Severity: Error, Origin: OriginWire, Title: "`notifications/initialized` could not be delivered"},
 	{Code: InvalidMessage, Name: "invalid-message", Severity: Error, Origin: OriginWire, Title: "a message that is not valid JSON-RPC"},
 	{Code: NeedsSigkill, Name: "needs-sigkill", Severity: Error, Origin: OriginWire, Title: "the server ignored stdin closing and SIGTERM", More: moreProbe},
+	{Code: EscapedProcesses, Name: "escaped-processes", Severity: Error, Origin: OriginWire, Title: "processes the server started left its process group (`setsid`) and outlived it, where no host's shutdown reaches them; mcpprobe found them as its own descendants and killed them", More: moreProbe},
+	{Code: MaxBytes, Name: "max-bytes", Severity: Error, Origin: OriginWire, Title: "the server sent more than `--max-bytes` in one connection; mcpprobe stopped it there and reports what came before", More: moreProbe},
 
 	{Code: UnknownID, Name: "unknown-id", Severity: Warning, Origin: OriginWire, Title: "a response to a request nobody sent"},
 	{Code: ToolsUnstable, Name: "tools-unstable", Severity: Warning, Origin: OriginWire, Title: "a second `tools/list` in the same session answered differently", More: moreSnapshot},
@@ -191,6 +197,7 @@ var defs = []Def{
 	{Code: ExitedEarly, Name: "exited-early", Severity: Warning, Origin: OriginWire, Title: "the server exited on its own during the probe"},
 	{Code: IgnoresStdinClose, Name: "ignores-stdin-close", Severity: Warning, Origin: OriginWire, Title: "the server needed SIGTERM to exit", More: moreProbe},
 	{Code: LeftoverProcesses, Name: "leftover-processes", Severity: Warning, Origin: OriginWire, Title: "the server exited but left processes of its group running", More: moreProbe},
+	{Code: CaptureCapped, Name: "capture-capped", Severity: Warning, Origin: OriginWire, Title: "the server sent more than the 32 MiB a session keeps in memory (pages, events, notifications, noise, stderr): later frames were counted and traced, not kept, and a list stopped there", More: moreProbe},
 
 	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer, so every dual-era client waits on every start", More: moreProbe},
 	{Code: Notification, Name: "notification", Severity: Info, Origin: OriginWire, Title: "a notification the server sent during the probe"},
@@ -219,8 +226,9 @@ var defs = []Def{
 
 	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
 	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},
-	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50: a cold start a host will feel", More: moreBench},
+	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50 and over 50 ms: a cold start a host will feel (never said of the first exit)", More: moreBench},
 	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
+	{Code: CallErrors, Name: "call-errors", Severity: Warning, Origin: OriginBench, Title: "calls of a series failed (a JSON-RPC error, an `isError` result, a start that did not answer): they are timed, so the figures mix in the error path, or time only it when every call failed; the first error is shown", More: moreBench},
 	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
 
 	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Also: []Severity{Warning}, Origin: OriginMalformed, Title: "a malformed call ended the server or its session (the health check after it failed): an error where the call was a request the server MUST answer, a warning where the spec leaves the case open or only asks the server to ignore it", More: moreVerdicts},

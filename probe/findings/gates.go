@@ -134,12 +134,67 @@ func Trip(gates []string, fs []Finding, counts map[string]int) []Tripped {
 	return out
 }
 
-// Describe lists tripped gates as the exit message does:
-// "warning (3), cut (1)".
+// Describe lists tripped gates as the exit message does, each finding
+// counted once, at its own severity: with --fail-on error,warning one
+// error reads "error (1)", not "error (1), warning (1)", and --fail-on
+// warning tripped by an error says so. A finding a gate that is no
+// severity picks (cut, lint-error) is counted under that gate, unless an
+// earlier gate counted it; a counted gate (drift) adds its count:
+// "error (1), warning (2), drift (1)".
 func Describe(ts []Tripped) string {
-	s := make([]string, len(ts))
-	for i, t := range ts {
-		s[i] = t.String()
+	// The same finding is in every gate it trips; identical findings
+	// (same code, tool and message) are told apart by how many of them
+	// one gate holds.
+	type key struct{ code, sev, tool, msg string }
+	most := map[key]int{}
+	for _, t := range ts {
+		in := map[key]int{}
+		for _, f := range t.Findings {
+			k := key{f.Code.String(), string(f.Severity), f.Tool, f.Message}
+			in[k]++
+			most[k] = max(most[k], in[k])
+		}
+	}
+	counted := map[key]int{}
+	counts := map[string]int{}
+	var order []string
+	add := func(bucket string, n int) {
+		if n == 0 {
+			return
+		}
+		if _, ok := counts[bucket]; !ok {
+			order = append(order, bucket)
+		}
+		counts[bucket] += n
+	}
+	for _, t := range ts {
+		severity := slices.Contains(SeverityGates, t.Gate)
+		for _, f := range t.Findings {
+			k := key{f.Code.String(), string(f.Severity), f.Tool, f.Message}
+			if counted[k] >= most[k] {
+				continue
+			}
+			counted[k]++
+			if severity {
+				add(string(f.Severity), 1)
+			} else {
+				add(t.Gate, 1)
+			}
+		}
+		add(t.Gate, t.Count-len(t.Findings))
+	}
+	// Severities first, most severe first; then the other gates in the
+	// order given.
+	rank := func(b string) int {
+		if i := slices.Index(SeverityGates, b); i >= 0 {
+			return i
+		}
+		return len(SeverityGates)
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return rank(a) - rank(b) })
+	s := make([]string, len(order))
+	for i, b := range order {
+		s[i] = fmt.Sprintf("%s (%d)", b, counts[b])
 	}
 	return strings.Join(s, ", ")
 }

@@ -2,7 +2,9 @@ package findings
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -72,13 +74,45 @@ func TestTrip(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	got := Describe(Trip([]string{"warning", "drift"}, []Finding{New(Batch, "b"), New(StdoutNoise, "n"), New(HTTP, "h")}, map[string]int{"drift": 1}))
-	if want := "warning (2), drift (1)"; got != want {
-		t.Errorf("Describe = %q, want %q", got, want)
+	// StdoutNoise is an error, Batch and HTTP are below it; Cut is a
+	// warning a gate of its own also picks.
+	fs := []Finding{New(Batch, "b"), New(StdoutNoise, "n"), New(HTTP, "h")}
+	tests := []struct {
+		gates  []string
+		fs     []Finding
+		counts map[string]int
+		want   string
+	}{
+		{[]string{"error", "warning"}, []Finding{New(StdoutNoise, "n")}, nil, "error (1)"},
+		{[]string{"warning"}, []Finding{New(StdoutNoise, "n")}, nil, "error (1)"},
+		{[]string{"warning", "error"}, []Finding{New(StdoutNoise, "n")}, nil, "error (1)"},
+		{[]string{"info", "warning", "error"}, fs, nil, describeWant(fs)},
+		{[]string{"warning", "drift"}, fs, map[string]int{"drift": 1}, "error (1), warning (1), drift (1)"},
+		{[]string{"cut", "warning"}, []Finding{New(Cut, "c"), New(Cut, "c")}, nil, "cut (2)"},
+		{[]string{"warning", "cut"}, []Finding{New(Cut, "c"), New(Cut, "c")}, nil, "warning (2)"},
+		{nil, nil, nil, ""},
 	}
-	if got := Describe(nil); got != "" {
-		t.Errorf("Describe(nil) = %q", got)
+	for _, tt := range tests {
+		if got := Describe(Trip(tt.gates, tt.fs, tt.counts)); got != tt.want {
+			t.Errorf("--fail-on %v on %d findings: Describe = %q, want %q", tt.gates, len(tt.fs), got, tt.want)
+		}
 	}
+}
+
+// describeWant counts findings by severity, most severe first: what
+// Describe says when a severity gate picks every one.
+func describeWant(fs []Finding) string {
+	n := map[Severity]int{}
+	for _, f := range fs {
+		n[f.Severity]++
+	}
+	var s []string
+	for _, sev := range []Severity{Error, Warning, Info} {
+		if n[sev] > 0 {
+			s = append(s, fmt.Sprintf("%s (%d)", sev, n[sev]))
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 func TestCheckGates(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
 )
 
 // explained marks an error Explain has already been through, so that a
@@ -43,39 +44,53 @@ func (s *Server) Explain(err error) error {
 		cp := *have
 		fe = &cp
 	}
-	if s.proc != nil {
+	switch {
+	case s.proc != nil:
 		s.explainProcess(fe, err)
-	} else if s.http != nil {
-		explainHTTP(fe, err)
+	case s.http != nil:
+		s.explainHTTP(fe, err)
 	}
 	fe.Err = &explained{err: fe.Err}
 	return fe
 }
 
-// explainProcess shows what the server did: its exit status, its last
-// stderr lines, what it wrote.
+// explainProcess shows what the server did: its exit status (or that
+// mcpprobe stopped it), what it wrote on stdout, its last stderr lines.
 func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 	var ce *probe.ClosedError
 	closed := errors.As(err, &ce)
-	exited, status := false, ""
+	exited, status, stoppedBy := false, "", ""
 	if s.isStopped() {
-		exited, status = s.exit.AlreadyExited, s.exit.Status
-	} else if closed || s.stdio.OutputEnded() {
+		exited, status, stoppedBy = s.exit.AlreadyExited, s.exit.Status, s.exit.StoppedBy
+	} else if closed || s.stdio.OutputEnded() || s.stdio.Overflowed() {
 		// The stream ended: the process is on its way out. Its status and
 		// the last of its stderr are worth a short wait.
 		if s.proc.Wait(s.opts.Grace) {
-			exited, status = true, s.proc.ExitStatus()
+			exited, status, stoppedBy = true, s.proc.ExitStatus(), s.proc.StoppedBy()
 			transport.WaitFor(s.stdio.Drained(), stderrSettle)
 		}
 	}
-	if (closed || exited) && status != "" {
+	switch {
+	case (closed || exited) && stoppedBy != "":
+		// mcpprobe ended it: that is no exit of its own.
+		fe.What += " (the server was stopped: " + stoppedBy + ")"
+	case (closed || exited) && status != "":
 		fe.What = strings.Replace(fe.What, "closed its output", "exited", 1)
 		fe.What += " (" + status + ")"
 	}
+	// What came on stdout, messages included: a server that answers with
+	// an id of its own making did answer, and saying "nothing" would send
+	// its author looking in the wrong place.
 	var got []string
-	for _, f := range s.trace.Frames() {
-		if f.Dir == transport.DirNoise && len(got) < 3 {
+	for _, f := range s.trace.Tail(512) {
+		if len(got) >= 3 {
+			break
+		}
+		switch f.Dir {
+		case transport.DirNoise:
 			got = append(got, "stdout: "+excerpt(f.Raw, 200))
+		case transport.DirRecv:
+			got = append(got, "stdout: "+excerpt(f.Raw, 200)+idNote(f.Raw))
 		}
 	}
 	for _, l := range tail(s.stdio.StderrTail(), 5) {
@@ -89,15 +104,40 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 	} else if fe.Received == "" {
 		fe.Received = "nothing on stdout or stderr"
 	}
-	if fe.Try == "" && (closed || exited) {
-		fe.Try = "run the command by hand to see why it exits"
+	if fe.Try == "" {
+		switch {
+		case stoppedBy != "":
+			fe.Try = "see why mcpprobe stopped it above; --trace FILE records every frame"
+		case closed || exited:
+			fe.Try = "run the command by hand to see why it exits"
+		default:
+			fe.Try = "run it again with --trace FILE to see every frame it sent"
+		}
 	}
 }
 
-// explainHTTP gives an HTTP failure what was received and what to try.
-func explainHTTP(fe *probe.FatalError, err error) {
+// idNote says why a response the server sent matched no request, where
+// its id shows it: mcpprobe numbers its requests, so an id that is a
+// string (or a number never sent) was the server's own invention.
+func idNote(raw []byte) string {
+	v := gjson.ParseBytes(raw)
+	id := v.Get("id")
+	if !id.Exists() || v.Get("method").Exists() {
+		return ""
+	}
+	if id.Type == gjson.String {
+		return fmt.Sprintf(" (a response with id %s, a string; mcpprobe's requests have number ids, so it answers none of them)", excerpt([]byte(id.Raw), 40))
+	}
+	return ""
+}
+
+// explainHTTP gives an HTTP failure what was received and what to try,
+// in HTTP's terms.
+func (s *Server) explainHTTP(fe *probe.FatalError, err error) {
 	var he *transport.HTTPError
 	var ce *transport.ConnError
+	var te *probe.TimeoutError
+	var cl *probe.ClosedError
 	switch {
 	case errors.As(err, &ce):
 		fe.What = ce.Error()
@@ -117,7 +157,46 @@ func explainHTTP(fe *probe.FatalError, err error) {
 		default:
 			fe.Try = "check the URL and the server's logs"
 		}
+	case errors.Is(err, transport.ErrTooMuch):
+		fe.Try = "raise --max-bytes if the server really sends that much; otherwise it floods its responses"
+	case errors.Is(err, transport.ErrLineTooLong):
+		fe.Try = "raise --max-line if the server's messages really are that large"
+	case errors.As(err, &te):
+		fe.Try = "check that the URL is the server's MCP endpoint and that it answers a POST with JSON or an event stream; raise --startup-timeout (or --timeout) if it is slow"
+	case errors.As(err, &cl):
+		fe.Try = "the server ended the response or its event stream early: check its logs"
 	}
+	if fe.Received == "" {
+		fe.Received = s.httpReceived()
+	}
+	if fe.Try == "" || strings.Contains(fe.Try, "stdio") || strings.Contains(fe.Try, "the command by hand") {
+		fe.Try = "check the URL and the server's logs; --trace FILE records every HTTP exchange"
+	}
+}
+
+// httpReceived sums up the last HTTP answers, for a failure that carries
+// none of its own.
+func (s *Server) httpReceived() string {
+	var got []string
+	frames := s.trace.Tail(64)
+	for i := len(frames) - 1; i >= 0 && len(got) < 3; i-- {
+		f := frames[i]
+		if f.Dir == transport.DirSend || f.HTTP == nil {
+			continue
+		}
+		line := fmt.Sprintf("HTTP %d %s", f.HTTP.Status, f.HTTP.ContentType)
+		if f.HTTP.Status == 0 {
+			line = "an event on the stream"
+		}
+		if len(f.Raw) > 0 {
+			line += ": " + excerpt(f.Raw, 200) + idNote(f.Raw)
+		}
+		got = append([]string{line}, got...)
+	}
+	if len(got) == 0 {
+		return "no HTTP answer with a message"
+	}
+	return strings.Join(got, "\n  ")
 }
 
 func tail(s []string, n int) []string {

@@ -2,10 +2,12 @@ package launch
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +20,11 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("LAUNCH_HELPER"); mode != "" {
 		helper(mode)
 		os.Exit(0)
+	}
+	// As mcpprobe's main does: every child of this process comes from
+	// launch, and what escapes a server's group reparents here.
+	if err := EnableSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "no subreaper:", err)
 	}
 	os.Exit(m.Run())
 }
@@ -53,12 +60,36 @@ func helper(mode string) {
 		drainStdin()
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "escape": // a grandchild that leaves the group (setsid) and ignores SIGTERM
+		c := exec.Command(os.Args[0])
+		c.Env = append(os.Environ(), "LAUNCH_HELPER=stubborn")
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(c.Process.Pid)
+		fmt.Println("ready")
+		drainStdin()
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+		time.Sleep(time.Minute)
 	case "exit-stderr": // a server that fails at startup
 		fmt.Println("listening on stdio")
 		fmt.Fprintln(os.Stderr, "fatal: ORDERS_API_KEY is not set")
 		os.Exit(3)
 	case "silent": // never answers, exits when stdin closes
 		drainStdin()
+	case "string-id": // answers every request, with its id made a string
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(in.Bytes(), &m) == nil && m.ID != nil {
+				fmt.Printf(`{"jsonrpc":"2.0","id":"%s","error":{"code":-32601,"message":"no"}}`+"\n", strings.Trim(string(m.ID), `"`))
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 	"github.com/tailscale/hujson"
 )
 
@@ -42,7 +43,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 		Servers    map[string]json.RawMessage `json:"servers"`
 	}
 	if err := json.Unmarshal(std, &doc); err != nil {
-		return Target{}, fmt.Errorf("%s: %v", path, err)
+		return Target{}, fmt.Errorf("%s: %s", path, jsonerr.Explain(err))
 	}
 	all := map[string]json.RawMessage{}
 	for k, v := range doc.Servers {
@@ -69,7 +70,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	var e configEntry
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&e); err != nil {
-		return Target{}, fmt.Errorf("%s: server %q: %v", path, name, err)
+		return Target{}, fmt.Errorf("%s: server %q: %s", path, name, jsonerr.Explain(err))
 	}
 	abs, _ := filepath.Abs(path)
 	workspace := filepath.Dir(abs)
@@ -97,12 +98,17 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	for _, k := range sortedKeys(e.Env) {
 		v := x.expand(e.Env[k])
 		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, EnvSecrets(v)...)
 	}
 	if e.Cwd != "" {
 		t.Dir = x.expand(e.Cwd)
 		if !filepath.IsAbs(t.Dir) {
 			t.Dir = filepath.Join(filepath.Dir(abs), t.Dir)
+		}
+		// A host spawns the command in cwd, so a relative path to it
+		// (./server, bin/server) is found there; a bare name is on PATH.
+		if strings.ContainsRune(t.Command, filepath.Separator) && !filepath.IsAbs(t.Command) {
+			t.Command = filepath.Join(t.Dir, t.Command)
 		}
 	}
 	t.URL = x.expand(e.URL)
@@ -110,7 +116,7 @@ func FromConfig(path, name string, lookup func(string) (string, bool)) (Target, 
 	for _, k := range sortedKeys(e.Headers) {
 		v := x.expand(e.Headers[k])
 		t.Headers = append(t.Headers, k+": "+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, HeaderSecrets(k, v)...)
 	}
 	if x.err != nil {
 		return Target{}, fmt.Errorf("%s: server %q: %v", path, name, x.err)

@@ -209,7 +209,7 @@ func TestFromConfig(t *testing.T) {
 				want := Target{
 					Kind: "http", Name: "remote", URL: "https://api.example.com/mcp?team=/home/me",
 					Headers: []string{"Authorization: Bearer tok-123456", "X-Team: eng"},
-					Secrets: []string{"/home/me", "Bearer tok-123456", "eng", "tok-123456"}, // the URL's query value first
+					Secrets: []string{"/home/me", "Bearer tok-123456", "tok-123456", "eng"}, // the URL's query value first, then each header's value and its token
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)

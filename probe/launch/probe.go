@@ -31,12 +31,16 @@ func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.C
 			c.Timings.ExitAfter, c.Timings.ExitKnown = exit.After, true
 		}
 		probe.StdioFindings(c, s.stdio, probe.ProcessExit{
-			Early:  exit.AlreadyExited && runErr == nil,
+			Early:  exit.AlreadyExited && runErr == nil && exit.StoppedBy == "",
 			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: s.opts.Grace,
+			Interrupted: Interrupted() != "",
 		})
 	default:
 		probe.HTTPFindings(c, s.http, t.URL, s.closing)
 	}
+	// What the launcher found when it let the server go: processes that
+	// escaped its group, a server past --max-bytes.
+	c.Findings = append(c.Findings, findingsOf(s)...)
 	if runErr != nil {
 		runErr = s.Explain(runErr)
 	}

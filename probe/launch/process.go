@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,6 +60,14 @@ type Process struct {
 	exited   chan struct{}
 	exitedAt time.Time
 	waitErr  error
+
+	name string // the command as a person would type it, env values hidden
+
+	mu sync.Mutex
+	// sent is the last signal mcpprobe sent the group, and why: a
+	// process that died of it was stopped, it did not exit on its own.
+	sent    syscall.Signal
+	sentWhy string
 }
 
 // StartProcess starts t's command in a process group of its own, with
@@ -94,17 +103,25 @@ func StartProcess(t Target) (*Process, error) {
 	cmd.Env = append(os.Environ(), t.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
-	err = cmd.Start()
+	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display()}
+	// Started and registered in one step: the orphan search must never
+	// see a child of ours that it does not know as a server.
+	err = register(p, cmd.Start)
 	// The child has its own copies; ours must go so EOF can reach us.
 	closeAll(inR, outW, errW)
 	if err != nil {
 		closeAll(inW, outR, errR)
+		var ie *InterruptedError
+		if errors.As(err, &ie) {
+			return nil, err
+		}
 		return nil, &StartError{Command: t.Command, Err: err}
 	}
-	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.exitedAt = time.Now()
+		// Reaped: its pid is no longer ours, and may be reused.
+		unregister(p)
 		close(p.exited)
 	}()
 	return p, nil
@@ -147,6 +164,57 @@ func (p *Process) ExitStatus() string {
 	}
 }
 
+// ExitSignal is the signal that ended the process, 0 if none did or it
+// still runs.
+func (p *Process) ExitSignal() int {
+	select {
+	case <-p.exited:
+	default:
+		return 0
+	}
+	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return int(ws.Signal())
+	}
+	return 0
+}
+
+// StoppedBy says why mcpprobe ended the process, when it did: the signal
+// that killed it was one mcpprobe sent ("SIGTERM sent by mcpprobe after
+// stdin closed and 2s passed"). "" when it exited on its own or still
+// runs: only then may its end be laid at the server's door.
+func (p *Process) StoppedBy() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
+	ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent == 0 || (ws.Signal() != syscall.SIGTERM && ws.Signal() != syscall.SIGKILL) {
+		return ""
+	}
+	why := sigName(ws.Signal()) + " sent by mcpprobe"
+	if p.sentWhy != "" {
+		why += " " + p.sentWhy
+	}
+	return why
+}
+
+// signal sends sig to the group and remembers it, with why, so that the
+// end it causes is not taken for the server's own doing.
+func (p *Process) signal(sig syscall.Signal, why string) error {
+	if sig != 0 {
+		p.mu.Lock()
+		p.sent, p.sentWhy = sig, why
+		p.mu.Unlock()
+	}
+	return signalGroup(p.Pid(), sig)
+}
+
 // ExitCode is the process's exit code: -1 while it runs or when a signal
 // ended it, as os.ProcessState says.
 func (p *Process) ExitCode() int {
@@ -159,17 +227,21 @@ func (p *Process) ExitCode() int {
 }
 
 // Signal sends sig to the whole process group.
-func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.Pid(), sig) }
+func (p *Process) Signal(sig syscall.Signal) error { return p.signal(sig, "") }
 
 // Kill ends the whole process group at once, as a crash would.
-func (p *Process) Kill() { _ = signalGroup(p.Pid(), syscall.SIGKILL) }
+func (p *Process) Kill() { _ = p.signal(syscall.SIGKILL, "to crash it") }
+
+// KillFor ends the whole process group at once, saying why (for the
+// explanation of what follows): "because it sent more than --max-bytes".
+func (p *Process) KillFor(why string) { _ = p.signal(syscall.SIGKILL, why) }
 
 // Terminate sends SIGTERM to the process group, stdin still open, and
 // waits up to grace for the exit: how the server takes a host's SIGTERM.
 // It returns the time to exit, and false if the server outlived grace.
 func (p *Process) Terminate(grace time.Duration) (time.Duration, bool) {
 	sent := time.Now()
-	_ = p.Signal(syscall.SIGTERM)
+	_ = p.signal(syscall.SIGTERM, "to time its shutdown")
 	if !p.Wait(grace) {
 		return grace, false
 	}
@@ -190,6 +262,14 @@ type ExitReport struct {
 	// Leftover: processes of the server's group were still alive after it
 	// exited, and were killed.
 	Leftover bool
+	// Escaped are the processes the server started that had left its
+	// process group (setsid, setpgid) and outlived it, found as
+	// descendants of the probe and killed: "pid 1234 (sleep)". Empty
+	// where the platform cannot find them (see EnableSubreaper).
+	Escaped []string
+	// StoppedBy is why mcpprobe ended the process, if a signal it sent
+	// did (Process.StoppedBy).
+	StoppedBy string
 	// process is false for a URL target: there was nothing to stop.
 	process bool
 }
@@ -226,7 +306,7 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 		for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
 			wait := grace
 			if sig != 0 {
-				_ = signalGroup(pgid, sig)
+				_ = p.signal(sig, fmt.Sprintf("to stop it, after stdin closed and %v passed", grace))
 				r.Signal = sigName(sig)
 			}
 			if sig == syscall.SIGKILL {
@@ -243,14 +323,32 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 	// Grandchildren may hold on after the leader went, in its group. When
 	// the group was signalled they are dying with it; otherwise they were
 	// left behind, which is worth reporting.
+	// Members that have exited but whose parent is gone are zombies of
+	// ours (we are their subreaper): reaped, they no longer count.
+	reapZombies()
 	if groupAlive(pgid) {
-		r.Leftover = r.Signal == ""
+		// Left behind only if nobody signalled the group: after a crash
+		// (Kill) its members are still dying, not left.
+		p.mu.Lock()
+		signalled := p.sent != 0
+		p.mu.Unlock()
+		r.Leftover = r.Signal == "" && !signalled
 		_ = signalGroup(pgid, syscall.SIGKILL)
 		for i := 0; i < 50 && groupAlive(pgid); i++ {
 			time.Sleep(10 * time.Millisecond)
+			reapZombies()
 		}
 	}
+	// Descendants that left the group outlive every signal to it. Once
+	// the leader is gone they are orphans, and reparent to the probe.
+	// Whose orphan one is cannot be told, so while another server runs
+	// (bench --vs) they are left to the last server's stop: killing a
+	// daemon a running server relies on would change what is measured.
+	if !otherServersRun(p) {
+		r.Escaped = reapOrphans()
+	}
 	r.Status = p.ExitStatus()
+	r.StoppedBy = p.StoppedBy()
 	return r
 }
 

@@ -20,7 +20,8 @@ func TestGroupIsKilled(t *testing.T) {
 		end          func(p *Process) ExitReport
 		wantLeftover bool
 	}{
-		{"Kill", func(p *Process) ExitReport { p.Kill(); p.Wait(KillWait); return ExitReport{} }, false},
+		// Kill, then Stop to reap, as the contract says.
+		{"Kill", func(p *Process) ExitReport { p.Kill(); p.Wait(KillWait); return p.Stop(time.Second) }, false},
 		// The leader exits when stdin closes and no signal is sent: the
 		// grandchild it left running is a leftover, killed and reported.
 		{"Stop", func(p *Process) ExitReport { return p.Stop(2 * time.Second) }, true},

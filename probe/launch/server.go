@@ -3,11 +3,15 @@ package launch
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
 )
 
 // Options say how to start a target and how to let it go.
@@ -26,6 +30,16 @@ type Options struct {
 	// file, each server a numbered connection with a trace of its own.
 	Record *transport.Recorder
 
+	// MaxBytes bounds everything the server may send in one connection:
+	// stdout and stderr, or HTTP bodies (DefaultMaxBytes if 0, none if
+	// negative). Past it the server is killed (its session dropped), and
+	// what waits on it fails with transport.ErrTooMuch.
+	MaxBytes int64
+	// KeepBytes bounds the bytes of the server's frames held in memory
+	// (DefaultKeepBytes if 0, never more than MaxBytes); past it frames
+	// are counted and streamed to --trace, not held.
+	KeepBytes int64
+
 	// For URL targets.
 	Mode      string // "auto" (or ""), "streamable" or "sse"; a target of kind sse forces sse
 	Insecure  bool   // skip TLS verification
@@ -35,6 +49,18 @@ type Options struct {
 
 // DefaultGrace is the grace period when Options.Grace is 0.
 const DefaultGrace = 2 * time.Second
+
+// DefaultMaxBytes bounds what one server may send in one connection. A
+// tools/list of a large server is a few hundred KiB, a whole session
+// rarely a few MiB: 256 MiB is room for any honest server and stops a
+// flood well before it costs the machine.
+const DefaultMaxBytes = 256 << 20
+
+// DefaultKeepBytes bounds what of one connection is held in memory: its
+// pages, events, notifications, noise and stderr. The largest honest
+// tools/list is a few hundred KiB; rendering a capture copies it a few
+// times over, so this is what bounds the probe's peak.
+const DefaultKeepBytes = 32 << 20
 
 // stderrSettle bounds the wait for the last stderr lines of a process that
 // has exited: a grandchild outside the group may hold the pipe open.
@@ -79,6 +105,18 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 				Err: err, Try: "record the trace again with the options the replay runs with"}
 		}
 	}
+	switch {
+	case o.MaxBytes == 0:
+		o.MaxBytes = DefaultMaxBytes
+	case o.MaxBytes < 0:
+		o.MaxBytes = 0
+	}
+	if o.KeepBytes <= 0 {
+		o.KeepBytes = DefaultKeepBytes
+	}
+	if o.MaxBytes > 0 && o.KeepBytes > o.MaxBytes {
+		o.KeepBytes = o.MaxBytes
+	}
 	if o.Trace == nil {
 		if o.Record != nil {
 			o.Trace = o.Record.Trace(time.Now())
@@ -86,7 +124,11 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 			o.Trace = transport.NewTrace(time.Now())
 		}
 	}
+	o.Trace.Keep(o.KeepBytes)
 	s := &Server{target: t, opts: o, trace: o.Trace, stopped: make(chan struct{})}
+	if err := registerServer(s); err != nil {
+		return nil, err
+	}
 	if t.Kind == "replay" {
 		s.replay = transport.NewReplay(frames, o.Trace)
 		return s, nil
@@ -94,6 +136,11 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	if t.Kind == "stdio" || t.Kind == "" {
 		p, err := StartProcess(t)
 		if err != nil {
+			unregisterServer(s)
+			var ie *InterruptedError
+			if errors.As(err, &ie) {
+				return nil, err
+			}
 			fe := &probe.FatalError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
 			var se *StartError
 			if errors.As(err, &se) {
@@ -102,7 +149,9 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 			return nil, fe
 		}
 		s.proc = p
-		s.stdio = transport.NewStdio(p.Stdin, p.Stdout, p.Stderr, transport.StdioOptions{MaxLine: o.MaxLine, Trace: o.Trace})
+		why := fmt.Sprintf("because it wrote more than %d bytes (--max-bytes)", o.MaxBytes)
+		s.stdio = transport.NewStdio(p.Stdin, p.Stdout, p.Stderr, transport.StdioOptions{MaxLine: o.MaxLine, Trace: o.Trace,
+			MaxBytes: o.MaxBytes, OnOverflow: func() { p.KillFor(why) }})
 		return s, nil
 	}
 	mode := o.Mode
@@ -115,9 +164,11 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	conn, err := transport.NewHTTP(transport.HTTPOptions{
 		URL: t.URL, Headers: t.Headers, Mode: mode, Insecure: o.Insecure,
 		MaxMessage: o.MaxLine, Timeout: o.Timeout, Trace: o.Trace, UserAgent: o.UserAgent,
+		MaxBytes: o.MaxBytes,
 	})
 	if err != nil {
-		return nil, &probe.FatalError{What: err.Error(), Err: err, Try: "give a URL such as https://host/mcp"}
+		unregisterServer(s)
+		return nil, &probe.FatalError{What: err.Error(), Received: "nothing: no request was sent", Err: err, Try: "give a URL such as https://host/mcp"}
 	}
 	s.http = conn
 	return s, nil
@@ -190,12 +241,16 @@ func (s *Server) Terminate(grace time.Duration) (time.Duration, bool) {
 func (s *Server) Stop() ExitReport {
 	s.stopOnce.Do(func() {
 		defer close(s.stopped)
+		defer unregisterServer(s)
 		if s.replay != nil {
 			s.replay.Close()
 			return
 		}
 		if s.proc == nil {
 			s.closing = s.http.Close()
+			if s.http.Overflowed() {
+				note(s, findings.New(findings.MaxBytes, "%s: its responses came to more than %d bytes (--max-bytes); mcpprobe dropped the session there", s.target.Display(), s.opts.MaxBytes))
+			}
 			return
 		}
 		// A server whose stdin a write found closed is exiting: give its
@@ -211,6 +266,13 @@ func (s *Server) Stop() ExitReport {
 		r.AlreadyExited = r.AlreadyExited || ended
 		s.stdio.CloseOutput(stderrSettle)
 		s.exit = r
+		if s.stdio.Overflowed() {
+			note(s, findings.New(findings.MaxBytes, "%s wrote more than %d bytes on stdout and stderr (--max-bytes); mcpprobe killed it there and kept what came before", s.target.Display(), s.opts.MaxBytes))
+		}
+		if len(r.Escaped) > 0 && Interrupted() == "" {
+			note(s, findings.New(findings.EscapedProcesses, "%s started %s, which left its process group and outlived it; a host that stops the server leaves %s running. mcpprobe killed %s",
+				s.target.Display(), strings.Join(r.Escaped, ", "), pronoun(len(r.Escaped), "it", "them"), pronoun(len(r.Escaped), "it", "them")))
+		}
 	})
 	return s.exit
 }
@@ -228,4 +290,43 @@ func (s *Server) isStopped() bool {
 	default:
 		return false
 	}
+}
+
+// Phase says what the server was doing, for a message about a run that
+// stopped: which request it had not answered yet, and for how long.
+func (s *Server) Phase() string {
+	name := s.target.Display()
+	if s.isStopped() {
+		return ""
+	}
+	frames := s.trace.Tail(256)
+	answered := map[string]bool{}
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := frames[i]
+		switch f.Dir {
+		case transport.DirRecv:
+			if id := gjson.GetBytes(f.Raw, "id"); id.Exists() && !gjson.GetBytes(f.Raw, "method").Exists() {
+				answered[id.Raw] = true
+			}
+		case transport.DirSend:
+			m := gjson.ParseBytes(f.Raw)
+			method, id := m.Get("method"), m.Get("id")
+			if !method.Exists() || !id.Exists() {
+				continue
+			}
+			if answered[id.Raw] {
+				return fmt.Sprintf("%s had answered %s", name, method.String())
+			}
+			return fmt.Sprintf("%s had not yet answered %s (sent %v before)", name, method.String(),
+				(s.trace.Since() - f.T).Round(time.Millisecond))
+		}
+	}
+	return name + " had been sent nothing yet"
+}
+
+func pronoun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +41,15 @@ func TestExplain(t *testing.T) {
 		{"never answers", "silent", quick, true, nil,
 			[]string{"did not answer initialize", "\nReceived: nothing on stdout or stderr", "\nTry: check that it speaks MCP"},
 			[]string{"exit status", "exited"}},
+		// It did answer, with ids of its own: "nothing" would be a lie.
+		{"answers with string ids", "string-id", quick, true, nil,
+			[]string{"did not answer initialize", "\nReceived: stdout: {\"jsonrpc\":\"2.0\",\"id\":\"1\"", `a response with id "1", a string`, "\nTry: "},
+			[]string{"nothing on stdout"}},
+		// Stopped by mcpprobe while a request waited: no exit of its own.
+		{"stopped by mcpprobe", "ignore-term", quick, true,
+			func(error) error { return &probe.ClosedError{Method: "tools/call"} },
+			[]string{"the server was stopped: SIGKILL sent by mcpprobe", "\nTry: "},
+			[]string{"exited", "(signal: killed)"}},
 		{"any later failure gets the three parts", "exit-stderr", probe.Options{}, true,
 			func(error) error { return errors.New("tools/call failed") },
 			[]string{"tools/call failed (exit status 3)", "stderr: fatal: ORDERS_API_KEY is not set", "\nTry: run the command by hand"},
@@ -155,11 +165,21 @@ func TestExplainHTTP(t *testing.T) {
 		{"406", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 406}, "HTTP 406", "this is a server bug"},
 		{"compressed", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 200, Why: "the body is compressed"}, "compressed", "not to compress"},
 		{"500", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 500}, "HTTP 500", "the server's logs"},
+		// A failure with nothing HTTP about it still gets an HTTP Try,
+		// never the stdio one the probe wrote for a command.
+		{"timeout", &probe.TimeoutError{Method: "initialize", After: time.Second}, "no HTTP answer", "the server's MCP endpoint"},
+		{"stream ended", &probe.ClosedError{Method: "initialize"}, "no HTTP answer", "ended the response"},
+		{"too much", fmt.Errorf("%w: x", transport.ErrTooMuch), "no HTTP answer", "raise --max-bytes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fe := &probe.FatalError{What: "initialize failed", Err: tc.err}
-			explainHTTP(fe, tc.err)
+			fe := &probe.FatalError{What: "initialize failed", Err: tc.err,
+				Try: "check that it speaks MCP over stdio on stdout (not HTTP, not stderr)"}
+			srv := &Server{trace: transport.NewTrace(time.Now())}
+			srv.explainHTTP(fe, tc.err)
+			if strings.Contains(fe.Try, "stdio") {
+				t.Errorf("an HTTP failure got the stdio Try: %q", fe.Try)
+			}
 			if !strings.Contains(fe.Received, tc.wantReceived) || !strings.Contains(fe.Try, tc.wantTry) {
 				t.Errorf("Received %q, Try %q; want %q and %q", fe.Received, fe.Try, tc.wantReceived, tc.wantTry)
 			}
@@ -183,7 +203,10 @@ func TestServerKillAndStop(t *testing.T) {
 	if r.Status != "signal: killed" {
 		t.Errorf("Status = %q, want signal: killed", r.Status)
 	}
-	if again := srv.Stop(); again != r {
+	if r.StoppedBy != "SIGKILL sent by mcpprobe to crash it" {
+		t.Errorf("StoppedBy = %q: the kill was ours", r.StoppedBy)
+	}
+	if again := srv.Stop(); !reflect.DeepEqual(again, r) {
 		t.Errorf("a second Stop gave %+v, want %+v", again, r)
 	}
 	if err := srv.Conn().Send([]byte(`{}`)); err == nil {

@@ -2,7 +2,6 @@ package launch
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -81,7 +80,7 @@ func (t *Target) WithEnv(pairs []string) error {
 			return fmt.Errorf("--env %q: want KEY=VALUE", p)
 		}
 		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, v)
+		t.Secrets = append(t.Secrets, EnvSecrets(v)...)
 	}
 	return nil
 }
@@ -114,21 +113,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// urlSecrets are the parts of a URL that carry credentials: query values
-// (api_key=…) and a userinfo password.
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, vs := range u.Query() {
-		out = append(out, vs...)
-	}
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
-	}
-	return out
 }

@@ -25,6 +25,9 @@ type Options struct {
 	// calls, and the cases start from them; otherwise both are built from
 	// each tool's schema.
 	Args []byte
+	// Progress, if set, hears each case as it is sent: its name, the
+	// cases done and the cases planned so far.
+	Progress func(name string, done, total int)
 }
 
 // Result is a malformed run: every case with the channel that answered
@@ -173,7 +176,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
 
-	r := &runner{ctx: ctx, start: start, o: o.Probe, timeout: o.Probe.Timeout}
+	r := &runner{ctx: ctx, start: start, o: o.Probe, timeout: o.Probe.Timeout, progress: o.Progress}
 	defer r.stop()
 	if err := r.connect(); err != nil {
 		return nil, err
@@ -188,6 +191,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		baselines = append(baselines, BaselineCase(name, args[name], meta))
 	}
+	r.total = len(baselines)
 	base, err := r.play(baselines, nil)
 	if err != nil {
 		return nil, err
@@ -204,6 +208,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		b, ok := byTool[c.Tool]
 		return ok && (b.Channel == NoAnswer || b.Channel == Crashed)
 	}
+	r.total += len(cases)
 	rest, err := r.play(cases, skip)
 	if err != nil {
 		return nil, err

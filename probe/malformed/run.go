@@ -51,6 +51,10 @@ type runner struct {
 	srv     *launch.Server
 	cl      *probe.Client
 	sent    int // cases sent so far, for their ids
+	// progress hears each case as it starts; done counts the cases
+	// played (sent or skipped) of total planned.
+	progress    func(name string, done, total int)
+	done, total int
 }
 
 func (r *runner) connect() error {
@@ -81,6 +85,10 @@ func (r *runner) play(cases []Case, skip func(Case) bool) ([]Outcome, error) {
 		if r.ctx.Err() != nil {
 			break
 		}
+		if r.progress != nil {
+			r.progress(c.Name, r.done, r.total)
+		}
+		r.done++
 		var o Outcome
 		switch {
 		case skip != nil && skip(c):

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/urfave/cli/v3"
+)
+
+func serversCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "servers",
+		Usage: "list the MCP servers in the host config files for this folder and user, or in --config FILE",
+		UsageText: "mcpprobe servers                 (Claude Code, Claude Desktop, Cursor and VS Code files found here)\n" +
+			"   mcpprobe servers --config FILE\n" +
+			"   mcpprobe --config FILE",
+		Before: beforeNoGates,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usageErr("servers takes no arguments; to probe a server it lists: mcpprobe wire --config FILE NAME")
+			}
+			return listServers(cmd)
+		},
+	}
+}
+
+// listServers prints the servers of --config FILE, or of every host
+// config file found for the current folder and user, with where each
+// came from. Secrets (env values, headers, credentials in URLs) are never
+// shown.
+func listServers(cmd *cli.Command) error {
+	var files []launch.HostConfig
+	if f := cmd.String("config"); f != "" {
+		if _, err := os.Stat(f); err != nil {
+			return usageErr("--config %s: %v", f, unwrapPath(err))
+		}
+		files = []launch.HostConfig{{Path: f}}
+	} else {
+		dir, _ := os.Getwd()
+		home, _ := os.UserHomeDir()
+		ucd, _ := os.UserConfigDir()
+		for _, hc := range launch.HostConfigs(dir, home, ucd) {
+			if st, err := os.Stat(hc.Path); err == nil && !st.IsDir() {
+				files = append(files, hc)
+			}
+		}
+	}
+	var b bytes.Buffer
+	w := screenFor(cmd, &b)
+	if len(files) == 0 {
+		fmt.Fprintln(w, "No host config file found for this folder or user. mcpprobe looks for .mcp.json and ~/.claude.json")
+		fmt.Fprintln(w, "(Claude Code), Claude Desktop's claude_desktop_config.json, .cursor/mcp.json and ~/.cursor/mcp.json")
+		fmt.Fprintln(w, "(Cursor), and .vscode/mcp.json (VS Code).")
+		return flush(cmd, w, &b)
+	}
+	var rows [][]string
+	for _, hc := range files {
+		list, err := launch.ListConfig(hc.Path, os.LookupEnv)
+		if err != nil {
+			if cmd.IsSet("config") {
+				return configErr(hc.Path, err)
+			}
+			msg := strings.TrimPrefix(err.Error(), hc.Path+": ")
+			rows = append(rows, []string{"—", "—", "cannot be read: " + reports.Cell(oneLine(msg)), from(hc)})
+			continue
+		}
+		for _, s := range list {
+			rows = append(rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path)), from(hc)})
+		}
+		if len(list) == 0 {
+			rows = append(rows, []string{"—", "—", "no servers", from(hc)})
+		}
+	}
+	reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL", "from"}, rows)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME. Values of env and headers are not shown.")
+	return flush(cmd, w, &b)
+}
+
+func serverKind(s launch.ConfigServer) string {
+	if s.Err != nil {
+		return "—"
+	}
+	return s.Target.Kind
+}
+
+// what is the command line or URL, secrets hidden, or why the entry
+// cannot be probed.
+func what(s launch.ConfigServer, path string) string {
+	if s.Err != nil {
+		msg := strings.TrimPrefix(s.Err.Error(), fmt.Sprintf("%s: server %q: ", path, s.Name))
+		msg = strings.TrimPrefix(msg, path+": ")
+		return "cannot be probed: " + oneLine(msg)
+	}
+	t := s.Target
+	d := transport.NewRedactor(t.Secrets).String(t.Display())
+	if t.Kind != "stdio" && len(t.Headers) > 0 {
+		d += fmt.Sprintf(" (%d header(s))", len(t.Headers))
+	}
+	if t.Kind == "stdio" && t.Dir != "" {
+		d += " (in " + tidyPath(t.Dir) + ")"
+	}
+	return d
+}
+
+func from(hc launch.HostConfig) string {
+	p := tidyPath(hc.Path)
+	if hc.Host == "" {
+		return p
+	}
+	return fmt.Sprintf("%s, %s: %s", hc.Host, hc.Scope, p)
+}
+
+// tidyPath shortens a path for a person: relative to the current folder
+// when under it, ~/… when under the home folder.
+func tidyPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if wd, err := os.Getwd(); err == nil && wd != "/" {
+		if r, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		if r, err := filepath.Rel(home, abs); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.Join("~", r)
+		}
+	}
+	return abs
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/mcpprobe/mcpprobe/reports"
+)
+
+// onTerminal runs mcpprobe with stdout (or stderr, with onStderr) on a
+// pseudo-terminal cols wide, env added to its environment, and returns
+// what the terminal showed (line ends as "\n") and the other stream.
+func onTerminal(t *testing.T, cols int, onStderr bool, env []string, args ...string) (tty, other string, code int) {
+	t.Helper()
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: uint16(cols)}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var buf bytes.Buffer
+	if onStderr {
+		cmd.Stdout, cmd.Stderr = &buf, pts
+	} else {
+		cmd.Stdout, cmd.Stderr = pts, &buf
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pts.Close()
+	var shown bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		// The read ends with EIO once the child has gone and the
+		// terminal has no writer left.
+		_, _ = io.Copy(&shown, ptm)
+		close(read)
+	}()
+	err = cmd.Wait()
+	<-read
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil && !errors.Is(err, syscall.EIO) {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(shown.String(), "\r\n", "\n"), buf.String(), code
+}
+
+// TestOutputFitsTheTerminal: with COLUMNS=100 on a terminal, no line of
+// wire, budget, diff, bench, faults or malformed is wider than 100
+// columns (as a terminal counts them), severities and verdicts are
+// coloured, and NO_COLOR, --no-color, --wide and a pipe each turn that
+// off as they should.
+func TestOutputFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want string // shown, coloured
+	}{
+		{"wire", []string{"wire", "--", bin.raw, "-banner"}, "\x1b[31merror\x1b[0m"},
+		{"budget", []string{"budget", bin.good}, "\x1b[33mwarning\x1b[0m"},
+		{"diff", []string{"diff", bin.good, "--", bin.raw}, "instructions"},
+		{"bench", []string{"bench", "--startup", "1", "-n", "5", "--warmup", "1", bin.good}, "find_orders"},
+		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, "not_connected"},
+		{"malformed", []string{"malformed", "--timeout", "1s", "--call", "find_orders", bin.good}, "\x1b[32m✓ pass"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// The terminal is wider than COLUMNS: COLUMNS wins, as it does
+			// for ls and git.
+			shown, stderr, code := onTerminal(t, 200, false, []string{"COLUMNS=100"}, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			widest := 0
+			for _, l := range strings.Split(shown, "\n") {
+				widest = max(widest, reports.Width(l))
+				if reports.Width(l) > 100 {
+					t.Errorf("a line of %d columns:\n%s", reports.Width(l), l)
+				}
+			}
+			if !strings.Contains(shown, tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, shown)
+			}
+			// Piped: full width, no colour, whatever COLUMNS says.
+			piped := mcpprobe(t, tc.args...)
+			if strings.Contains(piped.stdout, "\x1b[") {
+				t.Errorf("colour in piped output:\n%s", piped.stdout)
+			}
+			pipedWidest := 0
+			for _, l := range strings.Split(piped.stdout, "\n") {
+				pipedWidest = max(pipedWidest, reports.Width(l))
+			}
+			if pipedWidest <= 100 && tc.name != "faults" {
+				t.Errorf("piped output is only %d columns: it should not be fitted", pipedWidest)
+			}
+		})
+	}
+	t.Run("no colour", func(t *testing.T) {
+		t.Parallel()
+		for _, env := range [][]string{{"NO_COLOR=1"}, {"TERM=dumb"}} {
+			shown, _, _ := onTerminal(t, 100, false, env, "wire", "--", bin.raw, "-banner")
+			if strings.Contains(shown, "\x1b[") {
+				t.Errorf("%s: colour shown:\n%s", env, shown)
+			}
+		}
+		shown, _, _ := onTerminal(t, 100, false, nil, "wire", "--no-color", "--", bin.raw, "-banner")
+		if strings.Contains(shown, "\x1b[") {
+			t.Errorf("--no-color: colour shown:\n%s", shown)
+		}
+	})
+	t.Run("terminal size and --wide", func(t *testing.T) {
+		t.Parallel()
+		shown, _, _ := onTerminal(t, 72, false, nil, "budget", bin.good)
+		for _, l := range strings.Split(shown, "\n") {
+			if reports.Width(l) > 72 {
+				t.Errorf("a line of %d columns on a 72-column terminal:\n%s", reports.Width(l), l)
+			}
+		}
+		wide, _, _ := onTerminal(t, 72, false, nil, "budget", "--wide", bin.good)
+		widest := 0
+		for _, l := range strings.Split(wide, "\n") {
+			widest = max(widest, reports.Width(l))
+		}
+		if widest <= 72 {
+			t.Errorf("--wide is still fitted (%d columns)", widest)
+		}
+	})
+}
+
+// TestProgressOnTerminal: on a terminal's stderr a silent server is seen
+// being waited for, against the limit the user chose, and the line is
+// cleared before the message; piped, stderr holds the message alone.
+func TestProgressOnTerminal(t *testing.T) {
+	t.Parallel()
+	args := []string{"wire", "--startup-timeout", "2s", "--discover-timeout", "500ms", "--", bin.raw, "-silent"}
+	shown, _, code := onTerminal(t, 100, true, nil, args...)
+	if code != 3 {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+	for _, want := range []string{"wire · starting", "waiting for initialize (1 s of 2 s)", "\r\x1b[2Kmcpprobe: the server did not answer initialize within 2s"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the terminal did not show %q:\n%q", want, shown)
+		}
+	}
+	piped := mcpprobe(t, args...)
+	if strings.Contains(piped.stderr, "waiting for") || strings.Contains(piped.stderr, "\x1b[") {
+		t.Errorf("progress on a pipe:\n%q", piped.stderr)
+	}
+	quiet, _, _ := onTerminal(t, 100, true, nil, append([]string{"wire", "--quiet"}, args[1:]...)...)
+	if strings.Contains(quiet, "waiting for") {
+		t.Errorf("progress with --quiet:\n%q", quiet)
+	}
+}

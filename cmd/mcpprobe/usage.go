@@ -1,0 +1,438 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Usage errors read as git's and gh's do: one line naming the flag or the
+// value and the fix, then a pointer to the command's --help (run adds
+// it), never the whole help on top.
+
+// argsKey holds the command line as given, so that a usage error can
+// quote it back corrected (the forgotten "--").
+type argsKey struct{}
+
+// onUsageError is every command's OnUsageError: what urfave/cli reports
+// about the command line, in the user's terms.
+func onUsageError(ctx context.Context, cmd *cli.Command, err error, _ bool) error {
+	return usageErr("%s", parseMessage(ctx, cmd, err.Error()))
+}
+
+var (
+	reUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	reNoValue  = regexp.MustCompile(`^flag needs an argument: -*(.*)$`)
+	reBadValue = regexp.MustCompile(`(?s)^invalid value "(.*)" for flag -+([^:]+): `)
+)
+
+// parseMessage rewrites one of urfave/cli's parse errors.
+func parseMessage(ctx context.Context, cmd *cli.Command, msg string) string {
+	if m := reUnknown.FindStringSubmatch(msg); m != nil {
+		return unknownFlag(ctx, cmd, m[1])
+	}
+	if m := reNoValue.FindStringSubmatch(msg); m != nil {
+		f := lookupFlag(cmd, m[1])
+		return fmt.Sprintf("%s needs a value, such as %s %s", dash(m[1]), dash(m[1]), example(f))
+	}
+	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+		f := lookupFlag(cmd, m[2])
+		return fmt.Sprintf("%s %q: want %s", dash(m[2]), m[1], kindOf(f))
+	}
+	return msg
+}
+
+// unknownFlag names the flag, the flag it may be a typo of, and, when it
+// follows the target's command, says where the server's own flags go.
+func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
+	typed := dash(name)
+	args, _ := ctx.Value(argsKey{}).([]string)
+	for _, a := range args {
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
+			typed, _, _ = strings.Cut(a, "=")
+			break
+		}
+	}
+	msg := "unknown flag " + typed
+	if fixed, ok := dashFix(ctx, cmd, name); ok {
+		return msg + "; a flag of the server's goes after --: " + fixed
+	}
+	if near := nearestFlag(cmd, name); near != "" {
+		return msg + "; did you mean " + dash(near) + "?"
+	}
+	return msg + " for " + commandLabel(cmd)
+}
+
+// dashFix rewrites the command line with "--" before the target when an
+// unknown flag comes after a word that is not ours: `wire ./server
+// -banner` was meant as `wire -- ./server -banner`.
+func dashFix(ctx context.Context, cmd *cli.Command, name string) (string, bool) {
+	args, _ := ctx.Value(argsKey{}).([]string)
+	if cmd.Root() == cmd || len(args) == 0 {
+		return "", false
+	}
+	// Find the subcommand, then split its words into ours (flags and
+	// their values) up to the first word that is not, and the rest.
+	i := slices.Index(args, cmd.Name)
+	if i < 0 {
+		return "", false
+	}
+	head := []string{"mcpprobe"}
+	head = append(head, args[1:i+1]...)
+	words := args[i+1:]
+	for j := 0; j < len(words); j++ {
+		w := words[j]
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			rest := words[j:]
+			bad := slices.IndexFunc(rest, func(s string) bool {
+				n, _, _ := strings.Cut(strings.TrimLeft(s, "-"), "=")
+				return strings.HasPrefix(s, "-") && n == name
+			})
+			if bad < 0 {
+				return "", false
+			}
+			return shellJoin(head) + " -- " + shellJoin(rest), true
+		}
+		n, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		f := lookupFlag(cmd, n)
+		if f == nil {
+			return "", false // the unknown flag comes before any target word
+		}
+		head = append(head, w)
+		if !hasValue && takesValue(f) && j+1 < len(words) {
+			j++
+			head = append(head, words[j])
+		}
+	}
+	return "", false
+}
+
+// quotedCommand is the hint for a command line given as one word: it is
+// no file and no command on PATH, but it has spaces, so it was quoted by
+// mistake (`wire "node server.mjs"`).
+func quotedCommand(cmdName string, args []string) error {
+	if len(args) != 1 || !strings.ContainsAny(args[0], " \t") || strings.Contains(args[0], "://") {
+		return nil
+	}
+	if _, err := os.Stat(args[0]); err == nil {
+		return nil
+	}
+	if _, err := exec.LookPath(args[0]); err == nil {
+		return nil
+	}
+	return usageErr("%q is not a file or a command; to run a command with arguments, give them as separate words after --: mcpprobe %s -- %s",
+		args[0], cmdName, args[0])
+}
+
+// nearestFlag is the command's flag closest to name, if one is a likely
+// typo of it (edit distance 2 or less, or a prefix).
+func nearestFlag(cmd *cli.Command, name string) string {
+	best, bestD := "", 3
+	for _, f := range allFlags(cmd) {
+		for _, n := range f.Names() {
+			if len(n) < 2 {
+				continue
+			}
+			d := editDistance(name, n)
+			if strings.HasPrefix(n, name) && len(name) >= 3 {
+				d = min(d, 1)
+			}
+			if d < bestD {
+				best, bestD = n, d
+			}
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// allFlags are the command's own flags and the root's (global) ones.
+func allFlags(cmd *cli.Command) []cli.Flag {
+	fs := append([]cli.Flag{}, cmd.Flags...)
+	if r := cmd.Root(); r != cmd {
+		fs = append(fs, r.Flags...)
+	}
+	return fs
+}
+
+func lookupFlag(cmd *cli.Command, name string) cli.Flag {
+	for _, f := range allFlags(cmd) {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+func takesValue(f cli.Flag) bool {
+	if d, ok := f.(cli.DocGenerationFlag); ok {
+		return d.TakesValue()
+	}
+	return false
+}
+
+// kindOf says what a flag's value must look like.
+func kindOf(f cli.Flag) string {
+	switch f.(type) {
+	case *cli.DurationFlag:
+		return "a duration such as 10s, 500ms or 2m"
+	case *cli.IntFlag, *cli.Uint64Flag, *cli.UintFlag, *cli.Int64Flag:
+		return "a whole number"
+	case *cli.BoolFlag:
+		return "true or false (or the flag alone)"
+	}
+	return "another value"
+}
+
+func example(f cli.Flag) string {
+	switch f.(type) {
+	case *cli.DurationFlag:
+		return "10s"
+	case *cli.IntFlag, *cli.Uint64Flag, *cli.UintFlag, *cli.Int64Flag:
+		return "5"
+	}
+	if d, ok := f.(cli.DocGenerationFlag); ok {
+		if u := strings.Fields(d.GetUsage()); len(u) > 0 {
+			for _, w := range u {
+				if strings.Trim(w, "`") != w {
+					return strings.Trim(w, "`,.;:")
+				}
+			}
+		}
+	}
+	return "VALUE"
+}
+
+// dash writes a flag name as the user types it: -n, --timeout.
+func dash(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+func commandLabel(cmd *cli.Command) string {
+	if cmd.Root() == cmd {
+		return "mcpprobe"
+	}
+	return cmd.Name
+}
+
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w == "" || strings.ContainsAny(w, " \t'\"$`\\*?;&|<>()") {
+			w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		out[i] = w
+	}
+	return strings.Join(out, " ")
+}
+
+// helpPointer is the line after every usage error: the --help of the
+// command the user ran, or mcpprobe's.
+func helpPointer(root *cli.Command, args []string) string {
+	if c := subcommandOf(root, args); c != "" {
+		return fmt.Sprintf("Run 'mcpprobe %s --help' for usage.", c)
+	}
+	return "Run 'mcpprobe --help' for usage."
+}
+
+// subcommandOf is the name of the subcommand args run, skipping global
+// flags and their values, or "".
+func subcommandOf(root *cli.Command, args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if strings.HasPrefix(a, "-") {
+			n, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if f := lookupFlag(root, n); f != nil && !hasValue && takesValue(f) {
+				i++
+			}
+			continue
+		}
+		if c := root.Command(a); c != nil && !c.Hidden && !meta(c.Name) {
+			return c.Name
+		}
+		return ""
+	}
+	return ""
+}
+
+// helpCommand is `mcpprobe help [COMMAND]`.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Usage:     "show the help of mcpprobe or of a command",
+		ArgsUsage: "[COMMAND]",
+		HideHelp:  true,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			root := cmd.Root()
+			switch cmd.Args().Len() {
+			case 0:
+				return cli.ShowRootCommandHelp(root)
+			case 1:
+				name := cmd.Args().First()
+				if c := root.Command(name); c != nil && !c.Hidden {
+					return cli.ShowCommandHelp(ctx, root, name)
+				}
+				return unknownCommand(root, name)
+			}
+			return usageErr("help takes one command, got %d words", cmd.Args().Len())
+		},
+	}
+}
+
+// versionCommand is `mcpprobe version`, the same line as --version.
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print mcpprobe's version",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usageErr("version takes no arguments")
+			}
+			fmt.Fprintf(cmd.Root().Writer, "mcpprobe %s\n", version)
+			return nil
+		},
+	}
+}
+
+// rootAction runs for `mcpprobe` alone (its help) and for a word that is
+// no command.
+func rootAction(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return unknownCommand(cmd, cmd.Args().First())
+	}
+	if cmd.IsSet("config") {
+		// mcpprobe --config FILE is servers --config FILE: the flags
+		// servers does not take are refused as it refuses them.
+		cmd.Name = "servers"
+		defer func() { cmd.Name = "mcpprobe" }()
+		if err := refuseUnused(cmd); err != nil {
+			return err
+		}
+		return listServers(cmd)
+	}
+	return cli.ShowRootCommandHelp(cmd)
+}
+
+func unknownCommand(root *cli.Command, name string) error {
+	var names []string
+	best, bestD := "", 3
+	for _, c := range root.Commands {
+		if c.Hidden || meta(c.Name) {
+			continue
+		}
+		names = append(names, c.Name)
+		if d := editDistance(name, c.Name); d < bestD {
+			best, bestD = c.Name, d
+		}
+	}
+	if best != "" {
+		return usageErr("unknown command %q; did you mean %s?", name, best)
+	}
+	if strings.Contains(name, "/") || strings.Contains(name, ".") {
+		return usageErr("unknown command %q; a target comes after a command: mcpprobe wire %s", name, name)
+	}
+	return usageErr("unknown command %q; the commands are %s", name, strings.Join(names, ", "))
+}
+
+// buildVersion is the version -ldflags set, or else the module version
+// the Go toolchain stamped (go install …@v1.2.3), or "dev".
+func buildVersion(ldflags string) string {
+	if ldflags != "dev" && ldflags != "" {
+		return ldflags
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// configureCompletion makes `mcpprobe completion SHELL` visible in the
+// help: it prints a script for bash, zsh, fish or PowerShell.
+func configureCompletion(c *cli.Command) {
+	c.Hidden = false
+	c.Usage = "print a shell completion script: bash, zsh, fish or pwsh (see its --help)"
+	c.ArgsUsage = "bash | zsh | fish | pwsh"
+}
+
+// setUsageErrors gives every command the one usage-error path.
+func setUsageErrors(c *cli.Command) {
+	c.OnUsageError = onUsageError
+	for _, s := range c.Commands {
+		setUsageErrors(s)
+	}
+}
+
+// meta are the commands about mcpprobe itself rather than a server.
+func meta(name string) bool { return name == "help" || name == "version" || name == "completion" }
+
+// targetForms is every way to name the server a probing command takes.
+const targetForms = "./server | -- CMD ARGS… | URL | --config FILE NAME"
+
+// usageLines are the usage lines of the commands that probe a server:
+// every target form each takes and every --fail-on gate (what its Before
+// accepts; TestUsageLinesMatchBehaviour holds the two together). They
+// replace the ArgsUsage each command's file sets.
+var usageLines = map[string]struct {
+	gates []string // beyond error, warning and info; nil: those three
+	none  bool     // no gate at all
+	args  string
+}{
+	"wire":      {args: targetForms},
+	"report":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
+	"budget":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
+	"snapshot":  {none: true, args: targetForms},
+	"bench":     {args: targetForms},
+	"faults":    {args: targetForms},
+	"malformed": {args: targetForms},
+	"diff": {gates: []string{"drift"}, args: "--ref FILE TARGET | A -- B\n" +
+		"   (TARGET, A, B: ./server, CMD ARGS… (B after --), a URL, --config FILE NAME, or a reference file:\n" +
+		"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
+		"   an mcpprobe snapshot, wire --json output, or a wire --save directory)"},
+}
+
+// setUsageLines writes each probing command's usage line from usageLines.
+func setUsageLines(app *cli.Command) {
+	for _, c := range app.Commands {
+		u, ok := usageLines[c.Name]
+		if !ok {
+			continue
+		}
+		gate := ""
+		if !u.none {
+			gate = "[--fail-on " + strings.Join(append([]string{"error", "warning", "info"}, u.gates...), "|") + "] "
+		}
+		c.ArgsUsage = gate + u.args
+	}
+}

@@ -1,0 +1,224 @@
+//go:build linux
+
+package launch
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER (linux/prctl.h).
+const prSetChildSubreaper = 36
+
+var subreaper atomic.Bool
+
+// EnableSubreaper makes this process the subreaper of everything it starts:
+// a descendant whose parent dies is reparented to it instead of to init.
+// A server's grandchild that left the server's process group (setsid)
+// and ignores SIGTERM outlives every signal to that group, but not this:
+// once the server is gone the grandchild is our child, found without
+// scanning /proc, killed and reported (ExitReport.Escaped).
+//
+// Call it once, early, in a process whose children all come from launch:
+// a child started otherwise would be taken for an orphan and killed.
+func EnableSubreaper() error {
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0, 0, 0, 0); errno != 0 {
+		return errno
+	}
+	subreaper.Store(true)
+	return nil
+}
+
+// descendants lists every descendant of pid, by ancestry (each thread's
+// children file, recursively): a process that left pid's group or
+// session is still its descendant while its parent lives.
+func descendants(pid int) []int {
+	var out []int
+	seen := map[int]bool{pid: true}
+	queue := []int{pid}
+	for len(queue) > 0 && len(out) < 10000 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/*/children")
+		for _, f := range tasks {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for _, w := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(w); err == nil && !seen[c] {
+					seen[c] = true
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// killPids sends SIGKILL to each pid, and to the group of each that leads
+// one of its own (it left its server's group with setsid).
+func killPids(pids []int) {
+	for _, pid := range pids {
+		if _, _, pgid, _ := procStat(pid); pgid == pid {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// orphanPids are the probe's children that are no server of its own.
+func orphanPids() []int {
+	if !subreaper.Load() {
+		return nil
+	}
+	reg.Lock()
+	defer reg.Unlock()
+	var out []int
+	for _, pid := range children() {
+		if !reg.pids[pid] {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// children lists this process's children, from each thread's children
+// file: a child belongs to the thread that forked it, and an orphan to
+// whichever thread the kernel picked when it reparented it.
+func children() []int {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	if len(tasks) == 0 {
+		return childrenByScan()
+	}
+	var pids []int
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, w := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(w); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// childrenByScan is the fallback for a kernel built without
+// CONFIG_PROC_CHILDREN: every process whose parent is this one.
+func childrenByScan() []int {
+	self := os.Getpid()
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if _, ppid, _, _ := procStat(pid); ppid == self {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// procStat reads a process's state, parent, group and name from
+// /proc/PID/stat; state is 0 when the process is gone.
+func procStat(pid int) (state byte, ppid, pgid int, comm string) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, 0, ""
+	}
+	// The name sits in parentheses and may hold spaces and parentheses.
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return 0, 0, 0, ""
+	}
+	comm = string(b[open+1 : end])
+	f := strings.Fields(string(b[end+1:]))
+	if len(f) < 3 {
+		return 0, 0, 0, comm
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	pgid, _ = strconv.Atoi(f[2])
+	return f[0][0], ppid, pgid, comm
+}
+
+// reapOrphans kills and reaps every child of the probe that is not a
+// server launch started: each is a descendant of a server that outlived
+// its parent and was reparented here. Killing one orphans its own
+// children in turn, so it goes round until none is left (bounded). It
+// returns the live ones it killed, "pid N (name)"; zombies are reaped
+// without a word, as they had exited.
+func reapOrphans() []string { return orphans(true) }
+
+// reapZombies reaps the orphans that have exited, and leaves the live
+// ones be: a dead member of a server's group no longer counts as alive.
+func reapZombies() { orphans(false) }
+
+func orphans(kill bool) []string {
+	if !subreaper.Load() {
+		return nil
+	}
+	var found []string
+	for round := 0; round < 16; round++ {
+		reg.Lock()
+		var kids []int
+		for _, pid := range children() {
+			if !reg.pids[pid] {
+				kids = append(kids, pid)
+			}
+		}
+		reg.Unlock()
+		if len(kids) == 0 {
+			break
+		}
+		progress := false
+		for _, pid := range kids {
+			state, _, pgid, comm := procStat(pid)
+			live := state != 0 && state != 'Z' && state != 'X'
+			if live && !kill {
+				continue
+			}
+			progress = true
+			if live {
+				found = append(found, "pid "+strconv.Itoa(pid)+" ("+comm+")")
+				if pgid == pid {
+					// It leads a group of its own (setsid): all of that
+					// group is the server's doing.
+					_ = syscall.Kill(-pid, syscall.SIGKILL)
+				}
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			reap(pid)
+		}
+		if !progress {
+			break
+		}
+	}
+	return found
+}
+
+// reap waits for a killed child, a bounded time (a second, however
+// loaded the machine): one stuck in the kernel (uninterruptible I/O) is
+// left as it is.
+func reap(pid int) {
+	deadline := time.Now().Add(time.Second)
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		if got == pid || err != nil || time.Now().After(deadline) {
+			return
+		}
+		waitTick()
+	}
+}

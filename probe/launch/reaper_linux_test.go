@@ -1,0 +1,93 @@
+//go:build linux
+
+package launch
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A grandchild that left the server's group with setsid and ignores
+// SIGTERM survives every signal to the group; as the probe is its
+// subreaper, Stop finds it anyway, kills it and says so.
+func TestStopKillsEscapedGrandchild(t *testing.T) {
+	p, err := StartProcess(helperTarget(t, "escape"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := ready(t, p)
+	pid, err := strconv.Atoi(lines[0])
+	if err != nil {
+		t.Fatal(lines)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	if pgid, _ := syscall.Getpgid(pid); pgid == p.Pid() {
+		t.Fatal("the grandchild did not leave the group")
+	}
+	r := p.Stop(time.Second)
+	if len(r.Escaped) != 1 || !strings.HasPrefix(r.Escaped[0], "pid "+strconv.Itoa(pid)+" (") {
+		t.Errorf("Escaped = %q, want the grandchild %d", r.Escaped, pid)
+	}
+	if r.Leftover {
+		t.Error("Leftover set: the grandchild was not in the group")
+	}
+	if alive(pid) {
+		t.Errorf("the escaped grandchild %d survived Stop", pid)
+	}
+}
+
+// Interrupt kills every server at once, whatever it ignores, finds the
+// processes they left, and refuses to start more.
+func TestInterrupt(t *testing.T) {
+	defer resetInterrupt()
+	a, err := Start(context.Background(), helperTarget(t, "ignore-term"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := StartProcess(helperTarget(t, "escape"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := ready(t, b)
+	escaped, _ := strconv.Atoi(lines[0])
+	defer syscall.Kill(escaped, syscall.SIGKILL)
+	_ = a.Conn().Send([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`))
+	t0 := time.Now()
+	phases := Interrupt("SIGINT")
+	if took := time.Since(t0); took > 900*time.Millisecond {
+		t.Errorf("Interrupt took %v", took)
+	}
+	// One per server: what the session waited for, or, for a bare
+	// process, that it ran.
+	joined := strings.Join(phases, "\n")
+	if len(phases) != 2 || !strings.Contains(joined, "had not yet answered tools/list") ||
+		!strings.Contains(joined, "(pid "+strconv.Itoa(b.Pid())+") was running") {
+		t.Errorf("phases = %q", phases)
+	}
+	if !a.Process().Wait(time.Second) || !b.Wait(time.Second) {
+		t.Fatal("a server outlived Interrupt")
+	}
+	if alive(escaped) {
+		t.Errorf("the escaped grandchild %d survived Interrupt", escaped)
+	}
+	if got := a.Process().StoppedBy(); !strings.Contains(got, "interrupted (SIGINT)") {
+		t.Errorf("StoppedBy = %q", got)
+	}
+	a.Stop()
+	b.Stop(time.Second)
+	var ie *InterruptedError
+	if _, err := Start(context.Background(), helperTarget(t, "clean"), Options{}); !errors.As(err, &ie) {
+		t.Errorf("Start after Interrupt: %v, want an InterruptedError", err)
+	}
+}
+
+func resetInterrupt() {
+	reg.Lock()
+	reg.interrupted = ""
+	reg.Unlock()
+}

@@ -1,0 +1,211 @@
+package reports
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// TidyMarkdown readies markdown the renderers wrote for a linter and a
+// forge: one blank line around every table, heading and fenced block,
+// never two in a row, bare URLs made links, and one newline at the end.
+// Inside a fenced block nothing changes. It is what lets every section
+// write its own blank lines without knowing what comes next.
+func TidyMarkdown(md []byte) []byte {
+	lines := strings.Split(strings.TrimRight(string(md), "\n"), "\n")
+	var out []string
+	blank := func() {
+		if len(out) > 0 && out[len(out)-1] != "" {
+			out = append(out, "")
+		}
+	}
+	inFence := false
+	prevKind := ""
+	var table []string
+	flushTable := func() {
+		out = append(out, alignTable(table)...)
+		table = nil
+	}
+	for _, l := range lines {
+		if len(table) > 0 && (inFence || mdKind(l) != "table") {
+			flushTable()
+		}
+		if inFence {
+			out = append(out, l)
+			if strings.HasPrefix(l, "```") {
+				inFence = false
+				prevKind = "fence"
+			}
+			continue
+		}
+		kind := mdKind(l)
+		switch {
+		case kind == "blank":
+			blank()
+			prevKind = kind
+			continue
+		case kind == "fence":
+			blank()
+			inFence = true
+		case kind == "heading", kind == "table" && prevKind != "table":
+			blank()
+		case kind != "table" && prevKind == "table", prevKind == "heading", prevKind == "fence":
+			blank()
+		}
+		prevKind = kind
+		if kind == "table" {
+			table = append(table, l)
+			continue
+		}
+		if kind != "fence" {
+			l = linkURLs(l)
+		}
+		out = append(out, l)
+	}
+	if len(table) > 0 {
+		flushTable()
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}
+
+func mdKind(l string) string {
+	t := strings.TrimSpace(l)
+	switch {
+	case t == "":
+		return "blank"
+	case strings.HasPrefix(t, "```"):
+		return "fence"
+	case strings.HasPrefix(l, "#"):
+		return "heading"
+	case strings.HasPrefix(t, "|"):
+		return "table"
+	}
+	return "text"
+}
+
+var bareURL = regexp.MustCompile(`https?://[^\s<>()|\x60"]+`)
+
+// linkURLs puts a bare URL in angle brackets, an autolink; one in a code
+// span, already in brackets or in a link's parentheses is left alone.
+func linkURLs(l string) string {
+	parts := strings.Split(l, "`")
+	for i := 0; i < len(parts); i += 2 { // even parts are outside code spans
+		p := parts[i]
+		var b strings.Builder
+		last := 0
+		for _, m := range bareURL.FindAllStringIndex(p, -1) {
+			start, end := m[0], m[1]
+			// Trailing punctuation ends the sentence, not the URL.
+			for end > start && strings.ContainsRune(".,;:!?'", rune(p[end-1])) {
+				end--
+			}
+			head := p[:start]
+			b.WriteString(p[last:start])
+			if strings.HasSuffix(head, "<") || strings.HasSuffix(head, "](") || strings.HasSuffix(head, "[") {
+				b.WriteString(p[start:end])
+			} else {
+				b.WriteString("<" + p[start:end] + ">")
+			}
+			last = end
+		}
+		b.WriteString(p[last:])
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "`")
+}
+
+// tidyTo writes what render writes to w, tidied (TidyMarkdown).
+func tidyTo(w io.Writer, render func(io.Writer)) {
+	var b bytes.Buffer
+	render(&b)
+	_, _ = w.Write(TidyMarkdown(b.Bytes()))
+}
+
+// alignTable links the URLs in a table's cells and pads every column to
+// its widest cell again, so that a link's brackets do not put a row out
+// of line with the others.
+func alignTable(rows []string) []string {
+	cells := make([][]string, len(rows))
+	var widths []int
+	for i, r := range rows {
+		cells[i] = splitRow(r)
+		for j, c := range cells[i] {
+			if i != 1 {
+				c = linkURLs(c)
+				cells[i][j] = c
+			}
+			for len(widths) <= j {
+				widths = append(widths, 3)
+			}
+			if i != 1 {
+				widths[j] = max(widths[j], Width(c))
+			}
+		}
+	}
+	// The delimiter row says which columns are right-aligned (---:).
+	var right []bool
+	if len(cells) > 1 {
+		for _, d := range cells[1] {
+			right = append(right, strings.HasSuffix(d, ":") && !strings.HasPrefix(d, ":"))
+		}
+	}
+	out := make([]string, len(rows))
+	for i, r := range cells {
+		var b strings.Builder
+		b.WriteString("|")
+		for j, c := range r {
+			if i == 1 && isDelimiter(c) {
+				// |:---|---:|: keep each colon, dashes to the width.
+				left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
+				d := strings.Repeat("-", widths[j]+2)
+				if left {
+					d = ":" + d[1:]
+				}
+				if right {
+					d = d[:len(d)-1] + ":"
+				}
+				b.WriteString(d + "|")
+				continue
+			}
+			pad := strings.Repeat(" ", widths[j]-Width(c))
+			if i > 1 && j < len(right) && right[j] {
+				b.WriteString(" " + pad + c + " |")
+			} else {
+				b.WriteString(" " + c + pad + " |")
+			}
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// splitRow splits a table row on its unescaped pipes, each cell trimmed.
+func splitRow(r string) []string {
+	r = strings.TrimSpace(r)
+	r = strings.TrimPrefix(r, "|")
+	r = strings.TrimSuffix(r, "|")
+	var cells []string
+	var cur strings.Builder
+	for i := 0; i < len(r); i++ {
+		switch {
+		case r[i] == '\\' && i+1 < len(r):
+			cur.WriteByte(r[i])
+			cur.WriteByte(r[i+1])
+			i++
+		case r[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(r[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cur.String()))
+}
+
+func isDelimiter(c string) bool {
+	return c != "" && strings.Trim(c, ":-") == ""
+}
