@@ -37,7 +37,7 @@ func proxyCommand() *cli.Command {
 			if path := cmd.String("trace"); path != "" {
 				f, err := openStream(path)
 				if err != nil {
-					return writeFailed(cmd, "--trace "+path, err)
+					return usageErr("--trace %s: %v", path, err)
 				}
 				defer func() {
 					err := trace.Err()

@@ -167,7 +167,9 @@ func openTrace(cmd *cli.Command) (*traceFile, error) {
 	if path := cmd.String("trace"); path != "" {
 		f, err := openStream(path)
 		if err != nil {
-			return nil, writeFailed(cmd, "--trace "+path, err)
+			// Nothing has run: a path that cannot be opened is a bad
+			// value, as --out's missing folder is.
+			return nil, usageErr("--trace %s: %v", path, err)
 		}
 		tf.f, tf.path = f, path
 	}
