@@ -23,6 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -144,6 +145,9 @@ func TestHostileInvalidUTF8(t *testing.T) {
 	if err := dec.Decode(&strict); err != nil {
 		t.Fatalf("a strict parser refuses --json: %v", err)
 	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Errorf("--json with _b64 companions does not validate: %v", err)
+	}
 	v := gjson.Get(r.stdout, "wire")
 	exact := func(path string) string {
 		b, err := base64.StdEncoding.DecodeString(v.Get(path).String())
@@ -176,6 +180,16 @@ func TestHostileInvalidUTF8(t *testing.T) {
 		d := mcpprobe(t, append([]string{"diff", "--json", "--ref", ref, "--fail-on", "drift"}, server...)...)
 		if d.code != 0 || !gjson.Get(d.stdout, "diff.identical_bytes").Bool() || gjson.Get(d.stdout, "diff.changes.#").Int() != 0 {
 			t.Errorf("%s: a server drifts from itself: exit %d %s %s", filepath.Base(ref), d.code, gjson.Get(d.stdout, "diff.changes").Raw, d.stderr)
+		}
+	}
+	// Every command's --json: UTF-8, strict JSON, and its schema.
+	for _, command := range []string{"report", "budget", "snapshot"} {
+		j := mcpprobe(t, append([]string{command, "--json"}, server...)...)
+		var v map[string]any
+		if j.code != 0 || !utf8.ValidString(j.stdout) || json.Unmarshal([]byte(j.stdout), &v) != nil {
+			t.Errorf("%s --json: exit %d, not strict UTF-8 JSON: %s", command, j.code, j.stderr)
+		} else if err := reports.ValidateResult([]byte(j.stdout)); err != nil {
+			t.Errorf("%s --json does not validate: %v", command, err)
 		}
 	}
 	noneLeft(t, pidsIn(t, pf))
