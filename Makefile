@@ -63,6 +63,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLineReader -fuzztime 30s ./transport/
 	$(GO) test -run '^$$' -fuzz FuzzSSEReader -fuzztime 30s ./transport/
 	$(GO) test -run '^$$' -fuzz FuzzSessionDispatch -fuzztime 30s ./probe/
+	$(GO) test -run '^$$' -fuzz FuzzValid -fuzztime 30s ./transport/
+	$(GO) test -run '^$$' -fuzz FuzzJSON -fuzztime 30s ./probe/canon/
+	$(GO) test -run '^$$' -fuzz FuzzMinimalArgs -fuzztime 30s ./probe/bench/
+	$(GO) test -run '^$$' -fuzz FuzzFromPattern -fuzztime 30s ./probe/bench/
+	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 30s ./probe/lint/
+	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/budget/
 
 clean:
 	rm -rf bin MCPPROBE.demo.md

@@ -143,9 +143,11 @@ type Capture struct {
 	Trace         *transport.Trace
 }
 
-// Add records a finding of a registered code, at the code's severity.
+// Add records a finding of a registered code, at the code's severity. A
+// kind the server repeats past findings.FoldAt is folded into one
+// finding that counts it, so a flood costs one row.
 func (c *Capture) Add(code findings.Code, format string, args ...any) {
-	c.Findings = append(c.Findings, findings.New(code, format, args...))
+	c.Findings = findings.Add(c.Findings, findings.New(code, format, args...))
 }
 
 // SortFindings orders findings by severity, then code, for a stable report.
@@ -759,6 +761,7 @@ func (p *prober) eventFindings() {
 	counts, notKept := p.s.EventCounts()
 	p.c.EventsNotKept = notKept
 	seen := map[string]bool{}
+	kept := map[string]int{}
 	var keys []string
 	for _, e := range p.c.Events {
 		k := e.Kind + "\x00" + e.Method
@@ -766,6 +769,7 @@ func (p *prober) eventFindings() {
 			seen[k] = true
 			keys = append(keys, k)
 		}
+		kept[k]++
 		switch e.Kind {
 		case "unknown_id":
 			p.c.Add(findings.UnknownID, "%s (frame %d)", e.Note, e.Seq)
@@ -785,6 +789,17 @@ func (p *prober) eventFindings() {
 	keys = append(keys, late...)
 	if notKept > 0 {
 		p.capped(fmt.Sprintf("%d events past the first %d were counted, not kept", notKept, maxEvents))
+	}
+	// The events of a finding each that were counted and not kept count
+	// in their kind's folded finding, so that it says how many there were.
+	perEvent := map[string]findings.Code{"unknown_id": findings.UnknownID, "invalid": findings.InvalidMessage, "late_reply": findings.LateReply}
+	for _, k := range keys {
+		kind, _, _ := strings.Cut(k, "\x00")
+		if code, ok := perEvent[kind]; ok && counts[k] > kept[k] {
+			f := findings.New(code, "%d more past the first %d events, counted and not kept", counts[k]-kept[k], maxEvents)
+			f.Count = counts[k] - kept[k]
+			p.c.Findings = findings.Add(p.c.Findings, f)
+		}
 	}
 	for _, k := range keys {
 		kind, method, _ := strings.Cut(k, "\x00")

@@ -64,6 +64,7 @@ func (cl *Client) Finish() {
 	cl.Capture.Events = cl.Session.Events()
 	cl.p.eventFindings()
 	cl.p.codeFindings()
+	cl.p.nestingFindings()
 }
 
 // Meta is the _meta every request carries in the modern era, "" before.

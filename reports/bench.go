@@ -24,7 +24,7 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 				first += " (slow)"
 			}
 		}
-		row := []string{Cell(s.Name)}
+		row := []string{cell(st, s.Name)}
 		if rounds {
 			row = append(row, Num(s.Rounds))
 		}
@@ -73,7 +73,7 @@ func Histograms(w io.Writer, st Style, series []bench.Series) {
 			peak = max(peak, c)
 		}
 		if st == Markdown {
-			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", Cell(s.Name), Num(s.N))
+			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", MD(s.Name), Num(s.N))
 		} else {
 			fmt.Fprintf(w, "%s (n=%s)\n", Escape(s.Name), Num(s.N))
 		}
@@ -105,9 +105,9 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 		if !c.Significant {
 			verdict = fmt.Sprintf("~ (no significant difference: %.2f× [%.2f, %.2f], p=%.2f)", c.Ratio, c.Low, c.High, c.P)
 		}
-		rows = append(rows, []string{Cell(c.Name), Num(c.Rounds), verdict})
+		rows = append(rows, []string{cell(st, c.Name), Num(c.Rounds), verdict})
 	}
-	fmt.Fprintf(w, "B/A: B = %s, A = %s\n", Escape(b), Escape(a))
+	fmt.Fprintf(w, "B/A: B = %s, A = %s\n", plain(st, b), plain(st, a))
 	fmt.Fprintf(w, "(ratio of the p50s above, 95%% interval bootstrapping rounds; paired sign-flip test over the rounds' medians, significant at p < %g)\n", bench.Alpha)
 	Table(w, st, []string{"series", "rounds", "B/A"}, rows, Left, Right, Left)
 	least := 0
@@ -130,7 +130,7 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	if st == Markdown {
 		// The report names the target at its top; two lines of text
 		// would run into one paragraph, so each is a list item.
-		fmt.Fprintf(w, "- protocol %s · %s\n", Escape(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "- protocol %s · %s\n", MD(a.Protocol), a.Mode)
 		fmt.Fprintf(w, "- client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a call over a pipe costs more, see scripts/bench-latency.sh)\n\n", ns(r.Overhead.P50))
 	} else {
 		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
@@ -157,23 +157,23 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	warnings := func(who string, all []bench.Series) {
 		for _, s := range all {
 			if s.FirstSlow {
-				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, Cell(s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
+				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, cell(st, s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
 			}
 			if s.Timeouts > 0 {
-				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, Cell(s.Name), s.Timeouts)
+				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, cell(st, s.Name), s.Timeouts)
 			}
 			if s.Errors > 0 {
-				note("warning: %s%s.", who, Cell(bench.ErrorNote(s)))
+				note("warning: %s%s.", who, cell(st, bench.ErrorNote(s)))
 			}
 		}
 	}
 	warnings("", all)
 	if len(a.Skipped) > 0 {
-		note("not called: %s", Cell(strings.Join(a.Skipped, "; ")))
+		note("not called: %s", cell(st, strings.Join(a.Skipped, "; ")))
 	}
 	if b := r.B; b != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "B: %s · protocol %s · the same rounds\n\n", Escape(b.Target), Escape(b.Protocol))
+		fmt.Fprintf(w, "B: %s · protocol %s · the same rounds\n\n", plain(st, b.Target), plain(st, b.Protocol))
 		BenchTable(w, st, b.All())
 		if st == Markdown {
 			fmt.Fprintln(w)

@@ -213,8 +213,8 @@ func unitLabel(u string) string {
 // model, so it can be committed and reviewed.
 func View(w io.Writer, hr budget.HostResult, c *probe.Capture) {
 	h := hr.Host
-	fmt.Fprintf(w, "# What %s receives from %s\n\n", Cell(h.Name), Cell(ServerName(c)))
-	fmt.Fprintf(w, "Host profile measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", h.MeasuredOn, Cell(h.Source))
+	fmt.Fprintf(w, "# What %s receives from %s\n\n", MD(h.Name), MD(ServerName(c)))
+	fmt.Fprintf(w, "Host profile measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", MD(h.MeasuredOn), MD(h.Source))
 	fmt.Fprintln(w, "## Server instructions")
 	fmt.Fprintln(w)
 	in := hr.Instructions

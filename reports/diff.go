@@ -46,10 +46,10 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		ignored = diff.JoinParts(r.Ignored) + " (--ignore)"
 	}
 	lines := [][2]string{
-		{"reference", Escape(refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
-		{"compared with", Escape(liveLabel)},
+		{"reference", plain(st, refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
+		{"compared with", plain(st, liveLabel)},
 		{"compared", orDash(diff.JoinParts(r.Compared))},
-		{"not compared", Escape(notCompared(r.NotCompared))},
+		{"not compared", plain(st, notCompared(r.NotCompared))},
 		{"ignored", ignored},
 		{"raw bytes identical", bytesLine},
 		{"definitions identical", canonLine},
@@ -60,17 +60,18 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	// when they are not empty.
 	for _, p := range lists {
 		if p == diff.PartTools || len(r.Added[p]) > 0 {
-			lines = append(lines, [2]string{string(p) + " added", listOrDash(r.Added[p])})
+			lines = append(lines, [2]string{string(p) + " added", listOrDash(st, r.Added[p])})
 		}
 		if p == diff.PartTools || len(r.Removed[p]) > 0 {
-			lines = append(lines, [2]string{string(p) + " removed", listOrDash(r.Removed[p])})
+			lines = append(lines, [2]string{string(p) + " removed", listOrDash(st, r.Removed[p])})
 		}
 	}
 	for _, l := range lines {
 		if st == Terminal {
 			fmt.Fprintf(w, "%-22s %s\n", l[0], l[1])
 		} else {
-			fmt.Fprintf(w, "- %s: %s\n", l[0], Cell(l[1]))
+			// Each value is already made inert for markdown, piece by piece.
+			fmt.Fprintf(w, "- %s: %s\n", l[0], l[1])
 		}
 	}
 	fmt.Fprintln(w)
@@ -95,7 +96,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 			return "—"
 		}
 		if Width(n) <= 24 {
-			return Cell(n)
+			return cell(st, n)
 		}
 		i := slices.Index(notes, n)
 		if i < 0 {
@@ -105,9 +106,9 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		return fmt.Sprintf("note %d", i+1)
 	}
 	for _, c := range r.Changes {
-		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(c.Old), valueCell(c.New), noteCell(c.Note)})
+		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(st, c.Old), valueCell(st, c.New), noteCell(c.Note)})
 		if c.WordDiff != "" {
-			words = append(words, code(st, c.Path)+": "+Cell(c.WordDiff))
+			words = append(words, code(st, c.Path)+": "+cell(st, c.WordDiff))
 		}
 	}
 	Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
@@ -115,7 +116,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		fmt.Fprintln(w)
 		for i, n := range notes {
 			if st == Markdown {
-				fmt.Fprintf(w, "- note %d: %s\n", i+1, Cell(n))
+				fmt.Fprintf(w, "- note %d: %s\n", i+1, MD(n))
 			} else {
 				fmt.Fprintf(w, "note %d: %s\n", i+1, Escape(n))
 			}
@@ -162,20 +163,24 @@ func orDash(s string) string {
 	return s
 }
 
-func valueCell(v []byte) string {
+func valueCell(st Style, v []byte) string {
 	if v == nil {
 		return "—"
+	}
+	if st == Markdown {
+		// JSON, shown as code: brackets and quotes as they are.
+		return Code(Clip(string(v), 60))
 	}
 	return Cell(Clip(string(v), 60))
 }
 
-func listOrDash(s []string) string {
+func listOrDash(st Style, s []string) string {
 	if len(s) == 0 {
 		return "—"
 	}
 	esc := make([]string, len(s))
 	for i, v := range s {
-		esc[i] = Cell(v)
+		esc[i] = cell(st, v)
 	}
 	return strings.Join(esc, ", ")
 }

@@ -73,7 +73,14 @@ func Cell(s string) string {
 }
 
 // Code wraps s in a markdown code span that its own backticks cannot end.
+// Text holding "<", ">" or "&" is written as escaped text instead (MD,
+// emphasis marks escaped too): a code span would show it as typed, but
+// the raw report would still carry "<script" for any lax renderer or
+// reader, and an entity in a span shows as the entity.
 func Code(s string) string {
+	if strings.ContainsAny(s, "<>&") {
+		return mdStrict(s)
+	}
 	s = Cell(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
@@ -98,4 +105,151 @@ func Clip(s string, n int) string {
 		k++
 	}
 	return s[:i] + "…"
+}
+
+// MD makes untrusted text safe in markdown, in prose or a table cell:
+// Escape first, then whatever a markdown renderer would act on is escaped
+// so that it shows as the server typed it. "<", ">" and "&" become
+// entities, so "<script>" or "<img src=…>" never reaches a renderer as
+// HTML and "&lt;" stays five characters; "[" and "]" are escaped, so no
+// link or image is made; "`" is escaped, so no code span opens; "|" is
+// escaped, so no cell ends. Emphasis marks are left alone: they can only
+// change how the text looks, and escaping them would litter every name
+// with backslashes. A backslash that would escape what follows it is
+// doubled, so the server cannot undo an escape of ours.
+func MD(s string) string {
+	s = Escape(s)
+	if !strings.ContainsAny(s, "<>&[]`|\\") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '[', ']', '`', '|':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\\':
+			// A backslash escapes the ASCII punctuation after it, and
+			// whatever is written next may be punctuation of ours.
+			if i+1 == len(s) || isPunct(s[i+1]) {
+				b.WriteString(`\\`)
+			} else {
+				b.WriteByte(c)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isPunct is CommonMark's ASCII punctuation, what a backslash escapes.
+func isPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// MDMessage makes a message safe in markdown while keeping its code spans:
+// mcpprobe's messages put names in backticks, which read better as code.
+// Each code span (a run of backticks closed by a run of the same length,
+// as CommonMark pairs them) is written again with Code, where nothing is
+// HTML; everything between is MD. A server's backticks inside a name can
+// only move where a span ends, never let text out unescaped.
+func MDMessage(s string) string {
+	s = Escape(s)
+	if !strings.Contains(s, "`") {
+		return MD(s)
+	}
+	type run struct{ at, n int }
+	var runs []run
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		runs = append(runs, run{i, j - i})
+		i = j
+	}
+	// next[r] is the next run as long as run r, the one that closes it:
+	// found from the end, so that pairing stays linear however many
+	// unmatched runs a server's text holds.
+	next := make([]int, len(runs))
+	last := map[int]int{}
+	for r := len(runs) - 1; r >= 0; r-- {
+		next[r] = -1
+		if k, ok := last[runs[r].n]; ok {
+			next[r] = k
+		}
+		last[runs[r].n] = r
+	}
+	var b strings.Builder
+	text := 0
+	for r := 0; r < len(runs); {
+		c := next[r]
+		if c < 0 {
+			r++
+			continue
+		}
+		open, close := runs[r], runs[c]
+		b.WriteString(MD(s[text:open.at]))
+		b.WriteString(Code(s[open.at+open.n : close.at]))
+		text = close.at + close.n
+		r = c + 1
+	}
+	b.WriteString(MD(s[text:]))
+	return b.String()
+}
+
+// plain is untrusted text as st shows it: escaped on a terminal, and made
+// inert (MD) in markdown.
+func plain(st Style, s string) string {
+	if st == Markdown {
+		return MD(s)
+	}
+	return Escape(s)
+}
+
+// cell is an untrusted table cell as st shows it.
+func cell(st Style, s string) string {
+	if st == Markdown {
+		return MD(s)
+	}
+	return Cell(s)
+}
+
+// message is a message that may quote a server (a finding's, a note's)
+// as st shows it: in markdown its code spans are kept and the rest is
+// made inert (MDMessage).
+func message(st Style, s string) string {
+	if st == Markdown {
+		return MDMessage(s)
+	}
+	return Cell(s)
+}
+
+// mdStrict is MD with the emphasis marks escaped as well, for text that
+// stands where a code span would have shown every character as typed.
+func mdStrict(s string) string {
+	s = MD(s)
+	if !strings.ContainsAny(s, "*_~") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '_' || c == '~' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -16,7 +16,7 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 	var rows [][]string
 	if !hasHandshakeRow(r) {
 		if notes := eventsAt(r, 0); len(notes) > 0 {
-			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", Cell(joinSemi(notes))})
+			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", cell(st, joinSemi(notes))})
 		}
 	}
 	for _, c := range r.Calls {
@@ -36,7 +36,7 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		if c.N == 0 {
 			tool = "—"
 		}
-		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, Cell(note)})
+		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
 	}
 	Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
 		Right, Left, Left, Right, Right, Left, Left)
@@ -99,14 +99,14 @@ func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 		if f.Call == 0 {
 			at = "handshake"
 		}
-		line := fmt.Sprintf("%s: %s, detected after %.0f ms; %s", at, f.Outcome, f.DetectedMs, recovery(f))
+		line := fmt.Sprintf("%s: %s, detected after %.0f ms; %s", at, f.Outcome, f.DetectedMs, recovery(st, f))
 		item(w, st, line)
 	}
 }
 
 // recovery says whether the server answered again after a failure, and
 // apart from it what the retry got.
-func recovery(f faults.Failure) string {
+func recovery(st Style, f faults.Failure) string {
 	s := ""
 	if f.Retry != "" {
 		s = "restarted, the retry got " + f.Retry + "; "
@@ -115,7 +115,7 @@ func recovery(f faults.Failure) string {
 	case f.Recovered:
 		return s + fmt.Sprintf("recovered (%s answered), +%s ms", f.RecoveredBy, msFigure(f.RecoveryMs))
 	case f.RestartError != "":
-		return s + "not recovered: the restart failed: " + Escape(f.RestartError)
+		return s + "not recovered: the restart failed: " + plain(st, f.RestartError)
 	}
 	return s + "not recovered: the server answered no request after it"
 }
@@ -136,7 +136,7 @@ func EventLines(w io.Writer, st Style, r faults.ClientRun) {
 		if e.Call > 0 {
 			at = "call " + strconv.Itoa(e.Call)
 		}
-		item(w, st, at+": "+Escape(e.What))
+		item(w, st, at+": "+plain(st, e.What))
 	}
 }
 

@@ -20,17 +20,17 @@ var verdictMark = map[string]string{
 // observation the text has something to say of) what answered, the
 // clause and why.
 func Malformed(w io.Writer, st Style, r *malformed.Result) {
-	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", Escape(r.Protocol))
+	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", plain(st, r.Protocol))
 	MalformedTable(w, st, r.Cases, r.Protocol)
 	fmt.Fprintf(w, "\n%s.\n", r.Summary())
 	if un := r.Unjudged(); len(un) > 0 {
 		var parts []string
 		for _, u := range un {
-			parts = append(parts, fmt.Sprintf("%s (%s %s)", Escape(u.Tool), u.Answer, quoteMsg(u.Message)))
+			parts = append(parts, fmt.Sprintf("%s (%s %s)", plain(st, u.Tool), plain(st, u.Answer), quoteMsg(st, u.Message)))
 		}
 		fmt.Fprintf(w, "%d of %d tools could not be judged, their valid call failed: %s.\n", len(un), baselines(r), strings.Join(parts, ", "))
 	}
-	notes := malformedNotes(r)
+	notes := malformedNotes(st, r)
 	if len(notes) == 0 {
 		return
 	}
@@ -62,9 +62,9 @@ func MalformedTable(w io.Writer, st Style, rs []malformed.Outcome, version strin
 		if r.Tool != "" {
 			tool = code0(st, r.Tool)
 		}
-		rows = append(rows, []string{Cell(r.Case), tool, r.Answer(), r.Expected.String(), verdictCell(r)})
+		rows = append(rows, []string{cell(st, r.Case), tool, cell(st, r.Answer()), r.Expected.String(), verdictCell(r)})
 	}
-	Table(w, st, []string{"case", "tool", "answer", "spec " + Cell(version) + " expects", "verdict"}, rows)
+	Table(w, st, []string{"case", "tool", "answer", "spec " + cell(st, version) + " expects", "verdict"}, rows)
 }
 
 // verdictCell is the mark, the verdict and the weight of the clause it
@@ -83,27 +83,27 @@ func keyword(c *malformed.Clause) string { return c.Weight() }
 // noted observation with what answered, the clause and why, and the
 // inconclusive rows grouped by tool under the baseline's answer. Each ✗
 // and each inconclusive row shows the answering message.
-func malformedNotes(r *malformed.Result) []string {
+func malformedNotes(st Style, r *malformed.Result) []string {
 	var notes []string
 	grouped := map[string]bool{}
 	for _, c := range r.Cases {
-		where := Cell(c.Case)
+		where := cell(st, c.Case)
 		if c.Tool != "" {
-			where += " · " + Escape(c.Tool)
+			where += " · " + plain(st, c.Tool)
 		}
 		switch {
 		case c.Baseline && c.Verdict == malformed.Inconclusive:
-			notes = append(notes, inconclusiveTool(r, c))
+			notes = append(notes, inconclusiveTool(st, r, c))
 			grouped[c.Tool] = true
 		case c.Verdict == malformed.Inconclusive && grouped[c.Tool]:
 			// under its tool's line
 		case c.Verdict == malformed.Inconclusive:
-			notes = append(notes, fmt.Sprintf("? %s: %s %s; %s", where, c.Answer(), quoteMsg(c.Message), Escape(c.Why)))
+			notes = append(notes, fmt.Sprintf("? %s: %s %s; %s", where, plain(st, c.Answer()), quoteMsg(st, c.Message), plain(st, c.Why)))
 		case c.Severity != "" || c.SDK != "":
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s %s: %s %s\n    %s: %s", verdictMark[c.Verdict], where, c.Answer(), quoteMsg(c.Message), clauseRef(c.Clause), Escape(c.Why))
+			fmt.Fprintf(&b, "%s %s: %s %s\n    %s: %s", verdictMark[c.Verdict], where, plain(st, c.Answer()), quoteMsg(st, c.Message), clauseRef(st, c.Clause), plain(st, c.Why))
 			if c.SDK != "" {
-				fmt.Fprintf(&b, "\n    %s", Escape(c.SDK))
+				fmt.Fprintf(&b, "\n    %s", plain(st, c.SDK))
 			}
 			notes = append(notes, b.String())
 		}
@@ -113,19 +113,19 @@ func malformedNotes(r *malformed.Result) []string {
 
 // inconclusiveTool is one line for a tool whose valid call failed: its
 // answer, its cases, and any case whose answer differs from it.
-func inconclusiveTool(r *malformed.Result, b malformed.Outcome) string {
+func inconclusiveTool(st Style, r *malformed.Result, b malformed.Outcome) string {
 	var names, differ []string
 	for _, c := range r.Cases {
 		if c.Baseline || c.Tool != b.Tool || c.Verdict != malformed.Inconclusive {
 			continue
 		}
-		names = append(names, Cell(c.Case))
+		names = append(names, cell(st, c.Case))
 		if c.Channel != b.Channel || c.Code != b.Code || c.Message != b.Message {
-			differ = append(differ, fmt.Sprintf("%s: %s %s", Cell(c.Case), c.Answer(), quoteMsg(c.Message)))
+			differ = append(differ, fmt.Sprintf("%s: %s %s", cell(st, c.Case), plain(st, c.Answer()), quoteMsg(st, c.Message)))
 		}
 	}
 	line := fmt.Sprintf("? %s: its valid call %s answered %s %s, so its %d case(s) are inconclusive: %s",
-		Escape(b.Tool), shortArgs(b.Args), b.Answer(), quoteMsg(b.Message), len(names), strings.Join(names, ", "))
+		plain(st, b.Tool), shortArgs(st, b.Args), plain(st, b.Answer()), quoteMsg(st, b.Message), len(names), strings.Join(names, ", "))
 	switch {
 	case len(names) == 0:
 	case len(differ) == 0:
@@ -137,29 +137,32 @@ func inconclusiveTool(r *malformed.Result, b malformed.Outcome) string {
 }
 
 // shortArgs are a call's arguments, escaped and cut to a line.
-func shortArgs(a []byte) string {
+func shortArgs(st Style, a []byte) string {
 	r := []rune(string(a))
 	if len(r) > 60 {
-		return Escape(string(r[:60])) + "…"
+		return plain(st, string(r[:60])) + "…"
 	}
-	return Escape(string(a))
+	return plain(st, string(a))
 }
 
-func clauseRef(c *malformed.Clause) string {
+func clauseRef(st Style, c *malformed.Clause) string {
 	if c == nil {
 		return "no clause"
 	}
-	return fmt.Sprintf("%s %s %s", Escape(c.Version), keyword(c), c.URL)
+	return fmt.Sprintf("%s %s %s", plain(st, c.Version), keyword(c), c.URL)
 }
 
 // quoteMsg is a server's message, escaped and shortened, or a dash.
-func quoteMsg(m string) string {
+func quoteMsg(st Style, m string) string {
 	if strings.TrimSpace(m) == "" {
 		return "(no message)"
 	}
 	r := []rune(m)
 	if len(r) > 60 {
 		m = string(r[:60]) + "…"
+	}
+	if st == Markdown {
+		return `"` + strings.ReplaceAll(MD(m), `"`, `\"`) + `"`
 	}
 	return `"` + strings.ReplaceAll(Escape(m), `"`, `\"`) + `"`
 }

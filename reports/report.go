@@ -19,9 +19,9 @@ func ReportMarkdown(w io.Writer, r *report.Result, version string) {
 
 func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	c := r.Wire.Capture
-	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", Cell(ServerName(c)))
+	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
-		Code(c.Target), c.Transport, protocolLine(c), version, r.Date)
+		Code(c.Target), c.Transport, protocolLine(Markdown, c), version, r.Date)
 	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }
 	fmt.Fprintln(w, "## Findings")
 	fmt.Fprintln(w)
@@ -51,7 +51,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 		if r.Faults != nil {
 			FaultScenarios(w, Markdown, r.Faults)
 		} else {
-			fmt.Fprintln(w, "Not run: "+r.FaultsNot+". Run `mcpprobe faults --call NAME` to choose one.")
+			fmt.Fprintln(w, "Not run: "+MDMessage(r.FaultsNot)+". Run `mcpprobe faults --call NAME` to choose one.")
 		}
 	}
 	if r.Malformed != nil {

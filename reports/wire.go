@@ -28,14 +28,16 @@ func ServerName(c *probe.Capture) string {
 // within each, so that a report is stable.
 func SortFindings(fs []probe.Finding) []probe.Finding { return findings.Sorted(fs) }
 
-func protocolLine(c *probe.Capture) string {
+// protocolLine is the negotiated version and what became of
+// server/discover, which quotes the server's error message.
+func protocolLine(st Style, c *probe.Capture) string {
 	v := c.ProtocolVersion
 	if v == "" {
 		v = "none negotiated"
 	}
-	s := "protocol " + Escape(v)
+	s := "protocol " + plain(st, v)
 	if c.Discover != "" {
-		s += " (server/discover: " + Escape(c.Discover) + ")"
+		s += " (server/discover: " + plain(st, c.Discover) + ")"
 	}
 	return s
 }
@@ -50,19 +52,31 @@ func WireText(w io.Writer, r *wire.Result) {
 	Timings(w, r.Capture)
 }
 
-// Findings writes the findings table.
+// Findings writes the findings table, a kind repeated past
+// findings.FoldAt in one row that counts it and shows a few examples.
 func Findings(w io.Writer, st Style, fs []probe.Finding) {
 	if len(fs) == 0 {
 		fmt.Fprintln(w, "No findings.")
 		return
 	}
+	fs = findings.Fold(fs)
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
-		msg := f.Message
-		if f.Tool != "" && !strings.Contains(msg, "`"+f.Tool+"`") {
-			msg = "`" + f.Tool + "`: " + msg
+		named := f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`")
+		var msg string
+		switch {
+		case st == Markdown && named:
+			// The tool's name in a span of its own: its backticks cannot
+			// pair with the message's.
+			msg = Code(f.Tool) + ": " + MDMessage(f.Message)
+		case st == Markdown:
+			msg = MDMessage(f.Message)
+		case named:
+			msg = Cell("`" + f.Tool + "`: " + f.Message)
+		default:
+			msg = Cell(f.Message)
 		}
-		rows[i] = []string{string(f.Severity), f.Code.String(), Cell(msg)}
+		rows[i] = []string{string(f.Severity), f.Code.String(), msg + folded(st, f)}
 	}
 	Table(w, st, []string{"severity", "code", "what"}, rows)
 }
@@ -77,10 +91,10 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	if st == Terminal {
 		fmt.Fprintf(w, "server        %s\n", Escape(ServerName(c)))
 		fmt.Fprintf(w, "transport     %s\n", c.Transport)
-		fmt.Fprintf(w, "protocol      %s\n", strings.TrimPrefix(protocolLine(c), "protocol "))
+		fmt.Fprintf(w, "protocol      %s\n", strings.TrimPrefix(protocolLine(st, c), "protocol "))
 		fmt.Fprintf(w, "capabilities  %s\n", Escape(caps))
 	} else {
-		fmt.Fprintf(w, "Capabilities: %s.\n\n", Cell(caps))
+		fmt.Fprintf(w, "Capabilities: %s.\n\n", MD(caps))
 	}
 	instructions(w, st, c.Instructions)
 	tools(w, st, c)
@@ -142,7 +156,7 @@ func heading(w io.Writer, st Style, title string, l probe.List) bool {
 	default:
 		summary = fmt.Sprintf("%s in %s, %s bytes", plural(t.Items, "item"), plural(t.Pages, "page"), Num(t.Bytes))
 		if l.Error != "" {
-			summary += "; stopped: " + Escape(Clip(l.Error, 120))
+			summary += "; stopped: " + plain(st, Clip(l.Error, 120))
 		}
 	}
 	if st == Terminal {
@@ -175,7 +189,7 @@ func tools(w io.Writer, st Style, c *probe.Capture) {
 		if title == "" {
 			title = "—"
 		}
-		rows = append(rows, []string{code(st, t.Name), Cell(title), desc, Num(t.InputSchemaBytes), out, Cell(ann)})
+		rows = append(rows, []string{code(st, t.Name), cell(st, title), desc, Num(t.InputSchemaBytes), out, cell(st, ann)})
 	}
 	Table(w, st, []string{"tool", "title", "description (UTF-16)", "input schema (bytes)", "output schema (bytes)", "annotations"}, rows,
 		Left, Left, Right, Right, Left, Left)
@@ -196,7 +210,7 @@ func prompts(w io.Writer, st Style, c *probe.Capture) {
 			}
 			args = append(args, n)
 		}
-		rows = append(rows, []string{code(st, v.Get("name").String()), Num(wire.UTF16Len(v.Get("description").String())), Cell(strings.Join(args, ", "))})
+		rows = append(rows, []string{code(st, v.Get("name").String()), Num(wire.UTF16Len(v.Get("description").String())), cell(st, strings.Join(args, ", "))})
 	}
 	Table(w, st, []string{"prompt", "description (UTF-16)", "arguments (* required)"}, rows, Left, Right, Left)
 }
@@ -210,7 +224,7 @@ func itemTable(w io.Writer, st Style, title string, l probe.List, keys []string)
 		v := gjson.ParseBytes(raw)
 		row := make([]string, len(keys))
 		for i, k := range keys {
-			row[i] = Cell(Clip(v.Get(k).String(), 80))
+			row[i] = cell(st, Clip(v.Get(k).String(), 80))
 		}
 		row[0] = code(st, Clip(v.Get(keys[0]).String(), 80))
 		rows = append(rows, row)
@@ -273,4 +287,24 @@ func code(st Style, s string) string {
 		return Escape(s)
 	}
 	return Code(s)
+}
+
+// folded is what a folded finding adds to its message: how many it
+// stands for, and the messages of the next few.
+func folded(st Style, f probe.Finding) string {
+	if f.Count < 2 {
+		return ""
+	}
+	ex := f.Examples()
+	for i, m := range ex {
+		ex[i] = message(st, m)
+	}
+	s := " (×" + Num(f.Count) + " in all"
+	if len(ex) > 0 {
+		s += "; the next: " + strings.Join(ex, "; ")
+	}
+	if more := f.Count - 1 - len(ex); more > 0 {
+		s += "; " + Num(more) + " more"
+	}
+	return s + ")"
 }

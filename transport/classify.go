@@ -11,7 +11,7 @@ import (
 // log line, is not: it is noise that would break a strict client.
 func IsJSONRPC(b []byte) bool {
 	t := bytes.TrimSpace(b)
-	if len(t) == 0 || !gjson.ValidBytes(t) {
+	if len(t) == 0 || !validJSON(t) {
 		return false
 	}
 	switch t[0] {

@@ -211,6 +211,9 @@ func before(extra ...string) cli.BeforeFunc {
 		if err := checkValues(cmd); err != nil {
 			return ctx, err
 		}
+		if err := checkPaths(targetArgs(ctx, cmd), cmd); err != nil {
+			return ctx, err
+		}
 		return g(ctx, cmd)
 	}
 }
@@ -221,6 +224,9 @@ func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, erro
 		return ctx, err
 	}
 	if err := checkValues(cmd); err != nil {
+		return ctx, err
+	}
+	if err := checkPaths(targetArgs(ctx, cmd), cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

@@ -118,7 +118,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	go func() {
 		err := app.Run(ctx, args)
 		clearStatus(app)
-		done <- finish(err, errw, app, args)
+		done <- outputsOf(app).exitCode(finish(err, errw, app, args), errw, runningProxy())
 	}()
 	var sig os.Signal
 	select {

@@ -35,11 +35,19 @@ func proxyCommand() *cli.Command {
 			trace := transport.NewTrace(time.Now())
 			trace.Forget()
 			if path := cmd.String("trace"); path != "" {
-				f, err := os.Create(path)
+				f, err := openStream(path)
 				if err != nil {
-					return usageErr("--trace: %v", err)
+					return usageErr("--trace %s: %v", path, err)
 				}
-				defer f.Close()
+				defer func() {
+					err := trace.Err()
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						outputsOf(cmd).fail("--trace "+path, err)
+					}
+				}()
 				_ = trace.Stream(f, redactor().Bytes)
 			}
 			streams := raw(ctx)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -154,6 +153,8 @@ func wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, 
 // start order, through one transport.Recorder.
 type traceFile struct {
 	f        *os.File
+	path     string
+	outs     *outputState // where a failed write is told
 	numbered bool
 	rec      *transport.Recorder
 	traces   []*transport.Trace
@@ -162,13 +163,15 @@ type traceFile struct {
 
 // openTrace opens --trace for a command that starts one server.
 func openTrace(cmd *cli.Command) (*traceFile, error) {
-	tf := &traceFile{stderr: cmd.Root().ErrWriter}
+	tf := &traceFile{stderr: cmd.Root().ErrWriter, outs: outputsOf(cmd)}
 	if path := cmd.String("trace"); path != "" {
-		f, err := os.Create(path)
+		f, err := openStream(path)
 		if err != nil {
-			return nil, usageErr("--trace: %v", err)
+			// Nothing has run: a path that cannot be opened is a bad
+			// value, as --out's missing folder is.
+			return nil, usageErr("--trace %s: %v", path, err)
 		}
-		tf.f = f
+		tf.f, tf.path = f, path
 	}
 	return tf, nil
 }
@@ -212,8 +215,9 @@ func (tf *traceFile) recorder() *transport.Recorder {
 	return tf.rec
 }
 
-// close closes the file and says on stderr if writing it failed: the run
-// itself is not spoilt by a trace that could not be written.
+// close closes the file. A trace that could not be written (a full disk,
+// /dev/full) does not stop the run, whose results are still printed, but
+// the run then exits 4, saying so.
 func (tf *traceFile) close() {
 	if tf.f == nil {
 		return
@@ -227,10 +231,13 @@ func (tf *traceFile) close() {
 			err = t.Err()
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(tf.stderr, "mcpprobe: writing the trace failed: %v\n", err)
+	if cerr := tf.f.Close(); err == nil {
+		err = cerr
 	}
-	tf.f.Close()
+	if err != nil {
+		tf.outs.fail("--trace "+tf.path, err)
+	}
+	tf.f = nil // closed once, said once
 }
 
 // progressLine says which target is being started on the progress line;
@@ -293,13 +300,15 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
 	b, _ = redactor().Bytes(b)
 	if path := cmd.String("out"); path != "" && path != "-" {
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			return &exitError{code: exitUsage, msg: fmt.Sprintf("--out: %v", err)}
+		if err := writeOutput(path, b); err != nil {
+			return writeFailed(cmd, "--out "+path, err)
 		}
 		return nil
 	}
-	_, err := stdout.Write(b)
-	return err
+	if _, err := stdout.Write(b); err != nil {
+		return writeFailed(cmd, "the output", err)
+	}
+	return nil
 }
 
 // gates is a command's Before: it refuses a --fail-on gate the command

@@ -48,8 +48,11 @@ func wireCommand() *cli.Command {
 				return failure(err)
 			}
 			if dir := cmd.String("save"); dir != "" {
+				if len(r.Pages()) == 0 {
+					return usageErr("--save: nothing to save")
+				}
 				if err := save(dir, r.Pages(), cmd.Root().ErrWriter); err != nil {
-					return usageErr("--save: %v", err)
+					return writeFailed(cmd, "--save "+dir, err)
 				}
 			}
 			return emit(cmd, wireOutcome(r))
@@ -79,7 +82,7 @@ func save(dir string, pages []wire.SavedPage, stderr io.Writer) error {
 		if redacted {
 			fmt.Fprintf(stderr, "mcpprobe: %s held a secret given with --env or a header; it is saved with *** in its place, so it is no longer the exact bytes\n", p.Name)
 		}
-		if err := os.WriteFile(filepath.Join(dir, p.Name), raw, 0o644); err != nil {
+		if err := writeOutput(filepath.Join(dir, p.Name), raw); err != nil {
 			return err
 		}
 	}

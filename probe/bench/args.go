@@ -21,6 +21,10 @@ const (
 	maxArgItems  = 16
 	maxArgString = 4096
 	maxRefHops   = 8
+	// maxArgReads bounds how many times the schema is read over, as a
+	// multiple of its size: each value reads its schema, and references
+	// (to the root, say) can make a megabyte schema read for every item.
+	maxArgReads = 16
 )
 
 // MinimalArgs builds the smallest arguments an input schema accepts: every
@@ -34,14 +38,33 @@ func MinimalArgs(schema []byte) []byte {
 	if !v.IsObject() {
 		return []byte("{}")
 	}
-	a := &argBuilder{root: v}
+	a := &argBuilder{root: v, work: maxArgReads*len(schema) + 1<<20}
 	a.value(v, 0, 0)
-	return a.b.Bytes()
+	if out := a.b.Bytes(); len(out) > 0 && out[0] == '{' {
+		return out
+	}
+	// A root schema of another type ({"type":"string"}) still gets an
+	// object: arguments are one, whatever the schema says.
+	return []byte("{}")
 }
 
 type argBuilder struct {
 	root gjson.Result
 	b    bytes.Buffer
+	work int // bytes of schema left to read
+}
+
+// spent says whether the builder is done: past its size or its work.
+func (a *argBuilder) spent() bool { return a.b.Len() > maxArgBytes || a.work < 0 }
+
+// raw writes a value the schema gives (a const, an enum member, a
+// default), or null when it would take the arguments past their bound.
+func (a *argBuilder) raw(v string) {
+	if a.b.Len()+len(v) > maxArgBytes {
+		a.b.WriteString("null")
+		return
+	}
+	a.b.WriteString(v)
 }
 
 // resolve follows a local "$ref" ("#", "#/$defs/x", "#/definitions/x").
@@ -75,23 +98,28 @@ func (a *argBuilder) resolve(s gjson.Result) gjson.Result {
 // value writes a value of schema s; variant > 0 asks for another one than
 // variant 0 where it can (the items of uniqueItems).
 func (a *argBuilder) value(s gjson.Result, depth, variant int) {
-	if depth > maxArgDepth || a.b.Len() > maxArgBytes {
+	a.work -= len(s.Raw)
+	if depth > maxArgDepth || a.spent() {
 		a.b.WriteString("null")
 		return
 	}
 	s = a.resolve(s)
+	if a.work -= len(s.Raw); a.work < 0 {
+		a.b.WriteString("null")
+		return
+	}
 	if c := s.Get("const"); c.Exists() {
-		a.b.WriteString(c.Raw)
+		a.raw(c.Raw)
 		return
 	}
 	if e := s.Get("enum"); e.IsArray() && len(e.Array()) > 0 {
 		vals := e.Array()
-		a.b.WriteString(vals[variant%len(vals)].Raw)
+		a.raw(vals[variant%len(vals)].Raw)
 		return
 	}
 	switch {
 	case s.Get("default").Exists() && variant == 0:
-		a.b.WriteString(s.Get("default").Raw)
+		a.raw(s.Get("default").Raw)
 		return
 	}
 	if typeOf(s) == "" {
@@ -131,6 +159,9 @@ func (a *argBuilder) object(s gjson.Result, depth int) {
 	a.b.WriteByte('{')
 	props := s.Get("properties")
 	for i, r := range s.Get("required").Array() {
+		if a.spent() {
+			break // a million required names still make a bounded object
+		}
 		if i > 0 {
 			a.b.WriteByte(',')
 		}
@@ -303,8 +334,14 @@ func genRegexp(b *strings.Builder, re *syntax.Regexp, rep, depth int) bool {
 		}
 		n = min(n, maxArgString)
 		for i := 0; i < n; i++ {
+			before := b.Len()
 			if !genRegexp(b, re.Sub[0], rep, depth+1) {
 				return false
+			}
+			if b.Len() == before {
+				// It writes nothing (an anchor, \B), and would write
+				// nothing again: nested, 4096 turns of it were 4096^depth.
+				break
 			}
 		}
 	case syntax.OpConcat:
@@ -378,8 +415,16 @@ func number(s gjson.Result, integer bool, variant int) string {
 			x = math.Floor(hi/step) * step
 		}
 	}
-	if integer {
-		return strconv.FormatInt(int64(x), 10)
+	switch {
+	case math.IsInf(x, 0) || math.IsNaN(x):
+		// A bound past float64 (1e999) or a multipleOf too small to
+		// divide by: no number here is JSON, so the plainest one.
+		return "0"
+	case x == 0:
+		return "0" // not -0
+	case integer:
+		// 'f' keeps every digit of an integer past int64's range.
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }

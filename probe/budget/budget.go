@@ -251,10 +251,18 @@ func schema(v gjson.Result, r SchemaRule) Schema {
 	if !v.Exists() {
 		return s
 	}
-	s.Descriptions, s.DroppedChars = countDescriptions(v, true)
 	if s.Unit == "" {
 		s.Unit = "byte"
 	}
+	if !probe.Walkable([]byte(v.Raw)) {
+		// Too deep to walk in bounded time (a deep-nesting finding says
+		// so): its size is measured, its descriptions are not.
+		var b bytes.Buffer
+		_ = json.Compact(&b, []byte(v.Raw))
+		s.Serialized = Length(b.String(), s.Unit)
+		return s
+	}
+	s.Descriptions, s.DroppedChars = countDescriptions(v, true)
 	compact := Serialize([]byte(v.Raw))
 	s.Serialized = Length(string(compact), s.Unit)
 	switch {

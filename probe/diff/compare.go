@@ -189,7 +189,7 @@ func (r *Comparison) compareList(p Part, ref, live Side) {
 			continue
 		}
 		w := walker{part: p, item: t.Name, refFormat: ref.Format, explain: true}
-		w.walk(itemPath(p, t.Name), gjson.ParseBytes(l.Raw), gjson.ParseBytes(t.Raw))
+		w.walk(itemPath(p, t.Name), gjson.ParseBytes(l.Raw), gjson.ParseBytes(t.Raw), 0)
 		r.Changes = append(r.Changes, w.changes...)
 		for _, c := range w.changes {
 			if c.Kind != "order" {
@@ -299,7 +299,7 @@ func (w *walker) member(path string, a, b gjson.Result) {
 	case !b.Exists():
 		w.add(Change{Path: path, Kind: "removed", Old: []byte(a.Raw)})
 	default:
-		w.walk(path, a, b)
+		w.walk(path, a, b, 0)
 	}
 }
 
@@ -349,12 +349,23 @@ func child(path, key string) string {
 	return path + "[" + string(canon.String(key)) + "]"
 }
 
-func (w *walker) walk(path string, a, b gjson.Result) {
+// maxPathDepth bounds how deep the walk goes path by path: a server
+// decides how deep its definitions nest, and each level reads the values
+// below it again (and a path grows by a segment a level). Past it, the
+// values are compared whole, by their canonical form, in linear time.
+const maxPathDepth = 64
+
+func (w *walker) walk(path string, a, b gjson.Result, depth int) {
 	switch {
+	case depth >= maxPathDepth && (a.IsObject() || a.IsArray()) && (b.IsObject() || b.IsArray()):
+		if !bytes.Equal(canon.Of(a), canon.Of(b)) {
+			w.add(Change{Path: path, Kind: "changed", Old: []byte(a.Raw), New: []byte(b.Raw),
+				Note: fmt.Sprintf("nested past %d levels: compared whole, not path by path", maxPathDepth)})
+		}
 	case a.IsObject() && b.IsObject():
-		w.objects(path, a, b)
+		w.objects(path, a, b, depth)
 	case a.IsArray() && b.IsArray():
-		w.arrays(path, a, b)
+		w.arrays(path, a, b, depth)
 	case bytes.Equal(canon.Of(a), canon.Of(b)):
 		// The same value written another way (1.0 and 1, "\u00e9" and "é").
 	default:
@@ -380,7 +391,7 @@ func keys(v gjson.Result) ([]string, map[string]gjson.Result) {
 	return ks, m
 }
 
-func (w *walker) objects(path string, a, b gjson.Result) {
+func (w *walker) objects(path string, a, b gjson.Result, depth int) {
 	ak, am := keys(a)
 	bk, bm := keys(b)
 	var common, commonB []string
@@ -402,7 +413,7 @@ func (w *walker) objects(path string, a, b gjson.Result) {
 		w.add(Change{Path: path, Kind: "order", Old: keyList(common), New: keyList(commonB)})
 	}
 	for _, k := range common {
-		w.walk(child(path, k), am[k], bm[k])
+		w.walk(child(path, k), am[k], bm[k], depth+1)
 	}
 }
 
@@ -414,7 +425,7 @@ func keyList(ks []string) []byte {
 	return append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
 }
 
-func (w *walker) arrays(path string, a, b gjson.Result) {
+func (w *walker) arrays(path string, a, b gjson.Result, depth int) {
 	ae, be := a.Array(), b.Array()
 	if len(ae) == len(be) && sameMultiset(ae, be) {
 		for i := range ae {
@@ -425,13 +436,13 @@ func (w *walker) arrays(path string, a, b gjson.Result) {
 			}
 		}
 		for i := range ae {
-			w.walk(fmt.Sprintf("%s[%d]", path, i), ae[i], be[i])
+			w.walk(fmt.Sprintf("%s[%d]", path, i), ae[i], be[i], depth+1)
 		}
 		return
 	}
 	n := min(len(ae), len(be))
 	for i := 0; i < n; i++ {
-		w.walk(fmt.Sprintf("%s[%d]", path, i), ae[i], be[i])
+		w.walk(fmt.Sprintf("%s[%d]", path, i), ae[i], be[i], depth+1)
 	}
 	for i := n; i < len(ae); i++ {
 		w.add(Change{Path: fmt.Sprintf("%s[%d]", path, i), Kind: "removed", Old: []byte(ae[i].Raw)})

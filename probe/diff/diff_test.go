@@ -1,12 +1,16 @@
 package diff
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 )
@@ -248,5 +252,61 @@ func TestRunFiles(t *testing.T) {
 				t.Errorf("labels %q %q", r.Ref.Label, r.Live.Label)
 			}
 		})
+	}
+}
+
+// A server whose definitions hold bytes that are not UTF-8 shows no drift
+// against its own snapshot, nor against its own wire --json: the lock file
+// is UTF-8 (each such byte written as U+FFFD) and keeps the exact bytes in
+// raw_b64 and instructions_b64.
+func TestSnapshotKeepsInvalidUTF8(t *testing.T) {
+	in := "bad \xff bytes"
+	c := &probe.Capture{ProtocolVersion: "2025-11-25", ServerInfo: []byte("{\"name\":\"s\xfe\",\"version\":\"1\"}"), Instructions: &in}
+	c.Tools.Items = [][]byte{[]byte("{\"name\":\"t\xff\",\"description\":\"caf\xe9 \xff\"}"), []byte(`{"name":"ok"}`)}
+	snap := Snapshot(c)
+	if !utf8.Valid(snap) || !json.Valid(snap) {
+		t.Fatalf("the lock file is not UTF-8 JSON:\n%s", snap)
+	}
+	for _, want := range []string{`"raw_b64": "`, `"instructions_b64": "`} {
+		if !strings.Contains(string(snap), want) {
+			t.Errorf("no %s in\n%s", want, snap)
+		}
+	}
+	ref, err := Load(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Instructions == nil || *ref.Instructions != in || string(ref.Tools[1].Raw) != string(c.Tools.Items[0]) || ref.Tools[1].Name != "t\xff" {
+		t.Fatalf("not read back exactly: %q %+v", *ref.Instructions, ref.Tools)
+	}
+	if r := Compare(ref, FromCapture(c, "live")); r.Drift() || !r.IdenticalBytes || !r.IdenticalCanonical {
+		t.Errorf("a snapshot differs from its own capture: %+v", r.Changes)
+	}
+	// A real change to those bytes is still drift.
+	c.Tools.Items[0] = []byte("{\"name\":\"t\xff\",\"description\":\"caf\xe9 \xfe\"}")
+	if r := Compare(ref, FromCapture(c, "live")); r.IdenticalBytes {
+		t.Errorf("a changed byte is not seen")
+	}
+}
+
+// indentJSON writes what json.Indent writes, down to maxDepth, and
+// deeper containers compact: a lock file grows linearly with depth.
+func TestIndentJSON(t *testing.T) {
+	for _, src := range []string{`{}`, `[]`, `1`, `"a"`, `{"a":[1,{"b":"x,\"y\":[z]"}],"c":{},"d":[]}`, `[[[[1,2],[]],{}],"\\"]`} {
+		c := canon.JSON([]byte(src))
+		var want bytes.Buffer
+		if err := json.Indent(&want, c, "  ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indentJSON(c, "  ", 100); string(got) != want.String() {
+			t.Errorf("indentJSON(%s) =\n%s\nwant\n%s", src, got, want.String())
+		}
+	}
+	if got := string(indentJSON([]byte(`{"a":{"b":[1,{"c":2}]}}`), "", 2)); got != "{\n  \"a\": {\n    \"b\": [1,{\"c\":2}]\n  }\n}" {
+		t.Errorf("past maxDepth: %q", got)
+	}
+	deep := strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000)
+	if got := pretty([]byte(deep), "  "); len(got) > 4*len(deep) {
+		t.Errorf("a definition nested 100,000 levels: %d bytes pretty", len(got))
 	}
 }

@@ -5,11 +5,13 @@ package diff
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -193,6 +195,7 @@ func Load(data []byte) (Side, error) {
 // there: older output lacks some.
 func loadWireJSON(data []byte, v, protocol gjson.Result) (Side, error) {
 	s, err := items(data, v.Get("tools"))
+	exactItems(s.Tools, "name", v.Get("tools_b64"))
 	s.Format, s.Wire = "mcpprobe-wire-json", true
 	s.Records = PartSet(0).With(PartTools)
 	readMeta(&s, data, v, protocol)
@@ -207,6 +210,7 @@ func loadWireJSON(data []byte, v, protocol gjson.Result) (Side, error) {
 			for _, it := range arr.Array() {
 				*l.to = append(*l.to, Tool{Name: it.Get(ident).String(), Raw: rawOf(data, it)})
 			}
+			exactItems(*l.to, ident, v.Get(l.key+"_b64"))
 		}
 	}
 	return s, err
@@ -220,6 +224,9 @@ func readMeta(s *Side, data []byte, v, protocol gjson.Result) {
 		s.Records = s.Records.With(PartInstructions)
 		if in.Type == gjson.String {
 			str := in.String()
+			if exact, ok := b64(v.Get("instructions_b64")); ok {
+				str = string(exact)
+			}
 			s.Instructions = &str
 		}
 	}
@@ -235,6 +242,28 @@ func readMeta(s *Side, data []byte, v, protocol gjson.Result) {
 		s.Records = s.Records.With(PartProtocol)
 		s.ProtocolVersion = protocol.String()
 	}
+}
+
+// b64 reads a _b64 member: the exact bytes of a value that was not UTF-8
+// (written beside it, which shows each such byte as U+FFFD).
+func b64(v gjson.Result) ([]byte, bool) {
+	if v.Type != gjson.String {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(v.String())
+	return b, err == nil
+}
+
+// exactItems puts back the exact bytes of the items a _b64 member (index
+// to base64) holds, in items read from --json.
+func exactItems(items []Tool, ident string, m gjson.Result) {
+	m.ForEach(func(k, v gjson.Result) bool {
+		i, err := strconv.Atoi(k.String())
+		if exact, ok := b64(v); ok && err == nil && i >= 0 && i < len(items) {
+			items[i] = Tool{Name: gjson.GetBytes(exact, ident).String(), Raw: exact}
+		}
+		return true
+	})
 }
 
 func rawOrNil(src []byte, v gjson.Result) []byte {
@@ -336,11 +365,16 @@ func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
 		ident, _, _ := l.p.key()
 		for _, t := range arr.Array() {
 			raw := t.Get("raw").String()
+			name := t.Get(ident).String()
+			if exact, ok := b64(t.Get("raw_b64")); ok {
+				// The name too: written as text, it lost what raw_b64 keeps.
+				raw, name = string(exact), gjson.GetBytes(exact, ident).String()
+			}
 			if raw == "" {
 				raw = t.Get("definition").Raw
 				s.Wire = false
 			}
-			*l.to = append(*l.to, Tool{Name: t.Get(ident).String(), Raw: []byte(raw)})
+			*l.to = append(*l.to, Tool{Name: name, Raw: []byte(raw)})
 		}
 	}
 	readMeta(&s, data, v, v.Get("protocol_version"))

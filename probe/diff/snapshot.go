@@ -3,9 +3,11 @@ package diff
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
@@ -30,6 +32,9 @@ func Snapshot(c *probe.Capture) []byte {
 	b.WriteString(",\n  \"instructions\": ")
 	if c.Instructions != nil {
 		b.Write(canon.String(*c.Instructions))
+		if !utf8.ValidString(*c.Instructions) {
+			b.WriteString(",\n  \"instructions_b64\": \"" + base64.StdEncoding.EncodeToString([]byte(*c.Instructions)) + "\"")
+		}
 	} else {
 		b.WriteString("null")
 	}
@@ -74,6 +79,11 @@ func entries(b *bytes.Buffer, ident string, items [][]byte) {
 		b.Write(pretty(e.raw, "      "))
 		b.WriteString(",\n      \"raw\": ")
 		b.Write(canon.String(string(e.raw)))
+		if !utf8.Valid(e.raw) {
+			// raw shows a byte that is not UTF-8 as U+FFFD, so that the
+			// file is UTF-8 for every tool; raw_b64 keeps the bytes.
+			b.WriteString(",\n      \"raw_b64\": \"" + base64.StdEncoding.EncodeToString(e.raw) + "\"")
+		}
 		b.WriteString("\n    }")
 	}
 	b.WriteString("\n  ]")
@@ -90,9 +100,94 @@ func pretty(raw []byte, indent string) []byte {
 	if len(raw) == 0 {
 		return []byte("null")
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, canon.JSON(raw), indent, "  "); err != nil {
+	c := canon.JSON(raw)
+	if !json.Valid(c) {
 		return []byte("null")
 	}
-	return out.Bytes()
+	return indentJSON(c, indent, maxIndentDepth)
+}
+
+// maxIndentDepth is how deep a lock file indents: json.Indent writes a
+// line for every value, indented two spaces a level, so a definition
+// nested 100,000 levels became 20 GB of spaces. Deeper values are
+// written compact on their parent's line.
+const maxIndentDepth = 32
+
+// indentJSON is json.Indent(dst, src, prefix, "  ") for compact src (a
+// canonical form), but for containers deeper than maxDepth, which are
+// written as they are.
+func indentJSON(src []byte, prefix string, maxDepth int) []byte {
+	var b bytes.Buffer
+	b.Grow(len(src) * 2)
+	newline := func(depth int) {
+		b.WriteByte('\n')
+		b.WriteString(prefix)
+		for i := 0; i < depth; i++ {
+			b.WriteString("  ")
+		}
+	}
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			b.Write(src[i : j+1])
+			i = j
+		case (c == '{' || c == '[') && depth >= maxDepth:
+			// Compact from here to the container's end.
+			end := containerEnd(src, i)
+			b.Write(src[i:end])
+			i = end - 1
+		case c == '{' || c == '[':
+			b.WriteByte(c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				b.WriteByte(src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline(depth)
+		case c == '}' || c == ']':
+			depth--
+			newline(depth)
+			b.WriteByte(c)
+		case c == ',':
+			b.WriteByte(c)
+			newline(depth)
+		case c == ':':
+			b.WriteString(": ")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.Bytes()
+}
+
+// containerEnd is the end of the array or object that opens at i in
+// compact JSON.
+func containerEnd(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
 }

@@ -65,6 +65,7 @@ const (
 	DuplicateResource
 	DuplicateResourceTemplate
 	MalformedList
+	DeepNesting
 	ListTimeout
 	ListFailed
 	ListHTTPError
@@ -167,6 +168,7 @@ var defs = []Def{
 	{Code: DuplicateResource, Name: "duplicate-resource", Severity: Error, Origin: OriginWire, Title: "the same resource URI listed twice"},
 	{Code: DuplicateResourceTemplate, Name: "duplicate-resource-template", Severity: Error, Origin: OriginWire, Title: "the same resource template URI listed twice"},
 	{Code: MalformedList, Name: "malformed-list", Severity: Error, Origin: OriginWire, Title: "a list result without its array (`tools`, `prompts`, …)"},
+	{Code: DeepNesting, Name: "deep-nesting", Severity: Error, Origin: OriginWire, Title: "a definition nested past 1,000 levels (or too costly to walk level by level): hosts' parsers refuse it or run out of stack; mcpprobe's budget and lint leave its schema out", More: moreProbe},
 	{Code: ListTimeout, Name: "list-timeout", Severity: Error, Origin: OriginWire, Title: "a list page never came back within `--timeout`"},
 	{Code: ListFailed, Name: "list-failed", Severity: Error, Origin: OriginWire, Title: "a list page failed otherwise, such as the stream ending first"},
 	{Code: ListHTTPError, Name: "list-http-error", Severity: Error, Origin: OriginWire, Title: "HTTP: a list page answered with an HTTP error", More: moreHTTP},

@@ -14,6 +14,26 @@ type Finding struct {
 	Code     Code     `json:"code"`
 	Message  string   `json:"message"`
 	Tool     string   `json:"tool,omitempty"` // the tool it concerns, if one
+	// Count is how many findings of its kind (severity, code, tool) this
+	// one stands for, when it folds them (Fold): Message is the first's,
+	// and the next few's are its examples. 0 for a finding that stands
+	// for itself.
+	Count int `json:"count,omitempty"`
+	// examples are kept in an array, not a slice, so that a Finding
+	// stays comparable with ==; Examples lists them.
+	examples [MaxExamples]string
+}
+
+// Examples are the messages of the findings a folded finding stands for
+// after its own, as many as it keeps (MaxExamples).
+func (f Finding) Examples() []string {
+	var out []string
+	for _, m := range f.examples {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // New makes a finding of a registered code at the code's severity.

@@ -125,7 +125,7 @@ func Trip(gates []string, fs []Finding, counts map[string]int) []Tripped {
 					t.Findings = append(t.Findings, f)
 				}
 			}
-			t.Count += len(t.Findings)
+			t.Count += Total(t.Findings) // a folded finding counts for all it stands for
 		}
 		if t.Count > 0 {
 			out = append(out, t)

@@ -146,7 +146,10 @@ func (l *linter) tool(i int, t gjson.Result, counts map[string]int, reported map
 		name = nameV.String()
 	}
 	sw := newSchemaWalk(t.Get("inputSchema"))
-	sw.walk(sw.root, where{s: "inputSchema"}, false, "", "", 0)
+	if probe.Walkable([]byte(sw.root.Raw)) {
+		// A schema that is not is a deep-nesting finding of the capture.
+		sw.walk(sw.root, where{s: "inputSchema"}, false, "", "", 0)
+	}
 	nodes := sw.out
 
 	// 1. param-no-description

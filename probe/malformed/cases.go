@@ -8,6 +8,7 @@ package malformed
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
@@ -90,11 +91,12 @@ func ToolCases(tool, args []byte, version, meta string) []Case {
 		break
 	}
 	props.ForEach(func(k, p gjson.Result) bool {
-		if max := p.Get("maximum"); max.Type == gjson.Number {
+		// A bound past float64 (1e999) has no number beyond it to send.
+		if max := p.Get("maximum"); max.Type == gjson.Number && !math.IsInf(max.Float()+1, 0) {
 			add("out of range ("+k.String()+")", with(k.String(), canon.Number(fmt.Sprint(max.Float()+1))), inputError(version))
 			return false
 		}
-		if min := p.Get("minimum"); min.Type == gjson.Number {
+		if min := p.Get("minimum"); min.Type == gjson.Number && !math.IsInf(min.Float()-1, 0) {
 			add("out of range ("+k.String()+")", with(k.String(), canon.Number(fmt.Sprint(min.Float()-1))), inputError(version))
 			return false
 		}

@@ -1,0 +1,222 @@
+package main
+
+// Every file mcpprobe writes goes through here: --out (snapshot -o
+// included), wire --save, --trace, and stdout itself. An output path that
+// is an input of the run (--ref, --hosts, --config, a reference file or
+// the server's own files named as arguments) or another output is refused
+// before anything runs; a result is written whole or not at all; and a
+// write that fails is exit 4, with its own message, whichever output it
+// was.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v3"
+)
+
+// exitWrite is the exit code of a run that could not write an output it
+// was asked for (documented in the README with the others).
+const exitWrite = 4
+
+// outputState is what a run remembers of its outputs: the writes that
+// failed, which make its exit code.
+type outputState struct {
+	mu     sync.Mutex
+	failed []string
+}
+
+var outputsMu sync.Mutex
+
+// outputsOf is the run's output state, kept with its root command (a run
+// in a test is a fresh command, and starts afresh).
+func outputsOf(cmd *cli.Command) *outputState {
+	root := cmd.Root()
+	outputsMu.Lock()
+	defer outputsMu.Unlock()
+	if root.Metadata == nil {
+		root.Metadata = map[string]any{}
+	}
+	o, _ := root.Metadata["outputs"].(*outputState)
+	if o == nil {
+		o = &outputState{}
+		root.Metadata["outputs"] = o
+	}
+	return o
+}
+
+// fail records that an output could not be written.
+func (o *outputState) fail(what string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.failed = append(o.failed, fmt.Sprintf("writing %s failed: %v", what, err))
+}
+
+// writeFailed is the error a command returns when an output it writes
+// itself (--out, --save, stdout) failed: exit 4.
+func writeFailed(cmd *cli.Command, what string, err error) error {
+	outputsOf(cmd).fail(what, err)
+	return &exitError{code: exitWrite}
+}
+
+// exitCode is the run's exit code once its outputs are counted: a failed
+// write turns a success (0) or a tripped gate (1) into 4, since what the
+// run found is lost in part or whole; a usage error, a server that could
+// not be probed or a proxied server's own code keeps its code. Each
+// failure is said on stderr, once.
+func (o *outputState) exitCode(code int, stderr io.Writer, proxy bool) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.failed) == 0 {
+		return code
+	}
+	for _, f := range o.failed {
+		fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(f))
+	}
+	fmt.Fprintln(stderr, "Try: a path on a file system with room, that you may write to; the run's results were not all written.")
+	if code == exitOK || (code == exitGate && !proxy) {
+		return exitWrite
+	}
+	return code
+}
+
+// checkPaths refuses, before anything runs, an output path that names an
+// input of the run or another output: --out over the --ref it is compared
+// with, or over the --trace, is a file silently lost.
+func checkPaths(args []string, cmd *cli.Command) error {
+	type named struct{ flag, path string }
+	var outs, ins []named
+	for _, f := range []string{"out", "trace", "save"} {
+		if p := cmd.String(f); p != "" && p != "-" && cmd.IsSet(f) {
+			outs = append(outs, named{"--" + f, p})
+		}
+	}
+	for _, f := range []string{"ref", "hosts", "config"} {
+		if p := cmd.String(f); p != "" && cmd.IsSet(f) {
+			ins = append(ins, named{"--" + f, p})
+		}
+	}
+	// A word of the target that names a file: a reference file compared
+	// with, the server's program, its script, its data.
+	for _, a := range args {
+		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
+			ins = append(ins, named{"the argument", a})
+		}
+	}
+	for i, o := range outs {
+		for _, in := range ins {
+			if samePath(o.path, in.path) {
+				return usageErr("%s %s is also %s, an input of this run: writing it would destroy what is read; give %s another path", o.flag, o.path, in.flag, o.flag)
+			}
+		}
+		for _, other := range outs[i+1:] {
+			if samePath(o.path, other.path) {
+				return usageErr("%s and %s are the same path, %s: one would overwrite the other; give each its own", o.flag, other.flag, o.path)
+			}
+		}
+	}
+	return nil
+}
+
+// samePath reports whether two paths name one file: the same path once
+// made absolute, or, when both exist, the same file by another name (a
+// link, a symlink).
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// writeOutput writes b to path whole: into a new file beside it, then
+// renamed over it, so that a reader (or the next run's --ref) sees the old
+// file or the new one, never half of one, and a failed write leaves the
+// old one as it was. A path that is not a regular file (a device such as
+// /dev/stdout, a pipe) is written in place, as it must be.
+func writeOutput(path string, b []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // a symlink stays a symlink, to a new file
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	tmp, f, err := createBeside(path)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		// The new file keeps the old one's permissions.
+		_ = f.Chmod(st.Mode().Perm())
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = syncFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// syncFile makes a file's bytes durable before it is renamed into place
+// (a variable, so that a test can make it fail as a full disk would).
+var syncFile = (*os.File).Sync
+
+// createBeside creates a new, hidden file in path's folder, with the mode
+// a new file gets (0644 less the umask).
+func createBeside(path string) (string, *os.File, error) {
+	dir, base := filepath.Split(path)
+	for try := 0; ; try++ {
+		tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 10 {
+			return tmp, f, err
+		}
+	}
+}
+
+// openStream opens --trace: written as the run goes, not renamed at its
+// end, so that a crash or a kill loses nothing and `tail -f` follows it.
+func openStream(path string) (*os.File, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return os.OpenFile(path, os.O_WRONLY, 0)
+	}
+	return os.Create(path)
+}
+
+// runningProxy reports whether the command run is the proxy, whose exit
+// code is its server's.
+func runningProxy() bool {
+	c, _ := interrupt.command.Load().(string)
+	return c == "proxy"
+}
