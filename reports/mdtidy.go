@@ -92,7 +92,7 @@ var bareURL = regexp.MustCompile(`https?://[^\s<>()|\x60"]+`)
 // linkURLs puts a bare URL in angle brackets, an autolink; one in a code
 // span, already in brackets or in a link's parentheses is left alone.
 func linkURLs(l string) string {
-	parts := strings.Split(l, "`")
+	parts := splitCodeSpans(l)
 	for i := 0; i < len(parts); i += 2 { // even parts are outside code spans
 		p := parts[i]
 		var b strings.Builder
@@ -105,7 +105,10 @@ func linkURLs(l string) string {
 			}
 			head := p[:start]
 			b.WriteString(p[last:start])
-			if strings.HasSuffix(head, "<") || strings.HasSuffix(head, "](") || strings.HasSuffix(head, "[") {
+			// An escaped "\](" is text, not a link: its URL is bare.
+			link := (strings.HasSuffix(head, "](") && !strings.HasSuffix(head, `\](`)) ||
+				(strings.HasSuffix(head, "[") && !strings.HasSuffix(head, `\[`))
+			if strings.HasSuffix(head, "<") || link {
 				b.WriteString(p[start:end])
 			} else {
 				b.WriteString("<" + p[start:end] + ">")
@@ -116,6 +119,24 @@ func linkURLs(l string) string {
 		parts[i] = b.String()
 	}
 	return strings.Join(parts, "`")
+}
+
+// splitCodeSpans splits l at its backticks, as strings.Split would, except
+// a backtick escaped with a backslash: that one is text (server text is
+// escaped so), and must not be taken for the edge of a code span.
+func splitCodeSpans(l string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '\\':
+			i++ // the escaped character, whatever it is
+		case '`':
+			parts = append(parts, l[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, l[start:])
 }
 
 // tidyTo writes what render writes to w, tidied (TidyMarkdown).

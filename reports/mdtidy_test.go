@@ -16,3 +16,20 @@ func TestTidyMarkdown(t *testing.T) {
 		t.Errorf("TidyMarkdown =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A URL behind escaped markdown (server text is escaped so) is bare text,
+// and gets its angle brackets; a real link or code span keeps it as is.
+func TestLinkURLsEscapedMarkdown(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`!\[p\](http://evil.example/p.png)`, `!\[p\](<http://evil.example/p.png>)`},
+		{"\\`code\\` http://a.example", "\\`code\\` <http://a.example>"},
+		{"`http://in.code` http://a.example.", "`http://in.code` <http://a.example>."},
+		{"[x](http://a.example)", "[x](http://a.example)"},
+		{"<http://a.example>", "<http://a.example>"},
+	}
+	for _, tc := range tests {
+		if got := linkURLs(tc.in); got != tc.want {
+			t.Errorf("linkURLs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

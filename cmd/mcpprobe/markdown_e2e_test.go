@@ -25,7 +25,8 @@ var (
 // collectMarkdown keeps a copy of the markdown a run wrote, if it wrote
 // any.
 func collectMarkdown(args []string, r result) {
-	if markdownDir == "" || len(args) == 0 || slices.Contains(args, "--json") || (r.code != 0 && r.code != 1) {
+	// --check prints a diff of two reports, not a report.
+	if markdownDir == "" || len(args) == 0 || slices.Contains(args, "--json") || slices.Contains(args, "--check") || (r.code != 0 && r.code != 1) {
 		return
 	}
 	isMarkdown := args[0] == "report" || (args[0] == "budget" && slices.Contains(args, "--view"))
