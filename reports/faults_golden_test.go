@@ -3,11 +3,11 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
@@ -21,44 +21,10 @@ import (
 // time). The engine is tested against live servers in faults/ and in the
 // e2e tests; here, what it returns is rendered, byte for byte.
 
-// -update is shared with any other golden test of this package: whoever
-// defines it first (a package-level flag.Bool runs before init), the
-// others look it up.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	on, _ := f.Value.(flag.Getter).Get().(bool)
-	return on
-}
-
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if updateGolden() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./reports -run Golden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (review, then -update):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	gold.Check(t, filepath.Join("testdata", "golden", name), got, "go test ./reports -run Golden -update")
 }
 
 // A crash at call 3 with a restart that recovers, an rpc_error (an

@@ -33,6 +33,8 @@ import (
 	"testing"
 	"time"
 
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -321,19 +323,7 @@ func TestCorpus(t *testing.T) {
 // -update.
 func corpusGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/mcpprobe -run Corpus -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s: a verdict changed (-update rewrites the file; review the diff):\n%s", path, firstDiff(want, got))
-	}
+	gold.Check(t, path, got, "go test ./cmd/mcpprobe -run Corpus -update")
 }
 
 // permitted reports whether the spec permits what the server did in o's

@@ -19,14 +19,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
+
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -38,8 +38,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from what the commands now print")
 
 // A replay delivers the recorded bytes, but stamps them with its own
 // clock: durations are the one thing that varies from run to run. They
@@ -183,36 +181,5 @@ func must[R any](t *testing.T) func(*R, error) *R {
 // with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/mcpprobe -run Golden -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what the command now prints (-update rewrites it, then review the diff):\n%s", path, firstDiff(want, got))
-	}
-}
-
-// firstDiff shows the first line that differs, with its neighbours.
-func firstDiff(want, got []byte) string {
-	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
-		}
-	}
-	return "(same lines, different bytes)"
+	gold.Check(t, filepath.Join("testdata", "golden", name), got, "go test ./cmd/mcpprobe -run Golden -update")
 }

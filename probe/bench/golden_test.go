@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
@@ -17,8 +18,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from this run")
 
 // The golden tests run bench in-process on traces recorded by
 // `mcpprobe bench --trace`, each connection of the recording played back
@@ -160,21 +159,5 @@ func normalise(r *bench.Result) {
 // -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./probe/bench -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./probe/bench -run Golden -update rewrites it; review the diff):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	gold.Check(t, filepath.Join("testdata", "golden", name), got, "go test ./probe/bench -run Golden -update")
 }

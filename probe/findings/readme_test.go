@@ -2,16 +2,15 @@ package findings
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the README's tables of finding codes from the registry")
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+)
 
 const readmePath = "../../README.md"
 
@@ -80,7 +79,7 @@ func TestREADME(t *testing.T) {
 			t.Errorf("README: %d findings:begin blocks take origin %s, want 1", covered[o], o)
 		}
 	}
-	if *update {
+	if gold.Update() {
 		if !bytes.Equal(want, readme) {
 			if err := os.WriteFile(readmePath, want, 0o644); err != nil {
 				t.Fatal(err)

@@ -5,11 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -17,8 +18,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from this run")
 
 // The golden tests run malformed in-process on traces recorded by
 // `mcpprobe malformed --trace`, each connection (the first listing, the
@@ -113,21 +112,5 @@ func readGz(t *testing.T, path string) []transport.Frame {
 // -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./probe/malformed -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./probe/malformed -run Golden -update rewrites it; review the diff):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	gold.Check(t, filepath.Join("testdata", "golden", name), got, "go test ./probe/malformed -run Golden -update")
 }
