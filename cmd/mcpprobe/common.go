@@ -205,28 +205,28 @@ func refuseUnused(cmd *cli.Command) error {
 func before(extra ...string) cli.BeforeFunc {
 	g := gates(extra...)
 	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := refuseUnused(cmd); err != nil {
-			return ctx, err
-		}
-		if err := checkValues(cmd); err != nil {
-			return ctx, err
-		}
-		if err := checkPaths(targetArgs(ctx, cmd), cmd); err != nil {
+		if err := checkFlags(ctx, cmd); err != nil {
 			return ctx, err
 		}
 		return g(ctx, cmd)
 	}
 }
 
-// beforeNoGates is the Before of a command whose result has no findings.
-func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+// checkFlags is what every command checks before it runs: no global flag
+// it has no use for, every value valid, no output path that is an input.
+func checkFlags(ctx context.Context, cmd *cli.Command) error {
 	if err := refuseUnused(cmd); err != nil {
-		return ctx, err
+		return err
 	}
 	if err := checkValues(cmd); err != nil {
-		return ctx, err
+		return err
 	}
-	if err := checkPaths(targetArgs(ctx, cmd), cmd); err != nil {
+	return checkPaths(targetArgs(ctx, cmd), cmd)
+}
+
+// beforeNoGates is the Before of a command whose result has no findings.
+func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	if err := checkFlags(ctx, cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

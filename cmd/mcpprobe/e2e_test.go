@@ -69,6 +69,7 @@ type result struct {
 	stdout, stderr string
 	code           int
 	took           time.Duration
+	peakKB         int // the peak resident set, from wait4 (Linux; 0 elsewhere)
 }
 
 // mcpprobe runs the built binary; no test may take it past a minute.
@@ -90,6 +91,7 @@ func mcpprobe(t *testing.T, args ...string) result {
 	if ctx.Err() != nil {
 		t.Fatalf("mcpprobe %q hung for a minute", args)
 	}
+	r.peakKB = peakKB(cmd.ProcessState)
 	collectMarkdown(args, r)
 	return r
 }

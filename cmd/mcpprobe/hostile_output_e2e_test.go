@@ -10,7 +10,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -34,29 +33,12 @@ type rusageResult struct {
 	maxRSSKB int64
 }
 
-// rusageRun runs mcpprobe as mcpprobe() does and reads its peak resident
-// set from wait4's rusage: exact, where sampling /proc can miss a peak.
+// rusageRun runs mcpprobe with its peak resident set from wait4's rusage:
+// exact, where sampling /proc can miss a peak.
 func rusageRun(t *testing.T, args ...string) rusageResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := rusageResult{result: result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}}
-	if ctx.Err() != nil {
-		t.Fatalf("mcpprobe %q ran for a minute", args)
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running mcpprobe: %v", err)
-	}
-	r.maxRSSKB = int64(peakKB(cmd.ProcessState))
-	collectMarkdown(args, r.result)
-	return r
+	r := mcpprobe(t, args...)
+	return rusageResult{result: r, maxRSSKB: int64(r.peakKB)}
 }
 
 // bounded fails the test for a run past within or maxRSSKB.
