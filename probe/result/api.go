@@ -107,7 +107,7 @@ func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return nil 
 // Policy is one client's rule for how long it waits on a call.
 type Policy struct {
 	Name            string        `json:"name"`
-	Timeout         time.Duration `json:"timeout_ns"`   // 0: none
+	Timeout         time.Duration `json:"timeout_ns"` // 0: none
 	ResetOnProgress bool          `json:"reset_on_progress"`
 	MaxTotal        time.Duration `json:"max_total_ns"` // 0: none
 	Idle            time.Duration `json:"idle_ns,omitempty"`
@@ -132,7 +132,7 @@ type Timeline struct {
 // Verdict says whether a call like this one survives a policy.
 type Verdict struct {
 	Policy  Policy        `json:"policy"`
-	Outcome string        `json:"outcome"` // "survives", "would time out", "inconclusive"
+	Outcome string        `json:"outcome"`         // "survives", "would time out", "inconclusive"
 	At      time.Duration `json:"at_ns,omitempty"` // when the policy gives up
 	Why     string        `json:"why"`
 }
