@@ -40,6 +40,11 @@ type Options struct {
 	RecheckTools  bool
 	ClientName    string
 	ClientVersion string
+	// Capabilities is the client's capabilities object, raw JSON; "" is
+	// {}: mcpprobe declares only what the user enabled (call's --elicit,
+	// --sampling-reply, --root), and Answer answers it.
+	Capabilities string
+	Answer       Answerer
 	// Phase, if set, hears what the probe waits for as it starts waiting:
 	// since when the bound limit counts, and the bound. A terminal shows
 	// it live, so a silent server is seen being waited for.
@@ -221,7 +226,14 @@ func (p *prober) clientInfo() string {
 // meta is the per-request _meta of the modern era.
 func (p *prober) meta(version string) string {
 	return `{"` + MetaProtocolVersion + `":` + jsonQuote(version) +
-		`,"` + MetaClientCapabilities + `":{},"` + MetaClientInfo + `":` + p.clientInfo() + `}`
+		`,"` + MetaClientCapabilities + `":` + p.capabilities() + `,"` + MetaClientInfo + `":` + p.clientInfo() + `}`
+}
+
+func (p *prober) capabilities() string {
+	if p.o.Capabilities == "" {
+		return "{}"
+	}
+	return p.o.Capabilities
 }
 
 // params builds a request's params for the negotiated era.
@@ -433,7 +445,7 @@ func rawOf(src []byte, v gjson.Result) []byte {
 
 func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
 	p.c.RequestedVersion = version
-	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":{},"clientInfo":` + p.clientInfo() + `}`
+	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":` + p.capabilities() + `,"clientInfo":` + p.clientInfo() + `}`
 	// The handshake as a whole is bounded by StartupTimeout, from its
 	// start (server/discover may have used some of it).
 	since := p.handshakeStart
@@ -809,6 +821,9 @@ func (p *prober) eventFindings() {
 			answer := "mcpprobe answered -32601, as it declares no such capability"
 			if method == "ping" {
 				answer = "mcpprobe answered it"
+			}
+			if k := p.s.AnsweredByPolicy()[method]; k > 0 {
+				answer = fmt.Sprintf("mcpprobe answered %d as the user's policy says", k)
 			}
 			p.c.Add(findings.ServerRequest, "the server sent %s ×%d during the probe; %s", method, n, answer)
 		case "notification":

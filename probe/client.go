@@ -22,6 +22,9 @@ func Connect(ctx context.Context, conn transport.Conn, o Options) (*Client, erro
 	o.defaults()
 	c := &Capture{Trace: conn.Trace()}
 	s := NewSession(conn)
+	if o.Answer != nil {
+		s.SetAnswerer(o.Answer)
+	}
 	cl := &Client{Session: s, Capture: c, p: &prober{s: s, c: c, o: o}}
 	return cl, cl.p.handshake(ctx)
 }

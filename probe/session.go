@@ -107,6 +107,34 @@ type Session struct {
 	closed   bool
 	closeErr error
 	done     chan struct{}
+	// answerer, if set, answers the server's requests mcpprobe was told
+	// how to answer (call's --elicit, --sampling-reply, --root).
+	answerer Answerer
+	byPolicy map[string]int // requests answered by the answerer, by method
+}
+
+// Answerer answers a request from the server: the raw result to send, or
+// ok false to leave it to the session's default (-32601, ping answered).
+// It runs on the session's reader: it must not block.
+type Answerer func(method string, params []byte) (result []byte, ok bool)
+
+// SetAnswerer sets how the server's requests are answered from now on.
+func (s *Session) SetAnswerer(a Answerer) {
+	s.mu.Lock()
+	s.answerer = a
+	s.mu.Unlock()
+}
+
+// AnsweredByPolicy counts, by method, the server requests the answerer
+// answered.
+func (s *Session) AnsweredByPolicy() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]int, len(s.byPolicy))
+	for k, v := range s.byPolicy {
+		m[k] = v
+	}
+	return m
 }
 
 // maxEvents bounds the events a session keeps (a flood of notifications
@@ -172,14 +200,36 @@ func idKey(id gjson.Result) (string, bool) {
 // Call sends a request and waits at most timeout for its response. params
 // is raw JSON or nil.
 func (s *Session) Call(ctx context.Context, method string, params []byte, timeout time.Duration) (Response, error) {
+	p, err := s.Begin(ctx, method, params)
+	if err != nil {
+		return Response{}, err
+	}
+	return p.Wait(ctx, timeout)
+}
+
+// Pending is a request sent and not yet answered: its id is what a
+// notifications/cancelled names.
+type Pending struct {
+	s      *Session
+	pc     *pendingCall
+	key    string
+	method string
+	ID     int64
+	// Sent is when the request went out, on the transport's trace clock
+	// (zero when the connection keeps no trace).
+	Sent time.Duration
+}
+
+// Begin sends a request without waiting for its response; Wait waits.
+func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pending, error) {
 	if err := ctx.Err(); err != nil {
-		return Response{}, err // interrupted: nothing more is sent
+		return nil, err // interrupted: nothing more is sent
 	}
 	s.mu.Lock()
 	if s.closed {
 		err := s.closeErr
 		s.mu.Unlock()
-		return Response{}, &ClosedError{Method: method, Cause: err}
+		return nil, &ClosedError{Method: method, Cause: err}
 	}
 	s.nextID++
 	id := s.nextID
@@ -198,15 +248,51 @@ func (s *Session) Call(ctx context.Context, method string, params []byte, timeou
 		msg = append(msg, params...)
 	}
 	msg = append(msg, '}')
+	var sent time.Duration
+	if tr := s.conn.Trace(); tr != nil {
+		sent = tr.Since()
+	}
 	if err := s.conn.Send(msg); err != nil {
 		s.forget(key, "")
 		if errors.Is(err, transport.ErrPeerGone) {
-			return Response{}, &ClosedError{Method: method, Cause: err}
+			return nil, &ClosedError{Method: method, Cause: err}
 		}
-		return Response{}, err
+		return nil, err
 	}
-	return s.await(ctx, pc, key, method, timeout)
+	return &Pending{s: s, pc: pc, key: key, method: method, ID: id, Sent: sent}, nil
 }
+
+// Wait waits at most timeout for the response, as Call does: past it the
+// request is abandoned, and a response that comes later is a late_reply.
+func (p *Pending) Wait(ctx context.Context, timeout time.Duration) (Response, error) {
+	return p.s.await(ctx, p.pc, p.key, p.method, timeout)
+}
+
+// Within waits at most d and, unlike Wait, keeps the request pending when
+// d passes (ok false): a long call is watched in slices, a cancellation
+// sent between two.
+func (p *Pending) Within(ctx context.Context, d time.Duration) (r Response, ok bool, err error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case r, open := <-p.pc.ch:
+		if !open {
+			return Response{}, true, p.pc.err
+		}
+		if r.Error != nil {
+			return r, true, r.Error
+		}
+		return r, true, nil
+	case <-t.C:
+		return Response{}, false, nil
+	case <-ctx.Done():
+		p.s.forget(p.key, p.method)
+		return Response{}, true, ctx.Err()
+	}
+}
+
+// Abandon stops waiting: a response that comes later is a late_reply.
+func (p *Pending) Abandon() { p.s.forget(p.key, p.method) }
 
 // await waits at most timeout for a pending request's response.
 func (s *Session) await(ctx context.Context, pc *pendingCall, key, method string, timeout time.Duration) (Response, error) {
@@ -364,7 +450,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		// an event kept would keep all of it.
 		ev.Kind, ev.Method = "request", strings.Clone(method.String())
 		s.event(ev)
-		s.answer(method.String(), id)
+		s.answer(method.String(), id, rawOf(raw, v.Get("params")))
 	case method.Exists():
 		ev.Kind, ev.Method = "notification", strings.Clone(method.String())
 		s.event(ev)
@@ -451,17 +537,31 @@ func (s *Session) ErrorCodes() []SeenCode {
 	return append([]SeenCode(nil), s.codes...)
 }
 
-// answer replies to a request from the server. mcpprobe declares no client
-// capabilities, so the only request it can honour is ping.
-func (s *Session) answer(method string, id gjson.Result) {
+// answer replies to a request from the server. Without an answerer
+// mcpprobe declares no client capabilities, so the only request it can
+// honour is ping.
+func (s *Session) answer(method string, id gjson.Result, params []byte) {
 	s.mu.Lock()
 	s.answered++
 	over := s.answered > maxAnswers
+	a := s.answerer
 	s.mu.Unlock()
 	if over {
 		return // a flood: each answer is a write the server may not read
 	}
 	head := `{"jsonrpc":"2.0","id":` + id.Raw
+	if a != nil {
+		if res, ok := a(method, params); ok {
+			s.mu.Lock()
+			if s.byPolicy == nil {
+				s.byPolicy = map[string]int{}
+			}
+			s.byPolicy[method]++
+			s.mu.Unlock()
+			_ = s.conn.Send([]byte(head + `,"result":` + string(res) + `}`))
+			return
+		}
+	}
 	var msg string
 	switch method {
 	case "ping":
