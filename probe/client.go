@@ -39,6 +39,13 @@ func (cl *Client) ListTools(ctx context.Context) {
 	cl.p.list(ctx, l, "name", "tool")
 }
 
+// ListPrompts asks for the prompts only.
+func (cl *Client) ListPrompts(ctx context.Context) {
+	l := &cl.Capture.Prompts
+	*l = List{Method: "prompts/list", Key: "prompts", Asked: true}
+	cl.p.list(ctx, l, "name", "prompt")
+}
+
 // Request sends method with the given params members (raw JSON members
 // without braces, "" for none) and waits at most timeout.
 func (cl *Client) Request(ctx context.Context, method, members string, timeout time.Duration) (Response, error) {

@@ -24,10 +24,11 @@ const (
 	OriginFaults    Origin = "faults"    // faults: shutdown signals, restarts
 	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
 	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
+	OriginCall      Origin = "call"      // call, read, prompt: one call, its result, long calls, tasks
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -138,6 +139,20 @@ const (
 	MalformedUnanswered
 	MalformedChannel
 	MalformedInconclusive
+
+	// call
+	CallUnanswered
+	CallRPCError
+	ProgressUntokened
+	ProgressNotIncreasing
+	CancelResultAfter
+	CancelProgressGoesOn
+	CancelSessionUnusable
+	TaskRequiredWithoutTask
+	TaskNotSupported
+	TaskNotTerminal
+	TaskForbiddenTransition
+	TaskMalformed
 )
 
 // README sections that say more than a row can.
@@ -153,6 +168,7 @@ const (
 	moreVerdicts   = "verdicts"
 	moreErrorCodes = "error-codes"
 	moreFaults     = "faults"
+	moreCall       = "call-read-prompt"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -235,6 +251,18 @@ var defs = []Def{
 	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Also: []Severity{Error}, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout (a warning, since no version sets a deadline; an error for a batch in 2025-03-26, which servers MUST accept)", More: moreVerdicts},
 	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginMalformed, Title: "a malformed call answered otherwise than the negotiated version asks: an error where the clause says MUST, a warning for SHOULD or a clause without a keyword, info where the spec gives only an example (the finding names the clause)", More: moreVerdicts},
 	{Code: MalformedInconclusive, Name: "malformed-inconclusive", Severity: Info, Origin: OriginMalformed, Title: "a tool's valid baseline call failed (`isError`, a JSON-RPC error, no answer), so the cases sent to it were not judged; the finding carries the baseline's answer", More: moreVerdicts},
+	{Code: CallUnanswered, Name: "call-unanswered", Severity: Warning, Origin: OriginCall, Title: "the call got no answer within `--timeout` (with `--task`: the task was not followed to its end); the timeline shows what came meanwhile", More: moreCall},
+	{Code: CallRPCError, Name: "call-rpc-error", Severity: Info, Origin: OriginCall, Title: "the server answered the call with a JSON-RPC error, which never reaches the model as a result: reported as the call's answer (an unknown resource URI answered `-32002` is the spec's own example)", More: moreCall},
+	{Code: ProgressUntokened, Name: "progress-untokened", Severity: Warning, Origin: OriginCall, Title: "`notifications/progress` during the call with a `progressToken` the call did not send (or none sent at all): progress notifications MUST only reference tokens from an active request (2025-06-18 basic/utilities/progress)", More: moreCall},
+	{Code: ProgressNotIncreasing, Name: "progress-not-increasing", Severity: Warning, Origin: OriginCall, Title: "a `progress` value not greater than the one before: the value MUST increase with each notification (2025-06-18 basic/utilities/progress)", More: moreCall},
+	{Code: CancelResultAfter, Name: "cancel-result-after", Severity: Info, Origin: OriginCall, Title: "the server still answered the call after `notifications/cancelled`: receivers SHOULD NOT send a response for a cancelled request (2025-06-18 basic/utilities/cancellation); the client ignores it, which the spec allows for race conditions", More: moreCall},
+	{Code: CancelProgressGoesOn, Name: "cancel-progress-goes-on", Severity: Warning, Origin: OriginCall, Title: "progress for the call kept coming for the whole bounded wait after `notifications/cancelled`: receivers SHOULD stop processing a cancelled request", More: moreCall},
+	{Code: CancelSessionUnusable, Name: "cancel-session-unusable", Severity: Error, Origin: OriginCall, Title: "after the cancellation the health call (ping, or `tools/list` in the modern era) failed: the session did not survive a cancelled request", More: moreCall},
+	{Code: TaskRequiredWithoutTask, Name: "task-required-without-task", Severity: Info, Also: []Severity{Warning}, Origin: OriginCall, Title: "a tool with `execution.taskSupport: \"required\"` called without `--task`: servers MUST answer `-32601` (2025-11-25 basic/utilities/tasks); info with the answer when it did, a warning when it answered otherwise", More: moreCall},
+	{Code: TaskNotSupported, Name: "task-not-supported", Severity: Info, Origin: OriginCall, Title: "`--task` on a server without `tasks.requests.tools.call` or a tool whose `taskSupport` is absent or `forbidden`: clients MUST NOT augment such a call; mcpprobe sends it anyway and reports the answer", More: moreCall},
+	{Code: TaskNotTerminal, Name: "task-not-terminal", Severity: Warning, Origin: OriginCall, Title: "the task did not reach a terminal status (`completed`, `failed`, `cancelled`) within `--timeout`; every poll is in the timeline", More: moreCall},
+	{Code: TaskForbiddenTransition, Name: "task-forbidden-transition", Severity: Error, Origin: OriginCall, Title: "a task status change the spec forbids: out of a terminal status, or a task that did not begin `working` (2025-11-25 basic/utilities/tasks, Task Status Lifecycle, MUST)", More: moreCall},
+	{Code: TaskMalformed, Name: "task-malformed", Severity: Error, Origin: OriginCall, Title: "a task-augmented call answered without a `CreateTaskResult` (`task.taskId` a string, `task.status`), or a `tasks/get` result without `status`", More: moreCall},
 }
 
 // byCode and byName index defs.

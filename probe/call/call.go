@@ -1,0 +1,668 @@
+// Package call makes one request of a server, tools/call, resources/read
+// or prompts/get, and keeps everything about it: the response's raw bytes
+// as the transport delivered them, when it came, and every notification
+// and server request that arrived meanwhile, in order. Long calls get a
+// progress timeline, a cancellation and the server's reaction to it; a
+// task-augmented call is followed to its end. What the result is, and
+// what each host makes of it, is probe/result's.
+package call
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/result"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+// Options say what to call and how.
+type Options struct {
+	launch.Spec
+	Kind result.Kind
+	// Name is the tool or prompt name, or the resource URI.
+	Name string
+	// Args is --args, raw JSON (nil for none); Pairs are --arg key=value,
+	// typed by the tool's inputSchema (a prompt's arguments are strings).
+	Args  []byte
+	Pairs []string
+	// NoValidate sends arguments that fail the inputSchema anyway.
+	NoValidate bool
+	// Progress sends _meta.progressToken with the call.
+	Progress bool
+	// CancelAfter, if set, cancels the call that long after it was sent
+	// (notifications/cancelled; tasks/cancel for a task).
+	CancelAfter time.Duration
+	// CancelWait bounds the watch after a cancellation; 0 is the smaller
+	// of --timeout and 3 s.
+	CancelWait time.Duration
+	// Task makes a task-augmented tools/call and follows it.
+	Task bool
+	// Replies say how to answer the server's requests during the call;
+	// the client declares exactly the capabilities they enable.
+	Replies Replies
+	// Policies are the user's timeout policies, judged after the known ones.
+	Policies []result.Policy
+	// Hosts whose delivery of the result is worked out; nil is every known.
+	Hosts []budget.Host
+}
+
+// Result is one call and everything seen of it.
+type Result struct {
+	Target   string // as the user typed it, secrets hidden
+	Protocol string
+	Era      string
+	Kind     result.Kind
+	Method   string
+	Name     string
+	// Args are the arguments sent, raw; nil when none were.
+	Args []byte
+	// Definition is the tool's or prompt's raw definition from its list,
+	// nil for a resource or when the list lacks it.
+	Definition []byte
+	// Request is the frame mcpprobe sent, from the trace.
+	Request []byte
+	// RequestID is the JSON-RPC id of the call.
+	RequestID int64
+	// Token is the progressToken sent, "" without --progress.
+	Token string
+
+	// Times on the trace's clock (since the connection started): Sent is
+	// when the request went out. Times below are since Sent.
+	Sent       time.Duration
+	FirstFrame time.Duration // the first frame from the server after it; 0: none
+	Answered   time.Duration // the response (for a task: tasks/result's)
+	Completed  bool          // a response arrived (for a task: its result)
+	// Watched is how long the probe watched the call, answered or not.
+	Watched time.Duration
+
+	// Response is the whole response message as received, and Result its
+	// "result" member, a slice of it; ResponseSeq its trace frame.
+	Response    []byte
+	Result      []byte
+	ResponseSeq int
+	Error       *probe.RPCError
+	// Unanswered says why no response came, "" when one did.
+	Unanswered string
+
+	// Events are the notifications, server requests and stray replies
+	// that arrived from Sent to the end of the call (health check
+	// included), in order.
+	Events []Event
+	// Progress is every notifications/progress among them.
+	Progress []Progress
+
+	Cancel *Cancel
+	Task   *Task
+
+	Analysis   result.Analysis
+	Deliveries []result.Delivery
+	Verdicts   []result.Verdict
+
+	findings []findings.Finding
+}
+
+// Event is one message from the server during the call.
+type Event struct {
+	Kind   string // notification, request, unknown_id, late_reply, invalid, batch
+	Method string
+	Raw    []byte
+	Seq    int
+	At     time.Duration // since the request was sent
+	// Answer is what mcpprobe answered a server request.
+	Answer string
+	Note   string
+}
+
+// Progress is one notifications/progress.
+type Progress struct {
+	At       time.Duration
+	Seq      int
+	Token    string // the progressToken as sent (raw JSON), "" when absent
+	Ours     bool   // it names the call's token
+	Progress float64
+	Total    *float64
+	Message  string
+}
+
+// Cancel is what a cancellation did.
+type Cancel struct {
+	Via    string        // notifications/cancelled or tasks/cancel
+	At     time.Duration // since the request was sent
+	Reason string
+	// Answer is tasks/cancel's raw response; nil for a notification.
+	Answer []byte
+	// ProgressBefore and ProgressAfter count the call's progress
+	// notifications before and after the cancellation; LastProgress is
+	// the last one after it, since the cancellation (-1: none).
+	ProgressBefore, ProgressAfter int
+	LastProgress                  time.Duration
+	// Outcome: "stopped" (progress stopped, no result), "result" (the
+	// server still answered: late, counted), "went on" (progress kept
+	// coming for the whole wait), "nothing" (no progress to watch, and no
+	// result within the wait).
+	Outcome string
+	// LateAt is when the late result came, since the cancellation.
+	LateAt time.Duration
+	Waited time.Duration // the bounded wait after the cancellation
+	// Healthy: the health call after it got an answer.
+	Healthy      bool
+	HealthMethod string
+	HealthNote   string
+}
+
+// Task is a task-augmented call followed.
+type Task struct {
+	ID      string
+	Created []byte // the raw CreateTaskResult (the tools/call result)
+	Support string // the tool's execution.taskSupport as declared, "" when absent
+	// Capability: the server declared tasks.requests.tools.call.
+	Capability bool
+	Polls      []Poll
+	Final      string // the last status seen
+	Terminal   bool
+}
+
+// Poll is one tasks/get (or tasks/result, tasks/cancel) exchange.
+type Poll struct {
+	Method       string
+	At           time.Duration // the answer, since the call was sent
+	Status       string
+	Message      string
+	PollInterval int64 // ms, -1 when not given
+	Raw          []byte
+	Seq          int
+	Err          string
+}
+
+// Findings are the call's: the session's, the result's, and the call's own.
+func (r *Result) Findings() []findings.Finding { return r.findings }
+
+// Counts is empty: call gates only on its findings.
+func (r *Result) Counts() map[string]int { return nil }
+
+func (r *Result) add(code findings.Code, format string, args ...any) {
+	r.findings = findings.Add(r.findings, findings.New(code, format, args...).About(r.Name))
+}
+
+func (r *Result) addAt(sev findings.Severity, code findings.Code, format string, args ...any) {
+	r.findings = findings.Add(r.findings, findings.NewAt(sev, code, format, args...).About(r.Name))
+}
+
+// methods per kind.
+var methods = map[result.Kind]string{result.KindTool: "tools/call", result.KindResource: "resources/read", result.KindPrompt: "prompts/get"}
+
+// Run starts the server, shakes hands, lists what the call needs (the
+// tool's definition, the prompt's), checks the arguments and makes the
+// call. Bad input is a *probe.OptionError (an unknown tool or prompt,
+// arguments that are not JSON or fail the inputSchema); a server that
+// cannot be started or probed, a *probe.FatalError. A server answering
+// the call with a JSON-RPC error is the call's result, not an error.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	method, ok := methods[o.Kind]
+	if !ok {
+		return nil, probe.Optionf("unknown kind %q", o.Kind)
+	}
+	if o.Task && o.Kind != result.KindTool {
+		return nil, probe.Optionf("--task applies to tools/call")
+	}
+	po := o.Probe
+	po.Capabilities = o.Replies.Capabilities()
+	po.Answer = o.Replies.Answerer()
+	srv, err := launch.Start(ctx, o.Target, o.Launch)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn(), po)
+	if err != nil {
+		return nil, srv.Explain(err)
+	}
+	r := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion, Era: cl.Capture.Era,
+		Kind: o.Kind, Method: method, Name: o.Name}
+	if err := r.prepare(ctx, cl, o); err != nil {
+		return nil, err
+	}
+	c := &caller{ctx: ctx, cl: cl, o: o, r: r, timeout: po.Timeout, trace: srv.Trace()}
+	if c.timeout <= 0 {
+		c.timeout = 10 * time.Second
+	}
+	if err := c.run(); err != nil {
+		return nil, err
+	}
+	cl.Finish()
+	for _, f := range cl.Capture.Findings {
+		r.findings = findings.Add(r.findings, f)
+	}
+	r.analyse(o, cl)
+	return r, nil
+}
+
+// prepare finds the definition, builds the arguments and validates them.
+func (r *Result) prepare(ctx context.Context, cl *probe.Client, o Options) error {
+	switch o.Kind {
+	case result.KindTool:
+		cl.ListTools(ctx)
+		l := cl.Capture.Tools
+		r.Definition = find(l.Items, "name", o.Name)
+		if r.Definition == nil {
+			if l.Error != "" {
+				return &probe.FatalError{What: "tools/list failed, so " + o.Name + " cannot be found: " + l.Error, Try: "run mcpprobe wire on the server to see its lists"}
+			}
+			return probe.Optionf("the server has no tool %q; it has %s", o.Name, names(l.Items, "name"))
+		}
+		args, err := BuildArgs(o.Args, o.Pairs, []byte(gjson.GetBytes(r.Definition, "inputSchema").Raw))
+		if err != nil {
+			return err
+		}
+		r.Args = args
+		if !o.NoValidate {
+			v, serr := Validate([]byte(gjson.GetBytes(r.Definition, "inputSchema").Raw), args)
+			if len(v) > 0 {
+				return probe.Optionf("the arguments do not match %s's inputSchema (send them anyway with --no-validate):\n  %s", o.Name, strings.Join(v, "\n  "))
+			}
+			_ = serr // a schema mcpprobe cannot compile does not stop the call
+		}
+	case result.KindPrompt:
+		cl.ListPrompts(ctx)
+		l := cl.Capture.Prompts
+		r.Definition = find(l.Items, "name", o.Name)
+		if r.Definition == nil {
+			if l.Error != "" {
+				return &probe.FatalError{What: "prompts/list failed, so " + o.Name + " cannot be found: " + l.Error, Try: "run mcpprobe wire on the server to see its lists"}
+			}
+			return probe.Optionf("the server has no prompt %q; it has %s", o.Name, names(l.Items, "name"))
+		}
+		// Prompt arguments are strings, whatever they look like.
+		args, err := BuildArgs(o.Args, o.Pairs, nil)
+		if err != nil {
+			return err
+		}
+		r.Args = args
+		if !o.NoValidate {
+			var missing []string
+			for _, a := range gjson.GetBytes(r.Definition, "arguments").Array() {
+				n := a.Get("name").String()
+				if a.Get("required").Bool() && !gjson.GetBytes(args, gjson.Escape(n)).Exists() {
+					missing = append(missing, n)
+				}
+			}
+			if len(missing) > 0 {
+				return probe.Optionf("prompt %s requires the argument(s) %s (give them with --arg NAME=VALUE, or send anyway with --no-validate)", o.Name, strings.Join(missing, ", "))
+			}
+		}
+	case result.KindResource:
+		if o.Args != nil || len(o.Pairs) > 0 {
+			return probe.Optionf("read takes no arguments: the URI says it all")
+		}
+	}
+	return nil
+}
+
+func find(items [][]byte, key, name string) []byte {
+	for _, it := range items {
+		if gjson.GetBytes(it, key).String() == name {
+			return it
+		}
+	}
+	return nil
+}
+
+func names(items [][]byte, key string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	var n []string
+	for i, it := range items {
+		if i == 20 {
+			n = append(n, fmt.Sprintf("… (%d in all)", len(items)))
+			break
+		}
+		n = append(n, strconv.Quote(gjson.GetBytes(it, key).String()))
+	}
+	return strings.Join(n, ", ")
+}
+
+// caller makes the call and watches it.
+type caller struct {
+	ctx     context.Context
+	cl      *probe.Client
+	o       Options
+	r       *Result
+	timeout time.Duration
+	trace   *transport.Trace
+	p       *probe.Pending
+}
+
+// params builds the call's params: members, then _meta with extra
+// members (the progress token) merged into what the era sends.
+func (c *caller) params(members, extraMeta string) []byte {
+	meta := c.cl.Meta()
+	switch {
+	case meta != "" && extraMeta != "":
+		meta = "{" + extraMeta + "," + meta[1:]
+	case extraMeta != "":
+		meta = "{" + extraMeta + "}"
+	}
+	if meta != "" {
+		if members != "" {
+			members += ","
+		}
+		members += `"_meta":` + meta
+	}
+	return []byte("{" + members + "}")
+}
+
+func (c *caller) run() error {
+	r, o := c.r, c.o
+	var members string
+	switch o.Kind {
+	case result.KindTool, result.KindPrompt:
+		members = `"name":` + quote(o.Name)
+		if r.Args != nil {
+			members += `,"arguments":` + string(r.Args)
+		}
+	case result.KindResource:
+		members = `"uri":` + quote(o.Name)
+	}
+	if o.Task {
+		members += `,"task":{"ttl":` + strconv.FormatInt(max(c.timeout, time.Minute).Milliseconds(), 10) + `}`
+	}
+	extra := ""
+	if o.Progress {
+		r.Token = "mcpprobe-progress-1"
+		extra = `"progressToken":` + quote(r.Token)
+	}
+	p, err := c.cl.Session.Begin(c.ctx, r.Method, c.params(members, extra))
+	if err != nil {
+		return callErr(r.Method, err)
+	}
+	c.p, r.Sent, r.RequestID = p, p.Sent, p.ID
+	resp, ok, err := c.wait()
+	if o.Task && ok && err == nil {
+		c.follow(resp)
+	} else {
+		c.take(resp, ok, err)
+		c.requiredWithoutTask()
+	}
+	r.Watched = c.now()
+	if r.Cancel != nil {
+		c.health()
+	}
+	c.window()
+	return c.ctx.Err()
+}
+
+// callErr is a failure to send at all.
+func callErr(method string, err error) error {
+	var ce *probe.ClosedError
+	if errors.As(err, &ce) {
+		return &probe.FatalError{What: "the server's stream ended before " + method + " could be sent", Received: err.Error(), Err: err}
+	}
+	return err
+}
+
+// wait waits for the call's response, cancelling it after CancelAfter
+// (not for a task: its cancellation is tasks/cancel, once it exists).
+func (c *caller) wait() (probe.Response, bool, error) {
+	o := c.o
+	if o.CancelAfter <= 0 || o.Task {
+		resp, err := c.p.Wait(c.ctx, c.timeout)
+		var te *probe.TimeoutError
+		if errors.As(err, &te) {
+			return resp, false, nil
+		}
+		return resp, true, err
+	}
+	resp, ok, err := c.p.Within(c.ctx, o.CancelAfter)
+	if ok {
+		return resp, ok, err // answered before the cancellation was due
+	}
+	cn := &Cancel{Via: "notifications/cancelled", Reason: "mcpprobe --cancel-after " + o.CancelAfter.String(), LastProgress: -1}
+	cn.At = c.now()
+	params := `"requestId":` + strconv.FormatInt(c.p.ID, 10) + `,"reason":` + quote(cn.Reason)
+	_ = c.cl.Session.Notify("notifications/cancelled", c.params(params, ""))
+	c.r.Cancel = cn
+	cn.Waited = c.cancelWait()
+	resp, ok, err = c.p.Within(c.ctx, cn.Waited)
+	if !ok {
+		c.p.Abandon()
+	}
+	return resp, ok, err
+}
+
+func (c *caller) cancelWait() time.Duration {
+	if c.o.CancelWait > 0 {
+		return c.o.CancelWait
+	}
+	return min(c.timeout, 3*time.Second)
+}
+
+// now is the trace clock, since the request was sent.
+func (c *caller) now() time.Duration {
+	if c.trace == nil {
+		return 0
+	}
+	return c.trace.Since() - c.r.Sent
+}
+
+// take records the call's answer.
+func (c *caller) take(resp probe.Response, ok bool, err error) {
+	r := c.r
+	var re *probe.RPCError
+	switch {
+	case !ok:
+		r.Unanswered = fmt.Sprintf("no response within %v", c.timeout)
+		if r.Cancel != nil {
+			r.Unanswered = fmt.Sprintf("no response within %v of the cancellation", r.Cancel.Waited)
+		} else {
+			r.add(findings.CallUnanswered, "%s %s got no response within --timeout %v", r.Method, r.Name, c.timeout)
+		}
+		return
+	case errors.As(err, &re):
+		r.Error = re
+	case err != nil:
+		r.Unanswered = err.Error()
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		r.add(findings.CallUnanswered, "%s %s: %v", r.Method, r.Name, err)
+		return
+	}
+	r.Completed = true
+	r.Response, r.Result, r.ResponseSeq = resp.Raw, resp.Result, resp.Seq
+	r.Answered = resp.T - r.Sent
+	if r.Error != nil {
+		r.add(findings.CallRPCError, "%s %s was answered with JSON-RPC error %s: %s", r.Method, r.Name, rawCodeOr(r.Error), r.Error.Message)
+	}
+	if cn := r.Cancel; cn != nil {
+		cn.LateAt = r.Answered - cn.At
+		cn.Outcome = "result"
+		r.add(findings.CancelResultAfter, "the server answered %s %v after notifications/cancelled", r.Name, cn.LateAt.Round(time.Millisecond))
+	}
+}
+
+func rawCodeOr(e *probe.RPCError) string {
+	if e.RawCode != "" {
+		return e.RawCode
+	}
+	return strconv.FormatInt(e.Code, 10)
+}
+
+// health checks that the session survived a cancellation: ping, or
+// tools/list in the modern era, which has no ping.
+func (c *caller) health() {
+	cn := c.r.Cancel
+	var err error
+	if c.cl.Modern() {
+		cn.HealthMethod = "tools/list"
+		_, err = c.cl.Request(c.ctx, "tools/list", "", c.timeout)
+	} else {
+		cn.HealthMethod = "ping"
+		_, err = c.cl.Ping(c.ctx, c.timeout)
+	}
+	var re *probe.RPCError
+	cn.Healthy = err == nil || errors.As(err, &re)
+	switch {
+	case err == nil:
+		cn.HealthNote = "answered"
+	case cn.Healthy:
+		cn.HealthNote = "answered with an error: " + err.Error()
+	default:
+		cn.HealthNote = err.Error()
+		c.r.add(findings.CancelSessionUnusable, "after cancelling %s, %s failed: %v", c.r.Name, cn.HealthMethod, err)
+	}
+}
+
+// window keeps the session's events from the call's sending on, and reads
+// the progress timeline and the cancellation's effect from them.
+func (c *caller) window() {
+	r := c.r
+	replies := c.o.Replies
+	for _, e := range c.cl.Session.Events() {
+		if e.T < r.Sent {
+			continue
+		}
+		ev := Event{Kind: e.Kind, Method: e.Method, Raw: e.Raw, Seq: e.Seq, At: e.T - r.Sent, Note: e.Note}
+		if e.Kind == "request" {
+			ev.Answer = replies.Describe(e.Method)
+		}
+		r.Events = append(r.Events, ev)
+		if e.Kind == "notification" && e.Method == "notifications/progress" {
+			r.Progress = append(r.Progress, progressOf(ev, r.Token))
+		}
+	}
+	if c.trace != nil {
+		for _, f := range c.trace.FramesFrom(0) {
+			if f.T < r.Sent {
+				continue
+			}
+			if f.Dir == transport.DirSend && r.Request == nil && gjson.GetBytes(f.Raw, "id").Int() == r.RequestID && gjson.GetBytes(f.Raw, "method").String() == r.Method {
+				r.Request = f.Raw
+			}
+			if f.Dir == transport.DirRecv && r.FirstFrame == 0 {
+				r.FirstFrame = max(f.T-r.Sent, 1)
+			}
+		}
+	}
+	c.progressFindings()
+	if cn := r.Cancel; cn != nil && cn.Via == "notifications/cancelled" {
+		for _, p := range r.Progress {
+			if !p.Ours {
+				continue
+			}
+			if p.At < cn.At {
+				cn.ProgressBefore++
+				continue
+			}
+			cn.ProgressAfter++
+			cn.LastProgress = p.At - cn.At
+		}
+		if cn.Outcome == "" {
+			switch {
+			case cn.ProgressAfter > 0 && cn.LastProgress > cn.Waited*2/3:
+				cn.Outcome = "went on"
+				r.add(findings.CancelProgressGoesOn, "progress for %s kept coming after notifications/cancelled: %d notification(s), the last %v after it (watched %v)", r.Name, cn.ProgressAfter, cn.LastProgress.Round(time.Millisecond), cn.Waited)
+			case cn.ProgressBefore+cn.ProgressAfter > 0:
+				cn.Outcome = "stopped"
+			default:
+				cn.Outcome = "nothing"
+			}
+		}
+	}
+}
+
+func progressOf(ev Event, token string) Progress {
+	v := gjson.GetBytes(ev.Raw, "params")
+	p := Progress{At: ev.At, Seq: ev.Seq, Progress: v.Get("progress").Float(), Message: v.Get("message").String()}
+	if t := v.Get("progressToken"); t.Exists() {
+		p.Token = t.Raw
+		p.Ours = token != "" && t.Type == gjson.String && t.Str == token
+	}
+	if t := v.Get("total"); t.Exists() && t.Type == gjson.Number {
+		f := t.Float()
+		p.Total = &f
+	}
+	return p
+}
+
+func (c *caller) progressFindings() {
+	r := c.r
+	stray, last, lastSet := 0, 0.0, false
+	firstStray := ""
+	for _, p := range r.Progress {
+		if !p.Ours {
+			stray++
+			if firstStray == "" {
+				firstStray = p.Token
+			}
+			continue
+		}
+		if lastSet && p.Progress <= last {
+			r.add(findings.ProgressNotIncreasing, "progress went from %g to %g at %v (frame %d)", last, p.Progress, p.At.Round(time.Millisecond), p.Seq)
+		}
+		last, lastSet = p.Progress, true
+	}
+	if stray > 0 {
+		what := "without a progressToken"
+		if firstStray != "" {
+			what = "with progressToken " + firstStray
+		}
+		if r.Token == "" {
+			what += " (the call sent none)"
+		} else {
+			what += " (the call sent " + quote(r.Token) + ")"
+		}
+		r.add(findings.ProgressUntokened, "%d notifications/progress during the call did not name its token, the first %s", stray, what)
+	}
+}
+
+// analyse reads the result and judges it against each host and policy.
+func (r *Result) analyse(o Options, cl *probe.Client) {
+	in := result.Input{Kind: r.Kind, Result: r.Result, Version: r.Protocol}
+	if r.Kind == result.KindTool {
+		in.Tool = r.Definition
+	}
+	if r.Result != nil {
+		r.Analysis = result.Analyse(in)
+		for _, f := range r.Analysis.Findings {
+			r.findings = findings.Add(r.findings, f)
+		}
+		hosts := o.Hosts
+		if hosts == nil {
+			hosts = budget.Known()
+		}
+		r.Deliveries = result.Deliver(hosts, in, r.Analysis)
+	}
+	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed}
+	if !r.Completed {
+		tl.Duration = r.Watched
+	}
+	for _, p := range r.Progress {
+		if p.Ours {
+			tl.Progress = append(tl.Progress, p.At)
+		}
+	}
+	for _, p := range append(result.Policies(), o.Policies...) {
+		r.Verdicts = append(r.Verdicts, result.Judge(p, tl))
+	}
+	_ = cl
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
