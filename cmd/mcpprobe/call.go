@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/call"
+	callresult "github.com/mcpprobe/mcpprobe/probe/result"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/urfave/cli/v3"
+)
+
+// callKinds are the three one-request commands: the request each makes,
+// what its last word names, and whether it takes arguments.
+var callKinds = map[string]struct {
+	kind  callresult.Kind
+	noun  string
+	args  bool
+	usage string
+}{
+	"call":   {callresult.KindTool, "TOOL", true, "call one tool and show its raw result, what each host delivers of it, and how a long call fares"},
+	"read":   {callresult.KindResource, "URI", false, "read one resource (resources/read) and show its raw result and what each host delivers of it"},
+	"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
+}
+
+func callCommand() *cli.Command   { return oneRequestCommand("call") }
+func readCommand() *cli.Command   { return oneRequestCommand("read") }
+func promptCommand() *cli.Command { return oneRequestCommand("prompt") }
+
+func oneRequestCommand(name string) *cli.Command {
+	k := callKinds[name]
+	flags := []cli.Flag{}
+	if k.args {
+		flags = append(flags,
+			&cli.StringFlag{Name: "args", Usage: "the arguments as one JSON `OBJECT`"},
+			&cli.StringSliceFlag{Name: "arg", Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
+			&cli.BoolFlag{Name: "no-validate", Usage: "send arguments that do not match the inputSchema (or lack a prompt's required ones) anyway"},
+		)
+	}
+	flags = append(flags,
+		&cli.BoolFlag{Name: "progress", Usage: "send a progressToken and show the notifications/progress timeline"},
+		&cli.DurationFlag{Name: "cancel-after", Usage: "cancel the call after `D` (notifications/cancelled; tasks/cancel with --task) and show what the server does"},
+		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON` (declares the elicitation capability)"},
+		&cli.StringFlag{Name: "sampling-reply", Usage: "answer sampling/createMessage with `TEXT` (declares the sampling capability)"},
+		&cli.StringSliceFlag{Name: "root", Usage: "answer roots/list with `URI` (repeatable; declares the roots capability)"},
+		&cli.StringSliceFlag{Name: "policy", Usage: "a client timeout policy to judge the call by, `NAME=timeout:30s[,reset-on-progress][,max-total:2m]` (repeatable)"},
+		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
+		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
+	)
+	if name == "call" {
+		flags = append(flags, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
+	}
+	return &cli.Command{
+		Name:      name,
+		Before:    before(),
+		Usage:     k.usage,
+		ArgsUsage: "./server " + k.noun + " | " + k.noun + " -- CMD ARGS… | URL " + k.noun + " | --config FILE SERVER " + k.noun,
+		Flags:     flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			target, what, err := splitCallArgs(ctx, cmd, k.noun)
+			if err != nil {
+				return err
+			}
+			o, err := callOptions(cmd, k.kind, what)
+			if err != nil {
+				return err
+			}
+			view := cmd.String("view")
+			if view != "" {
+				if cmd.Bool("json") {
+					return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; --json has every host's")
+				}
+				if _, err := budget.Select(budget.Known(), []string{view}); err != nil {
+					return usageErr("--view: %v", err)
+				}
+			}
+			if dir := cmd.String("save"); cmd.IsSet("save") {
+				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
+					return usageErr("--save %s: want a folder to write the raw bytes into", dir)
+				}
+			}
+			tf, err := openTrace(cmd)
+			if err != nil {
+				return err
+			}
+			spec, err := specFromFlags(cmd, target)
+			if err != nil {
+				tf.close()
+				return err
+			}
+			spec.Launch.Trace = tf.next()
+			o.Spec = spec
+			if p := progressLine(cmd); p != nil {
+				p(spec.Target.Display())
+			}
+			r, err := call.Run(ctx, o)
+			tf.close()
+			if err != nil {
+				return failure(err)
+			}
+			if dir := cmd.String("save"); dir != "" {
+				if err := save(dir, callPages(r), cmd.Root().ErrWriter); err != nil {
+					return writeFailed(cmd, "--save "+dir, err)
+				}
+			}
+			out := outcome{command: name, target: r.Target, protocol: r.Protocol,
+				findings: r.Findings(), counts: r.Counts(),
+				section: func() []byte { return reports.CallJSON(r) },
+				text:    func(w io.Writer) { reports.Call(w, reports.Terminal, r) }}
+			if view != "" {
+				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
+			}
+			return emit(cmd, out)
+		},
+	}
+}
+
+// splitCallArgs separates the target's words from the last word, the
+// tool, URI or prompt: `./server TOOL`, `URL TOOL`, `TOOL -- CMD ARGS…`,
+// `--config FILE SERVER TOOL`.
+func splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target []string, what string, err error) {
+	pos := cmd.Args().Slice()
+	tail, dashed := afterDashes(ctx)
+	if len(pos) == 0 {
+		return nil, "", usageErr("%s needs a target and a %s: mcpprobe %s ./server %s", cmd.Name, noun, cmd.Name, noun)
+	}
+	what = pos[len(pos)-1]
+	target = pos[:len(pos)-1]
+	if dashed {
+		if len(target) > 0 {
+			return nil, "", usageErr("%s: with a command after --, give only the %s before it (got %q)", cmd.Name, noun, pos)
+		}
+		target = tail
+	}
+	if len(target) == 0 {
+		return nil, "", usageErr("%s needs a target before the %s %q: a path, a URL, -- CMD ARGS… or --config FILE SERVER", cmd.Name, noun, what)
+	}
+	if strings.TrimSpace(what) == "" {
+		return nil, "", usageErr("%s: the %s is empty", cmd.Name, noun)
+	}
+	return target, what, nil
+}
+
+// callOptions maps the command's own flags to call.Options.
+func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Options, error) {
+	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task")}
+	if cmd.IsSet("args") {
+		o.Args = []byte(cmd.String("args"))
+		if !jsonObject(cmd.String("args")) {
+			return o, usageErr("--args %q is not a JSON object", cmd.String("args"))
+		}
+	}
+	for _, p := range cmd.StringSlice("arg") {
+		if k, _, ok := strings.Cut(p, "="); !ok || k == "" {
+			return o, usageErr("--arg %q: want KEY=VALUE", p)
+		}
+		o.Pairs = append(o.Pairs, p)
+	}
+	if cmd.IsSet("cancel-after") {
+		d := cmd.Duration("cancel-after")
+		if d <= 0 {
+			return o, usageErr("--cancel-after %s: want a duration above 0, such as 2s", d)
+		}
+		o.CancelAfter = d
+	}
+	if cmd.IsSet("elicit") {
+		action, content, err := call.ParseElicit(cmd.String("elicit"))
+		if err != nil {
+			return o, usageErr("%v", err)
+		}
+		o.Replies.Elicit, o.Replies.ElicitContent = action, content
+	}
+	if cmd.IsSet("sampling-reply") {
+		s := cmd.String("sampling-reply")
+		o.Replies.Sampling = &s
+	}
+	for _, u := range cmd.StringSlice("root") {
+		if strings.TrimSpace(u) == "" {
+			return o, usageErr("--root needs a URI, such as file:///home/me/project")
+		}
+		o.Replies.Roots = append(o.Replies.Roots, u)
+	}
+	for _, p := range cmd.StringSlice("policy") {
+		pol, err := callresult.ParsePolicy(p)
+		if err != nil {
+			return o, usageErr("--policy %q: %v", p, err)
+		}
+		if pol.Name == "" {
+			// The stub contract may not parse yet: the name at least.
+			name, _, _ := strings.Cut(p, "=")
+			pol.Name = name
+		}
+		o.Policies = append(o.Policies, pol)
+	}
+	return o, nil
+}
+
+// callPages are the raw bytes --save writes: the request mcpprobe sent,
+// the response as received, its result member, and a task's exchanges.
+func callPages(r *call.Result) []wire.SavedPage {
+	var pages []wire.SavedPage
+	if r.Request != nil {
+		pages = append(pages, wire.SavedPage{Name: "request.json", Raw: r.Request})
+	}
+	if r.Task != nil {
+		for i, p := range r.Task.Polls {
+			if p.Raw != nil {
+				pages = append(pages, wire.SavedPage{Name: fmt.Sprintf("task-%02d-%s.json", i+1, strings.ReplaceAll(p.Method, "/", "-")), Raw: p.Raw})
+			}
+		}
+	}
+	if r.Response != nil {
+		pages = append(pages, wire.SavedPage{Name: "response.json", Raw: r.Response})
+	}
+	if r.Result != nil {
+		pages = append(pages, wire.SavedPage{Name: "result.json", Raw: r.Result})
+	}
+	return pages
+}

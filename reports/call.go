@@ -1,0 +1,520 @@
+package reports
+
+import (
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/result"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/tidwall/gjson"
+)
+
+// callTextChars bounds a text block's excerpt in call's text: a result
+// can be megabytes, and --save or --json has all of it.
+const callTextChars = 2000
+
+// Call writes one call as text: the answer and its timings, the result's
+// blocks (text excerpted and escaped, base64 never printed), what each
+// host delivers, the progress timeline, the cancellation, the task, the
+// messages that came during the call, the verdicts and the findings.
+func Call(w io.Writer, st Style, r *call.Result) {
+	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, plain(st, r.Name), plain(st, orNone(r.Protocol)))
+	fmt.Fprintln(w, callAnswerLine(st, r))
+	if r.Error != nil {
+		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", plain(st, errCode(r)), plain(st, r.Error.Message))
+		if len(r.Error.Data) > 0 {
+			fmt.Fprintf(w, "data: %s\n", plain(st, Clip(string(r.Error.Data), 300)))
+		}
+	}
+	if r.Result != nil {
+		fmt.Fprintln(w)
+		CallBlocks(w, st, r)
+		callDeliveries(w, st, r.Deliveries)
+	}
+	callProgress(w, st, r)
+	callCancel(w, st, r)
+	callTask(w, st, r)
+	callEvents(w, st, r)
+	CallVerdicts(w, st, r.Verdicts)
+	fmt.Fprintln(w, "\nFindings:")
+	Findings(w, st, SortFindings(r.Findings()))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func errCode(r *call.Result) string {
+	if r.Error.RawCode != "" {
+		return r.Error.RawCode
+	}
+	return strconv.FormatInt(r.Error.Code, 10)
+}
+
+// callAnswerLine says when the answer came, and its size.
+func callAnswerLine(st Style, r *call.Result) string {
+	switch {
+	case r.Completed:
+		s := fmt.Sprintf("answered in %s", msText(r.Answered))
+		if r.FirstFrame > 0 && r.FirstFrame < r.Answered {
+			s += fmt.Sprintf(" (first frame after %s)", msText(r.FirstFrame))
+		}
+		s += fmt.Sprintf(" · response %s bytes (frame %d)", thousands(len(r.Response)), r.ResponseSeq)
+		if r.Result != nil {
+			s += fmt.Sprintf(" · result %s bytes", thousands(len(r.Result)))
+		}
+		return s
+	case r.Unanswered != "":
+		return "not answered: " + plain(st, r.Unanswered)
+	}
+	return "not answered"
+}
+
+// msText is a duration in milliseconds, as the timelines show them.
+func msText(d time.Duration) string {
+	if d < 10*time.Millisecond {
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%s ms", thousands(int(d/time.Millisecond)))
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// blockRow is one content block as call's text shows it.
+type blockRow struct {
+	where, typ, mime, size, detail string
+	text                           string // a text block's text, shown under the table
+}
+
+// blocksOf reads the blocks of a result from its raw bytes: a tool's
+// content, a resource's contents, a prompt's messages.
+func blocksOf(kind result.Kind, raw []byte) []blockRow {
+	v := gjson.ParseBytes(raw)
+	var rows []blockRow
+	switch kind {
+	case result.KindResource:
+		for i, c := range v.Get("contents").Array() {
+			rows = append(rows, blockOf(fmt.Sprintf("contents[%d]", i), c, c.Get("uri").String()))
+		}
+	case result.KindPrompt:
+		for i, m := range v.Get("messages").Array() {
+			rows = append(rows, blockOf(fmt.Sprintf("messages[%d] %s", i, m.Get("role").String()), m.Get("content"), ""))
+		}
+	default:
+		for i, c := range v.Get("content").Array() {
+			rows = append(rows, blockOf(fmt.Sprintf("content[%d]", i), c, ""))
+		}
+	}
+	return rows
+}
+
+func blockOf(where string, c gjson.Result, uri string) blockRow {
+	b := blockRow{where: where, typ: c.Get("type").String(), mime: c.Get("mimeType").String()}
+	if b.typ == "" {
+		switch {
+		case c.Get("blob").Exists():
+			b.typ = "blob"
+		case c.Get("text").Exists():
+			b.typ = "text"
+		}
+	}
+	if r := c.Get("resource"); r.Exists() {
+		uri = r.Get("uri").String()
+		if b.mime == "" {
+			b.mime = r.Get("mimeType").String()
+		}
+		c = r
+	}
+	if u := c.Get("uri"); u.Exists() && uri == "" {
+		uri = u.String()
+	}
+	switch {
+	case c.Get("text").Exists():
+		t := c.Get("text").String()
+		b.size = fmt.Sprintf("%s chars", thousands(utf8.RuneCountInString(t)))
+		b.text = t
+	case c.Get("data").Exists() || c.Get("blob").Exists():
+		d := c.Get("data")
+		if !d.Exists() {
+			d = c.Get("blob")
+		}
+		dec, err := base64.StdEncoding.DecodeString(d.String())
+		if err != nil {
+			b.size = fmt.Sprintf("%s base64 chars", thousands(len(d.String())))
+			b.detail = "base64 invalid: " + err.Error()
+		} else {
+			b.size = fmt.Sprintf("%s bytes", thousands(len(dec)))
+			b.detail = fmt.Sprintf("base64, %s chars (not shown)", thousands(len(d.String())))
+		}
+	}
+	if uri != "" {
+		b.detail = strings.TrimPrefix(b.detail+" · "+uri, " · ")
+	}
+	return b
+}
+
+// CallBlocks writes the result's blocks: a table, then each text block's
+// text, cut to callTextChars.
+func CallBlocks(w io.Writer, st Style, r *call.Result) {
+	rows := blocksOf(r.Kind, r.Result)
+	isErr := gjson.GetBytes(r.Result, "isError")
+	head := fmt.Sprintf("Result: %d block(s)", len(rows))
+	if isErr.Exists() {
+		head += fmt.Sprintf(", isError %s", isErr.Raw)
+	}
+	if sc := gjson.GetBytes(r.Result, "structuredContent"); sc.Exists() {
+		head += fmt.Sprintf(", structuredContent %s bytes", thousands(len(sc.Raw)))
+		if s := r.Analysis.Structured; s != nil && s.HasSchema {
+			if s.Valid {
+				head += " (valid against outputSchema)"
+			} else {
+				head += fmt.Sprintf(" (%d outputSchema violation(s))", len(s.Violations))
+			}
+		}
+	}
+	fmt.Fprintln(w, head+":")
+	if len(rows) > 0 {
+		var cells [][]string
+		for _, b := range rows {
+			cells = append(cells, []string{cell(st, b.where), cell(st, orDash(b.typ)), cell(st, orDash(b.mime)), b.size, cell(st, Clip(b.detail, 120))})
+		}
+		Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight)
+	}
+	for _, b := range rows {
+		if b.text == "" {
+			continue
+		}
+		n := utf8.RuneCountInString(b.text)
+		fmt.Fprintf(w, "\n%s:\n", plain(st, b.where))
+		t := Clip(b.text, callTextChars)
+		if st == Markdown {
+			fmt.Fprintf(w, "\n%s\n", quoteBlock(t))
+		} else {
+			for _, l := range strings.Split(t, "\n") {
+				fmt.Fprintf(w, "  %s\n", Escape(l))
+			}
+		}
+		if n > callTextChars {
+			fmt.Fprintf(w, "(%s more chars not shown: --save DIR or --json has all of it)\n", thousands(n-callTextChars))
+		}
+	}
+	if s := r.Analysis.Structured; s != nil {
+		for _, v := range s.Violations {
+			fmt.Fprintf(w, "outputSchema violation at %s: %s\n", plain(st, v.Path), plain(st, v.Message))
+		}
+	}
+}
+
+func quoteBlock(t string) string {
+	lines := strings.Split(t, "\n")
+	for i, l := range lines {
+		lines[i] = "> " + MD(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nWhat each host delivers of it:")
+	var rows [][]string
+	for _, d := range ds {
+		limit := "none"
+		if d.Limit > 0 {
+			limit = thousands(d.Limit)
+		}
+		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), thousands(d.Size), limit, thousands(d.Delivered), thousands(d.Lost), cell(st, d.Note)})
+	}
+	Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
+		tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+}
+
+func callProgress(w io.Writer, st Style, r *call.Result) {
+	if len(r.Progress) == 0 {
+		if r.Token != "" {
+			fmt.Fprintf(w, "\nProgress: none came for token %s.\n", plain(st, strconv.Quote(r.Token)))
+		}
+		return
+	}
+	fmt.Fprintf(w, "\nProgress: %d notification(s)", len(r.Progress))
+	if r.Token != "" {
+		fmt.Fprintf(w, " (token %s sent)", plain(st, strconv.Quote(r.Token)))
+	}
+	fmt.Fprintln(w, ":")
+	var rows [][]string
+	var prev time.Duration
+	for _, p := range r.Progress {
+		total := "—"
+		if p.Total != nil {
+			total = strconv.FormatFloat(*p.Total, 'g', -1, 64)
+		}
+		tok := "ours"
+		if !p.Ours {
+			tok = "not ours: " + orDash(p.Token)
+		}
+		rows = append(rows, []string{msText(p.At), msText(p.At - prev), strconv.FormatFloat(p.Progress, 'g', -1, 64), total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
+		prev = p.At
+	}
+	Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+}
+
+func callCancel(w io.Writer, st Style, r *call.Result) {
+	cn := r.Cancel
+	if cn == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nCancellation: %s sent %s after the call.\n", cn.Via, msText(cn.At))
+	switch cn.Outcome {
+	case "stopped":
+		if cn.ProgressAfter == 0 {
+			fmt.Fprintf(w, "The server stopped: no progress after it (%d before), and no result within %s.\n", cn.ProgressBefore, msText(cn.Waited))
+		} else {
+			fmt.Fprintf(w, "The server stopped %s after it: %d progress notification(s) after it, none in the rest of the %s watched; no result.\n", msText(cn.LastProgress), cn.ProgressAfter, msText(cn.Waited))
+		}
+	case "went on":
+		fmt.Fprintf(w, "The server went on: %d progress notification(s) after it, the last %s after it (watched %s); no result.\n", cn.ProgressAfter, msText(cn.LastProgress), msText(cn.Waited))
+	case "result":
+		fmt.Fprintf(w, "The server still answered, %s after it (a late result: the client ignores it).\n", msText(cn.LateAt))
+	case "nothing":
+		fmt.Fprintf(w, "Nothing came within %s after it: no progress to watch, no result.\n", msText(cn.Waited))
+	default:
+		fmt.Fprintf(w, "Answer: %s.\n", plain(st, cn.Outcome))
+	}
+	if cn.HealthMethod != "" {
+		state := "usable"
+		if !cn.Healthy {
+			state = "NOT usable"
+		}
+		fmt.Fprintf(w, "Then %s: %s; the session is %s.\n", cn.HealthMethod, plain(st, cn.HealthNote), state)
+	}
+}
+
+func callTask(w io.Writer, st Style, r *call.Result) {
+	t := r.Task
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", plain(st, strconv.Quote(t.ID)), plain(st, orDash(t.Support)), len(t.Polls), plain(st, orDash(t.Final)))
+	var rows [][]string
+	for _, p := range t.Polls {
+		pi := "—"
+		if p.PollInterval >= 0 {
+			pi = thousands(int(p.PollInterval)) + " ms"
+		}
+		status := p.Status
+		if p.Err != "" {
+			status = "error: " + p.Err
+		}
+		rows = append(rows, []string{msText(p.At), p.Method, cell(st, Clip(orDash(status), 80)), cell(st, Clip(p.Message, 80)), pi})
+	}
+	Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
+}
+
+func callEvents(w io.Writer, st Style, r *call.Result) {
+	var rows [][]string
+	for _, e := range r.Events {
+		if e.Kind == "notification" && e.Method == "notifications/progress" {
+			continue // in the progress timeline
+		}
+		what := e.Answer
+		if what == "" {
+			what = e.Note
+		}
+		rows = append(rows, []string{msText(e.At), strconv.Itoa(e.Seq), e.Kind, cell(st, orDash(e.Method)), cell(st, what)})
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nDuring the call the server also sent:")
+	Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
+}
+
+// CallVerdicts writes whether the call survives each timeout policy.
+func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nWould a client give up on it?")
+	var rows [][]string
+	for _, v := range vs {
+		at := "—"
+		if v.At > 0 {
+			at = msText(v.At)
+		}
+		rows = append(rows, []string{cell(st, v.Policy.Name), policyRule(v.Policy), Verdict(w, v.Outcome), at, cell(st, v.Why)})
+	}
+	Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
+}
+
+// policyRule is a policy as --policy spells it.
+func policyRule(p result.Policy) string {
+	var parts []string
+	if p.Timeout > 0 {
+		parts = append(parts, "timeout:"+p.Timeout.String())
+	}
+	if p.ResetOnProgress {
+		parts = append(parts, "reset-on-progress")
+	}
+	if p.MaxTotal > 0 {
+		parts = append(parts, "max-total:"+p.MaxTotal.String())
+	}
+	if p.Idle > 0 {
+		parts = append(parts, "idle:"+p.Idle.String())
+	}
+	if len(parts) == 0 {
+		return "no timeout"
+	}
+	return strings.Join(parts, ",")
+}
+
+// CallView writes what a host's model would read of the result.
+func CallView(w io.Writer, r *call.Result, host string) {
+	for _, d := range r.Deliveries {
+		if d.Host != host {
+			continue
+		}
+		fmt.Fprintf(w, "<!-- what %s delivers to the model of %s %s: %s; rule measured on %s, source %s -->\n\n", MD(d.HostName), r.Method, MD(r.Name), d.Outcome, MD(d.MeasuredOn), MD(d.Source))
+		if d.View == "" {
+			fmt.Fprintln(w, "(nothing: the rule gives no text)")
+			return
+		}
+		fmt.Fprintln(w, d.View)
+		return
+	}
+	fmt.Fprintf(w, "No delivery rule is known for host %s on this result.\n", MD(host))
+}
+
+// CallJSON is the section of call, read and prompt --json (its fields are
+// in the README): the request and the response embedded byte for byte,
+// then what mcpprobe measured of them.
+func CallJSON(r *call.Result) []byte {
+	o := &Object{}
+	o.Set("kind", string(r.Kind)).Set("method", r.Method).Set("name", r.Name)
+	o.Raw("arguments", r.Args)
+	o.Raw("definition", r.Definition)
+	o.Set("request_id", r.RequestID)
+	o.Raw("request", r.Request)
+	o.Set("completed", r.Completed)
+	o.Raw("response", r.Response)
+	o.Raw("result", r.Result)
+	if r.Completed {
+		o.Set("response_frame", r.ResponseSeq)
+	} else {
+		o.Raw("response_frame", nil)
+	}
+	if r.Error != nil {
+		eo := &Object{}
+		eo.Set("code", r.Error.Code).Set("raw_code", r.Error.RawCode).Set("message", r.Error.Message).Raw("data", r.Error.Data)
+		o.Raw("error", eo.Bytes())
+	} else {
+		o.Raw("error", nil)
+	}
+	o.Set("unanswered", nullIfEmpty(r.Unanswered))
+	t := &Object{}
+	t.Set("sent_ns", int64(r.Sent))
+	t.Set("first_frame_ns", nsOrNull(int64(r.FirstFrame), r.FirstFrame > 0))
+	t.Set("answered_ns", nsOrNull(int64(r.Answered), r.Completed))
+	t.Set("watched_ns", int64(r.Watched))
+	o.Raw("timings", t.Bytes())
+	o.Set("progress_token", nullIfEmpty(r.Token))
+	prog := make([][]byte, 0, len(r.Progress))
+	for _, p := range r.Progress {
+		po := &Object{}
+		po.Set("at_ns", int64(p.At)).Set("frame", p.Seq)
+		if p.Token != "" {
+			po.Raw("token", []byte(p.Token))
+		} else {
+			po.Raw("token", nil)
+		}
+		po.Set("ours", p.Ours).Set("progress", p.Progress).Set("total", p.Total).Set("message", p.Message)
+		prog = append(prog, po.Bytes())
+	}
+	o.Raw("progress", RawArray(prog))
+	evs := make([][]byte, 0, len(r.Events))
+	for _, e := range r.Events {
+		eo := &Object{}
+		eo.Set("at_ns", int64(e.At)).Set("frame", e.Seq).Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method))
+		eo.Set("answer", nullIfEmpty(e.Answer)).Set("note", nullIfEmpty(e.Note)).Raw("raw", e.Raw)
+		evs = append(evs, eo.Bytes())
+	}
+	o.Raw("events", RawArray(evs))
+	if cn := r.Cancel; cn != nil {
+		co := &Object{}
+		co.Set("via", cn.Via).Set("at_ns", int64(cn.At)).Set("reason", cn.Reason).Raw("answer", cn.Answer)
+		co.Set("progress_before", cn.ProgressBefore).Set("progress_after", cn.ProgressAfter)
+		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
+		co.Set("outcome", cn.Outcome)
+		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
+		co.Set("waited_ns", int64(cn.Waited))
+		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))
+		o.Raw("cancel", co.Bytes())
+	} else {
+		o.Raw("cancel", nil)
+	}
+	if tk := r.Task; tk != nil {
+		to := &Object{}
+		to.Set("task_id", tk.ID).Set("task_support", nullIfEmpty(tk.Support)).Set("capability", tk.Capability)
+		to.Raw("created", tk.Created)
+		to.Set("final_status", nullIfEmpty(tk.Final)).Set("terminal", tk.Terminal)
+		polls := make([][]byte, 0, len(tk.Polls))
+		for _, p := range tk.Polls {
+			po := &Object{}
+			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", nullIfEmpty(p.Status))
+			po.Set("status_message", nullIfEmpty(p.Message)).Set("poll_interval_ms", nsOrNull(p.PollInterval, p.PollInterval >= 0))
+			po.Set("error", nullIfEmpty(p.Err)).Raw("raw", p.Raw)
+			polls = append(polls, po.Bytes())
+		}
+		to.Raw("polls", RawArray(polls))
+		o.Raw("task", to.Bytes())
+	} else {
+		o.Raw("task", nil)
+	}
+	if r.Result != nil {
+		ao := &Object{}
+		a := r.Analysis
+		blocks := a.Blocks
+		if blocks == nil {
+			blocks = []result.Block{}
+		}
+		ao.Set("kind", string(a.Kind)).Set("bytes", a.Bytes).Set("is_error", a.IsError).Set("blocks", blocks).Set("structured", a.Structured).Raw("meta", a.Meta)
+		o.Raw("analysis", ao.Bytes())
+	} else {
+		o.Raw("analysis", nil)
+	}
+	ds := r.Deliveries
+	if ds == nil {
+		ds = []result.Delivery{}
+	}
+	o.Set("deliveries", ds)
+	vs := r.Verdicts
+	if vs == nil {
+		vs = []result.Verdict{}
+	}
+	o.Set("verdicts", vs)
+	return o.Bytes()
+}
