@@ -465,7 +465,7 @@ func (c *caller) take(resp probe.Response, ok bool, err error) {
 		if r.Cancel != nil {
 			r.Unanswered = fmt.Sprintf("no response within %v of the cancellation", r.Cancel.Waited)
 		} else {
-			r.add(findings.CallUnanswered, "%s %s got no response within --timeout %v", r.Method, r.Name, c.timeout)
+			r.add(findings.CallUnanswered, "%s `%s` got no response within --timeout %v", r.Method, r.Name, c.timeout)
 		}
 		return
 	case errors.As(err, &re):
@@ -475,19 +475,19 @@ func (c *caller) take(resp probe.Response, ok bool, err error) {
 		if errors.Is(err, context.Canceled) {
 			return
 		}
-		r.add(findings.CallUnanswered, "%s %s: %v", r.Method, r.Name, err)
+		r.add(findings.CallUnanswered, "%s `%s`: %v", r.Method, r.Name, err)
 		return
 	}
 	r.Completed = true
 	r.Response, r.Result, r.ResponseSeq = resp.Raw, resp.Result, resp.Seq
 	r.Answered = resp.T - r.Sent
 	if r.Error != nil {
-		r.add(findings.CallRPCError, "%s %s was answered with JSON-RPC error %s: %s", r.Method, r.Name, rawCodeOr(r.Error), r.Error.Message)
+		r.add(findings.CallRPCError, "%s `%s` was answered with JSON-RPC error %s: %s", r.Method, r.Name, rawCodeOr(r.Error), r.Error.Message)
 	}
 	if cn := r.Cancel; cn != nil {
 		cn.LateAt = r.Answered - cn.At
 		cn.Outcome = "result"
-		r.add(findings.CancelResultAfter, "the server answered %s %v after notifications/cancelled", r.Name, cn.LateAt.Round(time.Millisecond))
+		r.add(findings.CancelResultAfter, "the server answered `%s` %v after notifications/cancelled", r.Name, cn.LateAt.Round(time.Millisecond))
 	}
 }
 
@@ -519,7 +519,7 @@ func (c *caller) health() {
 		cn.HealthNote = "answered with an error: " + err.Error()
 	default:
 		cn.HealthNote = err.Error()
-		c.r.add(findings.CancelSessionUnusable, "after cancelling %s, %s failed: %v", c.r.Name, cn.HealthMethod, err)
+		c.r.add(findings.CancelSessionUnusable, "after cancelling `%s`, %s failed: %v", c.r.Name, cn.HealthMethod, err)
 	}
 }
 
@@ -571,7 +571,7 @@ func (c *caller) window() {
 			switch {
 			case cn.ProgressAfter > 0 && cn.LastProgress > cn.Waited*2/3:
 				cn.Outcome = "went on"
-				r.add(findings.CancelProgressGoesOn, "progress for %s kept coming after notifications/cancelled: %d notification(s), the last %v after it (watched %v)", r.Name, cn.ProgressAfter, cn.LastProgress.Round(time.Millisecond), cn.Waited)
+				r.add(findings.CancelProgressGoesOn, "progress for `%s` kept coming after notifications/cancelled: %d notification(s), the last %v after it (watched %v)", r.Name, cn.ProgressAfter, cn.LastProgress.Round(time.Millisecond), cn.Waited)
 			case cn.ProgressBefore+cn.ProgressAfter > 0:
 				cn.Outcome = "stopped"
 			default:

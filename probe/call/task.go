@@ -54,11 +54,15 @@ func (c *caller) requiredWithoutTask() {
 	}
 	switch {
 	case r.Error != nil && r.Error.Code == probe.CodeMethodNotFound:
-		r.add(findings.TaskRequiredWithoutTask, "%s declares taskSupport \"required\" and was called without --task: the server answered -32601, as the spec asks (%s)", r.Name, r.Error.Message)
+		r.add(findings.TaskRequiredWithoutTask, "`%s` declares taskSupport \"required\" and was called without --task: the server answered -32601, as the spec asks (%s)", r.Name, r.Error.Message)
 	case r.Error != nil:
-		r.addAt(findings.Warning, findings.TaskRequiredWithoutTask, "%s declares taskSupport \"required\" and was called without --task: the server answered %s (%s) where 2025-11-25 basic/utilities/tasks says it MUST answer -32601", r.Name, rawCodeOr(r.Error), r.Error.Message)
+		r.addAt(findings.Warning, findings.TaskRequiredWithoutTask, "`%s` declares taskSupport \"required\" and was called without --task: the server answered %s (%s) where 2025-11-25 basic/utilities/tasks says it MUST answer -32601", r.Name, rawCodeOr(r.Error), r.Error.Message)
 	case r.Completed:
-		r.addAt(findings.Warning, findings.TaskRequiredWithoutTask, "%s declares taskSupport \"required\" and was called without --task: the server answered with a result where 2025-11-25 basic/utilities/tasks says it MUST answer -32601", r.Name)
+		what := "a result"
+		if ie := gjson.GetBytes(r.Result, "isError"); ie.Bool() {
+			what = fmt.Sprintf("an isError result (%q)", clip(gjson.GetBytes(r.Result, "content.0.text").String(), 100))
+		}
+		r.addAt(findings.Warning, findings.TaskRequiredWithoutTask, "`%s` declares taskSupport \"required\" and was called without --task: the server answered with %s where 2025-11-25 basic/utilities/tasks says it MUST answer -32601 (a JSON-RPC error never reaches the model; an isError result does)", r.Name, what)
 	}
 }
 
@@ -76,7 +80,7 @@ func (c *caller) follow(created probe.Response) {
 		if t.Capability {
 			why = fmt.Sprintf("declares taskSupport %q for it", orAbsent(t.Support))
 		}
-		r.add(findings.TaskNotSupported, "--task on %s, whose server %s: clients MUST NOT augment this call (2025-11-25 basic/utilities/tasks); it was sent anyway", r.Name, why)
+		r.add(findings.TaskNotSupported, "--task on `%s`, whose server %s: clients MUST NOT augment this call (2025-11-25 basic/utilities/tasks); it was sent anyway", r.Name, why)
 	}
 	task := gjson.GetBytes(created.Result, "task")
 	id := task.Get("taskId")
@@ -84,9 +88,9 @@ func (c *caller) follow(created probe.Response) {
 		// A server that ignored the task runs the call as usual: its
 		// answer is the call's result.
 		if !task.Exists() && gjson.ValidBytes(created.Result) {
-			r.add(findings.TaskMalformed, "the task-augmented call of %s was answered without a task (no CreateTaskResult): the server ran it as a plain call", r.Name)
+			r.add(findings.TaskMalformed, "the task-augmented call of `%s` was answered without a task (no CreateTaskResult): the server ran it as a plain call", r.Name)
 		} else {
-			r.add(findings.TaskMalformed, "the task-augmented call of %s was answered with a task without a string taskId and a status", r.Name)
+			r.add(findings.TaskMalformed, "the task-augmented call of `%s` was answered with a task without a string taskId and a status", r.Name)
 		}
 		c.take(created, true, nil)
 		return
@@ -117,7 +121,7 @@ func (c *caller) follow(created probe.Response) {
 		interval = c.get("tasks/get", deadline, interval)
 	}
 	if !t.Terminal && t.Final != statusInputRequired {
-		r.add(findings.TaskNotTerminal, "task %s of %s was still %q after --timeout %v (%d poll(s))", t.ID, r.Name, t.Final, c.timeout, len(t.Polls)-1)
+		r.add(findings.TaskNotTerminal, "task %s of `%s` was still %q after --timeout %v (%d poll(s))", t.ID, r.Name, t.Final, c.timeout, len(t.Polls)-1)
 		r.Unanswered = fmt.Sprintf("the task did not end within %v", c.timeout)
 		return
 	}
@@ -126,7 +130,7 @@ func (c *caller) follow(created probe.Response) {
 	var te *probe.TimeoutError
 	if errors.As(err, &te) {
 		t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: c.now(), Err: err.Error(), PollInterval: -1})
-		r.add(findings.TaskNotTerminal, "tasks/result for task %s of %s got no answer within %v", t.ID, r.Name, left)
+		r.add(findings.TaskNotTerminal, "tasks/result for task %s of `%s` got no answer within %v", t.ID, r.Name, left)
 		r.Unanswered = err.Error()
 		return
 	}
@@ -216,4 +220,13 @@ func (c *caller) cancelTask(deadline time.Time) {
 	if t.Final != "cancelled" {
 		r.add(findings.TaskForbiddenTransition, "tasks/cancel for task %s answered status %q: a receiver MUST move the task to cancelled before answering (2025-11-25 basic/utilities/tasks, Task Cancellation)", t.ID, t.Final)
 	}
+}
+
+// clip cuts s to n runes for a message.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
