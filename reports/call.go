@@ -300,6 +300,9 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 		fmt.Fprintf(w, "The server went on: %d progress notification(s) after it, the last %s after it (watched %s); no result.\n", cn.ProgressAfter, msText(cn.LastProgress), msText(cn.Waited))
 	case "result":
 		fmt.Fprintf(w, "The server still answered, %s after it (a late result: the client ignores it).\n", msText(cn.LateAt))
+		if cn.ProgressState == "stopped" {
+			fmt.Fprintf(w, "Its progress: %d notification(s) before the cancellation, %d after it.\n", cn.ProgressBefore, cn.ProgressAfter)
+		}
 	case "nothing":
 		fmt.Fprintf(w, "Nothing came within %s after it: no progress to watch, no result.\n", msText(cn.Waited))
 	default:
@@ -468,7 +471,7 @@ func CallJSON(r *call.Result) []byte {
 		co.Set("via", cn.Via).Set("at_ns", int64(cn.At)).Set("reason", cn.Reason).Raw("answer", cn.Answer)
 		co.Set("progress_before", cn.ProgressBefore).Set("progress_after", cn.ProgressAfter)
 		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
-		co.Set("outcome", cn.Outcome)
+		co.Set("outcome", cn.Outcome).Set("progress_state", nullIfEmpty(cn.ProgressState))
 		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
 		co.Set("waited_ns", int64(cn.Waited))
 		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))

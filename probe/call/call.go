@@ -146,11 +146,16 @@ type Cancel struct {
 	// the last one after it, since the cancellation (-1: none).
 	ProgressBefore, ProgressAfter int
 	LastProgress                  time.Duration
-	// Outcome: "stopped" (progress stopped, no result), "result" (the
-	// server still answered: late, counted), "went on" (progress kept
-	// coming for the whole wait), "nothing" (no progress to watch, and no
-	// result within the wait).
+	// Outcome: "result" (the server still answered: late, counted),
+	// "stopped" (its progress stopped, no result), "went on" (progress
+	// kept coming for the whole wait, no result), "nothing" (no progress
+	// to watch, and no result within the wait). For tasks/cancel, what
+	// the answer said.
 	Outcome string
+	// ProgressState is what the call's progress did after the
+	// cancellation, result or not: "stopped", "went on" or "none" (no
+	// progress before or after it).
+	ProgressState string
 	// LateAt is when the late result came, since the cancellation.
 	LateAt time.Duration
 	Waited time.Duration // the bounded wait after the cancellation
@@ -567,14 +572,18 @@ func (c *caller) window() {
 			cn.ProgressAfter++
 			cn.LastProgress = p.At - cn.At
 		}
+		switch {
+		case cn.ProgressAfter > 0 && cn.LastProgress > cn.Waited*2/3 && cn.Outcome == "":
+			cn.ProgressState = "went on"
+			r.add(findings.CancelProgressGoesOn, "progress for `%s` kept coming after notifications/cancelled: %d notification(s), the last %v after it (watched %v)", r.Name, cn.ProgressAfter, cn.LastProgress.Round(time.Millisecond), cn.Waited)
+		case cn.ProgressBefore+cn.ProgressAfter > 0:
+			cn.ProgressState = "stopped"
+		default:
+			cn.ProgressState = "none"
+		}
 		if cn.Outcome == "" {
-			switch {
-			case cn.ProgressAfter > 0 && cn.LastProgress > cn.Waited*2/3:
-				cn.Outcome = "went on"
-				r.add(findings.CancelProgressGoesOn, "progress for `%s` kept coming after notifications/cancelled: %d notification(s), the last %v after it (watched %v)", r.Name, cn.ProgressAfter, cn.LastProgress.Round(time.Millisecond), cn.Waited)
-			case cn.ProgressBefore+cn.ProgressAfter > 0:
-				cn.Outcome = "stopped"
-			default:
+			cn.Outcome = cn.ProgressState
+			if cn.Outcome == "none" {
 				cn.Outcome = "nothing"
 			}
 		}
