@@ -168,7 +168,7 @@ const (
 	moreVerdicts   = "verdicts"
 	moreErrorCodes = "error-codes"
 	moreFaults     = "faults"
-	moreCall       = "call-read-prompt"
+	moreCall       = "mcpprobe-call-read-and-prompt"
 )
 
 // defs is the registry, in the order of the README's tables.
