@@ -521,3 +521,67 @@ func CallJSON(r *call.Result) []byte {
 	o.Set("verdicts", vs)
 	return o.Bytes()
 }
+
+// Calls is the report's "Calls" section: per call, what answered and its
+// size, what each host delivers of it, and the verdict per timeout
+// policy. Times are left out: the same server answers give the same
+// section.
+func Calls(w io.Writer, cs []*call.Result) {
+	st := Markdown
+	var rows [][]string
+	for _, r := range cs {
+		args := "none"
+		if r.Args != nil {
+			args = Code(Clip(string(r.Args), 80))
+		}
+		blocks := "—"
+		if r.Result != nil {
+			blocks = strconv.Itoa(len(blocksOf(r.Kind, r.Result)))
+		}
+		rows = append(rows, []string{Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
+	}
+	Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+	for _, r := range cs {
+		if len(r.Deliveries) == 0 && len(r.Verdicts) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
+		if len(r.Deliveries) > 0 {
+			var drows [][]string
+			for _, d := range r.Deliveries {
+				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), thousands(d.Size), thousands(d.Lost), MD(d.Note)})
+			}
+			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+		}
+		if len(r.Verdicts) > 0 {
+			if len(r.Deliveries) > 0 {
+				fmt.Fprintln(w)
+			}
+			var vrows [][]string
+			for _, v := range r.Verdicts {
+				vrows = append(vrows, []string{MD(v.Policy.Name), Code(policyRule(v.Policy)), v.Outcome})
+			}
+			Table(w, st, []string{"timeout policy", "rule", "this call"}, vrows)
+		}
+	}
+}
+
+// callAnswer is how a call was answered, in a word or two.
+func callAnswer(r *call.Result) string {
+	switch {
+	case r.Error != nil:
+		return "JSON-RPC error " + MD(errCode(r))
+	case !r.Completed:
+		return "no answer"
+	case gjson.GetBytes(r.Result, "isError").Bool():
+		return "`isError` result"
+	}
+	return "result"
+}
+
+func bytesOrDash(b []byte) string {
+	if b == nil {
+		return "—"
+	}
+	return thousands(len(b))
+}

@@ -58,6 +58,10 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 		section("Malformed calls")
 		Malformed(w, Markdown, r.Malformed)
 	}
+	if len(r.Calls) > 0 {
+		section("Calls")
+		Calls(w, r.Calls)
+	}
 }
 
 // ReportSection is report's --json section: the date, then each section
@@ -79,6 +83,13 @@ func ReportSection(r *report.Result) []byte {
 	}
 	if r.Malformed != nil {
 		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(r.Malformed)))
+	}
+	if len(r.Calls) > 0 {
+		calls := make([][]byte, len(r.Calls))
+		for i, c := range r.Calls {
+			calls[i] = CallJSON(c)
+		}
+		o.Raw("calls", RawArray(calls))
 	}
 	return o.Bytes()
 }

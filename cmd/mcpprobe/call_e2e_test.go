@@ -353,3 +353,31 @@ func TestCallServerRequests(t *testing.T) {
 		t.Errorf("without --sampling-reply: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// report --call adds a Calls section that is the same for the same
+// server answers, and its calls to --json.
+func TestReportCalls(t *testing.T) {
+	t.Parallel()
+	args := []string{"report", "--date", "2026-12-02", "--call", `order_total={"id":"A-1001"}`, "--call", "tiny_image", "--call", `big_text={"chars":120000}`, "--", bin.good, "-calls"}
+	a, b := mcpprobe(t, args...), mcpprobe(t, args...)
+	if a.code != 0 || b.code != 0 {
+		t.Fatalf("exit %d, %d: %s", a.code, b.code, a.stderr)
+	}
+	if a.stdout != b.stdout {
+		t.Errorf("two reports of the same server differ")
+	}
+	for _, want := range []string{"## Calls", "`{\"id\":\"A-1001\"}`", "| `big_text`", "120,153"} {
+		if !strings.Contains(a.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, a.stdout[strings.Index(a.stdout, "## Calls"):])
+		}
+	}
+	v := envelope(t, "report", mcpprobe(t, append([]string{"report", "--json"}, args[1:]...)...).stdout)
+	if n := len(v.Get("report.calls").Array()); n != 3 || v.Get("report.calls.2.result.content.0.text").String() == "" {
+		t.Errorf("report --json calls: %d", n)
+	}
+	for _, bad := range [][]string{{"--call", "=x"}, {"--call", "order_total={x"}, {"--call", "nope"}} {
+		if r := mcpprobe(t, append(append([]string{"report"}, bad...), bin.good)...); r.code != 2 {
+			t.Errorf("report %q: exit %d: %s", bad, r.code, r.stderr)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
@@ -29,6 +30,9 @@ type Options struct {
 	Bench     *bench.Options
 	Faults    *faults.ScenarioOptions
 	Malformed *malformed.Options
+	// Calls are the tools to call (report --call NAME=ARGS), in order,
+	// each on a fresh server: the "Calls" section.
+	Calls []call.Options
 }
 
 // Result is everything the report shows.
@@ -41,6 +45,7 @@ type Result struct {
 	Faults    *faults.ScenarioResult
 	FaultsNot string // why the faults section has no scenarios, when asked but not run
 	Malformed *malformed.Result
+	Calls     []*call.Result
 }
 
 // Run reads the reference (a bad one stops the run before any server
@@ -99,6 +104,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	for _, c := range o.Calls {
+		co := c
+		co.Spec = spec
+		if co.Hosts == nil {
+			co.Hosts = o.Hosts
+		}
+		cr, err := call.Run(ctx, co)
+		if err != nil {
+			return nil, err
+		}
+		r.Calls = append(r.Calls, cr)
+	}
 	return r, nil
 }
 
@@ -114,6 +131,15 @@ func (r *Result) Findings() []findings.Finding {
 	}
 	if r.Malformed != nil {
 		out = append(out, r.Malformed.Findings()...)
+	}
+	// A call's own findings; its session's wire findings repeat the
+	// probe's.
+	for _, c := range r.Calls {
+		for _, f := range c.Findings() {
+			if d, ok := findings.Lookup(f.Code); ok && d.Origin == findings.OriginCall {
+				out = append(out, f)
+			}
+		}
 	}
 	return out
 }
