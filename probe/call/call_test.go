@@ -1,0 +1,226 @@
+package call
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/tidwall/gjson"
+)
+
+const schema = `{"type":"object","properties":{
+	"id":{"type":"integer"},"q":{"type":"string"},"full":{"type":"boolean"},
+	"tags":{"type":"array","items":{"type":"string"}},"opt":{"type":["string","null"]},
+	"ratio":{"type":"number","minimum":0}},"required":["id"]}`
+
+func TestBuildArgs(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  string
+		pairs []string
+		want  string
+		err   string
+	}{
+		{"args kept byte for byte", `{ "id" : 1 }`, nil, `{ "id" : 1 }`, ""},
+		{"nothing", "", nil, "", ""},
+		{"typed pairs", "", []string{"id=42", "q=late", "full=true", `tags=["a"]`, "ratio=0.5"}, `{"id":42,"q":"late","full":true,"tags":["a"],"ratio":0.5}`, ""},
+		{"a string that looks like a number stays a string", "", []string{"q=42"}, `{"q":"42"}`, ""},
+		{"string or null: JSON null, else text", "", []string{"opt=null"}, `{"opt":null}`, ""},
+		{"string or null: text", "", []string{"opt=hello world"}, `{"opt":"hello world"}`, ""},
+		{"unknown key is text", "", []string{"zzz=1"}, `{"zzz":"1"}`, ""},
+		{"pair overrides args, order kept", `{"id":1,"q":"a"}`, []string{"id=2", "full=false"}, `{"id":2,"q":"a","full":false}`, ""},
+		{"value with =", "", []string{"q=a=b"}, `{"q":"a=b"}`, ""},
+		{"integer not JSON", "", []string{"id=forty"}, "", "not JSON"},
+		{"no =", "", []string{"id"}, "", "key=value"},
+		{"args not an object", `[1]`, nil, "", "not a JSON object"},
+		{"args invalid", `{x`, nil, "", "not a JSON object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var args []byte
+			if tc.args != "" {
+				args = []byte(tc.args)
+			}
+			got, err := BuildArgs(args, tc.pairs, []byte(schema))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Errorf("got %s (%v), want %s", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		want               []string // substrings, one per violation
+		schemaErr          bool
+	}{
+		{"valid", schema, `{"id":1}`, nil, false},
+		{"missing and wrong type", schema, `{"q":3}`, []string{"missing property 'id'", "/q: got number, want string"}, false},
+		{"minimum", schema, `{"id":1,"ratio":-1}`, []string{"/ratio: "}, false},
+		{"no arguments at all", schema, ``, []string{"missing property 'id'"}, false},
+		{"no schema", ``, `{"x":1}`, nil, false},
+		{"a remote ref is never fetched", `{"$ref":"https://example.com/s.json"}`, `{}`, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var args []byte
+			if tc.args != "" {
+				args = []byte(tc.args)
+			}
+			got, err := Validate([]byte(tc.schema), args)
+			if (err != nil) != tc.schemaErr {
+				t.Fatalf("schema error %v", err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("violations %q, want %d", got, len(tc.want))
+			}
+			all := strings.Join(got, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("%q lacks %q", all, w)
+				}
+			}
+		})
+	}
+}
+
+func TestReplies(t *testing.T) {
+	text := "forty-two"
+	tests := []struct {
+		name   string
+		elicit string
+		r      Replies
+		caps   string
+		method string
+		answer string // "" when left to the default
+	}{
+		{"none", "", Replies{}, `{}`, "elicitation/create", ""},
+		{"decline", "decline", Replies{}, `{"elicitation":{}}`, "elicitation/create", `{"action":"decline"}`},
+		{"accept", `accept={"x":1}`, Replies{}, `{"elicitation":{}}`, "elicitation/create", `{"action":"accept","content":{"x":1}}`},
+		{"sampling", "", Replies{Sampling: &text}, `{"sampling":{}}`, "sampling/createMessage", `{"role":"assistant","content":{"type":"text","text":"forty-two"},"model":"mcpprobe","stopReason":"endTurn"}`},
+		{"sampling not elicitation", "", Replies{Sampling: &text}, `{"sampling":{}}`, "elicitation/create", ""},
+		{"roots", "", Replies{Roots: []string{"file:///a", "file:///b"}}, `{"roots":{}}`, "roots/list", `{"roots":[{"uri":"file:///a"},{"uri":"file:///b"}]}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.r
+			if tc.elicit != "" {
+				a, c, err := ParseElicit(tc.elicit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Elicit, r.ElicitContent = a, c
+			}
+			if got := r.Capabilities(); got != tc.caps {
+				t.Errorf("capabilities %s, want %s", got, tc.caps)
+			}
+			a := r.Answerer()
+			if a == nil {
+				if tc.answer != "" {
+					t.Fatal("no answerer")
+				}
+				return
+			}
+			got, ok := a(tc.method, nil)
+			if ok != (tc.answer != "") || string(got) != tc.answer {
+				t.Errorf("answer %s %v, want %s", got, ok, tc.answer)
+			}
+			if ok && !gjson.Valid(string(got)) {
+				t.Errorf("answer is not JSON: %s", got)
+			}
+		})
+	}
+	for _, bad := range []string{"maybe", "accept=[1]", "accept={x", ""} {
+		if _, _, err := ParseElicit(bad); err == nil {
+			t.Errorf("ParseElicit(%q) accepted", bad)
+		}
+	}
+}
+
+// The task lifecycle: what may follow what (2025-11-25).
+func TestTaskTransitions(t *testing.T) {
+	tests := []struct {
+		name     string
+		statuses []string
+		bad      int // task-forbidden-transition findings
+	}{
+		{"working to completed", []string{"working", "working", "completed"}, 0},
+		{"through input_required", []string{"working", "input_required", "working", "failed"}, 0},
+		{"cancelled", []string{"working", "cancelled"}, 0},
+		{"terminal is final", []string{"working", "completed", "working"}, 1},
+		{"cancelled then completed", []string{"working", "cancelled", "completed"}, 1},
+		{"unknown status", []string{"working", "paused"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &caller{r: &Result{Name: "t", Task: &Task{ID: "x"}}}
+			for i, s := range tc.statuses {
+				c.observe(Poll{Method: "tasks/get", Seq: i}, gjson.Parse(`{"status":"`+s+`","pollInterval":1}`))
+			}
+			n := 0
+			for _, f := range c.r.Findings() {
+				if f.Code == findings.TaskForbiddenTransition {
+					n++
+				}
+			}
+			if n != tc.bad {
+				t.Errorf("%d forbidden transitions, want %d: %+v", n, tc.bad, c.r.Findings())
+			}
+			if last := tc.statuses[len(tc.statuses)-1]; c.r.Task.Final != last {
+				t.Errorf("final %q, want %q", c.r.Task.Final, last)
+			}
+		})
+	}
+	// pollInterval is honoured within bounds.
+	c := &caller{r: &Result{Task: &Task{}}}
+	for raw, want := range map[string]time.Duration{`{"status":"working","pollInterval":1}`: minPoll, `{"status":"working","pollInterval":3600000}`: maxPoll, `{"status":"working"}`: defaultPoll, `{"status":"working","pollInterval":700}`: 700 * time.Millisecond} {
+		if got := c.observe(Poll{}, gjson.Parse(raw)); got != want {
+			t.Errorf("%s: interval %v, want %v", raw, got, want)
+		}
+	}
+}
+
+func TestProgressFindings(t *testing.T) {
+	tests := []struct {
+		name   string
+		token  string
+		events []string // notifications/progress params
+		codes  []findings.Code
+	}{
+		{"ours, increasing", "tok", []string{`{"progressToken":"tok","progress":1}`, `{"progressToken":"tok","progress":2,"total":2}`}, nil},
+		{"not increasing", "tok", []string{`{"progressToken":"tok","progress":2}`, `{"progressToken":"tok","progress":2}`}, []findings.Code{findings.ProgressNotIncreasing}},
+		{"another token", "tok", []string{`{"progressToken":"other","progress":1}`}, []findings.Code{findings.ProgressUntokened}},
+		{"number token is not our string", "tok", []string{`{"progressToken":1,"progress":1}`}, []findings.Code{findings.ProgressUntokened}},
+		{"progress without asking", "", []string{`{"progressToken":"x","progress":1}`}, []findings.Code{findings.ProgressUntokened}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Result{Name: "t", Token: tc.token}
+			for i, p := range tc.events {
+				ev := Event{Kind: "notification", Method: "notifications/progress", Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + p + `}`), Seq: i, At: time.Duration(i) * time.Millisecond}
+				r.Progress = append(r.Progress, progressOf(ev, tc.token))
+			}
+			(&caller{r: r}).progressFindings()
+			var got []findings.Code
+			for _, f := range r.Findings() {
+				got = append(got, f.Code)
+			}
+			if len(got) != len(tc.codes) {
+				t.Fatalf("findings %v, want %v", got, tc.codes)
+			}
+			for i := range got {
+				if got[i] != tc.codes[i] {
+					t.Errorf("finding %d: %v, want %v", i, got[i], tc.codes[i])
+				}
+			}
+		})
+	}
+}
