@@ -541,11 +541,18 @@ func Calls(w io.Writer, cs []*call.Result) {
 		rows = append(rows, []string{Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
 	}
 	Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
-	for _, r := range cs {
+	seen := map[string]int{}
+	for i, r := range cs {
+		seen[r.Name]++
 		if len(r.Deliveries) == 0 && len(r.Verdicts) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
+		// A tool called twice gets a heading per call, each its own.
+		if seen[r.Name] > 1 {
+			fmt.Fprintf(w, "\n### %s, call %d\n\n", Code(r.Name), i+1)
+		} else {
+			fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
+		}
 		if len(r.Deliveries) > 0 {
 			var drows [][]string
 			for _, d := range r.Deliveries {
