@@ -41,9 +41,7 @@ func BuildArgs(args []byte, pairs []string, schema []byte) ([]byte, error) {
 		if err := json.Unmarshal(args, &obj); err != nil {
 			return nil, probe.Optionf("--args: %v", err)
 		}
-		for _, k := range gjsonKeys(args) {
-			order = append(order, k)
-		}
+		order = append(order, gjsonKeys(args)...)
 	}
 	props := gjson.GetBytes(schema, "properties")
 	for _, p := range pairs {
