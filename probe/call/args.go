@@ -41,7 +41,15 @@ func BuildArgs(args []byte, pairs []string, schema []byte) ([]byte, error) {
 		if err := json.Unmarshal(args, &obj); err != nil {
 			return nil, probe.Optionf("--args: %v", err)
 		}
-		order = append(order, gjsonKeys(args)...)
+		// A key given twice is written once, with the value a JSON
+		// decoder keeps (the last).
+		seen := map[string]bool{}
+		for _, k := range gjsonKeys(args) {
+			if !seen[k] {
+				seen[k] = true
+				order = append(order, k)
+			}
+		}
 	}
 	props := gjson.GetBytes(schema, "properties")
 	for _, p := range pairs {

@@ -30,6 +30,7 @@ func TestBuildArgs(t *testing.T) {
 		{"string or null: text", "", []string{"opt=hello world"}, `{"opt":"hello world"}`, ""},
 		{"unknown key is text", "", []string{"zzz=1"}, `{"zzz":"1"}`, ""},
 		{"pair overrides args, order kept", `{"id":1,"q":"a"}`, []string{"id=2", "full=false"}, `{"id":2,"q":"a","full":false}`, ""},
+		{"a key twice in --args is written once", `{"q":"a","q":"b"}`, []string{"id=1"}, `{"q":"b","id":1}`, ""},
 		{"value with =", "", []string{"q=a=b"}, `{"q":"a=b"}`, ""},
 		{"integer not JSON", "", []string{"id=forty"}, "", "not JSON"},
 		{"no =", "", []string{"id"}, "", "key=value"},
