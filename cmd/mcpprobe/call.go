@@ -38,7 +38,7 @@ func oneRequestCommand(name string) *cli.Command {
 	if k.args {
 		flags = append(flags,
 			&cli.StringFlag{Name: "args", Usage: "the arguments as one JSON `OBJECT`"},
-			&cli.StringSliceFlag{Name: "arg", Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
+			&cli.GenericFlag{Name: "arg", Value: &repeatedFlag{}, Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
 			&cli.BoolFlag{Name: "no-validate", Usage: "send arguments that do not match the inputSchema (or lack a prompt's required ones) anyway"},
 		)
 	}
@@ -47,8 +47,8 @@ func oneRequestCommand(name string) *cli.Command {
 		&cli.DurationFlag{Name: "cancel-after", Usage: "cancel the call after `D` (notifications/cancelled; tasks/cancel with --task) and show what the server does"},
 		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON` (declares the elicitation capability)"},
 		&cli.StringFlag{Name: "sampling-reply", Usage: "answer sampling/createMessage with `TEXT` (declares the sampling capability)"},
-		&cli.StringSliceFlag{Name: "root", Usage: "answer roots/list with `URI` (repeatable; declares the roots capability)"},
-		&cli.StringSliceFlag{Name: "policy", Usage: "a client timeout policy to judge the call by, `NAME=timeout:30s[,reset-on-progress][,max-total:2m]` (repeatable)"},
+		&cli.GenericFlag{Name: "root", Value: &repeatedFlag{}, Usage: "answer roots/list with `URI` (repeatable; declares the roots capability)"},
+		&cli.GenericFlag{Name: "policy", Value: &repeatedFlag{}, Usage: "a client timeout `POLICY` to judge the call by, such as mine=timeout:30s,reset-on-progress,max-total:2m (repeatable)"},
 		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
@@ -155,7 +155,7 @@ func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Opti
 			return o, usageErr("--args %q is not a JSON object", cmd.String("args"))
 		}
 	}
-	for _, p := range cmd.StringSlice("arg") {
+	for _, p := range repeated(cmd, "arg") {
 		if k, _, ok := strings.Cut(p, "="); !ok || k == "" {
 			return o, usageErr("--arg %q: want KEY=VALUE", p)
 		}
@@ -179,13 +179,13 @@ func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Opti
 		s := cmd.String("sampling-reply")
 		o.Replies.Sampling = &s
 	}
-	for _, u := range cmd.StringSlice("root") {
+	for _, u := range repeated(cmd, "root") {
 		if strings.TrimSpace(u) == "" {
 			return o, usageErr("--root needs a URI, such as file:///home/me/project")
 		}
 		o.Replies.Roots = append(o.Replies.Roots, u)
 	}
-	for _, p := range cmd.StringSlice("policy") {
+	for _, p := range repeated(cmd, "policy") {
 		pol, err := callresult.ParsePolicy(p)
 		if err != nil {
 			return o, usageErr("--policy %q: %v", p, err)
@@ -221,4 +221,21 @@ func callPages(r *call.Result) []wire.SavedPage {
 		pages = append(pages, wire.SavedPage{Name: "result.json", Raw: r.Result})
 	}
 	return pages
+}
+
+// repeatedFlag is a flag given once per value, each kept whole: a
+// string slice flag would split "timeout:1s,reset-on-progress" or
+// '{"a":1,"b":2}' at its commas.
+type repeatedFlag struct{ vals []string }
+
+func (r *repeatedFlag) Set(s string) error { r.vals = append(r.vals, s); return nil }
+func (r *repeatedFlag) String() string     { return "" }
+func (r *repeatedFlag) Get() any           { return r.vals }
+
+// repeated is the values of a repeatedFlag, in the order given.
+func repeated(cmd *cli.Command, name string) []string {
+	if r, ok := cmd.Value(name).([]string); ok {
+		return r
+	}
+	return nil
 }

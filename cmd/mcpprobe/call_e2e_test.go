@@ -33,10 +33,13 @@ func TestCallEchoRawBytes(t *testing.T) {
 	dir := t.TempDir()
 	trace, save := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "save")
 	argv := everything(t)
-	v := callJSON(t, 0, "call", append([]string{"--trace", trace, "--save", save, "--args", `{"message":"héllo \u0007 wire"}`, "echo", "--"}, argv...)...)
+	v := callJSON(t, 0, "call", append([]string{"--trace", trace, "--save", save, "--arg", "message=héllo, \u0007 wire", "echo", "--"}, argv...)...)
 	c := v.Get("call")
 	if !c.Get("completed").Bool() || c.Get("method").String() != "tools/call" {
 		t.Fatalf("not completed: %.500s", c.Raw)
+	}
+	if got := gjson.Get(c.Get("arguments").Raw, "message").String(); got != "héllo, \u0007 wire" {
+		t.Errorf("--arg with a comma: %q", got)
 	}
 	frames := readTrace(t, trace)
 	id := c.Get("request_id").Raw
@@ -186,6 +189,9 @@ func TestCallPolicies(t *testing.T) {
 	verdicts := map[string]string{}
 	for _, vd := range c.Get("verdicts").Array() {
 		verdicts[vd.Get("policy.name").String()] = vd.Get("outcome").String()
+	}
+	if _, split := verdicts["reset-on-progress"]; split {
+		t.Errorf("--policy was split at its comma: %s", c.Get("verdicts").Raw)
 	}
 	for name, want := range map[string]string{"t": "would time out", "r": "survives"} {
 		got, ok := verdicts[name]

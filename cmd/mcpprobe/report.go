@@ -34,7 +34,7 @@ func reportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
-			&cli.StringSliceFlag{Name: "call", Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
+			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring only the date; exit 1 with a unified diff when it is stale"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -84,7 +84,7 @@ func reportCommand() *cli.Command {
 			if cmd.Bool("malformed") {
 				o.Malformed = &malformed.Options{Progress: caseProgress(cmd, cmd.Duration("timeout"))}
 			}
-			for _, c := range cmd.StringSlice("call") {
+			for _, c := range repeated(cmd, "call") {
 				name, args, _ := strings.Cut(c, "=")
 				if strings.TrimSpace(name) == "" {
 					return usageErr("--call %q: want NAME=ARGS, such as 'search_orders={\"q\":\"late\"}'", c)
