@@ -378,21 +378,40 @@ func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
 func policyRule(p result.Policy) string {
 	var parts []string
 	if p.Timeout > 0 {
-		parts = append(parts, "timeout:"+p.Timeout.String())
+		parts = append(parts, "timeout:"+shortDuration(p.Timeout))
 	}
 	if p.ResetOnProgress {
 		parts = append(parts, "reset-on-progress")
 	}
 	if p.MaxTotal > 0 {
-		parts = append(parts, "max-total:"+p.MaxTotal.String())
+		parts = append(parts, "max-total:"+shortDuration(p.MaxTotal))
 	}
 	if p.Idle > 0 {
-		parts = append(parts, "idle:"+p.Idle.String())
+		parts = append(parts, "idle:"+shortDuration(p.Idle))
 	}
 	if len(parts) == 0 {
 		return "no timeout"
 	}
 	return strings.Join(parts, ",")
+}
+
+// shortDuration is d as a --policy would spell it: 60s is "1m", not
+// "1m0s".
+func shortDuration(d time.Duration) string {
+	if d%time.Second != 0 {
+		return d.String()
+	}
+	var b strings.Builder
+	for _, u := range []struct {
+		d time.Duration
+		s string
+	}{{time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
+		if n := d / u.d; n > 0 {
+			fmt.Fprintf(&b, "%d%s", n, u.s)
+			d -= n * u.d
+		}
+	}
+	return b.String()
 }
 
 // CallView writes what a host's model would read of the result.
