@@ -306,7 +306,7 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 	case "nothing":
 		fmt.Fprintf(w, "Nothing came within %s after it: no progress to watch, no result.\n", msText(cn.Waited))
 	default:
-		fmt.Fprintf(w, "Answer: %s.\n", plain(st, cn.Outcome))
+		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, plain(st, cn.Outcome))
 	}
 	if cn.HealthMethod != "" {
 		state := "usable"

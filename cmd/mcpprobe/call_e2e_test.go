@@ -149,7 +149,9 @@ func TestCallTaskResearch(t *testing.T) {
 		t.Fatalf("task not followed to its end: %s", tk.Raw)
 	}
 	polls := tk.Get("polls").Array()
-	if len(polls) < 3 || polls[0].Get("method").String() != "tools/call" || polls[len(polls)-1].Get("method").String() != "tasks/result" {
+	// tools/call, tasks/get…, tasks/result, then one tasks/get that
+	// checks the terminal status stays put.
+	if len(polls) < 4 || polls[0].Get("method").String() != "tools/call" || polls[len(polls)-2].Get("method").String() != "tasks/result" || polls[len(polls)-1].Get("status").String() != "completed" {
 		t.Errorf("polls: %s", tk.Get("polls").Raw)
 	}
 	gets := 0
@@ -385,5 +387,74 @@ func TestReportCalls(t *testing.T) {
 		if r := mcpprobe(t, append(append([]string{"report"}, bad...), bin.good)...); r.code != 2 {
 			t.Errorf("report %q: exit %d: %s", bad, r.code, r.stderr)
 		}
+	}
+}
+
+// rawserver -tasks: a task followed at the server's pollInterval, one
+// that never ends, one that leaves a terminal status, a required-task
+// tool called without a task, and a task cancelled.
+func TestCallTasksRawServer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		final  string
+		codes  []string
+		nocode string
+	}{
+		{"followed to its result", []string{"--task", "-tasks", "good"}, "completed", nil, "task-forbidden-transition"},
+		{"never ends", []string{"--task", "--timeout", "1s", "-tasks", "never"}, "working", []string{"task-not-terminal"}, ""},
+		{"leaves completed", []string{"--task", "-tasks", "reopen"}, "working", []string{"task-forbidden-transition"}, ""},
+		{"required, refused as it MUST", []string{"-tasks", "good"}, "", []string{"task-required-without-task", "call-rpc-error"}, ""},
+		{"required, run anyway", []string{"-tasks", "plain"}, "", []string{"task-required-without-task"}, ""},
+		{"cancelled", []string{"--task", "--cancel-after", "60ms", "--timeout", "2s", "-tasks", "never"}, "cancelled", nil, "task-not-terminal"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ours, server []string
+			for i, a := range tc.args {
+				if a == "-tasks" {
+					ours, server = tc.args[:i], tc.args[i:]
+					break
+				}
+			}
+			v := callJSON(t, 0, "call", append(append(append(ours, "--arg", "topic=tides", "research", "--"), bin.raw), server...)...)
+			codes := findingCodes(v)
+			for _, c := range tc.codes {
+				if !has(codes, c) {
+					t.Errorf("no %s: %v", c, codes)
+				}
+			}
+			if tc.nocode != "" && has(codes, tc.nocode) {
+				t.Errorf("unexpected %s: %s", tc.nocode, v.Get("findings").Raw)
+			}
+			tk := v.Get("call.task")
+			if tc.final == "" {
+				if tk.Type != gjson.Null {
+					t.Errorf("a task without --task: %s", tk.Raw)
+				}
+				return
+			}
+			if got := tk.Get("final_status").String(); got != tc.final {
+				t.Errorf("final status %q, want %q: %s", got, tc.final, tk.Get("polls").Raw)
+			}
+			if tc.final == "completed" {
+				if !strings.Contains(v.Get("call.result.content.0.text").String(), "research report for task-1") {
+					t.Errorf("result: %s", v.Get("call.result").Raw)
+				}
+				polls := tk.Get("polls.#.at_ns").Array()
+				// pollInterval 50 ms, honoured: each tasks/get at least
+				// about that long after the one before.
+				for i := 2; i < 4 && i < len(polls); i++ {
+					if d := polls[i].Int() - polls[i-1].Int(); d < 40_000_000 {
+						t.Errorf("poll %d only %d ns after the one before", i, d)
+					}
+				}
+			}
+			if tc.final == "cancelled" && v.Get("call.cancel.via").String() != "tasks/cancel" {
+				t.Errorf("cancel: %s", v.Get("call.cancel").Raw)
+			}
+		})
 	}
 }

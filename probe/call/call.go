@@ -487,9 +487,15 @@ func (c *caller) take(resp probe.Response, ok bool, err error) {
 	r.Response, r.Result, r.ResponseSeq = resp.Raw, resp.Result, resp.Seq
 	r.Answered = resp.T - r.Sent
 	if r.Error != nil {
-		r.add(findings.CallRPCError, "%s `%s` was answered with JSON-RPC error %s: %s", r.Method, r.Name, rawCodeOr(r.Error), r.Error.Message)
+		what := r.Method + " `" + r.Name + "`"
+		if r.Task != nil && r.Task.ID != "" {
+			what = "tasks/result for task " + r.Task.ID + " of `" + r.Name + "`"
+		}
+		r.add(findings.CallRPCError, "%s was answered with JSON-RPC error %s: %s", what, rawCodeOr(r.Error), r.Error.Message)
 	}
-	if cn := r.Cancel; cn != nil {
+	// A tasks/result after tasks/cancel is expected: it returns what the
+	// cancelled call would have.
+	if cn := r.Cancel; cn != nil && cn.Via == "notifications/cancelled" {
 		cn.LateAt = r.Answered - cn.At
 		cn.Outcome = "result"
 		r.add(findings.CancelResultAfter, "the server answered `%s` %v after notifications/cancelled", r.Name, cn.LateAt.Round(time.Millisecond))

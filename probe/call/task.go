@@ -75,21 +75,27 @@ func (c *caller) follow(created probe.Response) {
 	t := &Task{Created: created.Result}
 	r.Task = t
 	t.Support, t.Capability = c.taskInfo()
-	if !t.Capability || (t.Support != "optional" && t.Support != "required") {
+	supported := t.Capability && (t.Support == "optional" || t.Support == "required")
+	task := gjson.GetBytes(created.Result, "task")
+	id := task.Get("taskId")
+	if !supported {
 		why := "declares no tasks.requests.tools.call capability"
 		if t.Capability {
 			why = fmt.Sprintf("declares taskSupport %q for it", orAbsent(t.Support))
 		}
-		r.add(findings.TaskNotSupported, "--task on `%s`, whose server %s: clients MUST NOT augment this call (2025-11-25 basic/utilities/tasks); it was sent anyway", r.Name, why)
+		answer := "it answered with a task"
+		if !task.Exists() {
+			answer = "it ran the call as a plain one"
+		}
+		r.add(findings.TaskNotSupported, "--task on `%s`, whose server %s: clients MUST NOT augment this call (2025-11-25 basic/utilities/tasks); it was sent anyway, and %s", r.Name, why, answer)
 	}
-	task := gjson.GetBytes(created.Result, "task")
-	id := task.Get("taskId")
 	if id.Type != gjson.String || !task.Get("status").Exists() {
 		// A server that ignored the task runs the call as usual: its
 		// answer is the call's result.
-		if !task.Exists() && gjson.ValidBytes(created.Result) {
-			r.add(findings.TaskMalformed, "the task-augmented call of `%s` was answered without a task (no CreateTaskResult): the server ran it as a plain call", r.Name)
-		} else {
+		switch {
+		case !task.Exists() && supported:
+			r.add(findings.TaskMalformed, "the task-augmented call of `%s` was answered without a task (no CreateTaskResult) although the tool supports tasks: the server ran it as a plain call", r.Name)
+		case task.Exists():
 			r.add(findings.TaskMalformed, "the task-augmented call of `%s` was answered with a task without a string taskId and a status", r.Name)
 		}
 		c.take(created, true, nil)
@@ -136,10 +142,11 @@ func (c *caller) follow(created probe.Response) {
 	}
 	t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: resp.T - r.Sent, Raw: resp.Raw, Seq: resp.Seq, PollInterval: -1, Err: errString(err)})
 	c.take(resp, true, err)
-	// After input_required, tasks/result blocked until the end: one last
-	// look says how it ended.
-	if !t.Terminal && c.ctx.Err() == nil {
-		c.get("tasks/get", time.Now().Add(c.timeout), interval)
+	// One last look: after input_required, tasks/result blocked until the
+	// end, and this says how it ended; after a terminal status, it says
+	// whether the task stayed there, as it MUST.
+	if c.ctx.Err() == nil {
+		c.get("tasks/get", time.Now().Add(max(time.Until(deadline), time.Second)), interval)
 	}
 }
 
