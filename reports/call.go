@@ -414,21 +414,30 @@ func shortDuration(d time.Duration) string {
 	return b.String()
 }
 
-// CallView writes what a host's model would read of the result.
+// CallView writes, as markdown, what a host's model would read of the
+// result: the text exactly as delivered, control characters escaped.
 func CallView(w io.Writer, r *call.Result, host string) {
+	tidyTo(w, func(w io.Writer) { callView(w, r, host) })
+}
+
+func callView(w io.Writer, r *call.Result, host string) {
 	for _, d := range r.Deliveries {
 		if d.Host != host {
 			continue
 		}
-		fmt.Fprintf(w, "<!-- what %s delivers to the model of %s %s: %s; rule measured on %s, source %s -->\n\n", MD(d.HostName), r.Method, MD(r.Name), d.Outcome, MD(d.MeasuredOn), MD(d.Source))
+		fmt.Fprintf(w, "# What %s receives of %s %s\n\n", MD(d.HostName), r.Method, Code(r.Name))
+		fmt.Fprintf(w, "Outcome: %s. Rule measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", MD(d.Outcome), MD(d.MeasuredOn), MD(d.Source))
+		if d.Note != "" {
+			fmt.Fprintf(w, "%s\n\n", MDMessage(d.Note))
+		}
 		if d.View == "" {
-			fmt.Fprintln(w, "(nothing: the rule gives no text)")
+			fmt.Fprintln(w, "Nothing of the result reaches the model, or its text is not known.")
 			return
 		}
-		fmt.Fprintln(w, d.View)
+		fence(w, d.View)
 		return
 	}
-	fmt.Fprintf(w, "No delivery rule is known for host %s on this result.\n", MD(host))
+	fmt.Fprintf(w, "# %s %s\n\nNo delivery rule is known for host %s on this result.\n", r.Method, Code(r.Name), Code(host))
 }
 
 // CallJSON is the section of call, read and prompt --json (its fields are

@@ -458,3 +458,37 @@ func TestCallTasksRawServer(t *testing.T) {
 		})
 	}
 }
+
+// --elicit and --root answer the server as told.
+func TestCallElicitAndRoots(t *testing.T) {
+	t.Parallel()
+	se := everything(t)
+	v := callJSON(t, 0, "call", append([]string{"--elicit", `accept={"name":"Ada"}`, "trigger-elicitation-request", "--"}, se...)...)
+	if !strings.Contains(v.Get("call.result").Raw, "Ada") {
+		t.Errorf("the accepted content did not reach the tool: %s", v.Get("call.result").Raw)
+	}
+	if e := v.Get(`call.events.#(method=="elicitation/create")`); !strings.Contains(e.Get("answer").String(), "accept") {
+		t.Errorf("elicitation event: %s", v.Get("call.events").Raw)
+	}
+	d := callJSON(t, 0, "call", append([]string{"--elicit", "decline", "trigger-elicitation-request", "--"}, se...)...)
+	if !strings.Contains(strings.ToLower(d.Get("call.result").Raw), "decline") {
+		t.Errorf("decline: %s", d.Get("call.result").Raw)
+	}
+	r := callJSON(t, 0, "call", append([]string{"--root", "file:///tmp/proj,a", "--root", "file:///srv", "get-roots-list", "--"}, se...)...)
+	if res := r.Get("call.result").Raw; !strings.Contains(res, "file:///tmp/proj,a") || !strings.Contains(res, "file:///srv") {
+		t.Errorf("roots: %s", res)
+	}
+}
+
+// --view prints, as markdown, what one host reads of the result (or says
+// no rule is known); the e2e lint checks it.
+func TestCallView(t *testing.T) {
+	t.Parallel()
+	r := mcpprobe(t, "call", "--view", "claude-code", "--arg", "chars=120000", "big_text", "--", bin.good, "-calls")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "# ") || !strings.Contains(r.stdout, "`big_text`") {
+		t.Errorf("exit %d:\n%.600s", r.code, r.stdout)
+	}
+	if r := mcpprobe(t, "call", "--view", "nohost", bin.good, "order_total"); r.code != 2 {
+		t.Errorf("--view of an unknown host: exit %d", r.code)
+	}
+}

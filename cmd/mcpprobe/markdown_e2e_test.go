@@ -29,7 +29,7 @@ func collectMarkdown(args []string, r result) {
 	if markdownDir == "" || len(args) == 0 || slices.Contains(args, "--json") || slices.Contains(args, "--check") || (r.code != 0 && r.code != 1) {
 		return
 	}
-	isMarkdown := args[0] == "report" || (args[0] == "budget" && slices.Contains(args, "--view"))
+	isMarkdown := args[0] == "report" || (slices.Contains([]string{"budget", "call", "read", "prompt"}, args[0]) && slices.Contains(args, "--view"))
 	if !isMarkdown {
 		return
 	}
