@@ -492,3 +492,22 @@ func TestCallView(t *testing.T) {
 		t.Errorf("--view of an unknown host: exit %d", r.code)
 	}
 }
+
+// Over Streamable HTTP the progress comes on the call's SSE stream, and
+// --cancel-after counts from the request's sending.
+func TestCallHTTP(t *testing.T) {
+	t.Parallel()
+	line := startHTTPServer(t, nil, "listening on", bin.good, "-calls", "-http", "127.0.0.1:0")
+	url := line[strings.Index(line, "http://"):]
+	v := callJSON(t, 0, "call", "--progress", "--cancel-after", "500ms", "--args", `{"interval_ms":100,"duration_ms":3000}`, url, "slow_progress")
+	c := v.Get("call")
+	if n := len(c.Get("progress").Array()); n < 3 {
+		t.Errorf("%d progress notifications over HTTP", n)
+	}
+	if at := c.Get("cancel.at_ns").Int(); at < 500_000_000 || at > 650_000_000 {
+		t.Errorf("cancelled at %d ns, want about 500 ms after sending", at)
+	}
+	if !c.Get("cancel.healthy").Bool() {
+		t.Errorf("cancel: %s", c.Get("cancel").Raw)
+	}
+}

@@ -428,7 +428,9 @@ func (c *caller) wait() (probe.Response, bool, error) {
 		}
 		return resp, true, err
 	}
-	resp, ok, err := c.p.Within(c.ctx, o.CancelAfter)
+	// Counted from the request's sending: over HTTP, Send may return only
+	// once the server has begun its answer.
+	resp, ok, err := c.p.Within(c.ctx, max(o.CancelAfter-c.now(), 0))
 	if ok {
 		return resp, ok, err // answered before the cancellation was due
 	}
