@@ -56,11 +56,10 @@ func oneRequestCommand(name string) *cli.Command {
 		flags = append(flags, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
 	}
 	return &cli.Command{
-		Name:      name,
-		Before:    before(),
-		Usage:     k.usage,
-		ArgsUsage: "./server " + k.noun + " | " + k.noun + " -- CMD ARGS… | URL " + k.noun + " | --config FILE SERVER " + k.noun,
-		Flags:     flags,
+		Name:   name,
+		Before: before(),
+		Usage:  k.usage,
+		Flags:  flags,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			target, what, err := splitCallArgs(ctx, cmd, k.noun)
 			if err != nil {

@@ -412,6 +412,9 @@ var usageLines = map[string]struct {
 	"bench":     {args: targetForms},
 	"faults":    {args: targetForms},
 	"malformed": {args: targetForms},
+	"call":      {args: "./server TOOL | TOOL -- CMD ARGS… | URL TOOL | --config FILE NAME TOOL"},
+	"read":      {args: "./server URI | URI -- CMD ARGS… | URL URI | --config FILE NAME URI"},
+	"prompt":    {args: "./server PROMPT | PROMPT -- CMD ARGS… | URL PROMPT | --config FILE NAME PROMPT"},
 	"diff": {gates: []string{"drift"}, args: "--ref FILE TARGET | A -- B\n" +
 		"   (TARGET, A, B: ./server, CMD ARGS… (B after --), a URL, --config FILE NAME, or a reference file:\n" +
 		"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +

@@ -348,6 +348,12 @@ func TestUsageLinesMatchBehaviour(t *testing.T) {
 			if name == "diff" {
 				target = []string{"./no-such-a", "--", "./no-such-b"}
 			}
+			// call, read and prompt take a tool, URI or prompt after the
+			// target (before a "--").
+			oneRequest := name == "call" || name == "read" || name == "prompt"
+			if oneRequest {
+				target = append(target, "x")
+			}
 			for _, g := range findings.Gates {
 				r := mcpprobe(t, append([]string{name, "--fail-on", g.Name}, target...)...)
 				accepted := !strings.Contains(r.stderr, "mcpprobe: --fail-on")
@@ -377,6 +383,13 @@ func TestUsageLinesMatchBehaviour(t *testing.T) {
 						args = []string{"diff", "./no-such-a", "--", "./no-such-server", "-x"}
 					case "--config FILE NAME":
 						args = []string{"diff", "--config", cfg, "s", "--", "s"}
+					}
+				}
+				if oneRequest {
+					if f.form == "-- CMD ARGS…" {
+						args = append([]string{name, "x"}, f.args...)
+					} else {
+						args = append(args, "x")
 					}
 				}
 				if !strings.Contains(usage, form) {

@@ -392,6 +392,10 @@ func (c *caller) run() error {
 		return callErr(r.Method, err)
 	}
 	c.p, r.Sent, r.RequestID = p, p.Sent, p.ID
+	if ph := o.Probe.Phase; ph != nil {
+		// A long call is seen being waited for on the progress line.
+		ph("waiting for "+r.Method+" "+o.Name, time.Now(), c.timeout)
+	}
 	resp, ok, err := c.wait()
 	if o.Task && ok && err == nil {
 		c.follow(resp)
