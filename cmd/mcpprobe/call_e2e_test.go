@@ -511,3 +511,13 @@ func TestCallHTTP(t *testing.T) {
 		t.Errorf("cancel: %s", c.Get("cancel").Raw)
 	}
 }
+
+// A log line a tool writes on stdout while it runs is a finding of the
+// call: it breaks clients.
+func TestCallStdoutNoise(t *testing.T) {
+	t.Parallel()
+	v := callJSON(t, 0, "call", "--arg", "q=1", "alpha", "--", bin.raw, "-log-between-calls", "-call-sleep", "100ms")
+	if !has(findingCodes(v), "stdout-noise") && !strings.Contains(v.Get("findings").Raw, "handled alpha") {
+		t.Errorf("no stdout-noise: %s", v.Get("findings").Raw)
+	}
+}

@@ -227,7 +227,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer srv.Stop()
+	stopped := false
+	defer func() {
+		if !stopped {
+			srv.Stop()
+		}
+	}()
 	cl, err := probe.Connect(ctx, srv.Conn(), po)
 	if err != nil {
 		return nil, srv.Explain(err)
@@ -245,6 +250,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	cl.Finish()
+	// Stopped before its streams are judged, so that a log line written
+	// after the answer (a tool that logs on stdout) is read by then.
+	exit := srv.Stop()
+	stopped = true
+	if st := srv.Stdio(); st != nil {
+		probe.StdioFindings(cl.Capture, st, probe.ProcessExit{
+			Early:  exit.AlreadyExited && exit.StoppedBy == "",
+			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
+			Interrupted: launch.Interrupted() != "",
+		})
+	}
 	for _, f := range cl.Capture.Findings {
 		r.findings = findings.Add(r.findings, f)
 	}
