@@ -47,6 +47,9 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 		{"report --faults", []string{"report", "--faults", "--malformed"}, slow, syscall.SIGTERM, 143},
 		{"wire SIGTERM", []string{"wire"}, silent, syscall.SIGTERM, 143},
 		{"proxy", []string{"proxy"}, silent, syscall.SIGINT, 130},
+		{"call", []string{"call", "--progress", "--no-validate", "sleep"}, slow, syscall.SIGINT, 130},
+		{"read", []string{"read", "x://y"}, silent, syscall.SIGINT, 130},
+		{"prompt", []string{"prompt", "p"}, silent, syscall.SIGTERM, 143},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -420,11 +420,13 @@ func (c *caller) run() error {
 		c.requiredWithoutTask()
 	}
 	r.Watched = c.now()
-	if r.Cancel != nil {
+	if r.Cancel != nil && c.ctx.Err() == nil {
 		c.health()
 	}
 	c.window()
-	return c.ctx.Err()
+	// Interrupted, what was seen so far is still the result: partial,
+	// as the output says.
+	return nil
 }
 
 // callErr is a failure to send at all.
@@ -500,6 +502,7 @@ func (c *caller) take(resp probe.Response, ok bool, err error) {
 	case err != nil:
 		r.Unanswered = err.Error()
 		if errors.Is(err, context.Canceled) {
+			r.Unanswered = "interrupted before the answer came"
 			return
 		}
 		r.add(findings.CallUnanswered, "%s `%s`: %v", r.Method, r.Name, err)
