@@ -264,7 +264,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, f := range cl.Capture.Findings {
 		r.findings = findings.Add(r.findings, f)
 	}
-	r.analyse(o, cl)
+	r.analyse(o)
 	return r, nil
 }
 
@@ -287,11 +287,12 @@ func (r *Result) prepare(ctx context.Context, cl *probe.Client, o Options) error
 		}
 		r.Args = args
 		if !o.NoValidate {
-			v, serr := Validate([]byte(gjson.GetBytes(r.Definition, "inputSchema").Raw), args)
+			// A schema mcpprobe cannot compile does not stop the call:
+			// the server judges the arguments then.
+			v, _ := Validate([]byte(gjson.GetBytes(r.Definition, "inputSchema").Raw), args)
 			if len(v) > 0 {
 				return probe.Optionf("the arguments do not match %s's inputSchema (send them anyway with --no-validate):\n  %s", o.Name, strings.Join(v, "\n  "))
 			}
-			_ = serr // a schema mcpprobe cannot compile does not stop the call
 		}
 	case result.KindPrompt:
 		cl.ListPrompts(ctx)
@@ -667,7 +668,7 @@ func (c *caller) progressFindings() {
 }
 
 // analyse reads the result and judges it against each host and policy.
-func (r *Result) analyse(o Options, cl *probe.Client) {
+func (r *Result) analyse(o Options) {
 	in := result.Input{Kind: r.Kind, Result: r.Result, Version: r.Protocol}
 	if r.Kind == result.KindTool {
 		in.Tool = r.Definition
@@ -695,7 +696,6 @@ func (r *Result) analyse(o Options, cl *probe.Client) {
 	for _, p := range append(result.Policies(), o.Policies...) {
 		r.Verdicts = append(r.Verdicts, result.Judge(p, tl))
 	}
-	_ = cl
 }
 
 // quote is s as a JSON string.
