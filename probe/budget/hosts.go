@@ -52,14 +52,80 @@ type Host struct {
 	Instructions         Rule       `json:"instructions"`
 	InputSchema          SchemaRule `json:"input_schema"`
 	OutputSchema         string     `json:"output_schema"` // "delivered", "not_delivered", "sometimes"
+	Result               ResultRule `json:"result"`
 	ResultLimitTokens    int        `json:"result_limit_tokens,omitempty"`
 	InitializeDeadlineMs int        `json:"initialize_deadline_ms,omitempty"`
 	OverrideEnv          string     `json:"override_env,omitempty"`
 	Notes                string     `json:"notes,omitempty"`
 }
 
+// ResultRule says what a host hands the model of a tool result. Each rule
+// carries its own source and date: result handling changes between host
+// versions independently of definitions.
+type ResultRule struct {
+	// Rule is "cap" (a size cap past which the result is persisted or
+	// replaced, Claude Code), "head_tail" (head and tail kept around a
+	// marker, Codex), "whole" or "unknown".
+	Rule       string `json:"rule"`
+	Source     string `json:"source,omitempty"`
+	MeasuredOn string `json:"measured_on,omitempty"`
+
+	// cap
+	Count        string `json:"count,omitempty"` // how the host counts tokens: "length/4"
+	TokenLimit   int    `json:"token_limit,omitempty"`
+	WarnTokens   int    `json:"warn_tokens,omitempty"`
+	OverrideEnv  string `json:"override_env,omitempty"`
+	PersistChars int    `json:"persist_chars,omitempty"` // past this many characters the result goes to a file
+	CharUnit     string `json:"char_unit,omitempty"`     // "utf16", "codepoint" or "byte"
+	MetaOverride string `json:"meta_override,omitempty"` // the tools/list _meta key that raises PersistChars
+	MetaCeiling  int    `json:"meta_ceiling,omitempty"`  // the most that key can raise it to
+	Over         string `json:"over,omitempty"`          // past the cap: "persisted" or "notice"
+	PreviewBytes int    `json:"preview_bytes,omitempty"` // what a persisted result's reference shows of it
+
+	// head_tail
+	MaxBytes    int    `json:"max_bytes,omitempty"`
+	MaxLines    int    `json:"max_lines,omitempty"`
+	HeadLines   int    `json:"head_lines,omitempty"`
+	TailLines   int    `json:"tail_lines,omitempty"`
+	HeadBytes   int    `json:"head_bytes,omitempty"`
+	Header      string `json:"header,omitempty"`       // before a cut result; {total} is its line count
+	MarkerBytes string `json:"marker_bytes,omitempty"` // {max_bytes}
+	MarkerLines string `json:"marker_lines,omitempty"` // {omitted}, {total}
+
+	// Content says, per content block type, "passed", "dropped" or
+	// "unknown"; a type not listed is unknown.
+	Content map[string]string `json:"content,omitempty"`
+	// Prefers is what the model reads when a result has both:
+	// "structured", "text" or "unknown".
+	Prefers string `json:"prefers,omitempty"`
+	Notes   string `json:"notes,omitempty"`
+}
+
+// CallPolicy is one client's rule for how long it waits on a tool call,
+// as the data file writes it (durations as Go durations: "60s").
+type CallPolicy struct {
+	Name            string `json:"name"`
+	Timeout         string `json:"timeout"`
+	ResetOnProgress bool   `json:"reset_on_progress,omitempty"`
+	MaxTotal        string `json:"max_total,omitempty"`
+	Idle            string `json:"idle,omitempty"`
+	Source          string `json:"source"`
+	MeasuredOn      string `json:"measured_on"`
+	Note            string `json:"note,omitempty"`
+}
+
 type hostsFile struct {
-	Hosts []Host `json:"hosts"`
+	Hosts        []Host       `json:"hosts"`
+	CallPolicies []CallPolicy `json:"call_policies"`
+}
+
+// KnownPolicies returns the embedded call timeout policies.
+func KnownPolicies() []CallPolicy {
+	var f hostsFile
+	if err := json.Unmarshal(hostsJSON, &f); err != nil {
+		panic("budget: embedded hosts.json: " + err.Error())
+	}
+	return f.CallPolicies
 }
 
 // Known returns the embedded host profiles.
@@ -183,7 +249,10 @@ func ids(hosts []Host) string {
 // what survives it survives every known host.
 func Strictest(hosts []Host) Host {
 	all := Host{ID: "all", Name: "all (strictest)", Description: Rule{Rule: "whole"}, Instructions: Rule{Rule: "whole"},
-		InputSchema: SchemaRule{Rule: "whole"}, OutputSchema: "delivered", Source: "derived from the other rows"}
+		InputSchema: SchemaRule{Rule: "whole"}, OutputSchema: "delivered", Source: "derived from the other rows",
+		// Hosts count results in different units (tokens, bytes, lines), so
+		// no single row is the strictest.
+		Result: ResultRule{Rule: "unknown", Source: "no strictest row for results: hosts count them in different units"}}
 	for _, h := range hosts {
 		if h.MeasuredOn > all.MeasuredOn {
 			all.MeasuredOn = h.MeasuredOn
