@@ -24,10 +24,11 @@ const (
 	OriginFaults    Origin = "faults"    // faults: shutdown signals, restarts
 	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
 	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
+	OriginCall      Origin = "call"      // call, read, prompt: a result, what hosts deliver of it, long calls
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -138,6 +139,21 @@ const (
 	MalformedUnanswered
 	MalformedChannel
 	MalformedInconclusive
+
+	// call (result analysis and long calls, probe/result)
+	ResultMalformed
+	InvalidBase64
+	MIMEMismatch
+	StructuredInvalid
+	StructuredMissing
+	StructuredNotInText
+	StructuredUnchecked
+	ResultCut
+	ProgressNotMonotonic
+	ProgressAfterResponse
+	ProgressUnknownToken
+	ProgressGap
+	WouldTimeOut
 )
 
 // README sections that say more than a row can.
@@ -153,6 +169,7 @@ const (
 	moreVerdicts   = "verdicts"
 	moreErrorCodes = "error-codes"
 	moreFaults     = "faults"
+	moreResults    = "results-and-long-calls-host-rules"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -235,6 +252,20 @@ var defs = []Def{
 	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Also: []Severity{Error}, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout (a warning, since no version sets a deadline; an error for a batch in 2025-03-26, which servers MUST accept)", More: moreVerdicts},
 	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginMalformed, Title: "a malformed call answered otherwise than the negotiated version asks: an error where the clause says MUST, a warning for SHOULD or a clause without a keyword, info where the spec gives only an example (the finding names the clause)", More: moreVerdicts},
 	{Code: MalformedInconclusive, Name: "malformed-inconclusive", Severity: Info, Origin: OriginMalformed, Title: "a tool's valid baseline call failed (`isError`, a JSON-RPC error, no answer), so the cases sent to it were not judged; the finding carries the baseline's answer", More: moreVerdicts},
+
+	{Code: ResultMalformed, Name: "result-malformed", Severity: Error, Origin: OriginCall, Title: "a result without the shape the schema of the negotiated version gives it: `content`, `contents` or `messages` not an array, a block without `type`, a text block without `text`, a `structuredContent` that is not an object before 2026-07-28"},
+	{Code: InvalidBase64, Name: "invalid-base64", Severity: Error, Origin: OriginCall, Title: "an image, audio or blob whose `data`/`blob` is not base64 (standard alphabet, padded), as the schema's `format: byte` asks: a client cannot decode it"},
+	{Code: MIMEMismatch, Name: "mime-mismatch", Severity: Warning, Origin: OriginCall, Title: "decoded base64 whose bytes look like another type than the declared `mimeType` (sniffed as Go's net/http does), or a binary block with no `mimeType`"},
+	{Code: StructuredInvalid, Name: "structured-invalid", Severity: Error, Origin: OriginCall, Title: "`structuredContent` that does not conform to the tool's `outputSchema`, each violation with its JSON pointer (2025-06-18 and later, server/tools \"Output Schema\": servers MUST provide structured results that conform)", More: moreResults},
+	{Code: StructuredMissing, Name: "structured-missing", Severity: Error, Origin: OriginCall, Title: "a tool with an `outputSchema` answered a successful call without `structuredContent` (the same MUST); an `isError` result is exempt", More: moreResults},
+	{Code: StructuredNotInText, Name: "structured-not-in-text", Severity: Warning, Origin: OriginCall, Title: "`structuredContent` with no text block holding the same JSON (2025-06-18 and later, server/tools \"Structured Content\": SHOULD, for backwards compatibility): a host that reads only `content` never sees it", More: moreResults},
+	{Code: StructuredUnchecked, Name: "structured-unchecked", Severity: Info, Origin: OriginCall, Title: "`structuredContent` was not checked against `outputSchema`: the schema does not compile, refers outside itself, or is past mcpprobe's bounds (size, depth)", More: moreResults},
+	{Code: ResultCut, Name: "result-cut", Severity: Warning, Origin: OriginCall, Title: "a host cuts a result, persists it to a file behind a reference, or replaces it with a notice: says how much the model loses, in the host's unit", More: moreResults},
+	{Code: ProgressNotMonotonic, Name: "progress-not-monotonic", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` whose `progress` did not increase (basic/utilities/progress: the value MUST increase with each notification)", More: moreResults},
+	{Code: ProgressAfterResponse, Name: "progress-after-response", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` for the call after its response (basic/utilities/progress: progress notifications MUST stop after completion)", More: moreResults},
+	{Code: ProgressUnknownToken, Name: "progress-unknown-token", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` without the request's `progressToken`, or with a token no active request carries (basic/utilities/progress: MUST only reference tokens provided in an active request)", More: moreResults},
+	{Code: ProgressGap, Name: "progress-gap", Severity: Info, Origin: OriginCall, Title: "a silence between progress notifications (or before the first) longer than the shortest window a known client allows under reset-on-progress: the spec leaves the cadence open, that client gives up", More: moreResults},
+	{Code: WouldTimeOut, Name: "would-time-out", Severity: Warning, Origin: OriginCall, Title: "a known client's timeout policy would give up on a call like this one, with this progress cadence: says when and why", More: moreResults},
 }
 
 // byCode and byName index defs.
