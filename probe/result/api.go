@@ -63,6 +63,10 @@ type Structured struct {
 	Violations []Violation `json:"violations,omitempty"`
 	// InText: the same JSON also appears in a text block, for older clients.
 	InText bool `json:"in_text"`
+	// Unchecked says why structuredContent was not validated (the schema
+	// does not compile, refers outside itself, or is past a bound); ""
+	// when it was, or when there is no schema.
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 // Analysis is a result read from its raw bytes.
@@ -77,9 +81,7 @@ type Analysis struct {
 }
 
 // Analyse reads a result. It never fails: what cannot be read is a finding.
-func Analyse(in Input) Analysis {
-	return Analysis{Kind: in.Kind, Bytes: len(in.Result)}
-}
+func Analyse(in Input) Analysis { return analyse(in) }
 
 // Delivery is what one host hands the model of a result.
 type Delivery struct {
@@ -102,7 +104,7 @@ type Delivery struct {
 }
 
 // Deliver applies each host's result rule to a result.
-func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return nil }
+func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return deliver(hosts, in, a) }
 
 // Policy is one client's rule for how long it waits on a call.
 type Policy struct {
