@@ -116,13 +116,18 @@ type Policy struct {
 	Source          string        `json:"source,omitempty"`
 	MeasuredOn      string        `json:"measured_on,omitempty"`
 	Note            string        `json:"note,omitempty"`
+
+	// MaxTotalOnProgress: MaxTotal is checked only when a progress
+	// notification arrives (the TypeScript SDK's maxTotalTimeout), so a
+	// call can outlive it by up to one Timeout.
+	MaxTotalOnProgress bool `json:"max_total_on_progress,omitempty"`
 }
 
 // ParsePolicy reads --policy NAME=timeout:30s,reset-on-progress,max-total:2m.
-func ParsePolicy(s string) (Policy, error) { return Policy{}, nil }
+func ParsePolicy(s string) (Policy, error) { return parsePolicy(s) }
 
 // Policies are the known hosts' and SDKs' timeout policies, from the data file.
-func Policies() []Policy { return nil }
+func Policies() []Policy { return policies() }
 
 // Timeline is what the probe saw of one call over time.
 type Timeline struct {
@@ -140,4 +145,4 @@ type Verdict struct {
 }
 
 // Judge applies a policy to a timeline.
-func Judge(p Policy, t Timeline) Verdict { return Verdict{Policy: p, Outcome: "inconclusive"} }
+func Judge(p Policy, t Timeline) Verdict { return judge(p, t) }
