@@ -194,12 +194,33 @@ func judge(p Policy, t Timeline) Verdict {
 	return v
 }
 
-// dur prints a duration rounded to the millisecond.
+// dur prints a duration rounded to the millisecond, without the zero
+// parts Go prints ("60s", "2m", "27h46m40s", "1.5s", "100ms").
 func dur(d time.Duration) string {
 	if d >= time.Millisecond {
 		d = d.Round(time.Millisecond)
 	}
-	return d.String()
+	if d < time.Minute || d%time.Second != 0 {
+		if d >= time.Minute {
+			return d.String()
+		}
+		if d%time.Second == 0 {
+			return fmt.Sprintf("%ds", d/time.Second)
+		}
+		return d.String()
+	}
+	var b strings.Builder
+	h, m, s := d/time.Hour, d%time.Hour/time.Minute, d%time.Minute/time.Second
+	if h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
+	}
+	if m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+	}
+	if s > 0 || b.Len() == 0 {
+		fmt.Fprintf(&b, "%ds", s)
+	}
+	return b.String()
 }
 
 // VerdictFindings are the would-time-out findings of verdicts.
