@@ -49,9 +49,10 @@ type analyser struct {
 	count map[findings.Code]int
 }
 
-func analyse(in Input) Analysis {
-	a := Analysis{Kind: in.Kind, Bytes: len(in.Result), Blocks: []Block{}}
+func analyse(in Input) (a Analysis) {
+	a = Analysis{Kind: in.Kind, Bytes: len(in.Result), Blocks: []Block{}}
 	z := analyser{in: in, a: &a, count: map[findings.Code]int{}}
+	// a is the named result, so the summary lands in what is returned.
 	defer z.summarise()
 	if !probe.Walkable(in.Result) {
 		z.add(findings.New(findings.ResultMalformed, "the result nests deeper than %d levels or costs too much to walk: not analysed", probe.MaxDepth))
