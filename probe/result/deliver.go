@@ -263,8 +263,8 @@ func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
 		if len(s) <= r.MaxBytes {
 			where = "lines"
 		}
-		notes = append(notes, fmt.Sprintf("cut by %s: %s bytes, %s lines; the host keeps %s bytes or %d lines, head and tail around a marker",
-			where, num(len(s)), num(lines), num(r.MaxBytes), r.MaxLines))
+		notes = append(notes, fmt.Sprintf("cut by %s: %s bytes, %s; the host keeps %s bytes or %d lines, head and tail around a marker",
+			where, num(len(s)), plural(lines, "line"), num(r.MaxBytes), r.MaxLines))
 	}
 	d.Note = join(d.Note, strings.Join(notes, "; "))
 }
@@ -433,6 +433,13 @@ func join(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return num(n) + " " + what + "s"
 }
 
 // num prints a count with thousands separators.
