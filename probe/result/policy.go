@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,10 +99,10 @@ func parsePolicy(s string) (Policy, error) {
 		}
 	}
 	switch {
-	case p.Timeout == 0 && p.MaxTotal == 0 && p.Idle == 0:
-		return Policy{}, fmt.Errorf("--policy %s: sets no limit: give timeout, max-total or idle", name)
 	case p.ResetOnProgress && p.Timeout == 0:
 		return Policy{}, fmt.Errorf("--policy %s: reset-on-progress resets the timeout, and there is none", name)
+	case p.Timeout == 0 && p.MaxTotal == 0 && p.Idle == 0:
+		return Policy{}, fmt.Errorf("--policy %s: sets no limit: give timeout, max-total or idle", name)
 	case p.MaxTotalOnProgress && (p.MaxTotal == 0 || !p.ResetOnProgress):
 		return Policy{}, fmt.Errorf("--policy %s: max-total-on-progress needs max-total and reset-on-progress (it is when the TypeScript SDK checks maxTotalTimeout)", name)
 	}
@@ -194,31 +195,30 @@ func judge(p Policy, t Timeline) Verdict {
 	return v
 }
 
-// dur prints a duration rounded to the millisecond, without the zero
-// parts Go prints ("60s", "2m", "27h46m40s", "1.5s", "100ms").
+// dur prints a duration rounded to the millisecond as a person writes
+// it: "100ms", "1.5s", "60s", "90s", "2m", "27h46m40s".
 func dur(d time.Duration) string {
 	if d >= time.Millisecond {
 		d = d.Round(time.Millisecond)
 	}
-	if d < time.Minute || d%time.Second != 0 {
-		if d >= time.Minute {
-			return d.String()
-		}
-		if d%time.Second == 0 {
-			return fmt.Sprintf("%ds", d/time.Second)
-		}
+	switch {
+	case d < time.Second:
+		return d.String()
+	case d < 2*time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	case d%time.Second != 0:
 		return d.String()
 	}
 	var b strings.Builder
-	h, m, s := d/time.Hour, d%time.Hour/time.Minute, d%time.Minute/time.Second
+	h, m, sec := d/time.Hour, d%time.Hour/time.Minute, d%time.Minute/time.Second
 	if h > 0 {
 		fmt.Fprintf(&b, "%dh", h)
 	}
 	if m > 0 {
 		fmt.Fprintf(&b, "%dm", m)
 	}
-	if s > 0 || b.Len() == 0 {
-		fmt.Fprintf(&b, "%ds", s)
+	if sec > 0 {
+		fmt.Fprintf(&b, "%ds", sec)
 	}
 	return b.String()
 }
