@@ -188,6 +188,34 @@ func (h Host) validate() error {
 			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)
 		}
 	}
+	return h.Result.validate()
+}
+
+func (r ResultRule) validate() error {
+	switch r.Rule {
+	case "", "unknown", "whole":
+	case "cap":
+		if r.PersistChars <= 0 && r.TokenLimit <= 0 {
+			return fmt.Errorf("result: a cap needs persist_chars or token_limit")
+		}
+		if r.Count != "" && r.Count != "length/4" {
+			return fmt.Errorf("result: count %q: want length/4 (or none: the limit counts characters)", r.Count)
+		}
+		if r.Over != "" && r.Over != "persisted" && r.Over != "notice" {
+			return fmt.Errorf("result: over %q: want persisted or notice", r.Over)
+		}
+	case "head_tail":
+		if r.MaxBytes <= 0 && r.MaxLines <= 0 {
+			return fmt.Errorf("result: a head_tail cut needs max_bytes or max_lines")
+		}
+	default:
+		return fmt.Errorf("result: rule %q: want whole, cap, head_tail or unknown", r.Rule)
+	}
+	for t, s := range r.Content {
+		if s != "passed" && s != "dropped" && s != "unknown" {
+			return fmt.Errorf("result: content %s: %q, want passed, dropped or unknown", t, s)
+		}
+	}
 	return nil
 }
 

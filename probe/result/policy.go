@@ -138,7 +138,7 @@ func judge(p Policy, t Timeline) Verdict {
 		if !p.ResetOnProgress {
 			g.earlier(p.Timeout, fmt.Sprintf("no response within the %s timeout, which progress does not extend", dur(p.Timeout)))
 		} else {
-			last, any := time.Duration(0), false
+			last, seen := time.Duration(0), false
 			fired := false
 			for _, at := range prog {
 				// A progress at the very moment the timer fires does not
@@ -151,11 +151,11 @@ func judge(p Policy, t Timeline) Verdict {
 					fired = true
 					break
 				}
-				last, any = at, true
+				last, seen = at, true
 			}
 			if !fired {
 				why := fmt.Sprintf("no progress or response for %s after the last progress at %s", dur(p.Timeout), dur(last))
-				if !any {
+				if !seen {
 					why = fmt.Sprintf("no progress or response within the %s timeout", dur(p.Timeout))
 				}
 				g.earlier(last+p.Timeout, why)
