@@ -66,6 +66,15 @@ func analyse(in Input) (a Analysis) {
 	if m := r.Get("_meta"); m.Exists() {
 		a.Meta = []byte(m.Raw)
 	}
+	a.ResultType = r.Get("resultType").String()
+	if a.ResultType == "" && r.Get("task").IsObject() && !r.Get("content").Exists() {
+		a.ResultType = "task"
+	}
+	if a.ResultType != "" && a.ResultType != "complete" {
+		// Not the call's result yet: it asks for input, or stands for a
+		// task whose result comes later.
+		return a
+	}
 	switch in.Kind {
 	case KindResource:
 		z.list(r, "contents", z.resourceContents)

@@ -156,6 +156,29 @@ func TestAnalyse(t *testing.T) {
 			codes: []string{"result-malformed"},
 		},
 		{
+			name: "2026-07-28: input_required is not a final result",
+			in:   Input{Kind: KindTool, Version: "2026-07-28", Tool: []byte(weatherTool), Result: []byte(`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{}}}}`)},
+			check: func(t *testing.T, a Analysis) {
+				if a.ResultType != "input_required" || a.Structured != nil {
+					t.Errorf("ResultType %q, Structured %+v", a.ResultType, a.Structured)
+				}
+			},
+		},
+		{
+			name: "a task's creation result carries no content",
+			in:   Input{Kind: KindTool, Version: "2025-11-25", Tool: []byte(weatherTool), Result: []byte(`{"task":{"taskId":"t1","status":"working"}}`)},
+			check: func(t *testing.T, a Analysis) {
+				if a.ResultType != "task" {
+					t.Errorf("ResultType %q", a.ResultType)
+				}
+			},
+		},
+		{
+			name:  "2026-07-28: a complete result is held to its shape",
+			in:    Input{Kind: KindTool, Version: "2026-07-28", Result: []byte(`{"resultType":"complete"}`)},
+			codes: []string{"result-malformed"},
+		},
+		{
 			name:    "isError and _meta",
 			in:      Input{Kind: KindTool, Result: []byte(`{"content":[{"type":"text","text":"boom"}],"isError":true,"_meta":{"k":1}}`)},
 			isError: true,

@@ -78,6 +78,12 @@ type Analysis struct {
 	Structured *Structured `json:"structured,omitempty"`
 	Meta       []byte      `json:"-"` // raw _meta, nil when absent
 	Findings   []findings.Finding
+
+	// ResultType is a 2026-07-28 result's resultType ("complete",
+	// "input_required", …), "" when absent. Only a complete result (or one
+	// without the field) is held to its method's shape; "task" is a
+	// task-augmented call's creation result, which carries none either.
+	ResultType string `json:"result_type,omitempty"`
 }
 
 // Analyse reads a result. It never fails: what cannot be read is a finding.
