@@ -46,6 +46,8 @@ func deliver(hosts []budget.Host, in Input, a Analysis) []Delivery {
 		switch {
 		case in.Kind != KindTool && in.Kind != "":
 			d.Note = "hosts' result rules are known for tool results only"
+		case a.ResultType != "" && a.ResultType != "complete":
+			d.Note = "not a final result (resultType " + a.ResultType + "): the host reads the one that follows"
 		case r.Rule == "whole":
 			d.Outcome, d.Unit = Whole, "bytes"
 			if text == nil {

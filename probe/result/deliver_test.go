@@ -108,6 +108,11 @@ func TestDeliver(t *testing.T) {
 			outcome: Unknown, note: []string{"no known rule"},
 		},
 		{
+			name: "a task's creation result is not what the model reads", host: "codex",
+			in:      Input{Kind: KindTool, Result: []byte(`{"task":{"taskId":"t1","status":"working"}}`)},
+			outcome: Unknown, note: []string{"not a final result (resultType task)"},
+		},
+		{
 			name: "resources/read: no host rule applies", host: "claude-code",
 			in:      Input{Kind: KindResource, Result: []byte(`{"contents":[{"uri":"a://b","text":"x"}]}`)},
 			outcome: Unknown, note: []string{"tool results only"},
