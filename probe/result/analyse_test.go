@@ -2,6 +2,7 @@ package result
 
 import (
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -275,6 +276,17 @@ func TestAnalyse(t *testing.T) {
 			codes: []string{"structured-unchecked"},
 		},
 		{
+			name: "structured: a schema whose refs fan out is abandoned in time",
+			in: Input{Kind: KindTool, Tool: fanOut(40), Version: "2025-06-18",
+				Result: []byte(`{"content":[{"type":"text","text":"1"}],"structuredContent":1}`)},
+			codes: []string{"result-malformed", "structured-unchecked"},
+			check: func(t *testing.T, a Analysis) {
+				if !strings.Contains(a.Structured.Unchecked, "abandoned") {
+					t.Errorf("Unchecked = %q", a.Structured.Unchecked)
+				}
+			},
+		},
+		{
 			name: "structured: a schema with a local $ref works",
 			in: Input{Kind: KindTool, Tool: []byte(`{"name":"x","outputSchema":{"$defs":{"n":{"type":"number"}},"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}}}`), Version: "2025-06-18",
 				Result: []byte(`{"content":[{"type":"text","text":"{\"a\":\"x\"}"}],"structuredContent":{"a":"x"}}`)},
@@ -317,6 +329,21 @@ func TestAnalyse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fanOut is a schema of n definitions, each an allOf of two refs to the
+// next: 2^n evaluations for one value.
+func fanOut(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"name":"f","outputSchema":{"$ref":"#/$defs/d0","$defs":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"d%d":{"allOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]}`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, `,"d%d":{"type":"number"}}}}`, n)
+	return []byte(b.String())
 }
 
 func TestAnalyseBoundsFindings(t *testing.T) {

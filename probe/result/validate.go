@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -20,6 +21,12 @@ const (
 	MaxSchemaDepth     = 64
 	MaxStructuredBytes = 8 << 20
 	MaxStructuredDepth = 256
+	// MaxValidation bounds compiling and validating. Size and depth do not
+	// bound the time: a small schema whose $refs fan out (allOf of two
+	// refs to a definition that does the same, 60 deep) costs 2^60
+	// evaluations. Past it the check is abandoned: its goroutine runs on
+	// until it ends, but nothing waits for it.
+	MaxValidation = 2 * time.Second
 )
 
 // schemaURL names the server's schema inside the compiler; nothing is
@@ -58,6 +65,25 @@ func validate(schema, instance []byte) ([]Violation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("structuredContent is not JSON: %v", err)
 	}
+	type outcome struct {
+		vs  []Violation
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		vs, err := check(doc, v)
+		done <- outcome{vs, err}
+	}()
+	select {
+	case o := <-done:
+		return o.vs, o.err
+	case <-time.After(MaxValidation):
+		return nil, fmt.Errorf("validation took longer than %s and was abandoned", MaxValidation)
+	}
+}
+
+// check compiles the schema and validates the instance.
+func check(doc, v any) ([]Violation, error) {
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	c.DefaultDraft(jsonschema.Draft2020)
