@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
@@ -386,4 +387,20 @@ func TestSameType(t *testing.T) {
 			t.Errorf("sameType(%q, %q) = %v, want %v", c.declared, c.sniffed, got, c.want)
 		}
 	}
+}
+
+// FuzzAnalyse: no result a server sends, with any tool definition, may
+// panic the analysis or the deliveries.
+func FuzzAnalyse(f *testing.F) {
+	f.Add([]byte(`{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}`), []byte(weatherTool), "2025-06-18")
+	f.Add([]byte(`{"content":[{"type":"image","data":"!!","mimeType":"image/png"},{"type":"resource","resource":{"uri":"a","blob":"AA=="}}]}`), []byte(`{"_meta":{"anthropic/maxResultSizeChars":-1}}`), "2026-07-28")
+	f.Add([]byte(`{"messages":[{"content":[{"type":"text"}]}],"contents":[{}]}`), []byte(`{"outputSchema":true}`), "")
+	hosts := budget.Known()
+	f.Fuzz(func(t *testing.T, result, tool []byte, version string) {
+		for _, k := range []Kind{KindTool, KindResource, KindPrompt} {
+			in := Input{Kind: k, Result: result, Tool: tool, Version: version}
+			a := Analyse(in)
+			_ = DeliveryFindings(Deliver(hosts, in, a))
+		}
+	})
 }
