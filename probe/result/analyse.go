@@ -220,8 +220,11 @@ func (z *analyser) binary(b *Block, v gjson.Result, field string) {
 	b.Base64, b.Bytes = "valid", len(data)
 	b.Sniffed = sniff(data)
 	switch {
-	case b.MIMEType == "":
+	case b.MIMEType == "" && (b.Type == "image" || b.Type == "audio"):
+		// The schema requires mimeType on image and audio content; a
+		// resource's is optional.
 		z.add(findings.New(findings.MIMEMismatch, "%s has no `mimeType`; its bytes look like %s", where, orUnknown(b.Sniffed)))
+	case b.MIMEType == "":
 	case b.Sniffed != "" && !sameType(b.MIMEType, b.Sniffed):
 		z.add(findings.New(findings.MIMEMismatch, "%s declares %s; its %d bytes look like %s", where, b.MIMEType, len(data), b.Sniffed))
 	}
@@ -260,6 +263,9 @@ func decodeBase64(s string) ([]byte, error) {
 
 // sniff names the type the bytes look like, "" when nothing specific.
 func sniff(data []byte) string {
+	if len(data) == 0 {
+		return ""
+	}
 	t := http.DetectContentType(data)
 	base, _, _ := mime.ParseMediaType(t)
 	if base == "application/octet-stream" {

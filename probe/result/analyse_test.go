@@ -113,6 +113,11 @@ func TestAnalyse(t *testing.T) {
 			blocks: []Block{{Type: "resource", Sniffed: "text/plain", Base64: "valid"}},
 		},
 		{
+			name:   "a resource blob without mimeType is allowed; empty data sniffs as nothing",
+			in:     Input{Kind: KindResource, Result: []byte(`{"contents":[{"uri":"b://1","blob":"` + b64(pngBytes) + `"},{"uri":"b://2","mimeType":"image/png","blob":""}]}`)},
+			blocks: []Block{{Type: "blob", Sniffed: "image/png", Base64: "valid"}, {Index: 1, Type: "blob", Sniffed: "", Base64: "valid"}},
+		},
+		{
 			name:   "resources/read: text and blob",
 			in:     Input{Kind: KindResource, Result: []byte(`{"contents":[{"uri":"orders://recent","mimeType":"text/plain","text":"3 orders"},{"uri":"img://1","mimeType":"image/png","blob":"` + b64(pngBytes) + `"}]}`)},
 			blocks: []Block{{Index: 0, Type: "text", URI: "orders://recent", Bytes: 8, Chars: 8}, {Index: 1, Type: "blob", URI: "img://1", Sniffed: "image/png", Base64: "valid"}},
