@@ -251,7 +251,8 @@ func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
 	}
 	d.Unit = "bytes"
 	d.Size, d.Limit = len(s), r.MaxBytes
-	view, kept := cutHeadTail(s, r)
+	view, head, tail := cutHeadTail(s, r)
+	kept := head + tail
 	d.View = view
 	d.Delivered = len(view)
 	d.Lost = len(s) - kept
@@ -265,8 +266,8 @@ func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
 		if len(s) <= r.MaxBytes {
 			where = "lines"
 		}
-		notes = append(notes, fmt.Sprintf("cut by %s: %s bytes, %s; the host keeps %s bytes or %d lines, head and tail around a marker",
-			where, num(len(s)), plural(lines, "line"), num(r.MaxBytes), r.MaxLines))
+		notes = append(notes, fmt.Sprintf("cut by %s: %s bytes, %s, over %s bytes or %d lines; the model reads the first %s bytes and the last %s, around a marker",
+			where, num(len(s)), plural(lines, "line"), num(r.MaxBytes), r.MaxLines, num(head), num(tail)))
 	}
 	d.Note = join(d.Note, strings.Join(notes, "; "))
 }
@@ -274,11 +275,12 @@ func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
 // cutHeadTail reproduces a head+tail cut: whole when within both limits;
 // past the byte limit, a byte head and tail around a marker; past the
 // line limit only, a line head and tail around a marker, each within the
-// byte budget. It returns the view and how many bytes of s it keeps.
-func cutHeadTail(s string, r budget.ResultRule) (string, int) {
+// byte budget. It returns the view and how many bytes of s's head and
+// tail it keeps.
+func cutHeadTail(s string, r budget.ResultRule) (view string, head, tail int) {
 	total := countLines(s)
 	if (r.MaxBytes <= 0 || len(s) <= r.MaxBytes) && (r.MaxLines <= 0 || total <= r.MaxLines) {
-		return s, len(s)
+		return s, len(s), 0
 	}
 	header := fill(r.Header, map[string]int{"total": total})
 	var b strings.Builder
@@ -289,12 +291,12 @@ func cutHeadTail(s string, r budget.ResultRule) (string, int) {
 	}
 	if len(s) > limit {
 		marker := fill(r.MarkerBytes, map[string]int{"max_bytes": limit})
-		head := prefixBytes(s, min(r.HeadBytes, limit-len(marker)))
-		b.WriteString(head)
+		h := prefixBytes(s, min(r.HeadBytes, limit-len(marker)))
+		b.WriteString(h)
 		b.WriteString(marker)
-		tail := suffixBytes(s, limit-len(head)-len(marker))
-		b.WriteString(tail)
-		return b.String(), len(head) + len(tail)
+		t := suffixBytes(s, limit-len(h)-len(marker))
+		b.WriteString(t)
+		return b.String(), len(h), len(t)
 	}
 	segs := strings.SplitAfter(s, "\n")
 	if segs[len(segs)-1] == "" {
@@ -315,16 +317,15 @@ func cutHeadTail(s string, r budget.ResultRule) (string, int) {
 	if omitted > 0 {
 		marker = fill(r.MarkerLines, map[string]int{"omitted": omitted, "total": total})
 	}
-	head := prefixBytes(s[:headEnd], min(r.HeadBytes, limit-len(marker)))
-	b.WriteString(head)
+	h := prefixBytes(s[:headEnd], min(r.HeadBytes, limit-len(marker)))
+	b.WriteString(h)
 	b.WriteString(marker)
-	kept := len(head)
-	if rest := limit - len(head) - len(marker); rest > 0 {
-		tail := suffixBytes(s[tailStart:], rest)
-		b.WriteString(tail)
-		kept += len(tail)
+	var t string
+	if rest := limit - len(h) - len(marker); rest > 0 {
+		t = suffixBytes(s[tailStart:], rest)
+		b.WriteString(t)
 	}
-	return b.String(), kept
+	return b.String(), len(h), len(t)
 }
 
 // countLines counts lines as Rust's str::lines does: a final line

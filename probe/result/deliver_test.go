@@ -95,6 +95,7 @@ func TestDeliver(t *testing.T) {
 			name: "Codex: 120,000 characters keep head and tail around the marker", host: "codex",
 			in:      Input{Kind: KindTool, Result: textResult(big)},
 			outcome: Truncated, unit: "bytes", size: len(big) + len(`[{"type":"text","text":""}]`), lost: -1,
+			note: []string{"cut by bytes: 120,027 bytes, 1 line, over 10,240 bytes or 256 lines; the model reads the first 5,120 bytes and the last 5,072, around a marker"},
 			view: []string{"Total output lines: 1\n\n", `[{"type":"text","text":"0123`, "\n[... output truncated to fit 10240 bytes ...]\n\n", `6789"}]`},
 		},
 		{
@@ -222,7 +223,8 @@ func TestCutHeadTail(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, kept := cutHeadTail(c.in, r)
+			got, head, tail := cutHeadTail(c.in, r)
+			kept := head + tail
 			if c.whole {
 				if got != c.in || kept != len(c.in) {
 					t.Errorf("not whole: %q", got)
