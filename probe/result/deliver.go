@@ -40,9 +40,6 @@ func deliver(hosts []budget.Host, in Input, a Analysis) []Delivery {
 	for _, h := range hosts {
 		r := h.Result
 		d := Delivery{Host: h.ID, HostName: h.Name, MeasuredOn: r.MeasuredOn, Source: r.Source, Outcome: Unknown}
-		if d.MeasuredOn == "" {
-			d.MeasuredOn = h.MeasuredOn
-		}
 		switch {
 		case in.Kind != KindTool && in.Kind != "":
 			d.Note = "hosts' result rules are known for tool results only"

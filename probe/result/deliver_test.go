@@ -127,7 +127,9 @@ func TestDeliver(t *testing.T) {
 				t.Fatalf("%d deliveries", len(ds))
 			}
 			d := ds[0]
-			if d.Host != h.ID || d.HostName != h.Name || d.Source == "" || d.MeasuredOn == "" {
+			// A row's date is its result rule's, not its definitions': a
+			// rule nobody sourced has none.
+			if d.Host != h.ID || d.HostName != h.Name || d.Source == "" || (d.MeasuredOn == "") != (h.Result.MeasuredOn == "") {
 				t.Errorf("host fields: %+v", d)
 			}
 			if d.Outcome != c.outcome {
