@@ -223,6 +223,15 @@ func dur(d time.Duration) string {
 	return b.String()
 }
 
+// JudgeAll applies each policy to a timeline, in order.
+func JudgeAll(ps []Policy, t Timeline) []Verdict {
+	out := make([]Verdict, len(ps))
+	for i, p := range ps {
+		out[i] = Judge(p, t)
+	}
+	return out
+}
+
 // VerdictFindings are the would-time-out findings of verdicts.
 func VerdictFindings(vs []Verdict) []findings.Finding {
 	var out []findings.Finding

@@ -157,13 +157,14 @@ func TestJudgeKnownPolicies(t *testing.T) {
 	// survives.
 	tl := Timeline{Duration: 90 * time.Second, Completed: true, Progress: every(10*time.Second, 90*time.Second)}
 	want := map[string]string{"ts-sdk": WouldTimeOut, "ts-sdk-reset": Survives, "claude-code": Survives, "codex": WouldTimeOut}
-	var vs []Verdict
-	for _, p := range Policies() {
-		v := Judge(p, tl)
-		vs = append(vs, v)
-		if w, ok := want[p.Name]; ok && v.Outcome != w {
-			t.Errorf("%s: %s (%s), want %s", p.Name, v.Outcome, v.Why, w)
+	vs := JudgeAll(Policies(), tl)
+	for _, v := range vs {
+		if w, ok := want[v.Policy.Name]; ok && v.Outcome != w {
+			t.Errorf("%s: %s (%s), want %s", v.Policy.Name, v.Outcome, v.Why, w)
 		}
+	}
+	if len(vs) != len(Policies()) {
+		t.Errorf("%d verdicts", len(vs))
 	}
 	fs := VerdictFindings(vs)
 	if len(fs) != 2 || !strings.Contains(fs[0].Message, "would give up at 60s") {
