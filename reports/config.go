@@ -61,7 +61,7 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 		configHosts(w, Markdown, r)
 		fmt.Fprintln(w, "### Findings of the whole config")
 		fmt.Fprintln(w)
-		Findings(w, Markdown, SortFindings(r.Totals.Findings()))
+		Findings(w, Markdown, SortFindings(r.Whole()))
 		for _, s := range r.Servers {
 			fmt.Fprintln(w)
 			switch {
@@ -97,9 +97,12 @@ func demote(w io.Writer, md []byte, server string) {
 		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
 			fence = t[:3]
 		case fence == "" && strings.HasPrefix(l, "#"):
-			l = "#" + l
-			if !first {
-				l += " (" + MD(server) + ")"
+			if first {
+				// "# NAME — mcpprobe report": two servers may have
+				// one NAME; the config's name for each is unique.
+				l = "## " + MD(server) + ": " + strings.TrimLeft(l, "# ")
+			} else {
+				l = "#" + l + " (" + MD(server) + ")"
 			}
 			first = false
 		}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -175,26 +176,39 @@ func (r *Result) count(f func(Server) bool) int {
 	return n
 }
 
-// Findings are every server's, each message led by its server's name, a
-// config-server-failed for each server that could not be probed, then the
-// sum's.
+// Findings are every server's, each message led by its server's name,
+// then the whole config's (Whole).
 func (r *Result) Findings() []findings.Finding {
 	var out []findings.Finding
 	for _, s := range r.Servers {
-		switch {
-		case s.Result != nil:
+		if s.Result != nil {
 			for _, f := range s.Result.Findings() {
 				f.Message = fmt.Sprintf("server `%s`: %s", s.Name, f.Message)
 				out = append(out, f)
 			}
-		case s.Err != nil:
-			out = append(out, findings.New(findings.ConfigServerFailed, "server `%s` could not be probed: %s", s.Name, Explain(s.Err).What))
+		}
+	}
+	return append(out, r.Whole()...)
+}
+
+// Whole are the findings of the config as a whole: a config-server-failed
+// for each server that could not be probed, then the sum's.
+func (r *Result) Whole() []findings.Finding {
+	var out []findings.Finding
+	for _, s := range r.Servers {
+		if s.Err != nil {
+			out = append(out, findings.New(findings.ConfigServerFailed, "server `%s` could not be probed: %s", s.Name, firstLine(Explain(s.Err).What)))
 		}
 	}
 	if r.Hosts {
 		out = append(out, r.Totals.Findings()...)
 	}
 	return out
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // Counts add up the servers' counts (report's drift).
