@@ -41,6 +41,16 @@ func ConfigText(w io.Writer, r *config.Result) {
 	fmt.Fprintln(w)
 	if r.Hosts {
 		configHosts(w, Terminal, r)
+	} else {
+		// wire shows no section per server: a failure's explanation is
+		// here, under the table.
+		for _, s := range r.Servers {
+			if s.Err != nil {
+				fmt.Fprintf(w, "Server %s: ", Escape(s.Name))
+				failureText(w, Terminal, s.Err)
+				fmt.Fprintln(w)
+			}
+		}
 	}
 	fmt.Fprintln(w, "Findings:")
 	Findings(w, Terminal, SortFindings(r.Findings()))

@@ -159,7 +159,7 @@ func TestConfigAllReportWireTrace(t *testing.T) {
 
 	trace := filepath.Join(dir, "trace.jsonl")
 	r = mcpprobe(t, "wire", "--config", cfg, "--all", "--trace", trace)
-	if r.code != 0 || !strings.Contains(r.stdout, "total") || strings.Contains(r.stdout, "=== server") {
+	if r.code != 0 || !strings.Contains(r.stdout, "total") || strings.Contains(r.stdout, "=== server") || !strings.Contains(r.stdout, "Received:") {
 		t.Fatalf("wire --all: exit %d: %s%s", r.code, r.stdout, r.stderr)
 	}
 	tb, _ := os.ReadFile(trace)
@@ -182,7 +182,8 @@ func TestConfigAllReportWireTrace(t *testing.T) {
 func TestConfigAllCodex(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "config.toml")
-	body := "[mcp_servers.good]\ncommand = \"" + bin.good + "\"\nstartup_timeout_sec = 20\n\n" +
+	body := "[mcp_servers.good]\ncommand = \"" + bin.good + "\"\nstartup_timeout_sec = 20\n" +
+		"[mcp_servers.good.env]\nORDERS_API_KEY = \"sk-codex-secret-4242\"\n\n" +
 		"[mcp_servers.off]\ncommand = \"" + bin.raw + "\"\nenabled = false\n"
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
@@ -191,6 +192,14 @@ func TestConfigAllCodex(t *testing.T) {
 	v := section(t, "budget", r.stdout)
 	if r.code != 0 || v.Get("format").String() != "codex" || v.Get("servers.1.status").String() != "disabled" || v.Get("totals.probed").Int() != 1 {
 		t.Errorf("exit %d: %.400s %s", r.code, v.Raw, r.stderr)
+	}
+	for _, args := range [][]string{{"budget", "--config", p, "--all"}, {"report", "--config", p, "--all"}} {
+		if r := mcpprobe(t, args...); strings.Contains(r.stdout+r.stderr, "sk-codex-secret-4242") {
+			t.Errorf("%q shows the env secret", args)
+		}
+	}
+	if strings.Contains(r.stdout, "sk-codex-secret-4242") {
+		t.Error("--json shows the env secret")
 	}
 	r = mcpprobe(t, "servers", "--config", p)
 	if r.code != 0 || !strings.Contains(r.stdout, "off") {
