@@ -253,3 +253,40 @@ func mcpprobeEnv(t *testing.T, env []string, args ...string) result {
 	}
 	return r
 }
+
+// Gemini CLI's settings.json: httpUrl is Streamable HTTP, url is legacy
+// SSE, $VAR is expanded and a header's value stays hidden.
+func TestConfigAllGemini(t *testing.T) {
+	t.Parallel()
+	http := strings.TrimSpace(strings.TrimPrefix(startHTTPServer(t, nil, "listening on", bin.good, "-http", "127.0.0.1:0"), "listening on"))
+	sse := strings.TrimSpace(strings.TrimPrefix(startHTTPServer(t, nil, "listening on", bin.good, "-sse", "127.0.0.1:0"), "listening on"))
+	dir := filepath.Join(t.TempDir(), ".gemini")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{
+  // comments, as Gemini CLI allows
+  "mcpServers": {
+    "streamable": {"httpUrl": "` + http + `", "headers": {"Authorization": "Bearer $GEMINI_E2E_TOKEN"}, "trust": true},
+    "legacy": {"url": "` + sse + `", "timeout": 5000}
+  }
+}`
+	p := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpprobeEnv(t, []string{"GEMINI_E2E_TOKEN=gm-secret-777"}, "wire", "--config", p, "--all", "--json")
+	if r.code != 0 || strings.Contains(r.stdout, "gm-secret-777") {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	v := section(t, "wire", r.stdout)
+	if v.Get("format").String() != "gemini" || v.Get("totals.probed").Int() != 2 {
+		t.Fatalf("%.400s", v.Raw)
+	}
+	if got := v.Get(`servers.#(name=="legacy").result.transport`).String(); got != "sse" {
+		t.Errorf("url: transport %q, want sse", got)
+	}
+	if got := v.Get(`servers.#(name=="streamable").result.transport`).String(); got != "streamable-http" {
+		t.Errorf("httpUrl: transport %q, want streamable-http", got)
+	}
+}
