@@ -208,6 +208,8 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 	if st == Markdown {
 		fmt.Fprintln(w, "### By host")
 		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Tokens are an o200k_base estimate of the servers' tools arrays as sent, added up: what every request pays on a host that loads every tool.")
+		fmt.Fprintln(w)
 	} else {
 		fmt.Fprintln(w, "By host (tokens: o200k_base estimate of the tools arrays as sent):")
 	}
