@@ -27,10 +27,11 @@ func budgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if all, err := wantsAll(ctx, cmd); err != nil || all {
-				if err != nil {
-					return err
-				}
+			all, err := wantsAll(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			if all {
 				return runAll(ctx, cmd, hosts.selected, "")
 			}
 			o := budget.Options{Hosts: hosts.selected}

@@ -23,10 +23,11 @@ func wireCommand() *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
 		}, wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if all, err := wantsAll(ctx, cmd); err != nil || all {
-				if err != nil {
-					return err
-				}
+			all, err := wantsAll(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			if all {
 				return runAll(ctx, cmd, nil, "")
 			}
 			if dir := cmd.String("save"); cmd.IsSet("save") {
