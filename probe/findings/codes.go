@@ -113,6 +113,10 @@ const (
 	InstructionsNotDelivered
 	InstructionsPrepended
 	OutputSchemaUndelivered
+	ToolNameCollision
+	ToolNameOverLimit
+	ToolSearchDeferral
+	ConfigServerFailed
 
 	// lint
 	HiddenChars
@@ -170,6 +174,8 @@ const (
 	moreErrorCodes = "error-codes"
 	moreFaults     = "faults"
 	moreResults    = "results-and-long-calls-host-rules"
+	// budget --config FILE --all
+	moreWholeConfig = "a-whole-host-config"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -231,6 +237,10 @@ var defs = []Def{
 	{Code: InstructionsNotDelivered, Name: "instructions-not-delivered", Severity: Info, Origin: OriginBudget, Title: "a host delivers no server instructions to the model"},
 	{Code: InstructionsPrepended, Name: "instructions-prepended", Severity: Info, Origin: OriginBudget, Title: "a host prepends the server instructions to every tool description, so the model reads them once per tool"},
 	{Code: OutputSchemaUndelivered, Name: "output-schema-undelivered", Severity: Info, Origin: OriginBudget, Title: "output-schema descriptions that no host of the set delivers"},
+	{Code: ToolNameCollision, Name: "tool-name-collision", Severity: Warning, Origin: OriginBudget, Title: "`--config FILE --all`: two servers of the file list the same tool name, or a host's full names (after its prefix and character replacement) of two tools are the same", More: moreWholeConfig},
+	{Code: ToolNameOverLimit, Name: "tool-name-over-limit", Severity: Warning, Also: []Severity{Error}, Origin: OriginBudget, Title: "`--config FILE --all`: a tool's full name on a host (its prefix applied) is over the host's length limit or has characters it refuses; an error where the host leaves the tool out or the request fails, a warning where it shortens the name", More: moreWholeConfig},
+	{Code: ToolSearchDeferral, Name: "tool-search-deferral", Severity: Info, Origin: OriginBudget, Title: "`--config FILE --all`: at the file's total size of tool definitions, the host defers the tools behind a tool search (the model sees them only after a search)", More: moreWholeConfig},
+	{Code: ConfigServerFailed, Name: "config-server-failed", Severity: Error, Origin: OriginBudget, Title: "`--config FILE --all`: a server of the file could not be probed (or read as written); its row says what happened, what was received and what to try", More: moreWholeConfig},
 
 	{Code: HiddenChars, Name: "hidden-chars", Severity: Error, Origin: OriginLint, Title: "control, bidirectional, zero-width or tag characters, or ANSI sequences, in a name, title, description, property description, prompt or the instructions"},
 	{Code: Injection, Name: "injection", Severity: Error, Origin: OriginLint, Title: "text addressing the model to override other tools or hide itself (`<IMPORTANT>`, \"ignore previous instructions\", \"do not tell the user\", …)"},
