@@ -68,6 +68,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMinimalArgs -fuzztime 30s ./probe/bench/
 	$(GO) test -run '^$$' -fuzz FuzzFromPattern -fuzztime 30s ./probe/bench/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 30s ./probe/lint/
+	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/result/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/budget/
 
 clean:

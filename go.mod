@@ -3,6 +3,7 @@ module github.com/mcpprobe/mcpprobe
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.11.0
 	github.com/google/jsonschema-go v0.4.3

@@ -15,17 +15,24 @@ func budgetCommand() *cli.Command {
 		Name:      "budget",
 		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
-		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
-		Flags: []cli.Flag{
+		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME | --config FILE --all",
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT to override its description cut (repeatable, or comma-separated); default every known host and all"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.BoolFlag{Name: "show-cut", Usage: "print the delivered head and the lost tail of every cut text"},
 			&cli.StringFlag{Name: "view", Usage: "print, as markdown, exactly what `HOST` delivers to the model"},
-		},
+		}, wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hosts, err := selectHosts(cmd)
 			if err != nil {
 				return err
+			}
+			all, err := wantsAll(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			if all {
+				return runAll(ctx, cmd, hosts.selected, "")
 			}
 			o := budget.Options{Hosts: hosts.selected}
 			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {

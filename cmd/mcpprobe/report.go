@@ -25,8 +25,8 @@ func reportCommand() *cli.Command {
 		Name:      "report",
 		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "write the markdown report a team commits beside its server",
-		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
-		Flags: []cli.Flag{
+		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
 			&cli.BoolFlag{Name: "faults", Usage: "add a faults section (a crash, with and without restart, a slow reply, stray stdout text under each client policy; takes a few seconds)"},
@@ -36,9 +36,13 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring only the date; exit 1 with a unified diff when it is stale"},
-		},
+		}, wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hosts, err := selectHosts(cmd)
+			if err != nil {
+				return err
+			}
+			all, err := wantsAll(ctx, cmd)
 			if err != nil {
 				return err
 			}
@@ -60,6 +64,9 @@ func reportCommand() *cli.Command {
 				o.Date = time.Now().Format("2006-01-02")
 			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
 				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
+			}
+			if all {
+				return runAll(ctx, cmd, hosts.selected, o.Date)
 			}
 			tf, err := openTraces(cmd)
 			if err != nil {

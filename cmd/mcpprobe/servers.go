@@ -18,7 +18,7 @@ func serversCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "servers",
 		Usage: "list the MCP servers in the host config files for this folder and user, or in --config FILE",
-		UsageText: "mcpprobe servers                 (Claude Code, Claude Desktop, Cursor and VS Code files found here)\n" +
+		UsageText: "mcpprobe servers                 (Claude Code, Claude Desktop, Cursor, VS Code, Codex and Gemini CLI files found here)\n" +
 			"   mcpprobe servers --config FILE\n" +
 			"   mcpprobe --config FILE",
 		Before: beforeNoGates,
@@ -57,7 +57,8 @@ func listServers(cmd *cli.Command) error {
 	if len(files) == 0 {
 		fmt.Fprintln(w, "No host config file found for this folder or user. mcpprobe looks for .mcp.json and ~/.claude.json")
 		fmt.Fprintln(w, "(Claude Code), Claude Desktop's claude_desktop_config.json, .cursor/mcp.json and ~/.cursor/mcp.json")
-		fmt.Fprintln(w, "(Cursor), and .vscode/mcp.json (VS Code).")
+		fmt.Fprintln(w, "(Cursor), .vscode/mcp.json (VS Code), .codex/config.toml and ~/.codex/config.toml (Codex), and")
+		fmt.Fprintln(w, ".gemini/settings.json and ~/.gemini/settings.json (Gemini CLI).")
 		return flush(cmd, w, &b)
 	}
 	var rows [][]string
@@ -80,7 +81,7 @@ func listServers(cmd *cli.Command) error {
 	}
 	reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL", "from"}, rows)
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME. Values of env and headers are not shown.")
+	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME; all of a file: mcpprobe budget --config FILE --all. Values of env and headers are not shown.")
 	return flush(cmd, w, &b)
 }
 
@@ -106,6 +107,9 @@ func what(s launch.ConfigServer, path string) string {
 	}
 	if t.Kind == "stdio" && t.Dir != "" {
 		d += " (in " + tidyPath(t.Dir) + ")"
+	}
+	if s.Disabled {
+		d += " (disabled in the file)"
 	}
 	return d
 }

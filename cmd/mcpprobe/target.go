@@ -33,7 +33,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
 		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
 		&cli.BoolFlag{Name: "insecure", Usage: "for https URLs: do not verify the TLS certificate"},
-		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json); the target is then a server NAME in it"},
+		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json, Codex's config.toml, Gemini CLI's settings.json); the target is then a server NAME in it, or --all of them"},
 		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
 		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
 		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},

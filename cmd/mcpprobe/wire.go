@@ -18,11 +18,18 @@ func wireCommand() *cli.Command {
 		Name:      "wire",
 		Before:    before(),
 		Usage:     "capture everything a server sends, byte for byte",
-		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME",
-		Flags: []cli.Flag{
+		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
-		},
+		}, wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			all, err := wantsAll(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			if all {
+				return runAll(ctx, cmd, nil, "")
+			}
 			if dir := cmd.String("save"); cmd.IsSet("save") {
 				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
 					return usageErr("--save %s: want a folder to write the responses into", dir)

@@ -247,6 +247,25 @@ func TestLoadHosts(t *testing.T) {
 	if _, err := Load(path, Known()); err == nil {
 		t.Errorf("a cut without a limit was accepted")
 	}
+	for _, bad := range []string{
+		`{"rule":"truncate"}`,
+		`{"rule":"cap"}`,
+		`{"rule":"cap","token_limit":5,"count":"words"}`,
+		`{"rule":"cap","token_limit":5,"over":"dropped"}`,
+		`{"rule":"head_tail"}`,
+		`{"rule":"whole","content":{"image":"maybe"}}`,
+	} {
+		writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"whole"},"instructions":{"rule":"whole"},"result":`+bad+`}]}`)
+		if _, err := Load(path, Known()); err == nil || !strings.Contains(err.Error(), "result") {
+			t.Errorf("result rule %s: err = %v", bad, err)
+		}
+	}
+	// Every embedded row passes the same checks.
+	for _, h := range Known() {
+		if err := h.validate(); err != nil {
+			t.Errorf("embedded %s: %v", h.ID, err)
+		}
+	}
 }
 
 func writeFile(t *testing.T, path, s string) {

@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 )
@@ -49,17 +51,180 @@ type Host struct {
 	MeasuredOn           string     `json:"measured_on"`
 	Source               string     `json:"source"`
 	Description          Rule       `json:"description"`
+	ToolNames            *NameRule  `json:"tool_names,omitempty"`
+	ToolSearch           *Search    `json:"tool_search,omitempty"`
 	Instructions         Rule       `json:"instructions"`
 	InputSchema          SchemaRule `json:"input_schema"`
 	OutputSchema         string     `json:"output_schema"` // "delivered", "not_delivered", "sometimes"
+	Result               ResultRule `json:"result"`
 	ResultLimitTokens    int        `json:"result_limit_tokens,omitempty"`
 	InitializeDeadlineMs int        `json:"initialize_deadline_ms,omitempty"`
 	OverrideEnv          string     `json:"override_env,omitempty"`
 	Notes                string     `json:"notes,omitempty"`
 }
 
+// ResultRule says what a host hands the model of a tool result. Each rule
+// carries its own source and date: result handling changes between host
+// versions independently of definitions.
+type ResultRule struct {
+	// Rule is "cap" (a size cap past which the result is persisted or
+	// replaced, Claude Code), "head_tail" (head and tail kept around a
+	// marker, Codex), "whole" or "unknown".
+	Rule       string `json:"rule"`
+	Source     string `json:"source,omitempty"`
+	MeasuredOn string `json:"measured_on,omitempty"`
+
+	// cap
+	Count        string `json:"count,omitempty"` // how the host counts tokens: "length/4"
+	TokenLimit   int    `json:"token_limit,omitempty"`
+	WarnTokens   int    `json:"warn_tokens,omitempty"`
+	OverrideEnv  string `json:"override_env,omitempty"`
+	PersistChars int    `json:"persist_chars,omitempty"` // past this many characters the result goes to a file
+	CharUnit     string `json:"char_unit,omitempty"`     // "utf16", "codepoint" or "byte"
+	MetaOverride string `json:"meta_override,omitempty"` // the tools/list _meta key that raises PersistChars
+	MetaCeiling  int    `json:"meta_ceiling,omitempty"`  // the most that key can raise it to
+	Over         string `json:"over,omitempty"`          // past the cap: "persisted" or "notice"
+	PreviewBytes int    `json:"preview_bytes,omitempty"` // what a persisted result's reference shows of it
+
+	// head_tail
+	MaxBytes    int    `json:"max_bytes,omitempty"`
+	MaxLines    int    `json:"max_lines,omitempty"`
+	HeadLines   int    `json:"head_lines,omitempty"`
+	TailLines   int    `json:"tail_lines,omitempty"`
+	HeadBytes   int    `json:"head_bytes,omitempty"`
+	Header      string `json:"header,omitempty"`       // before a cut result; {total} is its line count
+	MarkerBytes string `json:"marker_bytes,omitempty"` // {max_bytes}
+	MarkerLines string `json:"marker_lines,omitempty"` // {omitted}, {total}
+
+	// Content says, per content block type, "passed", "dropped" or
+	// "unknown"; a type not listed is unknown.
+	Content map[string]string `json:"content,omitempty"`
+	// Prefers is what the model reads when a result has both:
+	// "structured", "text" or "unknown".
+	Prefers string `json:"prefers,omitempty"`
+	Notes   string `json:"notes,omitempty"`
+}
+
+// CallPolicy is one client's rule for how long it waits on a tool call,
+// as the data file writes it (durations as Go durations: "60s").
+type CallPolicy struct {
+	Name            string `json:"name"`
+	Timeout         string `json:"timeout"`
+	ResetOnProgress bool   `json:"reset_on_progress,omitempty"`
+	MaxTotal        string `json:"max_total,omitempty"`
+	Idle            string `json:"idle,omitempty"`
+	Source          string `json:"source"`
+	MeasuredOn      string `json:"measured_on"`
+	Note            string `json:"note,omitempty"`
+}
+
+// NameRule is how a host names a server's tool for the model: a full name
+// made from a template, characters outside a set replaced (or refused),
+// and a length past which the name does not reach the model as it is.
+type NameRule struct {
+	// Prefix is the template of the full name: {server} and {tool} are
+	// replaced by the config's server name and the tool's.
+	Prefix string `json:"prefix"`
+	// Allowed is the set of characters a full name may hold, as inside a
+	// regular expression's [...].
+	Allowed string `json:"allowed"`
+	// Replacement takes the place of each character outside Allowed; ""
+	// means the host does not replace them: such a name is refused.
+	Replacement string `json:"replacement"`
+	MaxLen      int    `json:"max_len"` // in characters
+	// OverLimit is what happens to a longer name: "left_out" (the tool is
+	// not offered), "rejected" (the request fails) or "shortened" (the
+	// model sees a shortened, hashed name).
+	OverLimit string `json:"over_limit"`
+	Source    string `json:"source"`
+	Date      string `json:"date"`
+}
+
+// Search is when a host defers tools behind a tool search instead of
+// sending their definitions with every request.
+type Search struct {
+	// Rule is "share_of_context" (once the definitions pass Percent of a
+	// context of ContextTokens), "always" or "never".
+	Rule          string  `json:"rule"`
+	Percent       float64 `json:"percent,omitempty"`
+	ContextTokens int     `json:"context_tokens,omitempty"`
+	Env           string  `json:"env,omitempty"` // the variable that changes the rule
+	Source        string  `json:"source"`
+	Date          string  `json:"date"`
+}
+
+// Threshold is the definitions' size in tokens past which the host defers
+// them; 0 when the rule is not a share.
+func (s *Search) Threshold() int {
+	if s == nil || s.Rule != "share_of_context" {
+		return 0
+	}
+	return int(s.Percent / 100 * float64(s.ContextTokens))
+}
+
+// FullName is the name the host gives tool of server, and whether it
+// breaks the host's rule: characters it refuses, or a length over its
+// limit.
+func (r *NameRule) FullName(server, tool string) (full string, refused, over bool) {
+	full = strings.NewReplacer("{server}", server, "{tool}", tool).Replace(r.Prefix)
+	re, err := regexp.Compile("[^" + r.Allowed + "]")
+	if err == nil && re.MatchString(full) {
+		if r.Replacement == "" {
+			refused = true
+		} else {
+			full = re.ReplaceAllLiteralString(full, r.Replacement)
+		}
+	}
+	return full, refused, utf8.RuneCountInString(full) > r.MaxLen
+}
+
+// ToolSearchFromEnv applies Claude Code's ENABLE_TOOL_SEARCH, as the host
+// would read it, to the hosts whose rule names that variable: auto:N sets
+// the share to N percent, auto its default, true always defers and false
+// never does. Any other value is an error.
+func ToolSearchFromEnv(hosts []Host, lookup func(string) (string, bool)) ([]Host, error) {
+	out := append([]Host(nil), hosts...)
+	for i, h := range out {
+		if h.ToolSearch == nil || h.ToolSearch.Env == "" {
+			continue
+		}
+		v, ok := lookup(h.ToolSearch.Env)
+		if !ok || v == "" || v == "auto" {
+			continue
+		}
+		s := *h.ToolSearch
+		switch {
+		case v == "true":
+			s.Rule = "always"
+		case v == "false":
+			s.Rule = "never"
+		case strings.HasPrefix(v, "auto:"):
+			n, err := strconv.ParseFloat(strings.TrimPrefix(v, "auto:"), 64)
+			if err != nil || n < 0 || n > 100 {
+				return nil, fmt.Errorf("%s=%s: want auto, auto:N (N from 0 to 100), true or false", s.Env, v)
+			}
+			s.Rule, s.Percent = "share_of_context", n
+		default:
+			return nil, fmt.Errorf("%s=%s: want auto, auto:N (N from 0 to 100), true or false", s.Env, v)
+		}
+		s.Source += fmt.Sprintf("; %s=%s in this environment", s.Env, v)
+		out[i].ToolSearch = &s
+	}
+	return out, nil
+}
+
 type hostsFile struct {
-	Hosts []Host `json:"hosts"`
+	Hosts        []Host       `json:"hosts"`
+	CallPolicies []CallPolicy `json:"call_policies"`
+}
+
+// KnownPolicies returns the embedded call timeout policies.
+func KnownPolicies() []CallPolicy {
+	var f hostsFile
+	if err := json.Unmarshal(hostsJSON, &f); err != nil {
+		panic("budget: embedded hosts.json: " + err.Error())
+	}
+	return f.CallPolicies
 }
 
 // Known returns the embedded host profiles.
@@ -120,6 +285,58 @@ func (h Host) validate() error {
 			}
 		default:
 			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)
+		}
+	}
+	if r := h.ToolNames; r != nil {
+		if r.MaxLen <= 0 || !strings.Contains(r.Prefix, "{tool}") {
+			return fmt.Errorf("tool_names: want a prefix with {tool} and a positive max_len")
+		}
+		if _, err := regexp.Compile("[^" + r.Allowed + "]"); err != nil || r.Allowed == "" {
+			return fmt.Errorf("tool_names: allowed %q is not a character set", r.Allowed)
+		}
+		switch r.OverLimit {
+		case "left_out", "rejected", "shortened":
+		default:
+			return fmt.Errorf("tool_names: over_limit %q: want left_out, rejected or shortened", r.OverLimit)
+		}
+	}
+	if s := h.ToolSearch; s != nil {
+		switch s.Rule {
+		case "always", "never":
+		case "share_of_context":
+			if s.Percent < 0 || s.Percent > 100 || s.ContextTokens <= 0 {
+				return fmt.Errorf("tool_search: a share needs percent from 0 to 100 and a positive context_tokens")
+			}
+		default:
+			return fmt.Errorf("tool_search: rule %q: want share_of_context, always or never", s.Rule)
+		}
+	}
+	return h.Result.validate()
+}
+
+func (r ResultRule) validate() error {
+	switch r.Rule {
+	case "", "unknown", "whole":
+	case "cap":
+		if r.PersistChars <= 0 && r.TokenLimit <= 0 {
+			return fmt.Errorf("result: a cap needs persist_chars or token_limit")
+		}
+		if r.Count != "" && r.Count != "length/4" {
+			return fmt.Errorf("result: count %q: want length/4 (or none: the limit counts characters)", r.Count)
+		}
+		if r.Over != "" && r.Over != "persisted" && r.Over != "notice" {
+			return fmt.Errorf("result: over %q: want persisted or notice", r.Over)
+		}
+	case "head_tail":
+		if r.MaxBytes <= 0 && r.MaxLines <= 0 {
+			return fmt.Errorf("result: a head_tail cut needs max_bytes or max_lines")
+		}
+	default:
+		return fmt.Errorf("result: rule %q: want whole, cap, head_tail or unknown", r.Rule)
+	}
+	for t, s := range r.Content {
+		if s != "passed" && s != "dropped" && s != "unknown" {
+			return fmt.Errorf("result: content %s: %q, want passed, dropped or unknown", t, s)
 		}
 	}
 	return nil
@@ -183,7 +400,10 @@ func ids(hosts []Host) string {
 // what survives it survives every known host.
 func Strictest(hosts []Host) Host {
 	all := Host{ID: "all", Name: "all (strictest)", Description: Rule{Rule: "whole"}, Instructions: Rule{Rule: "whole"},
-		InputSchema: SchemaRule{Rule: "whole"}, OutputSchema: "delivered", Source: "derived from the other rows"}
+		InputSchema: SchemaRule{Rule: "whole"}, OutputSchema: "delivered", Source: "derived from the other rows",
+		// Hosts count results in different units (tokens, bytes, lines), so
+		// no single row is the strictest.
+		Result: ResultRule{Rule: "unknown", Source: "no strictest row for results: hosts count them in different units"}}
 	for _, h := range hosts {
 		if h.MeasuredOn > all.MeasuredOn {
 			all.MeasuredOn = h.MeasuredOn

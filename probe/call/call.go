@@ -591,7 +591,6 @@ func (c *caller) window() {
 			}
 		}
 	}
-	c.progressFindings()
 	if cn := r.Cancel; cn != nil && cn.Via == "notifications/cancelled" {
 		for _, p := range r.Progress {
 			if !p.Ours {
@@ -636,35 +635,23 @@ func progressOf(ev Event, token string) Progress {
 	return p
 }
 
-func (c *caller) progressFindings() {
-	r := c.r
-	stray, last, lastSet := 0, 0.0, false
-	firstStray := ""
+// progressEvents are the call's progress notifications as probe/result
+// checks them: each token raw, and whether it came after the response
+// (in the order the probe read them).
+func (r *Result) progressEvents() []result.ProgressEvent {
+	evs := make([]result.ProgressEvent, 0, len(r.Progress))
 	for _, p := range r.Progress {
-		if !p.Ours {
-			stray++
-			if firstStray == "" {
-				firstStray = p.Token
-			}
-			continue
+		e := result.ProgressEvent{At: p.At, Progress: p.Progress, Message: p.Message,
+			AfterResponse: r.Completed && p.Seq > r.ResponseSeq}
+		if p.Total != nil {
+			e.HasTotal, e.Total = true, *p.Total
 		}
-		if lastSet && p.Progress <= last {
-			r.add(findings.ProgressNotIncreasing, "progress went from %g to %g at %v (frame %d)", last, p.Progress, p.At.Round(time.Millisecond), p.Seq)
+		if p.Token != "" {
+			e.Token = []byte(p.Token)
 		}
-		last, lastSet = p.Progress, true
+		evs = append(evs, e)
 	}
-	if stray > 0 {
-		what := "without a progressToken"
-		if firstStray != "" {
-			what = "with progressToken " + firstStray
-		}
-		if r.Token == "" {
-			what += " (the call sent none)"
-		} else {
-			what += " (the call sent " + quote(r.Token) + ")"
-		}
-		r.add(findings.ProgressUntokened, "%d notifications/progress during the call did not name its token, the first %s", stray, what)
-	}
+	return evs
 }
 
 // analyse reads the result and judges it against each host and policy.
@@ -675,15 +662,24 @@ func (r *Result) analyse(o Options) {
 	}
 	if r.Result != nil {
 		r.Analysis = result.Analyse(in)
-		for _, f := range r.Analysis.Findings {
-			r.findings = findings.Add(r.findings, f)
-		}
+		r.addAll(r.Analysis.Findings)
 		hosts := o.Hosts
 		if hosts == nil {
 			hosts = budget.Known()
 		}
 		r.Deliveries = result.Deliver(hosts, in, r.Analysis)
+		r.addAll(result.DeliveryFindings(r.Deliveries))
 	}
+	// The progress timeline held to the spec (basic/utilities/progress).
+	var sent []byte
+	if r.Token != "" {
+		sent = []byte(quote(r.Token))
+	}
+	end := r.Answered
+	if !r.Completed {
+		end = r.Watched
+	}
+	r.addAll(result.CheckProgress(sent, r.progressEvents(), end, r.Completed, 0))
 	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed}
 	if !r.Completed {
 		tl.Duration = r.Watched
@@ -693,8 +689,17 @@ func (r *Result) analyse(o Options) {
 			tl.Progress = append(tl.Progress, p.At)
 		}
 	}
-	for _, p := range append(result.Policies(), o.Policies...) {
-		r.Verdicts = append(r.Verdicts, result.Judge(p, tl))
+	r.Verdicts = result.JudgeAll(append(result.Policies(), o.Policies...), tl)
+	r.addAll(result.VerdictFindings(r.Verdicts))
+}
+
+// addAll adds probe/result's findings as the call's, about its tool.
+func (r *Result) addAll(fs []findings.Finding) {
+	for _, f := range fs {
+		if r.Kind == result.KindTool && f.Tool == "" {
+			f = f.About(r.Name)
+		}
+		r.findings = findings.Add(r.findings, f)
 	}
 }
 

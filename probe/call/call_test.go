@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/tidwall/gjson"
 )
@@ -189,29 +190,37 @@ func TestTaskTransitions(t *testing.T) {
 	}
 }
 
-func TestProgressFindings(t *testing.T) {
+// The progress timeline reaches probe/result's checks as it came: the
+// token raw, a notification after the response marked, the findings
+// about the call's tool.
+func TestProgressChecked(t *testing.T) {
 	tests := []struct {
 		name   string
 		token  string
-		events []string // notifications/progress params
+		events []string // notifications/progress params, each a frame after the one before
+		respAt int      // the response's frame; -1: none came
 		codes  []findings.Code
 	}{
-		{"ours, increasing", "tok", []string{`{"progressToken":"tok","progress":1}`, `{"progressToken":"tok","progress":2,"total":2}`}, nil},
-		{"not increasing", "tok", []string{`{"progressToken":"tok","progress":2}`, `{"progressToken":"tok","progress":2}`}, []findings.Code{findings.ProgressNotIncreasing}},
-		{"another token", "tok", []string{`{"progressToken":"other","progress":1}`}, []findings.Code{findings.ProgressUntokened}},
-		{"number token is not our string", "tok", []string{`{"progressToken":1,"progress":1}`}, []findings.Code{findings.ProgressUntokened}},
-		{"progress without asking", "", []string{`{"progressToken":"x","progress":1}`}, []findings.Code{findings.ProgressUntokened}},
+		{"ours, increasing", "tok", []string{`{"progressToken":"tok","progress":1}`, `{"progressToken":"tok","progress":2,"total":2}`}, 9, nil},
+		{"not increasing", "tok", []string{`{"progressToken":"tok","progress":2}`, `{"progressToken":"tok","progress":2}`}, 9, []findings.Code{findings.ProgressNotMonotonic}},
+		{"another token", "tok", []string{`{"progressToken":"other","progress":1}`}, 9, []findings.Code{findings.ProgressUnknownToken}},
+		{"a number is not our string", "tok", []string{`{"progressToken":1,"progress":1}`}, 9, []findings.Code{findings.ProgressUnknownToken}},
+		{"progress without asking", "", []string{`{"progressToken":"x","progress":1}`}, 9, []findings.Code{findings.ProgressUnknownToken}},
+		{"after the response", "tok", []string{`{"progressToken":"tok","progress":1}`, `{"progressToken":"tok","progress":2}`}, 0, []findings.Code{findings.ProgressAfterResponse}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &Result{Name: "t", Token: tc.token}
+			r := &Result{Name: "t", Kind: "tool", Token: tc.token, Completed: tc.respAt >= 0, ResponseSeq: tc.respAt, Answered: 10 * time.Millisecond}
 			for i, p := range tc.events {
-				ev := Event{Kind: "notification", Method: "notifications/progress", Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + p + `}`), Seq: i, At: time.Duration(i) * time.Millisecond}
+				ev := Event{Kind: "notification", Method: "notifications/progress", Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + p + `}`), Seq: i, At: time.Duration(i+1) * time.Millisecond}
 				r.Progress = append(r.Progress, progressOf(ev, tc.token))
 			}
-			(&caller{r: r}).progressFindings()
+			r.analyse(Options{Hosts: []budget.Host{}})
 			var got []findings.Code
 			for _, f := range r.Findings() {
+				if f.Tool != "t" {
+					t.Errorf("finding not about the tool: %+v", f)
+				}
 				got = append(got, f.Code)
 			}
 			if len(got) != len(tc.codes) {

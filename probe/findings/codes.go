@@ -24,7 +24,7 @@ const (
 	OriginFaults    Origin = "faults"    // faults: shutdown signals, restarts
 	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
 	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
-	OriginCall      Origin = "call"      // call, read, prompt: one call, its result, long calls, tasks
+	OriginCall      Origin = "call"      // call, read, prompt: a result, what hosts deliver of it, long calls
 )
 
 // Origins lists every origin, in the order of the README's sections.
@@ -113,6 +113,10 @@ const (
 	InstructionsNotDelivered
 	InstructionsPrepended
 	OutputSchemaUndelivered
+	ToolNameCollision
+	ToolNameOverLimit
+	ToolSearchDeferral
+	ConfigServerFailed
 
 	// lint
 	HiddenChars
@@ -140,11 +144,24 @@ const (
 	MalformedChannel
 	MalformedInconclusive
 
-	// call
+	// call (result analysis and long calls, probe/result)
+	ResultMalformed
+	InvalidBase64
+	MIMEMismatch
+	StructuredInvalid
+	StructuredMissing
+	StructuredNotInText
+	StructuredUnchecked
+	ResultCut
+	ProgressNotMonotonic
+	ProgressAfterResponse
+	ProgressUnknownToken
+	ProgressGap
+	WouldTimeOut
+
+	// call (the call engine, probe/call)
 	CallUnanswered
 	CallRPCError
-	ProgressUntokened
-	ProgressNotIncreasing
 	CancelResultAfter
 	CancelProgressGoesOn
 	CancelSessionUnusable
@@ -168,7 +185,10 @@ const (
 	moreVerdicts   = "verdicts"
 	moreErrorCodes = "error-codes"
 	moreFaults     = "faults"
+	moreResults    = "results-and-long-calls-host-rules"
 	moreCall       = "mcpprobe-call-read-and-prompt"
+	// budget --config FILE --all
+	moreWholeConfig = "a-whole-host-config"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -230,6 +250,10 @@ var defs = []Def{
 	{Code: InstructionsNotDelivered, Name: "instructions-not-delivered", Severity: Info, Origin: OriginBudget, Title: "a host delivers no server instructions to the model"},
 	{Code: InstructionsPrepended, Name: "instructions-prepended", Severity: Info, Origin: OriginBudget, Title: "a host prepends the server instructions to every tool description, so the model reads them once per tool"},
 	{Code: OutputSchemaUndelivered, Name: "output-schema-undelivered", Severity: Info, Origin: OriginBudget, Title: "output-schema descriptions that no host of the set delivers"},
+	{Code: ToolNameCollision, Name: "tool-name-collision", Severity: Warning, Origin: OriginBudget, Title: "`--config FILE --all`: two servers of the file list the same tool name, or a host's full names (after its prefix and character replacement) of two tools are the same", More: moreWholeConfig},
+	{Code: ToolNameOverLimit, Name: "tool-name-over-limit", Severity: Warning, Also: []Severity{Error}, Origin: OriginBudget, Title: "`--config FILE --all`: a tool's full name on a host (its prefix applied) is over the host's length limit or has characters it refuses; an error where the host leaves the tool out or the request fails, a warning where it shortens the name", More: moreWholeConfig},
+	{Code: ToolSearchDeferral, Name: "tool-search-deferral", Severity: Info, Origin: OriginBudget, Title: "`--config FILE --all`: at the file's total size of tool definitions, the host defers the tools behind a tool search (the model sees them only after a search)", More: moreWholeConfig},
+	{Code: ConfigServerFailed, Name: "config-server-failed", Severity: Error, Origin: OriginBudget, Title: "`--config FILE --all`: a server of the file could not be probed (or read as written); its row says what happened, what was received and what to try", More: moreWholeConfig},
 
 	{Code: HiddenChars, Name: "hidden-chars", Severity: Error, Origin: OriginLint, Title: "control, bidirectional, zero-width or tag characters, or ANSI sequences, in a name, title, description, property description, prompt or the instructions"},
 	{Code: Injection, Name: "injection", Severity: Error, Origin: OriginLint, Title: "text addressing the model to override other tools or hide itself (`<IMPORTANT>`, \"ignore previous instructions\", \"do not tell the user\", …)"},
@@ -251,10 +275,22 @@ var defs = []Def{
 	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Also: []Severity{Error}, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout (a warning, since no version sets a deadline; an error for a batch in 2025-03-26, which servers MUST accept)", More: moreVerdicts},
 	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginMalformed, Title: "a malformed call answered otherwise than the negotiated version asks: an error where the clause says MUST, a warning for SHOULD or a clause without a keyword, info where the spec gives only an example (the finding names the clause)", More: moreVerdicts},
 	{Code: MalformedInconclusive, Name: "malformed-inconclusive", Severity: Info, Origin: OriginMalformed, Title: "a tool's valid baseline call failed (`isError`, a JSON-RPC error, no answer), so the cases sent to it were not judged; the finding carries the baseline's answer", More: moreVerdicts},
+
+	{Code: ResultMalformed, Name: "result-malformed", Severity: Error, Origin: OriginCall, Title: "a result without the shape the schema of the negotiated version gives it: `content`, `contents` or `messages` not an array, a block without `type`, a text block without `text`, a `structuredContent` that is not an object before 2026-07-28"},
+	{Code: InvalidBase64, Name: "invalid-base64", Severity: Error, Origin: OriginCall, Title: "an image, audio or blob whose `data`/`blob` is not base64 (standard alphabet, padded), as the schema's `format: byte` asks: a client cannot decode it"},
+	{Code: MIMEMismatch, Name: "mime-mismatch", Severity: Warning, Origin: OriginCall, Title: "decoded base64 whose bytes look like another type than the declared `mimeType` (sniffed as Go's net/http does), or an image or audio block with no `mimeType`, which the schema requires"},
+	{Code: StructuredInvalid, Name: "structured-invalid", Severity: Error, Origin: OriginCall, Title: "`structuredContent` that does not conform to the tool's `outputSchema`, each violation with its JSON pointer (2025-06-18 and later, server/tools \"Output Schema\": servers MUST provide structured results that conform)", More: moreResults},
+	{Code: StructuredMissing, Name: "structured-missing", Severity: Error, Origin: OriginCall, Title: "a tool with an `outputSchema` answered a successful call without `structuredContent` (the same MUST); an `isError` result is exempt", More: moreResults},
+	{Code: StructuredNotInText, Name: "structured-not-in-text", Severity: Warning, Origin: OriginCall, Title: "`structuredContent` with no text block holding the same JSON (2025-06-18 and later, server/tools \"Structured Content\": SHOULD, for backwards compatibility): a host that reads only `content` never sees it", More: moreResults},
+	{Code: StructuredUnchecked, Name: "structured-unchecked", Severity: Info, Origin: OriginCall, Title: "`structuredContent` was not checked against `outputSchema`: the schema does not compile, refers outside itself, or is past mcpprobe's bounds (size, depth)", More: moreResults},
+	{Code: ResultCut, Name: "result-cut", Severity: Warning, Origin: OriginCall, Title: "a host cuts a result, persists it to a file behind a reference, or replaces it with a notice: says how much the model loses, in the host's unit", More: moreResults},
+	{Code: ProgressNotMonotonic, Name: "progress-not-monotonic", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` whose `progress` did not increase (basic/utilities/progress: the value MUST increase with each notification)", More: moreResults},
+	{Code: ProgressAfterResponse, Name: "progress-after-response", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` for the call after its response (basic/utilities/progress: progress notifications MUST stop after completion)", More: moreResults},
+	{Code: ProgressUnknownToken, Name: "progress-unknown-token", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` without the request's `progressToken`, or with a token no active request carries (basic/utilities/progress: MUST only reference tokens provided in an active request)", More: moreResults},
+	{Code: ProgressGap, Name: "progress-gap", Severity: Info, Origin: OriginCall, Title: "a silence between progress notifications (or before the first) longer than the shortest window a known client allows under reset-on-progress: the spec leaves the cadence open, that client gives up", More: moreResults},
+	{Code: WouldTimeOut, Name: "would-time-out", Severity: Warning, Origin: OriginCall, Title: "a known client's timeout policy would give up on a call like this one, with this progress cadence: says when and why", More: moreResults},
 	{Code: CallUnanswered, Name: "call-unanswered", Severity: Warning, Origin: OriginCall, Title: "the call got no answer within `--timeout` (with `--task`: the task was not followed to its end); the timeline shows what came meanwhile", More: moreCall},
 	{Code: CallRPCError, Name: "call-rpc-error", Severity: Info, Origin: OriginCall, Title: "the server answered the call with a JSON-RPC error, which never reaches the model as a result: reported as the call's answer (an unknown resource URI answered `-32002` is the spec's own example)", More: moreCall},
-	{Code: ProgressUntokened, Name: "progress-untokened", Severity: Warning, Origin: OriginCall, Title: "`notifications/progress` during the call with a `progressToken` the call did not send (or none sent at all): progress notifications MUST only reference tokens from an active request (2025-06-18 basic/utilities/progress)", More: moreCall},
-	{Code: ProgressNotIncreasing, Name: "progress-not-increasing", Severity: Warning, Origin: OriginCall, Title: "a `progress` value not greater than the one before: the value MUST increase with each notification (2025-06-18 basic/utilities/progress)", More: moreCall},
 	{Code: CancelResultAfter, Name: "cancel-result-after", Severity: Info, Origin: OriginCall, Title: "the server still answered the call after `notifications/cancelled`: receivers SHOULD NOT send a response for a cancelled request (2025-06-18 basic/utilities/cancellation); the client ignores it, which the spec allows for race conditions", More: moreCall},
 	{Code: CancelProgressGoesOn, Name: "cancel-progress-goes-on", Severity: Warning, Origin: OriginCall, Title: "progress for the call kept coming for the whole bounded wait after `notifications/cancelled`: receivers SHOULD stop processing a cancelled request", More: moreCall},
 	{Code: CancelSessionUnusable, Name: "cancel-session-unusable", Severity: Error, Origin: OriginCall, Title: "after the cancellation the health call (ping, or `tools/list` in the modern era) failed: the session did not survive a cancelled request", More: moreCall},

@@ -63,6 +63,10 @@ type Structured struct {
 	Violations []Violation `json:"violations,omitempty"`
 	// InText: the same JSON also appears in a text block, for older clients.
 	InText bool `json:"in_text"`
+	// Unchecked says why structuredContent was not validated (the schema
+	// does not compile, refers outside itself, or is past a bound); ""
+	// when it was, or when there is no schema.
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 // Analysis is a result read from its raw bytes.
@@ -74,12 +78,16 @@ type Analysis struct {
 	Structured *Structured `json:"structured,omitempty"`
 	Meta       []byte      `json:"-"` // raw _meta, nil when absent
 	Findings   []findings.Finding
+
+	// ResultType is a 2026-07-28 result's resultType ("complete",
+	// "input_required", …), "" when absent. Only a complete result (or one
+	// without the field) is held to its method's shape; "task" is a
+	// task-augmented call's creation result, which carries none either.
+	ResultType string `json:"result_type,omitempty"`
 }
 
 // Analyse reads a result. It never fails: what cannot be read is a finding.
-func Analyse(in Input) Analysis {
-	return Analysis{Kind: in.Kind, Bytes: len(in.Result)}
-}
+func Analyse(in Input) Analysis { return analyse(in) }
 
 // Delivery is what one host hands the model of a result.
 type Delivery struct {
@@ -102,7 +110,7 @@ type Delivery struct {
 }
 
 // Deliver applies each host's result rule to a result.
-func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return nil }
+func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return deliver(hosts, in, a) }
 
 // Policy is one client's rule for how long it waits on a call.
 type Policy struct {
@@ -114,13 +122,18 @@ type Policy struct {
 	Source          string        `json:"source,omitempty"`
 	MeasuredOn      string        `json:"measured_on,omitempty"`
 	Note            string        `json:"note,omitempty"`
+
+	// MaxTotalOnProgress: MaxTotal is checked only when a progress
+	// notification arrives (the TypeScript SDK's maxTotalTimeout), so a
+	// call can outlive it by up to one Timeout.
+	MaxTotalOnProgress bool `json:"max_total_on_progress,omitempty"`
 }
 
 // ParsePolicy reads --policy NAME=timeout:30s,reset-on-progress,max-total:2m.
-func ParsePolicy(s string) (Policy, error) { return Policy{}, nil }
+func ParsePolicy(s string) (Policy, error) { return parsePolicy(s) }
 
 // Policies are the known hosts' and SDKs' timeout policies, from the data file.
-func Policies() []Policy { return nil }
+func Policies() []Policy { return policies() }
 
 // Timeline is what the probe saw of one call over time.
 type Timeline struct {
@@ -138,4 +151,4 @@ type Verdict struct {
 }
 
 // Judge applies a policy to a timeline.
-func Judge(p Policy, t Timeline) Verdict { return Verdict{Policy: p, Outcome: "inconclusive"} }
+func Judge(p Policy, t Timeline) Verdict { return judge(p, t) }

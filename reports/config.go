@@ -1,0 +1,411 @@
+package reports
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/config"
+	"github.com/mcpprobe/mcpprobe/probe/report"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+)
+
+// ConfigText is budget's and wire's text for --config FILE --all: each
+// server's own text (budget) under its name, then the whole config's
+// table and sums. Wire shows the table and totals only.
+func ConfigText(w io.Writer, r *config.Result) {
+	fmt.Fprintf(w, "%s · %s format · %s (%d probed, %d failed, %d disabled) · in name order\n\n",
+		Escape(r.Path), r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r))
+	if r.Hosts {
+		for _, s := range r.Servers {
+			fmt.Fprintf(w, "=== server %s ===\n\n", Escape(s.Name))
+			switch {
+			case s.Disabled:
+				fmt.Fprintln(w, "Disabled in the config (enabled = false): not run, not counted.")
+			case s.Err != nil:
+				failureText(w, Terminal, s.Err)
+			default:
+				if b, ok := s.Result.(*budget.Result); ok {
+					BudgetText(w, b, false)
+				}
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "=== whole config ===")
+		fmt.Fprintln(w)
+	}
+	configServers(w, Terminal, r)
+	fmt.Fprintln(w)
+	if r.Hosts {
+		configHosts(w, Terminal, r)
+	} else {
+		// wire shows no section per server: a failure's explanation is
+		// here, under the table.
+		for _, s := range r.Servers {
+			if s.Err != nil {
+				fmt.Fprintf(w, "Server %s: ", Escape(s.Name))
+				failureText(w, Terminal, s.Err)
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	fmt.Fprintln(w, "Findings:")
+	Findings(w, Terminal, SortFindings(r.Findings()))
+}
+
+// ConfigMarkdown is report --config FILE --all: the whole config's
+// section, then each server's report a level down, its headings named
+// after the server so that none repeats.
+func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
+	tidyTo(w, func(w io.Writer) {
+		fmt.Fprintf(w, "# %s — mcpprobe report of every server\n\n", MD(r.Path))
+		fmt.Fprintf(w, "%s format · %s (%d probed, %d failed, %d disabled), in name order · mcpprobe %s · %s\n\n",
+			r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), version, date)
+		fmt.Fprintln(w, "## Whole config")
+		fmt.Fprintln(w)
+		configServers(w, Markdown, r)
+		fmt.Fprintln(w)
+		configHosts(w, Markdown, r)
+		fmt.Fprintln(w, "### Findings of the whole config")
+		fmt.Fprintln(w)
+		Findings(w, Markdown, SortFindings(r.Whole()))
+		for _, s := range r.Servers {
+			fmt.Fprintln(w)
+			switch {
+			case s.Disabled:
+				fmt.Fprintf(w, "## %s — disabled\n\nDisabled in the config (enabled = false): not run, not counted.\n", MD(s.Name))
+			case s.Err != nil:
+				fmt.Fprintf(w, "## %s — could not be probed\n\n", MD(s.Name))
+				failureText(w, Markdown, s.Err)
+			default:
+				if rr, ok := s.Result.(*report.Result); ok {
+					var b bytes.Buffer
+					reportMarkdown(&b, rr, version)
+					demote(w, b.Bytes(), s.Name)
+				}
+			}
+		}
+	})
+}
+
+// demote writes a report's markdown a heading level down, every heading
+// after the first suffixed with the server's name: markdownlint refuses
+// two headings of one text in a document.
+func demote(w io.Writer, md []byte, server string) {
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(make([]byte, 0, 64<<10), len(md)+1)
+	fence, first := "", true
+	for sc.Scan() {
+		l := sc.Text()
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case fence != "" && strings.HasPrefix(t, fence):
+			fence = ""
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+		case fence == "" && strings.HasPrefix(l, "#"):
+			if first {
+				// "# NAME — mcpprobe report": two servers may have
+				// one NAME; the config's name for each is unique.
+				l = "## " + MD(server) + ": " + strings.TrimLeft(l, "# ")
+			} else {
+				l = "#" + l + " (" + MD(server) + ")"
+			}
+			first = false
+		}
+		fmt.Fprintln(w, l)
+	}
+}
+
+func disabled(r *config.Result) int {
+	n := 0
+	for _, s := range r.Servers {
+		if s.Disabled {
+			n++
+		}
+	}
+	return n
+}
+
+// failureText is a server's exit-3 explanation: what happened, what was
+// received, what to try.
+func failureText(w io.Writer, st Style, err error) {
+	f := config.Explain(err)
+	received, try := f.Received, f.Try
+	if received == "" {
+		received = "nothing more than the line above says"
+	}
+	if try == "" {
+		try = "probe it alone (mcpprobe wire --config FILE NAME --trace FILE) and look at the last frames"
+	}
+	if st == Markdown {
+		fmt.Fprintf(w, "- What happened: %s\n- Received: %s\n- Try: %s\n", MDMessage(oneLine(f.What)), MDMessage(oneLine(received)), MDMessage(oneLine(try)))
+		return
+	}
+	lines := strings.Split(received, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(strings.TrimLeft(l, " "))
+	}
+	fmt.Fprintf(w, "Could not be probed: %s\nReceived: %s\nTry: %s\n", Escape(f.What), strings.Join(lines, "\n  "), Escape(try))
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// configServers is the table of every server: its status, tools, bytes
+// and (budget, report) tokens, and the totals.
+func configServers(w io.Writer, st Style, r *config.Result) {
+	header := []string{"server", "status", "tools", "tools/list bytes"}
+	if r.Hosts {
+		header = append(header, "tokens every request")
+	}
+	tools := map[string]budget.ServerTools{}
+	for _, t := range r.Tools() {
+		tools[t.Name] = t
+	}
+	var rows [][]string
+	for _, s := range r.Servers {
+		row := []string{code(st, s.Name)}
+		switch {
+		case s.Disabled:
+			row = append(row, "disabled", "—", "—")
+		case s.Err != nil:
+			row = append(row, "failed: "+message(st, firstLine(config.Explain(s.Err).What)), "—", "—")
+		default:
+			t := tools[s.Name]
+			row = append(row, "probed", Num(len(t.Tools)), Num(t.Bytes))
+		}
+		if r.Hosts {
+			if t, ok := tools[s.Name]; ok && s.Result != nil {
+				row = append(row, "~"+Num(t.Tokens))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		rows = append(rows, row)
+	}
+	tt := r.Totals
+	total := []string{"total", fmt.Sprintf("%d of %d probed", r.Probed(), len(r.Servers)), Num(tt.Tools), Num(tt.Bytes)}
+	if r.Hosts {
+		total = append(total, "~"+Num(tt.Tokens))
+	}
+	rows = append(rows, total)
+	Table(w, st, header, rows, Left, Left, Right, Right, Right)
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// configHosts is what each host makes of the sum: the tokens every
+// request pays, whether it defers the tools, and the names it cannot
+// take; then the collisions and long names one by one.
+func configHosts(w io.Writer, st Style, r *config.Result) {
+	tt := r.Totals
+	if st == Markdown {
+		fmt.Fprintln(w, "### By host")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Tokens are an o200k_base estimate of the servers' tools arrays as sent, added up: what every request pays on a host that loads every tool.")
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintln(w, "By host (tokens: o200k_base estimate of the tools arrays as sent):")
+	}
+	var rows [][]string
+	for _, h := range tt.Hosts {
+		if h.Host.ID == "all" {
+			continue
+		}
+		search := h.ToolSearch
+		switch {
+		case h.Threshold > 0 && search == "defers":
+			search = fmt.Sprintf("defers (over %s)", Num(h.Threshold))
+		case h.Threshold > 0:
+			search = fmt.Sprintf("loads all (under %s)", Num(h.Threshold))
+		case search == "defers":
+			search = "always defers"
+		case search == "loads":
+			search = "loads all"
+		}
+		names, over := "unknown", "—"
+		if nr := h.Host.ToolNames; nr != nil {
+			names = code(st, nr.Prefix) + fmt.Sprintf(", %d max", nr.MaxLen)
+			over = Num(len(h.Over))
+		}
+		rows = append(rows, []string{Escape(h.Host.Name), "~" + Num(h.Tokens), search, names, over, Num(len(h.Collisions))})
+	}
+	Table(w, st, []string{"host", "tokens every request", "tool search", "full tool name", "names it cannot take", "full-name collisions"}, rows,
+		Left, Right, Left, Left, Right, Right)
+	fmt.Fprintln(w)
+	if len(tt.Collisions) > 0 {
+		if st == Markdown {
+			fmt.Fprintln(w, "### Tool names in more than one server")
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, "Tool names in more than one server:")
+		}
+		var rows [][]string
+		for _, c := range tt.Collisions {
+			var servers []string
+			for _, t := range c.Tools {
+				servers = append(servers, code(st, t.Server))
+			}
+			rows = append(rows, []string{code(st, c.Name), strings.Join(servers, ", ")})
+		}
+		Table(w, st, []string{"tool", "servers"}, rows)
+		fmt.Fprintln(w)
+	}
+	var long [][]string
+	for _, h := range tt.Hosts {
+		if h.Host.ID == "all" {
+			continue
+		}
+		for _, c := range h.Collisions {
+			var tools []string
+			for _, t := range c.Tools {
+				tools = append(tools, code(st, t.Server)+"/"+code(st, t.Tool))
+			}
+			long = append(long, []string{Escape(h.Host.Name), code(st, c.Name), "shared by " + strings.Join(tools, ", ")})
+		}
+		for _, l := range h.Over {
+			nr := h.Host.ToolNames
+			what := fmt.Sprintf("%d chars, over %d: %s", l.Len, nr.MaxLen, strings.ReplaceAll(nr.OverLimit, "_", " "))
+			if l.Refused {
+				what = "characters outside " + code(st, "["+nr.Allowed+"]") + ": refused"
+			}
+			long = append(long, []string{Escape(h.Host.Name), code(st, l.Full), what})
+		}
+	}
+	if len(long) > 0 {
+		if st == Markdown {
+			fmt.Fprintln(w, "### Full tool names a host cannot take")
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, "Full tool names a host cannot take:")
+		}
+		Table(w, st, []string{"host", "full name", "why"}, long)
+		fmt.Fprintln(w)
+	}
+	var srcs []string
+	for _, h := range tt.Hosts {
+		if h.Host.ID == "all" {
+			continue
+		}
+		if s := h.Host.ToolNames; s != nil {
+			srcs = append(srcs, fmt.Sprintf("%s names: %s (%s)", h.Host.Name, s.Source, s.Date))
+		}
+		if s := h.Host.ToolSearch; s != nil {
+			srcs = append(srcs, fmt.Sprintf("%s tool search: %s (%s)", h.Host.Name, s.Source, s.Date))
+		}
+	}
+	if len(srcs) > 0 {
+		if st == Markdown {
+			fmt.Fprintln(w, "Host rules and their sources:")
+			fmt.Fprintln(w)
+			for _, s := range srcs {
+				fmt.Fprintln(w, "- "+MDMessage(s))
+			}
+		} else {
+			fmt.Fprintln(w, "Host rules and their sources:")
+			for _, s := range srcs {
+				fmt.Fprintln(w, "  "+Escape(s))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// ConfigSection is the --json section of --config FILE --all: every
+// server's own section (or its failure) and the totals.
+func ConfigSection(r *config.Result) []byte {
+	o := &Object{}
+	o.Set("config", r.Path).Set("format", string(r.Format)).Set("all", true).Set("jobs", r.Jobs).Set("order", "name")
+	tools := map[string]budget.ServerTools{}
+	for _, t := range r.Tools() {
+		tools[t.Name] = t
+	}
+	var servers [][]byte
+	for _, s := range r.Servers {
+		so := &Object{}
+		so.Set("name", s.Name)
+		switch {
+		case s.Disabled:
+			so.Set("status", "disabled").Raw("result", nil).Raw("error", nil)
+		case s.Err != nil:
+			f := config.Explain(s.Err)
+			so.Set("status", "failed").Raw("result", nil)
+			so.Raw("error", (&Object{}).Set("what", f.What).Set("received", nullIfEmpty(f.Received)).Set("try", nullIfEmpty(f.Try)).Bytes())
+		default:
+			so.Set("status", "probed")
+			switch v := s.Result.(type) {
+			case *budget.Result:
+				so.Raw("result", BudgetSection(v))
+			case *report.Result:
+				so.Raw("result", ReportSection(v))
+			case *wire.Result:
+				so.Raw("result", WireSection(v.Capture))
+			}
+			so.Raw("error", nil)
+		}
+		servers = append(servers, so.Bytes())
+	}
+	o.Raw("servers", RawArray(servers))
+	tt := r.Totals
+	to := &Object{}
+	to.Set("servers", len(r.Servers)).Set("probed", r.Probed()).Set("failed", r.Failed()).Set("disabled", disabled(r))
+	to.Set("tools", tt.Tools).Set("bytes", tt.Bytes)
+	if r.Hosts {
+		to.Set("tokens", tt.Tokens)
+		var cols [][]byte
+		for _, c := range tt.Collisions {
+			cols = append(cols, collisionJSON(c))
+		}
+		to.Raw("collisions", RawArray(cols))
+		var hosts [][]byte
+		for _, h := range tt.Hosts {
+			if h.Host.ID == "all" {
+				continue
+			}
+			ho := &Object{}
+			ho.Set("host", h.Host.ID).Set("tokens", h.Tokens).Set("tool_search", h.ToolSearch)
+			ho.Set("threshold_tokens", nsOrNull(int64(h.Threshold), h.Threshold > 0))
+			if s := h.Host.ToolSearch; s != nil {
+				ho.Set("tool_search_rule", s)
+			} else {
+				ho.Raw("tool_search_rule", nil)
+			}
+			if nr := h.Host.ToolNames; nr != nil {
+				ho.Set("tool_names_rule", nr)
+			} else {
+				ho.Raw("tool_names_rule", nil)
+			}
+			var over [][]byte
+			for _, l := range h.Over {
+				over = append(over, (&Object{}).Set("server", l.Server).Set("tool", l.Tool).Set("full_name", l.Full).
+					Set("len", l.Len).Set("refused", l.Refused).Bytes())
+			}
+			ho.Raw("names_over_limit", RawArray(over))
+			var hc [][]byte
+			for _, c := range h.Collisions {
+				hc = append(hc, collisionJSON(c))
+			}
+			ho.Raw("full_name_collisions", RawArray(hc))
+			hosts = append(hosts, ho.Bytes())
+		}
+		to.Raw("hosts", RawArray(hosts))
+	} else {
+		to.Raw("tokens", nil)
+	}
+	o.Raw("totals", to.Bytes())
+	return o.Bytes()
+}
+
+func collisionJSON(c budget.Collision) []byte {
+	var tools [][]byte
+	for _, t := range c.Tools {
+		tools = append(tools, (&Object{}).Set("server", t.Server).Set("tool", t.Tool).Bytes())
+	}
+	return (&Object{}).Set("name", c.Name).Raw("tools", RawArray(tools)).Bytes()
+}
