@@ -187,12 +187,8 @@ func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Opti
 	for _, p := range repeated(cmd, "policy") {
 		pol, err := callresult.ParsePolicy(p)
 		if err != nil {
-			return o, usageErr("--policy %q: %v", p, err)
-		}
-		if pol.Name == "" {
-			// The stub contract may not parse yet: the name at least.
-			name, _, _ := strings.Cut(p, "=")
-			pol.Name = name
+			// ParsePolicy's message names the flag and the value.
+			return o, usageErr("%v", err)
 		}
 		o.Policies = append(o.Policies, pol)
 	}
