@@ -540,3 +540,17 @@ func TestCallStdoutNoise(t *testing.T) {
 		t.Errorf("no stdout-noise: %s", v.Get("findings").Raw)
 	}
 }
+
+// structuredContent that fails the tool's own outputSchema: each
+// violation with its path, in --json and in the text.
+func TestCallStructuredInvalid(t *testing.T) {
+	t.Parallel()
+	v := callJSON(t, 0, "call", "bad_structured", "--", bin.good, "-calls")
+	if !has(findingCodes(v), "structured-invalid") || v.Get("call.analysis.structured.violations.0.path").String() != "/count" {
+		t.Errorf("analysis: %s\nfindings: %s", v.Get("call.analysis").Raw, v.Get("findings").Raw)
+	}
+	r := mcpprobe(t, "call", "bad_structured", "--", bin.good, "-calls")
+	if !strings.Contains(r.stdout, "outputSchema violation at /count") || !strings.Contains(r.stdout, "1 outputSchema violation") {
+		t.Errorf("text:\n%s", r.stdout)
+	}
+}
