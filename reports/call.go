@@ -197,6 +197,15 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		}
 	}
 	fmt.Fprintln(w, head+":")
+	// probe/result's reading, where it lines up with the blocks: what
+	// the decoded bytes look like.
+	if len(r.Analysis.Blocks) == len(rows) {
+		for i, ab := range r.Analysis.Blocks {
+			if ab.Sniffed != "" {
+				rows[i].detail = strings.TrimPrefix(rows[i].detail+" · looks like "+ab.Sniffed, " · ")
+			}
+		}
+	}
 	if len(rows) > 0 {
 		var cells [][]string
 		for _, b := range rows {
