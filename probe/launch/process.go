@@ -101,6 +101,9 @@ func StartProcess(t Target) (*Process, error) {
 	cmd.Args[0] = t.Command
 	cmd.Dir = t.Dir
 	cmd.Env = append(os.Environ(), t.Env...)
+	if t.Isolated {
+		cmd.Env = append([]string{}, t.Env...)
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
 	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display()}
