@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,7 +139,11 @@ func surveyBudget(b *survey.BudgetSummary) []byte {
 // tables a study of an ecosystem publishes.
 func SurveySummary(w io.Writer, c *survey.Census) {
 	fmt.Fprintf(w, "# MCP server survey\n\n")
-	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(c.Files, ", ")), Num(c.OK), Num(c.Failed))
+	var files []string
+	for _, f := range c.Files {
+		files = append(files, filepath.Base(f))
+	}
+	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
 
 	fmt.Fprintf(w, "## Servers\n\n")
 	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records)}}

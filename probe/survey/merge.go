@@ -59,10 +59,6 @@ func Merge(parts []string, w io.Writer) (MergeResult, error) {
 				return &MergeError{Msg: where + ": " + err.Error()}
 			}
 			n++
-			if prev, ok := seen[id]; ok {
-				return &MergeError{Msg: fmt.Sprintf("overlap: %q is in %s and in %s; merge takes each server once", id, prev, where)}
-			}
-			seen[id] = where
 			d := s.Get("input_digest").String()
 			if digest == "" {
 				digest = d
@@ -87,6 +83,10 @@ func Merge(parts []string, w io.Writer) (MergeResult, error) {
 			} else if c != count {
 				return &MergeError{Msg: fmt.Sprintf("%s: a record of %s, where the first was of %s", where, partition(c), partition(count))}
 			}
+			if prev, ok := seen[id]; ok {
+				return &MergeError{Msg: fmt.Sprintf("overlap: %q is in %s and in %s; merge takes each server once", id, prev, where)}
+			}
+			seen[id] = where
 			return nil
 		})
 		if err != nil {
