@@ -100,10 +100,11 @@ func StartProcess(t Target) (*Process, error) {
 	cmd := exec.Command(path, t.Args...)
 	cmd.Args[0] = t.Command
 	cmd.Dir = t.Dir
-	cmd.Env = append(os.Environ(), t.Env...)
-	if t.Isolated {
-		cmd.Env = append([]string{}, t.Env...)
+	base := os.Environ()
+	if t.BaseEnv != nil {
+		base = t.BaseEnv
 	}
+	cmd.Env = append(append([]string{}, base...), t.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
 	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display()}

@@ -15,14 +15,14 @@ type Target struct {
 	Command string
 	Args    []string
 	Env     []string // KEY=VALUE, on top of mcpprobe's own environment
-	// Isolated: Env is the whole environment, not an addition to
-	// mcpprobe's (survey gives each server only its entry's variables,
-	// PATH, and a private HOME and TMPDIR).
-	Isolated bool
-	Dir      string
-	URL      string
-	Headers  []string // "Name: value"
-	Name     string   // the config entry it came from, if any
+	// BaseEnv, when not nil, is the environment Env goes on top of, in
+	// place of mcpprobe's own: survey gives each server only its entry's
+	// variables, PATH, and a private HOME and TMPDIR. It is not shown.
+	BaseEnv []string
+	Dir     string
+	URL     string
+	Headers []string // "Name: value"
+	Name    string   // the config entry it came from, if any
 	// Secrets are values that must never be shown: env and header values.
 	Secrets []string
 	// Frames is a recorded trace a "replay" target plays back instead of

@@ -243,7 +243,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 			return fail(CauseSpawn, "could not make the server's private HOME: "+err.Error(), "check the scratch folder (TMPDIR)")
 		}
 		defer os.RemoveAll(dir)
-		t.Env, t.Isolated = isolatedEnv(t.Env, dir), true
+		t.BaseEnv = isolatedBase(t.Env, dir)
 	}
 	pctx, cancel := context.WithTimeout(ctx, o.PerServer)
 	defer cancel()
@@ -331,17 +331,17 @@ func (o Options) extras(ctx context.Context, spec launch.Spec, rec *Record) []fi
 	return out
 }
 
-// isolatedEnv is a server's whole environment: its entry's variables,
-// then PATH, HOME and TMPDIR where the entry gives none (HOME and TMPDIR
-// private, under dir, removed after the server). On Windows the few
-// variables a process cannot start without come along.
-func isolatedEnv(env []string, dir string) []string {
+// isolatedBase is what a server's environment holds besides its entry's
+// variables: PATH, HOME and TMPDIR where the entry gives none (HOME and
+// TMPDIR private, under dir, removed after the server). On Windows the
+// few variables a process cannot start without come along.
+func isolatedBase(env []string, dir string) []string {
 	has := map[string]bool{}
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		has[strings.ToUpper(k)] = true
 	}
-	out := append([]string{}, env...)
+	out := []string{}
 	add := func(k, v string) {
 		if !has[strings.ToUpper(k)] {
 			out = append(out, k+"="+v)
