@@ -466,3 +466,21 @@ func TestSurveyUsage(t *testing.T) {
 		}
 	}
 }
+
+// --with adds report's sections to the record, each validated by the
+// result schema as report's are.
+func TestSurveyWith(t *testing.T) {
+	t.Parallel()
+	fleet := writeFleet(t, []fleetLine{{ID: "good", Command: bin.good}})
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	r := mcpprobe(t, "survey", fleet, "--with", "bench,faults", "--with", "malformed", "--timeout", "1s", "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	v := surveyLines(t, out)["good"]
+	for _, k := range []string{"bench", "faults", "malformed"} {
+		if !v.Get("survey." + k).IsObject() {
+			t.Errorf("no %s section: %s", k, v.Get("survey.with_errors"))
+		}
+	}
+}
