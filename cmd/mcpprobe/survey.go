@@ -140,8 +140,12 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		}
 		return usageErr("survey input: %v", err)
 	}
-	if !cmd.Bool("quiet") {
+	// The totals are for a person at a terminal; a pipeline gets nothing
+	// on stderr but what needs its attention: ids the input gave twice.
+	if st.On() {
 		fmt.Fprintf(errw, "mcpprobe: survey: %s\n", res.Describe())
+	} else if res.Dup > 0 {
+		fmt.Fprintf(errw, "mcpprobe: survey: %d duplicate ids left out (the first of each was probed): %s\n", res.Dup, strings.Join(res.Duplicates, ", "))
 	}
 	return nil
 }
