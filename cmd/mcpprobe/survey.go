@@ -234,13 +234,11 @@ func surveyMergeCommand() *cli.Command {
 			}
 			path := cmd.String("out")
 			if path == "" || path == "-" {
-				var b bytes.Buffer
-				res, err := survey.Merge(parts, &b)
+				// Merge checks every part before it writes a byte, so
+				// stdout gets all of it or nothing.
+				res, err := survey.Merge(parts, cmd.Root().Writer)
 				if err != nil {
-					return mergeErr(err)
-				}
-				if _, err := cmd.Root().Writer.Write(b.Bytes()); err != nil {
-					return writeFailed(cmd, "the output", err)
+					return mergeErr(cmd, err)
 				}
 				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
 				return nil
@@ -255,7 +253,7 @@ func surveyMergeCommand() *cli.Command {
 				return writeFailed(cmd, "-o "+path, cerr)
 			}
 			if err != nil {
-				return mergeErr(err)
+				return mergeErr(cmd, err)
 			}
 			if err := os.Rename(tmp.Name(), path); err != nil {
 				return writeFailed(cmd, "-o "+path, err)
@@ -266,12 +264,15 @@ func surveyMergeCommand() *cli.Command {
 	}
 }
 
-func mergeErr(err error) error {
+// mergeErr: parts that cannot be merged are the user's to fix (exit 2);
+// a write that failed is exit 4, as for every output.
+func mergeErr(cmd *cli.Command, err error) error {
 	var me *survey.MergeError
-	if errors.As(err, &me) {
-		return &exitError{code: exitUsage, msg: "survey merge: " + me.Error()}
+	var pe *os.PathError
+	if errors.As(err, &me) || errors.As(err, &pe) && pe.Op != "write" {
+		return usageErr("survey merge: %v", err)
 	}
-	return usageErr("survey merge: %v", err)
+	return writeFailed(cmd, "the output", err)
 }
 
 func surveySummaryCommand() *cli.Command {
