@@ -268,6 +268,7 @@ func lineEntries(file string, n int, line []byte) []Entry {
 		if fe.Type == "sse" {
 			t.Kind = "sse"
 		}
+		t.Secrets = urlSecrets(fe.URL)
 	default:
 		e.Cause, e.Err = CauseEntry, "the entry has neither a command nor a url"
 	}
@@ -293,4 +294,14 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// urlSecrets are the credentials in a URL (query values, a password), as
+// launch reads them for a URL typed on the command line.
+func urlSecrets(u string) []string {
+	t, err := launch.FromArgs([]string{u})
+	if err != nil {
+		return nil
+	}
+	return t.Secrets
 }

@@ -282,7 +282,7 @@ func remoteTarget(rm regRemote) (launch.Target, string, string) {
 	if t.URL != "" && !strings.HasPrefix(t.URL, "http://") && !strings.HasPrefix(t.URL, "https://") && len(r.missing) == 0 {
 		return t, CauseEntry, fmt.Sprintf("remote url %q is not http(s)", t.URL)
 	}
-	t.Secrets = append(t.Secrets, r.secrets...)
+	t.Secrets = append(append(t.Secrets, r.secrets...), urlSecrets(t.URL)...)
 	cause, msg := r.failure()
 	return t, cause, msg
 }

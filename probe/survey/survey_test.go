@@ -114,6 +114,15 @@ func TestRegistryEntries(t *testing.T) {
 			}
 		}
 	}
+	// A credential in a URL is a secret, as on the command line.
+	var url []string
+	_ = Read([]string{writeTemp(t, `{"id":"u","url":"https://h/mcp?api_key=k-55555"}`+"\n")}, func(e Entry) error {
+		url = e.Target.Secrets
+		return nil
+	})
+	if !strings.Contains(strings.Join(url, ","), "k-55555") {
+		t.Errorf("a URL's api_key is not a secret: %q", url)
+	}
 	// A secret input is a secret of the target.
 	es := registryEntries("src", gjson.Parse(`{"name":"r","remotes":[{"type":"sse","url":"https://r/sse","headers":[{"name":"X-Key","value":"sekrit-987","isSecret":true}]}]}`))
 	if !strings.Contains(strings.Join(es[0].Target.Secrets, ","), "sekrit-987") {
@@ -259,4 +268,13 @@ func TestDistribution(t *testing.T) {
 			t.Errorf("Distribution(%v) = %+v, want %+v", c.in, got, c.want)
 		}
 	}
+}
+
+func writeTemp(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
