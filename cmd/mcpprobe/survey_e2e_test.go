@@ -323,9 +323,7 @@ func TestSurveyIsolation(t *testing.T) {
 		{ID: "daemon", Command: bin.raw, Args: []string{"-escape", "-pidfile", pf}},
 	})
 	out := filepath.Join(dir, "results.jsonl")
-	// One at a time: a daemon that left its server's group is told from
-	// the others' only when no other server runs.
-	r := probeRun(t, []string{"SURVEY_LEAK=must-not-pass"}, nil, append([]string{"survey", fleet, "--jobs", "1", "-o", out}, surveyBounds...)...)
+	r := probeRun(t, []string{"SURVEY_LEAK=must-not-pass"}, nil, append([]string{"survey", fleet, "-o", out}, surveyBounds...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -483,4 +481,32 @@ func TestSurveyWith(t *testing.T) {
 			t.Errorf("no %s section: %s", k, v.Get("survey.with_errors"))
 		}
 	}
+}
+
+// With other servers running, a daemon that left its server's group is
+// still told apart (by the server's private TMPDIR in its environment):
+// killed when its server stops, and a finding of that server alone.
+func TestSurveyDaemonAttributed(t *testing.T) {
+	t.Parallel()
+	pf := pidFile(t)
+	es := []fleetLine{{ID: "daemon", Command: bin.raw, Args: []string{"-escape", "-pidfile", pf}}}
+	for i := range 3 {
+		es = append(es, fleetLine{ID: fmt.Sprintf("busy%d", i), Command: bin.raw, Args: []string{"-slow-list", "1500ms"}})
+	}
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	r := mcpprobe(t, append([]string{"survey", writeFleet(t, es), "--jobs", "4", "-o", out}, surveyBounds...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	recs := surveyLines(t, out)
+	for id, v := range recs {
+		if got, want := has(findingCodes(v), "escaped-processes"), id == "daemon"; got != want {
+			t.Errorf("%s: escaped-processes %v, want %v: %s", id, got, want, v.Get("findings"))
+		}
+	}
+	// The daemon was gone long before the busy servers ended.
+	if d, b := recs["daemon"].Get("survey.timings.elapsed_ns").Int(), recs["busy0"].Get("survey.timings.elapsed_ns").Int(); d >= b {
+		t.Errorf("the daemon's server took %v, a busy one %v", time.Duration(d), time.Duration(b))
+	}
+	noneLeft(t, pidsIn(t, pf))
 }

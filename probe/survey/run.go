@@ -243,7 +243,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 			return fail(CauseSpawn, "could not make the server's private HOME: "+err.Error(), "check the scratch folder (TMPDIR)")
 		}
 		defer os.RemoveAll(dir)
-		t.BaseEnv = isolatedBase(t.Env, dir)
+		t.BaseEnv, t.Marker = isolatedBase(t.Env, dir)
 	}
 	pctx, cancel := context.WithTimeout(ctx, o.PerServer)
 	defer cancel()
@@ -334,8 +334,10 @@ func (o Options) extras(ctx context.Context, spec launch.Spec, rec *Record) []fi
 // isolatedBase is what a server's environment holds besides its entry's
 // variables: PATH, HOME and TMPDIR where the entry gives none (HOME and
 // TMPDIR private, under dir, removed after the server). On Windows the
-// few variables a process cannot start without come along.
-func isolatedBase(env []string, dir string) []string {
+// few variables a process cannot start without come along. The marker
+// is the private TMPDIR (or HOME), which no other server has: launch
+// finds the server's escaped processes by it.
+func isolatedBase(env []string, dir string) (base []string, marker string) {
 	has := map[string]bool{}
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
@@ -352,6 +354,12 @@ func isolatedBase(env []string, dir string) []string {
 	_ = os.Mkdir(home, 0o700)
 	_ = os.Mkdir(tmp, 0o700)
 	add("PATH", os.Getenv("PATH"))
+	if !has["HOME"] {
+		marker = "HOME=" + home
+	}
+	if !has["TMPDIR"] {
+		marker = "TMPDIR=" + tmp
+	}
 	add("HOME", home)
 	add("TMPDIR", tmp)
 	if runtime.GOOS == "windows" {
@@ -364,7 +372,7 @@ func isolatedBase(env []string, dir string) []string {
 			}
 		}
 	}
-	return out
+	return out, marker
 }
 
 // Describe is a one-line account of a run, for stderr.
