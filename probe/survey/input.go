@@ -93,6 +93,10 @@ func readFile(path string, yield func(Entry) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		// Codex's config.toml: read by launch as every host config is.
+		format = FormatConfig
+	}
 	name := filepath.ToSlash(filepath.Clean(path))
 	switch format {
 	case FormatConfig:
