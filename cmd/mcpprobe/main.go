@@ -242,6 +242,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			proxyCommand(),
 			malformedCommand(),
 			serversCommand(),
+			surveyCommand(),
 			helpCommand(),
 			versionCommand(),
 		},
