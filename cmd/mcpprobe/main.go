@@ -245,6 +245,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			readCommand(),
 			promptCommand(),
 			serversCommand(),
+			surveyCommand(),
 			helpCommand(),
 			versionCommand(),
 		},

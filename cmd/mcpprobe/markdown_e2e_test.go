@@ -29,7 +29,8 @@ func collectMarkdown(args []string, r result) {
 	if markdownDir == "" || len(args) == 0 || slices.Contains(args, "--json") || slices.Contains(args, "--check") || (r.code != 0 && r.code != 1) {
 		return
 	}
-	isMarkdown := args[0] == "report" || (slices.Contains([]string{"budget", "call", "read", "prompt"}, args[0]) && slices.Contains(args, "--view"))
+	isMarkdown := args[0] == "report" || (slices.Contains([]string{"budget", "call", "read", "prompt"}, args[0]) && slices.Contains(args, "--view")) ||
+		(args[0] == "survey" && len(args) > 1 && args[1] == "summary")
 	if !isMarkdown {
 		return
 	}

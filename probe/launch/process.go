@@ -61,7 +61,8 @@ type Process struct {
 	exitedAt time.Time
 	waitErr  error
 
-	name string // the command as a person would type it, env values hidden
+	name   string // the command as a person would type it, env values hidden
+	marker string // Target.Marker
 
 	mu sync.Mutex
 	// sent is the last signal mcpprobe sent the group, and why: a
@@ -100,10 +101,14 @@ func StartProcess(t Target) (*Process, error) {
 	cmd := exec.Command(path, t.Args...)
 	cmd.Args[0] = t.Command
 	cmd.Dir = t.Dir
-	cmd.Env = append(os.Environ(), t.Env...)
+	base := os.Environ()
+	if t.BaseEnv != nil {
+		base = t.BaseEnv
+	}
+	cmd.Env = append(append([]string{}, base...), t.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
-	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display()}
+	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display(), marker: t.Marker}
 	// Started and registered in one step: the orphan search must never
 	// see a child of ours that it does not know as a server.
 	err = register(p, cmd.Start)
@@ -351,8 +356,12 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 	// Whose orphan one is cannot be told, so while another server runs
 	// (bench --vs) they are left to the last server's stop: killing a
 	// daemon a running server relies on would change what is measured.
+	// A server whose environment holds a marker of its own (survey's
+	// private TMPDIR) is told apart: its orphans go with it.
 	if !otherServersRun(p) {
 		r.Escaped = reapOrphans()
+	} else {
+		r.Escaped = reapMarked(p.marker)
 	}
 	r.Status = p.ExitStatus()
 	r.StoppedBy = p.StoppedBy()

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -165,7 +166,37 @@ func reapOrphans() []string { return orphans(true) }
 // ones be: a dead member of a server's group no longer counts as alive.
 func reapZombies() { orphans(false) }
 
-func orphans(kill bool) []string {
+func orphans(kill bool) []string { return orphansOf(kill, nil) }
+
+// reapMarked kills the live orphans whose environment holds marker, a
+// KEY=VALUE that one server's environment alone has: that server's
+// escaped processes, told from other servers' while those still run. One
+// that cleared its environment is left to the last server's stop.
+func reapMarked(marker string) []string {
+	if marker == "" {
+		return nil
+	}
+	return orphansOf(true, func(pid int) bool { return environHas(pid, marker) })
+}
+
+// environHas reports whether a process's environment (as it was at its
+// exec) holds kv.
+func environHas(pid int, kv string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	for _, e := range bytes.Split(b, []byte{0}) {
+		if string(e) == kv {
+			return true
+		}
+	}
+	return false
+}
+
+// orphansOf reaps this process's children that are no server of the
+// registry, those that mine (nil: all) picks; live ones only when kill.
+func orphansOf(kill bool, mine func(pid int) bool) []string {
 	if !subreaper.Load() {
 		return nil
 	}
@@ -179,6 +210,9 @@ func orphans(kill bool) []string {
 			}
 		}
 		reg.Unlock()
+		if mine != nil {
+			kids = slices.DeleteFunc(kids, func(pid int) bool { return !mine(pid) })
+		}
 		if len(kids) == 0 {
 			break
 		}

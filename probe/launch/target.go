@@ -15,6 +15,15 @@ type Target struct {
 	Command string
 	Args    []string
 	Env     []string // KEY=VALUE, on top of mcpprobe's own environment
+	// BaseEnv, when not nil, is the environment Env goes on top of, in
+	// place of mcpprobe's own: survey gives each server only its entry's
+	// variables, PATH, and a private HOME and TMPDIR. It is not shown.
+	BaseEnv []string
+	// Marker, when set, is a KEY=VALUE of this server's environment that
+	// no other server's holds: on Linux, the processes that escaped its
+	// process group are found by it and killed when it stops, even while
+	// other servers run (otherwise they wait for the last one's stop).
+	Marker  string
 	Dir     string
 	URL     string
 	Headers []string // "Name: value"

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/survey"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/urfave/cli/v3"
+)
+
+func surveyCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "survey",
+		Before: beforeNoGates,
+		Usage:  "probe many servers (a fleet's JSON lines, host configs, registry server.json), one JSON line each",
+		ArgsUsage: "INPUT… (JSON lines of {id, command, args, env, url, headers}, host config files, server.json)\n" +
+			"   mcpprobe survey merge PART… -o FILE\n   mcpprobe survey summary RESULTS",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: survey.DefaultJobs, Usage: "servers probed at once"},
+			&cli.BoolFlag{Name: "resume", Usage: "skip the servers already in -o FILE (a partial last line is cut away), and append"},
+			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of a partition by server id (FNV-1a of the id mod N, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
+			&cli.IntFlag{Name: "shards", Usage: "`N` shards, this one's index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
+			&cli.DurationFlag{Name: "per-server-timeout", Value: survey.DefaultPerServer, Usage: "wall-clock bound on each server's whole probe"},
+			&cli.StringFlag{Name: "sandbox", Usage: "wrap each server command in `CMD` (split in words, then the server's argv), e.g. 'docker run --rm -i img'; refused for URL entries"},
+			&cli.StringSliceFlag{Name: "with", Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
+			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
+		},
+		Commands: []*cli.Command{surveyMergeCommand(), surveySummaryCommand()},
+		Action:   runSurvey,
+	}
+}
+
+func runSurvey(ctx context.Context, cmd *cli.Command) error {
+	inputs := targetArgs(ctx, cmd)
+	if len(inputs) == 0 {
+		return usageErr("survey needs at least one input: a JSON-lines file of servers, a host config file, or a server.json")
+	}
+	for _, in := range inputs {
+		if st, err := os.Stat(in); err != nil || st.IsDir() {
+			return usageErr("survey input %s: want a file (JSON lines, a host config, or a server.json)", in)
+		}
+	}
+	if cmd.Int("jobs") < 1 {
+		return usageErr("--jobs %d: give at least 1", cmd.Int("jobs"))
+	}
+	if cmd.Duration("per-server-timeout") <= 0 {
+		return usageErr("--per-server-timeout %v: give a positive duration", cmd.Duration("per-server-timeout"))
+	}
+	shard, err := survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), os.Getenv("JOB_COMPLETION_INDEX"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var with []string
+	for _, w := range splitList(cmd.StringSlice("with")) {
+		switch w {
+		case survey.WithBench, survey.WithFaults, survey.WithMalformed:
+			with = append(with, w)
+		default:
+			return usageErr("--with %q: want bench, faults or malformed", w)
+		}
+	}
+	var sandbox []string
+	if cmd.IsSet("sandbox") {
+		if sandbox, err = splitWords(cmd.String("sandbox")); err != nil || len(sandbox) == 0 {
+			return usageErr("--sandbox %q: want a command, such as 'docker run --rm -i IMAGE'", cmd.String("sandbox"))
+		}
+	}
+	hosts := budget.Known()
+	if f := cmd.String("hosts"); f != "" {
+		if hosts, err = budget.Load(f, hosts); err != nil {
+			return usageErr("--hosts: %v", err)
+		}
+	}
+	path := cmd.String("out")
+	if path == "-" {
+		path = ""
+	}
+	if cmd.Bool("resume") && path == "" {
+		return usageErr("--resume reads the ids already in -o FILE: give -o")
+	}
+	digest, err := survey.Digest(inputs)
+	if err != nil {
+		return usageErr("survey input: %v", err)
+	}
+	out := survey.NewOutput(cmd.Root().Writer)
+	var prior *survey.Prior
+	if path != "" {
+		if out, prior, err = survey.CreateOutput(path, cmd.Bool("resume")); err != nil {
+			return writeFailed(cmd, "-o "+path, err)
+		}
+		defer out.Close()
+	}
+	errw := cmd.Root().ErrWriter
+	o := survey.Options{
+		Inputs: inputs, Jobs: int(cmd.Int("jobs")), Shard: shard, PerServer: cmd.Duration("per-server-timeout"),
+		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hosts,
+	}
+	o.Probe.MaxPages = int(cmd.Int("max-pages"))
+	if prior != nil {
+		if prior.Records > 0 && prior.Digest != digest {
+			return usageErr("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, prior.Digest, digest)
+		}
+		if want := shardLabel(shard); prior.Records > 0 && prior.Shard != want {
+			return usageErr("--resume: %s holds shard %q, this run is shard %q", path, orWhole(prior.Shard), orWhole(want))
+		}
+		if prior.Truncated > 0 {
+			fmt.Fprintf(errw, "mcpprobe: %s ended in a partial line (%d bytes, the record being written when the run stopped); cut away, and that server is probed again\n", path, prior.Truncated)
+		}
+		o.Skip = func(id string) bool { return prior.IDs[id] }
+	}
+	o.Emit = func(r *survey.Record) error { return out.Write(reports.SurveyLine(version, r)) }
+	st := statusFor(cmd)
+	if st.On() {
+		start := time.Now()
+		o.Progress = func(c survey.Tally) {
+			st.Step(surveyProgress(c, time.Since(start)))
+		}
+	}
+	res, err := survey.Run(ctx, o)
+	clearStatus(cmd.Root())
+	if errors.Is(err, survey.ErrInterrupted) {
+		fmt.Fprintf(errw, "mcpprobe: survey interrupted: %s; the servers in flight were not written, and --resume probes them\n", res.Describe())
+		return nil // the signal's exit code is run's
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Op != "write" {
+			return usageErr("survey input: %v", err)
+		}
+		if res != nil && res.Done > 0 || pe != nil && pe.Op == "write" {
+			return writeFailed(cmd, "the output", err)
+		}
+		return usageErr("survey input: %v", err)
+	}
+	// The totals are for a person at a terminal; a pipeline gets nothing
+	// on stderr but what needs its attention: ids the input gave twice.
+	if st.On() {
+		fmt.Fprintf(errw, "mcpprobe: survey: %s\n", res.Describe())
+	} else if res.Dup > 0 {
+		fmt.Fprintf(errw, "mcpprobe: survey: %d duplicate ids left out (the first of each was probed): %s\n", res.Dup, strings.Join(res.Duplicates, ", "))
+	}
+	return nil
+}
+
+func shardLabel(s survey.Shard) string {
+	if s.N <= 1 {
+		return ""
+	}
+	return s.String()
+}
+
+func orWhole(s string) string {
+	if s == "" {
+		return "none (a whole run)"
+	}
+	return s
+}
+
+// surveyProgress is the progress line's text: counts, rate and, once the
+// input has been read to its end, the time left.
+func surveyProgress(c survey.Tally, elapsed time.Duration) string {
+	s := fmt.Sprintf("%d done · %d failed · %d in flight", c.Done, c.Failed, c.InFlight)
+	if c.Done > 0 && elapsed > 0 {
+		rate := float64(c.Done) / elapsed.Seconds()
+		s += fmt.Sprintf(" · %.1f/s", rate)
+		if left := c.Total - c.Done; c.Total > 0 && left > 0 {
+			s += fmt.Sprintf(" · ETA %s", time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second))
+		}
+	}
+	if c.Total > 0 {
+		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + s
+	}
+	return s
+}
+
+// splitWords splits a command line in words: spaces separate, single and
+// double quotes group, a backslash escapes the next character. No shell
+// runs it: nothing is expanded.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	in, quote, esc := false, rune(0), false
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc, in = false, true
+		case r == '\\' && quote != '\'':
+			esc = true
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if quote != 0 || esc {
+		return nil, errors.New("unterminated quote or escape")
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+func surveyMergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Before:    beforeNoGates,
+		Usage:     "combine the parts of a sharded survey into one file, refusing overlaps and gaps",
+		ArgsUsage: "PART… -o FILE",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			parts := targetArgs(ctx, cmd)
+			if len(parts) == 0 {
+				return usageErr("survey merge needs the part files: survey merge part-*.jsonl -o results.jsonl")
+			}
+			path := cmd.String("out")
+			if path == "" || path == "-" {
+				// Merge checks every part before it writes a byte, so
+				// stdout gets all of it or nothing.
+				res, err := survey.Merge(parts, cmd.Root().Writer)
+				if err != nil {
+					return mergeErr(cmd, err)
+				}
+				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
+				return nil
+			}
+			tmp, err := os.CreateTemp(filepath.Dir(path), ".mcpprobe-merge-*")
+			if err != nil {
+				return writeFailed(cmd, "-o "+path, err)
+			}
+			defer os.Remove(tmp.Name())
+			res, err := survey.Merge(parts, tmp)
+			if cerr := tmp.Close(); err == nil && cerr != nil {
+				return writeFailed(cmd, "-o "+path, cerr)
+			}
+			if err != nil {
+				return mergeErr(cmd, err)
+			}
+			if err := os.Rename(tmp.Name(), path); err != nil {
+				return writeFailed(cmd, "-o "+path, err)
+			}
+			fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
+			return nil
+		},
+	}
+}
+
+// mergeErr: parts that cannot be merged are the user's to fix (exit 2);
+// a write that failed is exit 4, as for every output.
+func mergeErr(cmd *cli.Command, err error) error {
+	var me *survey.MergeError
+	var pe *os.PathError
+	if errors.As(err, &me) || errors.As(err, &pe) && pe.Op != "write" {
+		return usageErr("survey merge: %v", err)
+	}
+	return writeFailed(cmd, "the output", err)
+}
+
+func surveySummaryCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "summary",
+		Before:    beforeNoGates,
+		Usage:     "a markdown census of a survey's results",
+		ArgsUsage: "RESULTS… (> SURVEY.md, or -o SURVEY.md)",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			files := targetArgs(ctx, cmd)
+			if len(files) == 0 {
+				return usageErr("survey summary needs a results file: survey summary results.jsonl > SURVEY.md")
+			}
+			c, err := survey.Summarize(files)
+			if err != nil {
+				return usageErr("survey summary: %v", err)
+			}
+			var b bytes.Buffer
+			reports.SurveySummary(&b, c)
+			return write(cmd, cmd.Root().Writer, nil, b.Bytes())
+		},
+	}
+}

@@ -1,0 +1,142 @@
+package survey
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// Output is where records go, one line each: each line is written whole,
+// with one write under a lock, so that a run killed at any moment leaves
+// whole lines only (but for the one write the kernel was doing, which
+// --resume truncates away).
+type Output struct {
+	mu sync.Mutex
+	w  io.Writer
+	f  *os.File // nil for stdout
+}
+
+// NewOutput writes records to w (stdout).
+func NewOutput(w io.Writer) *Output { return &Output{w: w} }
+
+// Prior is what an output file already held, read by --resume.
+type Prior struct {
+	IDs       map[string]bool
+	Digest    string // of the first record; "" when the file held none
+	Shard     string // "i/n" of the first record, "" for a whole run
+	Truncated int    // bytes of a partial last line cut away
+	Records   int
+}
+
+// CreateOutput opens path for a run: truncated, or with resume, read for
+// the ids it holds (a trailing partial line cut away) and appended to.
+func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
+	if !resume {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Output{w: f, f: f}, nil, nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := readPrior(f, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return &Output{w: f, f: f}, p, nil
+}
+
+// readPrior reads the ids of the records in f, and cuts a partial last
+// line away: it was the write in progress when the run was killed.
+func readPrior(f *os.File, path string) (*Prior, error) {
+	p := &Prior{IDs: map[string]bool{}}
+	br := bufio.NewReaderSize(f, 1<<20)
+	var good int64
+	n := 0
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			n++
+			id, rec, perr := recordKey(line)
+			if perr != nil {
+				return nil, fmt.Errorf("--resume: %s line %d: %v", path, n, perr)
+			}
+			if p.Records == 0 {
+				p.Digest = rec.Get("input_digest").String()
+				p.Shard = shardString(rec.Get("shard"))
+			}
+			p.IDs[id] = true
+			p.Records++
+			good += int64(len(line))
+		} else if len(line) > 0 {
+			p.Truncated = len(line)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p.Truncated > 0 {
+		if err := f.Truncate(good); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func shardString(v gjson.Result) string {
+	if !v.IsObject() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", v.Get("index").Int(), v.Get("count").Int())
+}
+
+// recordKey reads a record line's id and its survey section.
+func recordKey(line []byte) (string, gjson.Result, error) {
+	line = bytes.TrimSpace(line)
+	if !gjson.ValidBytes(line) {
+		return "", gjson.Result{}, errors.New("not JSON: not a survey record")
+	}
+	v := gjson.ParseBytes(line)
+	if v.Get("command").String() != "survey" {
+		return "", gjson.Result{}, errors.New("not a survey record (no \"command\": \"survey\")")
+	}
+	s := v.Get("survey")
+	id := s.Get("id")
+	if id.Type != gjson.String || id.String() == "" {
+		return "", gjson.Result{}, errors.New("a survey record without an id")
+	}
+	return id.String(), s, nil
+}
+
+// Write writes one line whole.
+func (o *Output) Write(line []byte) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, err := o.w.Write(line)
+	return err
+}
+
+// Close closes the file, if the output is one.
+func (o *Output) Close() error {
+	if o.f == nil {
+		return nil
+	}
+	return o.f.Close()
+}

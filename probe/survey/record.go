@@ -1,0 +1,306 @@
+package survey
+
+import (
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/transport"
+	"github.com/tidwall/gjson"
+)
+
+// Causes of a failed record: why a server could not be probed.
+const (
+	CauseEntry        = "invalid_entry" // the entry cannot be read as a server
+	CauseMissingValue = "missing_value" // it needs a value (an env var, an argument) it was not given
+	CauseUnsupported  = "unsupported"   // a package kind or transport survey does not start
+	CauseRefused      = "refused"       // --sandbox given for a URL entry
+	CauseSpawn        = "spawn_failed"  // the command could not be started
+	CauseCrashed      = "crashed"       // the server's output ended (it exited) before it answered
+	CauseTimedOut     = "timed_out"     // the per-server wall-clock bound passed
+	CauseNoAnswer     = "no_answer"     // a request got no answer within its timeout
+	CauseTooMuch      = "too_much"      // past --max-bytes
+	CauseHTTP         = "http_error"    // an HTTP error, or no HTTP connection
+	CauseProtocol     = "protocol_error"
+)
+
+// Causes lists every cause, in the order a census shows them.
+var Causes = []string{CauseSpawn, CauseCrashed, CauseTimedOut, CauseNoAnswer, CauseProtocol, CauseHTTP, CauseTooMuch,
+	CauseMissingValue, CauseUnsupported, CauseRefused, CauseEntry}
+
+// MaxToolsKept bounds the per-tool figures a record keeps (description
+// lengths): a server with 10,000 tools is counted whole, and its first
+// MaxToolsKept tools' lengths are kept for the census's distributions.
+const MaxToolsKept = 1000
+
+// MaxFindingsPerCode bounds the findings a record lists of one code;
+// FindingCounts has them all.
+const MaxFindingsPerCode = 20
+
+// maxRaw bounds serverInfo and capabilities as kept: a server controls
+// them.
+const maxRaw = 4096
+
+// Failure is a server that could not be probed: its cause and the three
+// parts of its explanation, as exit code 3 gives them.
+type Failure struct {
+	Cause, What, Received, Try string
+}
+
+// Record is what survey writes of one server: one JSON line.
+type Record struct {
+	ID, Source string
+	Digest     string
+	Shard      *Shard // nil for a run of the whole input
+	Target     string // as a person would type it, env values hidden
+	Protocol   string
+	Findings   []findings.Finding // at most MaxFindingsPerCode per code
+	// FindingCounts counts every finding by code, past the cap too.
+	FindingCounts map[string]int
+	Failure       *Failure
+
+	// Timings: when the probe started and how long the whole took; the
+	// capture's own are in Wire.
+	Started time.Time
+	Elapsed time.Duration
+
+	Wire   *WireSummary
+	Budget *BudgetSummary
+	// The --with sections, when asked; an error of one is kept as its
+	// text in WithErrors, and the record is not a failure for it.
+	Bench      *bench.Result
+	Faults     *faults.ScenarioResult
+	FaultsNot  string
+	Malformed  *malformed.Result
+	WithErrors map[string]string
+
+	// Secrets are the entry's values that must never appear.
+	Secrets []string
+}
+
+// WireSummary is what a record keeps of a capture: counts and sizes, never
+// the raw pages (wire --config FILE NAME, or wire ./server, has them).
+type WireSummary struct {
+	Transport, Era   string
+	ServerInfo       []byte // raw, when at most maxRaw bytes
+	Capabilities     []byte
+	InstructionsLen  int // UTF-16 units; -1 for none
+	Lists            []ListSummary
+	Tools            int
+	DescriptionUTF16 []int // the first MaxToolsKept tools', in wire order
+	DefinitionBytes  int   // every tool object as received
+	NoiseLines       int   // stdout lines that were not JSON-RPC
+	StderrLines      int
+	SDK              SDKArtefacts
+	Timings          probe.Timings
+}
+
+// ListSummary is one list's size.
+type ListSummary struct {
+	Method              string
+	Asked               bool
+	Pages, Items, Bytes int
+	Error               string
+}
+
+// SDKArtefacts count tools that carry what an SDK adds on the way out
+// (the diff command explains each; lint's sdk-bounds finds the third).
+type SDKArtefacts struct {
+	SchemaDraft07   int // "$schema": draft-07 in the input schema (TypeScript SDK's McpServer)
+	TaskSupport     int // execution.taskSupport (TypeScript SDK's McpServer)
+	SafeIntegerZod  int // an integer bounded by ±9007199254740991 (zod)
+	ClosedObjects   int // additionalProperties: false at the top (Go SDK inference, zod strict)
+	ToolsWithOutput int // an outputSchema
+}
+
+// BudgetSummary is what a record keeps of the budget: per host, counts.
+type BudgetSummary struct {
+	Hosts  []HostSummary
+	Tokens *int // o200k estimate of every tool definition; nil when not counted
+}
+
+// HostSummary is one host's delivery of the server, counted.
+type HostSummary struct {
+	ID               string
+	Tools            int
+	Cut              int // tools whose description the host cuts
+	LostUnits        int // description units lost to cuts, in the host's unit
+	SchemaDrops      int
+	Instructions     string // the instructions' delivery mode
+	InstructionsLost int
+}
+
+func summarizeWire(c *probe.Capture) *WireSummary {
+	s := &WireSummary{Transport: c.Transport, Era: c.Era, InstructionsLen: -1, Timings: c.Timings}
+	if len(c.ServerInfo) <= maxRaw {
+		s.ServerInfo = c.ServerInfo
+	}
+	if len(c.Capabilities) <= maxRaw {
+		s.Capabilities = c.Capabilities
+	}
+	if c.Instructions != nil {
+		s.InstructionsLen = wire.UTF16Len(*c.Instructions)
+	}
+	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
+		ls := ListSummary{Method: l.Method, Asked: l.Asked, Pages: len(l.Pages), Items: len(l.Items), Error: l.Error}
+		for _, p := range l.Pages {
+			ls.Bytes += len(p.Raw)
+		}
+		s.Lists = append(s.Lists, ls)
+	}
+	s.Tools = len(c.Tools.Items)
+	for i, raw := range c.Tools.Items {
+		s.DefinitionBytes += len(raw)
+		r := gjson.GetManyBytes(raw, "description", "inputSchema", "execution.taskSupport", "outputSchema")
+		if i < MaxToolsKept {
+			s.DescriptionUTF16 = append(s.DescriptionUTF16, wire.UTF16Len(r[0].String()))
+		}
+		in := r[1]
+		if in.Get("$schema").String() == "http://json-schema.org/draft-07/schema#" {
+			s.SDK.SchemaDraft07++
+		}
+		if r[2].Exists() {
+			s.SDK.TaskSupport++
+		}
+		if in.Get("additionalProperties").Type == gjson.False {
+			s.SDK.ClosedObjects++
+		}
+		if safeBounds(in, 0) {
+			s.SDK.SafeIntegerZod++
+		}
+		if r[3].Exists() {
+			s.SDK.ToolsWithOutput++
+		}
+	}
+	if c.Trace != nil {
+		for _, f := range c.Trace.Frames() {
+			switch f.Dir {
+			case transport.DirNoise:
+				s.NoiseLines++
+			case transport.DirStderr:
+				s.StderrLines++
+			}
+		}
+	}
+	return s
+}
+
+// safeBounds: a property anywhere in the schema bounded by zod's
+// ±Number.MAX_SAFE_INTEGER. Depth is bounded: a server controls it.
+func safeBounds(v gjson.Result, depth int) bool {
+	if depth > 32 || !v.IsObject() {
+		return false
+	}
+	if v.Get("minimum").Raw == "-9007199254740991" || v.Get("maximum").Raw == "9007199254740991" {
+		return true
+	}
+	found := false
+	for _, k := range []string{"properties", "items", "anyOf", "oneOf", "allOf"} {
+		v.Get(k).ForEach(func(_, sub gjson.Result) bool {
+			found = found || safeBounds(sub, depth+1)
+			return !found
+		})
+		if k == "items" && !found {
+			found = safeBounds(v.Get(k), depth+1)
+		}
+	}
+	return found
+}
+
+func summarizeBudget(r *budget.Result) *BudgetSummary {
+	s := &BudgetSummary{}
+	for _, hr := range r.Delivery.Hosts {
+		h := HostSummary{ID: hr.Host.ID, Tools: len(hr.Tools), Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
+		for _, t := range hr.Tools {
+			if t.Description.Mode == "cut" {
+				h.Cut++
+				h.LostUnits += t.Description.Lost
+			}
+			if t.Schema.Dropped {
+				h.SchemaDrops++
+			}
+		}
+		s.Hosts = append(s.Hosts, h)
+	}
+	if r.Tokens != nil {
+		n := r.Tokens.Total
+		s.Tokens = &n
+	}
+	return s
+}
+
+// setFindings keeps every count and at most MaxFindingsPerCode findings of
+// each code, in the order given.
+func (r *Record) setFindings(fs []findings.Finding) {
+	findings.Sort(fs)
+	r.FindingCounts = map[string]int{}
+	r.Findings = nil
+	for _, f := range fs {
+		n := max(f.Count, 1)
+		name := f.Code.String()
+		before := r.FindingCounts[name]
+		r.FindingCounts[name] += n
+		if before < MaxFindingsPerCode {
+			r.Findings = append(r.Findings, f)
+		}
+	}
+}
+
+// CountCodes is FindingCounts in code order, for a stable rendering.
+func (r *Record) CountCodes() []string {
+	keys := make([]string, 0, len(r.FindingCounts))
+	for k := range r.FindingCounts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// causeOf names the cause of a probe's failure. deadline is whether
+// the per-server bound had passed when it failed.
+func causeOf(err error, deadline bool) string {
+	var se *launch.StartError
+	var te *probe.TimeoutError
+	var ce *probe.ClosedError
+	var he *transport.HTTPError
+	var ne *transport.ConnError
+	switch {
+	case errors.As(err, &se):
+		return CauseSpawn
+	case errors.Is(err, transport.ErrTooMuch):
+		return CauseTooMuch
+	case deadline:
+		return CauseTimedOut
+	case errors.As(err, &he), errors.As(err, &ne):
+		return CauseHTTP
+	case errors.As(err, &te):
+		return CauseNoAnswer
+	case errors.As(err, &ce):
+		return CauseCrashed
+	}
+	return CauseProtocol
+}
+
+// failureOf is an error's three parts, with its cause.
+func failureOf(err error, cause string) *Failure {
+	var fe *probe.FatalError
+	f := &Failure{Cause: cause, What: err.Error()}
+	if errors.As(err, &fe) {
+		f.What, f.Received, f.Try = fe.What, fe.Received, fe.Try
+	}
+	if f.Received == "" {
+		f.Received = "nothing more than the line above says"
+	}
+	if f.Try == "" {
+		f.Try = "probe it alone (mcpprobe wire) with --trace FILE to see every frame"
+	}
+	return f
+}

@@ -1,0 +1,391 @@
+// Package survey probes many servers: a fleet's list, host config files,
+// or the official MCP registry's server.json entries. Each server is
+// probed (wire and budget, and more when asked) in its own process group
+// with a wall-clock bound, in a private environment, and written as one
+// JSON line as soon as it ends. The input is streamed, the concurrency
+// bounded, and a run can be split in shards by server id and resumed.
+package survey
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
+)
+
+// DefaultJobs and DefaultPerServer are the defaults of --jobs and
+// --per-server-timeout.
+const (
+	DefaultJobs      = 4
+	DefaultPerServer = 60 * time.Second
+)
+
+// Extras that --with adds to wire and budget.
+const (
+	WithBench     = "bench"
+	WithFaults    = "faults"
+	WithMalformed = "malformed"
+)
+
+// Options are one survey run.
+type Options struct {
+	Inputs []string
+	Jobs   int
+	Shard  Shard
+	// Skip says which ids are already done (--resume); nil skips none.
+	Skip func(id string) bool
+	// PerServer bounds each server's whole probe, --with sections
+	// included (DefaultPerServer if 0).
+	PerServer time.Duration
+	// Sandbox, when set, wraps every command: its words, then the
+	// server's command and arguments. A URL entry is refused.
+	Sandbox []string
+	With    []string
+	Launch  launch.Options
+	Probe   probe.Options
+	Hosts   []budget.Host
+	// Scratch is where each server's private HOME and TMPDIR are made
+	// and removed ("": the system's temporary folder).
+	Scratch string
+	// Emit writes a record; it is called from the workers, and must be
+	// safe for concurrent use (Output.Write is).
+	Emit func(*Record) error
+	// Progress hears the counts after each change.
+	Progress func(Tally)
+}
+
+// Tally is a run's progress.
+type Tally struct {
+	Read, Done, Failed, InFlight int
+	Skipped, OtherShard, Dup     int
+	// Total is how many entries the run will probe, counted in a first
+	// pass over the input when there is a progress line to show it.
+	Total int
+}
+
+// Result is a survey run's account: what was read, probed, skipped.
+type Result struct {
+	Digest string
+	Tally
+	// Duplicates are ids the input gave twice (the first was probed),
+	// the first few of them.
+	Duplicates []string
+}
+
+// Findings: a survey's findings are in its records, one server each.
+func (r *Result) Findings() []findings.Finding { return nil }
+
+// Counts are the run's totals, by name.
+func (r *Result) Counts() map[string]int {
+	return map[string]int{"done": r.Done, "failed": r.Failed, "skipped": r.Skipped, "other_shard": r.OtherShard, "duplicate": r.Dup}
+}
+
+// ErrInterrupted is Run's error when ctx ended the run: the records of
+// the servers in flight were not written, and --resume probes them again.
+var ErrInterrupted = errors.New("survey interrupted")
+
+// Run reads the inputs, probes every entry of the shard not skipped with
+// at most Jobs at a time, and emits each record as it ends. A server that
+// cannot be probed is a failed record, not an error; an input that cannot
+// be read, or a record that cannot be written, is.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if o.Jobs <= 0 {
+		o.Jobs = DefaultJobs
+	}
+	if o.PerServer <= 0 {
+		o.PerServer = DefaultPerServer
+	}
+	if o.Shard.N == 0 {
+		o.Shard = Whole
+	}
+	digest, err := Digest(o.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Digest: digest}
+	if o.Progress != nil {
+		// The input is read twice, the first time for its size only: an
+		// ETA costs a parse of each entry, not a list of them.
+		_ = Read(o.Inputs, func(e Entry) error {
+			if o.Shard.Has(e.ID) && (o.Skip == nil || !o.Skip(e.ID)) {
+				res.Total++
+			}
+			return ctx.Err()
+		})
+	}
+	var mu sync.Mutex // guards res.Counts and Progress calls
+	report := func(f func(*Tally)) {
+		mu.Lock()
+		defer mu.Unlock()
+		f(&res.Tally)
+		if o.Progress != nil {
+			o.Progress(res.Tally)
+		}
+	}
+	jobs := make(chan Entry) // unbuffered: the reader is never ahead of a free worker by more than one entry
+	var emitErr atomic.Pointer[error]
+	var wg sync.WaitGroup
+	for range o.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for e := range jobs {
+				report(func(c *Tally) { c.InFlight++ })
+				rec := o.probe(ctx, digest, e)
+				if rec == nil { // interrupted: not written, so resumed
+					report(func(c *Tally) { c.InFlight-- })
+					continue
+				}
+				if err := o.Emit(rec); err != nil {
+					emitErr.CompareAndSwap(nil, &err)
+				}
+				report(func(c *Tally) {
+					c.InFlight--
+					c.Done++
+					if rec.Failure != nil {
+						c.Failed++
+					}
+				})
+			}
+		}()
+	}
+	seen := map[string]bool{}
+	stop := errors.New("stop")
+	readErr := Read(o.Inputs, func(e Entry) error {
+		if ctx.Err() != nil || emitErr.Load() != nil {
+			return stop
+		}
+		if seen[e.ID] {
+			report(func(c *Tally) { c.Dup++ })
+			if len(res.Duplicates) < 10 {
+				res.Duplicates = append(res.Duplicates, e.ID)
+			}
+			return nil
+		}
+		seen[e.ID] = true
+		switch {
+		case !o.Shard.Has(e.ID):
+			report(func(c *Tally) { c.OtherShard++ })
+			return nil
+		case o.Skip != nil && o.Skip(e.ID):
+			report(func(c *Tally) { c.Skipped++ })
+			return nil
+		}
+		report(func(c *Tally) { c.Read++ })
+		select {
+		case jobs <- e:
+			return nil
+		case <-ctx.Done():
+			return stop
+		}
+	})
+	close(jobs)
+	wg.Wait()
+	if p := emitErr.Load(); p != nil {
+		return res, *p
+	}
+	if readErr != nil && !errors.Is(readErr, stop) {
+		return res, readErr
+	}
+	if ctx.Err() != nil {
+		return res, ErrInterrupted
+	}
+	return res, nil
+}
+
+// probe makes one entry's record; nil when the run was interrupted while
+// it was in flight, so that it is not written as a failure of its own.
+func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
+	rec := &Record{ID: e.ID, Source: e.Source, Digest: digest, Started: time.Now(), Target: e.Target.Display(), Secrets: e.Target.Secrets}
+	if o.Shard.N > 1 {
+		s := o.Shard
+		rec.Shard = &s
+	}
+	defer func() { rec.Elapsed = time.Since(rec.Started) }()
+	fail := func(cause, what, try string) *Record {
+		rec.Failure = &Failure{Cause: cause, What: what, Received: "nothing: the entry was not started", Try: try}
+		return rec
+	}
+	if e.Cause != "" {
+		try := "fix the entry"
+		if e.Cause == CauseMissingValue {
+			try = "give the value in the entry (env, arguments or headers), or set the variable the host config names"
+		}
+		return fail(e.Cause, e.Err, try)
+	}
+	t := e.Target
+	if len(o.Sandbox) > 0 {
+		if t.Kind != "stdio" {
+			return fail(CauseRefused, "--sandbox wraps commands, and this entry is a URL", "survey URL entries without --sandbox, or in a run of their own")
+		}
+		t.Args = append(append(append([]string{}, o.Sandbox[1:]...), t.Command), t.Args...)
+		t.Command = o.Sandbox[0]
+		rec.Target = t.Display()
+	}
+	if t.Kind == "stdio" {
+		dir, err := os.MkdirTemp(o.Scratch, "mcpprobe-survey-")
+		if err != nil {
+			return fail(CauseSpawn, "could not make the server's private HOME: "+err.Error(), "check the scratch folder (TMPDIR)")
+		}
+		defer os.RemoveAll(dir)
+		t.BaseEnv, t.Marker = isolatedBase(t.Env, dir)
+	}
+	pctx, cancel := context.WithTimeout(ctx, o.PerServer)
+	defer cancel()
+	spec := launch.Spec{Target: t, Launch: o.Launch, Probe: o.Probe}
+	spec.Launch.Trace, spec.Launch.Record = nil, nil
+	w, err := wire.Run(pctx, wire.Options{Spec: spec})
+	if ctx.Err() != nil {
+		return nil
+	}
+	if w != nil {
+		rec.Wire = summarizeWire(w.Capture)
+		rec.Protocol = w.Capture.ProtocolVersion
+	}
+	if err != nil {
+		rec.Failure = failureOf(err, causeOf(err, pctx.Err() != nil))
+		if rec.Failure.Cause == CauseTimedOut {
+			rec.Failure.What = fmt.Sprintf("the probe passed the per-server bound of %v (--per-server-timeout): %s", o.PerServer, rec.Failure.What)
+			rec.Failure.Try = "raise --per-server-timeout if the server is slow to list; probe it alone (mcpprobe wire) with --trace FILE to see where it waits"
+		}
+		if w != nil {
+			rec.setFindings(w.Capture.Findings)
+		}
+		return rec
+	}
+	b, err := budget.Analyse(pctx, w.Capture, o.Hosts, nil)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		rec.Failure = failureOf(err, causeOf(err, pctx.Err() != nil))
+		rec.setFindings(w.Capture.Findings)
+		return rec
+	}
+	rec.Budget = summarizeBudget(b)
+	all := b.Findings()
+	all = append(all, o.extras(pctx, spec, rec)...)
+	if ctx.Err() != nil {
+		return nil
+	}
+	rec.setFindings(all)
+	return rec
+}
+
+// extras runs the --with sections on fresh servers of the same target.
+func (o Options) extras(ctx context.Context, spec launch.Spec, rec *Record) []findings.Finding {
+	var out []findings.Finding
+	note := func(name string, err error) {
+		if rec.WithErrors == nil {
+			rec.WithErrors = map[string]string{}
+		}
+		rec.WithErrors[name] = err.Error()
+	}
+	for _, w := range o.With {
+		switch w {
+		case WithBench:
+			r, err := bench.Run(ctx, bench.Options{Spec: spec, Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true, Hosts: o.Hosts})
+			if err != nil {
+				note(w, err)
+				continue
+			}
+			rec.Bench = r
+			out = append(out, r.Findings()...)
+		case WithFaults:
+			r, err := faults.Scenarios(ctx, faults.ScenarioOptions{Spec: spec})
+			if errors.Is(err, faults.ErrNoCall) {
+				rec.FaultsNot = "the server annotates no tool read-only, and a survey calls no other"
+				continue
+			}
+			if err != nil {
+				note(w, err)
+				continue
+			}
+			rec.Faults = r
+			out = append(out, r.Findings()...)
+		case WithMalformed:
+			r, err := malformed.Run(ctx, malformed.Options{Spec: spec})
+			if err != nil {
+				note(w, err)
+				continue
+			}
+			rec.Malformed = r
+			out = append(out, r.Findings()...)
+		}
+	}
+	return out
+}
+
+// isolatedBase is what a server's environment holds besides its entry's
+// variables: PATH, HOME and TMPDIR where the entry gives none (HOME and
+// TMPDIR private, under dir, removed after the server). On Windows the
+// few variables a process cannot start without come along. The marker
+// is the private TMPDIR (or HOME), which no other server has: launch
+// finds the server's escaped processes by it.
+func isolatedBase(env []string, dir string) (base []string, marker string) {
+	has := map[string]bool{}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		has[strings.ToUpper(k)] = true
+	}
+	out := []string{}
+	add := func(k, v string) {
+		if !has[strings.ToUpper(k)] {
+			out = append(out, k+"="+v)
+			has[strings.ToUpper(k)] = true
+		}
+	}
+	home, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+	_ = os.Mkdir(home, 0o700)
+	_ = os.Mkdir(tmp, 0o700)
+	add("PATH", os.Getenv("PATH"))
+	if !has["HOME"] {
+		marker = "HOME=" + home
+	}
+	if !has["TMPDIR"] {
+		marker = "TMPDIR=" + tmp
+	}
+	add("HOME", home)
+	add("TMPDIR", tmp)
+	if runtime.GOOS == "windows" {
+		add("USERPROFILE", home)
+		add("TEMP", tmp)
+		add("TMP", tmp)
+		for _, k := range []string{"SystemRoot", "ComSpec", "PATHEXT"} {
+			if v := os.Getenv(k); v != "" {
+				add(k, v)
+			}
+		}
+	}
+	return out, marker
+}
+
+// Describe is a one-line account of a run, for stderr.
+func (r *Result) Describe() string {
+	s := fmt.Sprintf("%d servers probed, %d failed", r.Done, r.Failed)
+	if r.Skipped > 0 {
+		s += fmt.Sprintf(", %d already in the output (--resume)", r.Skipped)
+	}
+	if r.OtherShard > 0 {
+		s += fmt.Sprintf(", %d in other shards", r.OtherShard)
+	}
+	if r.Dup > 0 {
+		s += fmt.Sprintf(", %d duplicate ids left out (%s)", r.Dup, strings.Join(r.Duplicates, ", "))
+	}
+	return s
+}

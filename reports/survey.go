@@ -1,0 +1,272 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/mcpprobe/mcpprobe/probe/survey"
+	"github.com/mcpprobe/mcpprobe/transport"
+)
+
+// SurveyLine is one survey record as its JSON line: the envelope (command
+// "survey") with the record under "survey", every secret of the entry
+// hidden, and a newline. Everything that varies from run to run is under
+// survey.timings (and wire.timings inside it), so a test can blank it.
+func SurveyLine(version string, r *survey.Record) []byte {
+	env := Envelope{Version: version, Command: "survey", Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
+	line := env.JSON(SurveySection(r))
+	line, _ = transport.NewRedactor(r.Secrets).Bytes(line)
+	return line
+}
+
+// SurveySection is a record's section (fields in the README).
+func SurveySection(r *survey.Record) []byte {
+	o := &Object{}
+	o.Set("id", r.ID).Set("source", r.Source).Set("input_digest", r.Digest)
+	if r.Shard != nil {
+		o.Raw("shard", (&Object{}).Set("index", r.Shard.I).Set("count", r.Shard.N).Bytes())
+	} else {
+		o.Raw("shard", nil)
+	}
+	status := "ok"
+	if r.Failure != nil {
+		status = "failed"
+	}
+	o.Set("status", status)
+	if f := r.Failure; f != nil {
+		o.Raw("failure", (&Object{}).Set("cause", f.Cause).Set("what", f.What).Set("received", f.Received).Set("try", f.Try).Bytes())
+	} else {
+		o.Raw("failure", nil)
+	}
+	counts := &Object{}
+	for _, k := range r.CountCodes() {
+		counts.Set(k, r.FindingCounts[k])
+	}
+	if len(r.FindingCounts) == 0 {
+		o.Raw("finding_counts", []byte("{}"))
+	} else {
+		o.Raw("finding_counts", counts.Bytes())
+	}
+	t := &Object{}
+	t.Set("started_at", r.Started.UTC().Format(time.RFC3339Nano)).Set("elapsed_ns", int64(r.Elapsed))
+	if w := r.Wire; w != nil {
+		t.Set("first_byte_ns", nsOrNull(int64(w.Timings.FirstByte), w.Timings.FirstByte > 0))
+		t.Set("initialize_ns", nsOrNull(int64(w.Timings.Handshake), w.Timings.Handshake > 0))
+		t.Set("last_page_ns", nsOrNull(int64(w.Timings.LastPage), w.Timings.LastPage > 0))
+		t.Set("exit_ns", nsOrNull(int64(w.Timings.ExitAfter), w.Timings.ExitKnown))
+	}
+	o.Raw("timings", t.Bytes())
+	o.Raw("wire", surveyWire(r.Wire))
+	o.Raw("budget", surveyBudget(r.Budget))
+	if r.Bench != nil {
+		o.Raw("bench", bytes.TrimSpace(BenchJSON(r.Bench)))
+	}
+	if r.Faults != nil || r.FaultsNot != "" {
+		o.Raw("faults", FaultScenariosJSON(r.Faults, r.FaultsNot))
+	}
+	if r.Malformed != nil {
+		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(r.Malformed)))
+	}
+	if len(r.WithErrors) > 0 {
+		we := &Object{}
+		for _, k := range []string{survey.WithBench, survey.WithFaults, survey.WithMalformed} {
+			if e, ok := r.WithErrors[k]; ok {
+				we.Set(k, e)
+			}
+		}
+		o.Raw("with_errors", we.Bytes())
+	}
+	return o.Bytes()
+}
+
+func surveyWire(w *survey.WireSummary) []byte {
+	if w == nil {
+		return nil
+	}
+	o := &Object{}
+	o.Set("transport", w.Transport).Set("era", nullIfEmpty(w.Era))
+	o.Raw("server_info", w.ServerInfo).Raw("capabilities", w.Capabilities)
+	o.Set("instructions_len", nsOrNull(int64(w.InstructionsLen), w.InstructionsLen >= 0))
+	lists := make([][]byte, 0, len(w.Lists))
+	for _, l := range w.Lists {
+		lo := &Object{}
+		lo.Set("method", l.Method).Set("asked", l.Asked).Set("pages", l.Pages).Set("items", l.Items).Set("bytes", l.Bytes).Set("error", nullIfEmpty(l.Error))
+		lists = append(lists, lo.Bytes())
+	}
+	o.Raw("lists", RawArray(lists))
+	desc := w.DescriptionUTF16
+	if desc == nil {
+		desc = []int{}
+	}
+	o.Raw("tools", (&Object{}).Set("count", w.Tools).Set("kept", len(desc)).Set("definition_bytes", w.DefinitionBytes).
+		Set("description_utf16", desc).Bytes())
+	o.Set("stdout_noise_lines", w.NoiseLines).Set("stderr_lines", w.StderrLines)
+	o.Raw("sdk_artefacts", (&Object{}).Set("schema_draft07", w.SDK.SchemaDraft07).Set("task_support", w.SDK.TaskSupport).
+		Set("safe_integer_bounds", w.SDK.SafeIntegerZod).Set("closed_objects", w.SDK.ClosedObjects).
+		Set("output_schema", w.SDK.ToolsWithOutput).Bytes())
+	return o.Bytes()
+}
+
+func surveyBudget(b *survey.BudgetSummary) []byte {
+	if b == nil {
+		return nil
+	}
+	o := &Object{}
+	hosts := make([][]byte, 0, len(b.Hosts))
+	for _, h := range b.Hosts {
+		hosts = append(hosts, (&Object{}).Set("host", h.ID).Set("tools", h.Tools).Set("cut", h.Cut).Set("lost_len", h.LostUnits).
+			Set("schema_drops", h.SchemaDrops).Set("instructions", h.Instructions).Set("instructions_lost_len", h.InstructionsLost).Bytes())
+	}
+	o.Raw("hosts", RawArray(hosts))
+	if b.Tokens != nil {
+		o.Set("tokens", *b.Tokens)
+	} else {
+		o.Raw("tokens", nil)
+	}
+	return o.Bytes()
+}
+
+// SurveySummary writes the census of a survey as markdown: the kind of
+// tables a study of an ecosystem publishes.
+func SurveySummary(w io.Writer, c *survey.Census) {
+	fmt.Fprintf(w, "# MCP server survey\n\n")
+	var files []string
+	for _, f := range c.Files {
+		files = append(files, filepath.Base(f))
+	}
+	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
+
+	fmt.Fprintf(w, "## Servers\n\n")
+	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records)}}
+	for _, cause := range survey.Causes {
+		if n := c.ByCause[cause]; n > 0 {
+			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records)})
+		}
+	}
+	for _, cause := range sortedKeys(c.ByCause) {
+		if !contains(survey.Causes, cause) {
+			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records)})
+		}
+	}
+	Table(w, Markdown, []string{"outcome", "servers", "share"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	fmt.Fprintln(w)
+	if len(c.Transports) > 0 {
+		rows = nil
+		for _, k := range sortedKeys(c.Transports) {
+			rows = append(rows, []string{"transport " + Code(k), Num(c.Transports[k])})
+		}
+		for _, k := range sortedKeys(c.Protocols) {
+			rows = append(rows, []string{"protocol " + Code(k), Num(c.Protocols[k])})
+		}
+		Table(w, Markdown, []string{"reached over", "servers"}, rows, tw.AlignLeft, tw.AlignRight)
+		fmt.Fprintln(w)
+	}
+
+	fmt.Fprintf(w, "## Tools\n\n")
+	fmt.Fprintf(w, "%s tools on %s servers probed; %s of them paginate `tools/list`.\n\n", Num(c.Tools), Num(c.OK), Num(c.Paginated))
+	rows = [][]string{
+		distRow("tools per server", survey.Distribution(c.ToolsPerServer)),
+		distRow("tool definitions per server (bytes)", survey.Distribution(c.DefinitionBytes)),
+		distRow("definition tokens per server (o200k estimate)", survey.Distribution(c.Tokens)),
+		distRow("description length (UTF-16 units)", survey.Distribution(c.DescriptionUTF16)),
+	}
+	Table(w, Markdown, []string{"distribution", "n", "min", "p50", "p90", "p99", "max"}, rows,
+		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	fmt.Fprintln(w)
+	if c.DescriptionsKept < c.Tools {
+		fmt.Fprintf(w, "Description lengths are those of the first %s tools of each server (%s of %s tools).\n\n", Num(survey.MaxToolsKept), Num(c.DescriptionsKept), Num(c.Tools))
+	}
+
+	fmt.Fprintf(w, "## What each host delivers\n\n")
+	if len(c.Hosts) == 0 {
+		fmt.Fprintf(w, "No server was probed to its end.\n\n")
+	} else {
+		rows = nil
+		for _, h := range c.Hosts {
+			rows = append(rows, []string{Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered)})
+		}
+		Table(w, Markdown, []string{"host", "tools", "cut", "tools cut", "servers cut", "servers with a cut", "schema drops", "instructions not delivered"}, rows,
+			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		fmt.Fprintln(w)
+	}
+
+	fmt.Fprintf(w, "## On the wire\n\n")
+	Table(w, Markdown, []string{"seen", "servers", "share of servers probed"}, [][]string{
+		{"stdout noise (lines that are not JSON-RPC: " + Num(c.NoiseLines) + ")", Num(c.Noise), pct(c.Noise, c.OK)},
+		{"anything on stderr", Num(c.Stderr), pct(c.Stderr, c.OK)},
+	}, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "## Findings\n\n")
+	if len(c.Finding) == 0 {
+		fmt.Fprintf(w, "No findings.\n\n")
+	} else {
+		rows = nil
+		for _, origin := range []findings.Origin{findings.OriginBudget, findings.OriginLint, findings.OriginWire, findings.OriginBench, findings.OriginFaults, findings.OriginMalformed} {
+			for _, k := range sortedKeys(c.Finding) {
+				if survey.Origin(k) == origin {
+					rows = append(rows, []string{string(origin), Code(k), Num(c.FindingServers[k]), pct(c.FindingServers[k], c.Records), Num(c.Finding[k])})
+				}
+			}
+		}
+		Table(w, Markdown, []string{"origin", "code", "servers", "share of servers", "findings"}, rows,
+			tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		fmt.Fprintln(w)
+	}
+
+	fmt.Fprintf(w, "## SDK artefacts\n\n")
+	what := map[string]string{
+		"schema_draft07":      "`$schema` draft-07 in the input schema (TypeScript SDK, `McpServer`)",
+		"task_support":        "`execution.taskSupport` (TypeScript SDK, `McpServer`)",
+		"safe_integer_bounds": "an integer bounded by ±9007199254740991 (zod; lint `sdk-bounds`)",
+		"closed_objects":      "`additionalProperties: false` (Go SDK inference, zod strict objects)",
+		"output_schema":       "an `outputSchema`",
+	}
+	rows = nil
+	for _, k := range survey.SDKArtefactKeys {
+		rows = append(rows, []string{what[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
+	}
+	Table(w, Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
+		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+}
+
+func distRow(name string, p survey.Percentiles) []string {
+	if p.N == 0 {
+		return []string{name, "0", "—", "—", "—", "—", "—"}
+	}
+	return []string{name, Num(p.N), Num(p.Min), Num(p.P50), Num(p.P90), Num(p.P99), Num(p.Max)}
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "—"
+	}
+	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 1, 64) + "%"
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
