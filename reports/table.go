@@ -170,12 +170,19 @@ func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []
 			return false
 		}
 		for i, c := range r {
+			wd := len(c)
 			for j := 0; j < len(c); j++ {
 				if c[j] < ' ' || c[j] == 0x7f {
 					return false
 				}
+				if c[j] >= 0x80 {
+					wd = -1
+				}
 			}
-			widths[i] = max(widths[i], twwidth.Width(c))
+			if wd < 0 {
+				wd = twwidth.Width(c)
+			}
+			widths[i] = max(widths[i], wd)
 		}
 		return true
 	}
@@ -210,7 +217,7 @@ func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []
 				bw.WriteString(sep)
 			}
 			bw.WriteString(padL)
-			gap := strings.Repeat(" ", widths[i]-twwidth.Width(c))
+			gap := spaces(widths[i] - asciiWidth(c))
 			if right[i] {
 				bw.WriteString(gap)
 				bw.WriteString(c)
@@ -261,4 +268,25 @@ func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []
 	}
 	_ = bw.Flush()
 	return true
+}
+
+// asciiWidth is a one-line cell's width on a screen: its length when it
+// is ASCII, which most cells are, else the table library's measure.
+func asciiWidth(c string) int {
+	for j := 0; j < len(c); j++ {
+		if c[j] >= 0x80 {
+			return twwidth.Width(c)
+		}
+	}
+	return len(c)
+}
+
+// blanks is cut for the padding of most cells; a wider one is made.
+var blanks = strings.Repeat(" ", 256)
+
+func spaces(n int) string {
+	if n <= len(blanks) {
+		return blanks[:n]
+	}
+	return strings.Repeat(" ", n)
 }
