@@ -82,6 +82,7 @@ before=$(median_ms)
 pids=()
 for _ in $(seq 1 3000); do sleep 600 & pids+=($!); done
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -f "$tf"' EXIT
+sleep 2 # idle, not being born: 3,000 forks keep both cores busy for a while
 with=$(median_ms)
 kill "${pids[@]}" 2>/dev/null || true
 wait "${pids[@]}" 2>/dev/null || true
