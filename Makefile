@@ -56,6 +56,7 @@ bench: build
 	scripts/install-peers.sh --bench
 	scripts/bench-wire.sh
 	scripts/bench-latency.sh
+	scripts/bench-scale.sh
 	$(GO) test -run '^$$' -bench . -benchtime 20000x ./probe/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 5000x ./faults/
 

@@ -146,7 +146,10 @@ const (
 	maxAnswers = 1000
 )
 
-// NewSession starts reading from conn.
+// NewSession starts reading from conn. A transport.Direct conn
+// dispatches on its own reader goroutine, so a response reaches the
+// waiting caller in one hand-off; any other is read by a goroutine of the
+// session's.
 func NewSession(conn transport.Conn) *Session {
 	s := &Session{
 		conn:      conn,
@@ -154,6 +157,9 @@ func NewSession(conn transport.Conn) *Session {
 		abandoned: map[string]string{},
 		counts:    map[string]int{},
 		done:      make(chan struct{}),
+	}
+	if d, ok := conn.(transport.Direct); ok && d.Direct(transport.Handler{Message: s.dispatch, Problem: s.fail, End: s.finish}) {
+		return s
 	}
 	go s.read()
 	return s

@@ -7,10 +7,13 @@
 #   3. the per-call floor: on a server that answers at once (rawserver
 #      -bench-tools, echo), mcpprobe's p50 over a real pipe next to a minimal
 #      client's that writes a line and reads a line (scripts/bench/minimal-client
-#      -calls), alternating in the same run; the target is ≤ 1.5×.
+#      -calls), alternating in the same run; the target is ≤ 1.5×. The
+#      go-sdk's and mcp-go's clients (scripts/bench/sdk-client -calls) and
+#      the TypeScript SDK's run the same loop in each round, each shown as a
+#      ratio to mcpprobe.
 # Runs alternate (mcpprobe, TS, mcpprobe, TS …) so both see the same machine.
-# Needs jq, `make build` and, for 1–2, `scripts/install-peers.sh --bench`
-# (without it they are skipped and said so).
+# Needs jq, `make build` and, for 1–2 and the TS row, `scripts/install-peers.sh
+# --bench` or BENCH_PEERS (without them they are skipped and said so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3}
@@ -22,26 +25,60 @@ ms() { awk -v v="$1" 'BEGIN { printf "%.3f", v / 1e6 }'; }
 us() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1e3 }'; }
 fail=0
 floor() {
-  local fast=(bin/rawserver -bench-tools) mc=bin/minimal-client m f r ratios=()
+  local fast=(bin/rawserver -bench-tools) mc=bin/minimal-client sc=bin/sdk-client r v label
+  local labels=(mcpprobe minimal go-sdk mcp-go) ratios=()
   go build -o "$mc" ./scripts/bench/minimal-client
-  echo "per-call floor: ${fast[*]}, echo; $n calls after $warmup warm-up, $rounds rounds"
-  printf '| round | mcpprobe p50 | minimal client p50 | ratio |\n|---|---|---|---|\n'
+  go build -o "$sc" ./scripts/bench/sdk-client
+  [ -n "$ts" ] && labels+=(ts-sdk)
+  declare -A all=()
+  echo "per-call floor: ${fast[*]}, echo; $n calls after $warmup warm-up, $rounds rounds, clients alternating"
+  printf '| round |'; printf ' %s p50 |' "${labels[@]}"; printf ' mcpprobe ÷ minimal |\n|---|'
+  printf -- '---|%.0s' "${labels[@]}"; printf -- '---|\n'
   for r in $(seq 1 "$rounds"); do
-    m=$(./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.calls[0].p50_ns')
-    f=$("$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
-    ratios+=("$(awk -v a="$m" -v b="$f" 'BEGIN { printf "%.2f", a / b }')")
-    printf '| %d | %s µs | %s µs | %s× |\n' "$r" "$(us "$m")" "$(us "$f")" "${ratios[-1]}"
+    declare -A p=()
+    p[mcpprobe]=$(./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.calls[0].p50_ns')
+    p[minimal]=$("$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
+    p[go-sdk]=$("$sc" -sdk go-sdk -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
+    p[mcp-go]=$("$sc" -sdk mcp-go -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
+    [ -n "$ts" ] && p[ts-sdk]=$(node "$ts" "$n" "$warmup" echo '{"text":"a","n":3}' -- "${fast[@]}" | jq '.p50_ns')
+    ratios+=("$(awk -v a="${p[mcpprobe]}" -v b="${p[minimal]}" 'BEGIN { printf "%.2f", a / b }')")
+    printf '| %d |' "$r"
+    for label in "${labels[@]}"; do
+      printf ' %s µs |' "$(us "${p[$label]}")"
+      all[$label]+="${p[$label]} "
+    done
+    printf ' %s× |\n' "${ratios[-1]}"
+  done
+  echo
+  echo "medians over the rounds, each client's p50 as a ratio to mcpprobe's:"
+  local mp
+  mp=$(median ${all[mcpprobe]})
+  for label in "${labels[@]}"; do
+    v=$(median ${all[$label]})
+    printf '  %-9s %8s µs  %s×\n' "$label" "$(us "$v")" "$(awk -v a="$v" -v b="$mp" 'BEGIN { printf "%.2f", a / b }')"
   done
   local med
-  med=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  if awk -v v="$med" 'BEGIN { exit !(v <= 1.5) }'; then echo "  median ratio $med× (target ≤ 1.5×)  PASS"; else echo "  median ratio $med× (target ≤ 1.5×)  FAIL"; fail=1; fi
+  med=$(median "${ratios[@]}")
+  if awk -v v="$med" 'BEGIN { exit !(v <= 1.5) }'; then echo "  mcpprobe ÷ minimal client: median ratio $med× (target ≤ 1.5×)  PASS"; else echo "  mcpprobe ÷ minimal client: median ratio $med× (target ≤ 1.5×)  FAIL"; fail=1; fi
   local overhead
   overhead=$(./bin/mcpprobe bench --json --quiet --startup 0 -n 1 --warmup 0 --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.overhead_ns')
   echo "client cost alone (in-process echo peer, no pipe, bench's overhead_ns): $(us "$overhead") µs"
 }
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# The TypeScript SDK client runs from a directory whose node_modules has
+# the SDK: scripts/bench after scripts/install-peers.sh --bench, or
+# BENCH_PEERS, laid out the same (npm --prefix DIR …), where it is copied.
+peers=${BENCH_PEERS:-scripts/bench}
+ts=""
+if [ -d "$peers/node_modules/@modelcontextprotocol/sdk" ]; then
+  ts=$peers/ts-client.mjs
+  [ "$peers" = scripts/bench ] || cp scripts/bench/ts-client.mjs "$ts"
+else
+  echo "skipped: the TypeScript SDK client (no $peers/node_modules/@modelcontextprotocol/sdk: run scripts/install-peers.sh --bench, or set BENCH_PEERS)"
+fi
 floor
-if [ ! -d scripts/bench/node_modules/@modelcontextprotocol/sdk ]; then
-  echo "skipped: the 5 ms accuracy and TS SDK comparison need scripts/install-peers.sh --bench"
+if [ -z "$ts" ]; then
+  echo "skipped: the 5 ms accuracy and TS SDK comparison need the TypeScript SDK (above)"
   exit $fail
 fi
 server=(bin/rawserver -bench-tools -call-sleep 5ms)
@@ -49,7 +86,7 @@ echo "server: ${server[*]} (tools/call sleeps 5 ms); $n calls after $warmup warm
 printf '| round | mcpprobe p50 | TS SDK client p50 | mcpprobe p95 | TS SDK p95 |\n|---|---|---|---|---|\n'
 for r in $(seq 1 "$rounds"); do
   m=$(./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call sleep --args '{"mode":"fast"}' -- "${server[@]}")
-  t=$(node scripts/bench/ts-client.mjs "$n" "$warmup" sleep '{"mode":"fast"}' -- "${server[@]}")
+  t=$(node "$ts" "$n" "$warmup" sleep '{"mode":"fast"}' -- "${server[@]}")
   mp50=$(jq '.bench.calls[0].p50_ns' <<<"$m"); mp95=$(jq '.bench.calls[0].p95_ns' <<<"$m")
   tp50=$(jq '.p50_ns' <<<"$t"); tp95=$(jq '.p95_ns' <<<"$t")
   printf '| %d | %s ms | %s ms | %s ms | %s ms |\n' "$r" "$(ms "$mp50")" "$(ms "$tp50")" "$(ms "$mp95")" "$(ms "$tp95")"

@@ -5,7 +5,10 @@
 #   2. a ~50 MB tools/list (10,000 tools of ~5 KB): `budget` ≤ 10 s, ≤ 1 GiB;
 #   3. `wire` on a small server with 3,000 extra idle processes on the host
 #      takes no measurably longer than without them (shutdown asks the
-#      kernel about the server's process group, it does not scan /proc).
+#      kernel about the server's process group, it does not scan /proc);
+#   4. a description of 1,000,000 unbroken characters: `budget` < 2 s;
+#   5. SIGINT (Ctrl-C) while `budget` counts 20 such descriptions: exit 130
+#      within 1 s of the signal.
 # Time is the median of RUNS runs (hyperfine when installed, else
 # /usr/bin/time); peak RSS is the highest of /usr/bin/time -f %M's runs.
 # Needs `make build` (bin/mcpprobe, bin/rawserver) and GNU time.
@@ -79,6 +82,7 @@ before=$(median_ms)
 pids=()
 for _ in $(seq 1 3000); do sleep 600 & pids+=($!); done
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -f "$tf"' EXIT
+sleep 2 # idle, not being born: 3,000 forks keep both cores busy for a while
 with=$(median_ms)
 kill "${pids[@]}" 2>/dev/null || true
 wait "${pids[@]}" 2>/dev/null || true
@@ -87,4 +91,23 @@ rm -f "$tf"
 printf '  wire without: %s ms, with 3,000 idle processes: %s ms\n' "$before" "$with"
 # One-sided: a scan of /proc would only ever add time; faster "with" is noise.
 check "wire slower with them by" "$(awk -v a="$with" -v b="$before" 'BEGIN { printf "%.1f", a - b }')" "<" 5 ms
+
+long=(bin/rawserver -run-desc 1000000)
+echo "4. ${long[*]} (one tool, its description 1,000,000 × \"a\"), median of $runs"
+tf=$(mktemp)
+measure budget -- ./bin/mcpprobe budget -- "${long[@]}"
+check "budget time" "$secs" "<" 2 s
+
+echo "5. SIGINT 1.5 s into budget --max-line 67108864 -- ${long[*]} -run-tools 20 (counting by then)"
+./bin/mcpprobe budget --quiet --max-line 67108864 -- "${long[@]}" -run-tools 20 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+t0=$(date +%s%N)
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+t1=$(date +%s%N)
+rm -f "$tf"
+check "exit after SIGINT" "$(awk -v d="$((t1 - t0))" 'BEGIN { printf "%.3f", d / 1e9 }')" "<=" 1 s
+if [ "$rc" = 130 ]; then echo "  exit code 130 (interrupted)  PASS"; else echo "  exit code $rc, want 130  FAIL"; fail=1; fi
 exit $fail

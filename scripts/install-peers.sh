@@ -4,8 +4,8 @@
 # write (scripts/peers/package-lock.json), into scripts/peers/node_modules,
 # and the TypeScript SDK fixtures' dependencies: fixtures/tsserver (SDK 1.x)
 # and fixtures/tsserver2 (SDK 2.x), both servers of the verdict corpus.
-# With --bench it also installs MCP Inspector, which the speed benchmark
-# compares against.
+# With --bench it also installs what the speed benchmarks compare with:
+# MCP Inspector (the newest pinned, and 0.15) and the TypeScript SDK.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if ! command -v npm >/dev/null; then
@@ -17,4 +17,5 @@ npm ci --prefix "$here/../fixtures/tsserver" --no-audit --no-fund --loglevel=err
 npm ci --prefix "$here/../fixtures/tsserver2" --no-audit --no-fund --loglevel=error
 if [ "${1:-}" = "--bench" ]; then
   npm ci --prefix "$here/bench" --no-audit --no-fund --loglevel=error
+  npm ci --prefix "$here/bench/inspector-0.15" --no-audit --no-fund --loglevel=error
 fi

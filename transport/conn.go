@@ -34,6 +34,27 @@ type Conn interface {
 	Trace() *Trace
 }
 
+// Handler takes a stream's messages, problems and end as they happen, on
+// the goroutine that read them.
+type Handler struct {
+	Message func(Message)
+	Problem func(error)
+	// End is called once, after the last Message, when the stream has
+	// ended; Err then says why.
+	End func()
+}
+
+// Direct is a Conn that can call a Handler from its own reader instead of
+// delivering through Messages and Problems: one goroutine hand-off less
+// per message, which is most of a fast server's round trip. A consumer
+// uses one or the other, never both.
+type Direct interface {
+	// Direct hands every message, problem and the end to h from now on,
+	// those already queued first and in order. It reports false if it
+	// was already called.
+	Direct(h Handler) bool
+}
+
 // ErrLineTooLong is the cause of a problem raised for an oversize line.
 var ErrLineTooLong = errors.New("line too long")
 

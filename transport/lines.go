@@ -51,9 +51,25 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 // after a last Line with EOF set if the stream did not end in '\n'.
 // Bytes is a fresh slice the caller may keep.
 func (l *LineReader) Next() (Line, error) {
-	var buf []byte
-	total := 0
+	// The pieces of a line longer than the buffer are kept apart and
+	// joined once: appended to one slice, a 7 MB line was copied over
+	// and over as the slice grew (by a quarter at a time past 256 KiB).
+	var parts [][]byte
+	kept, total := 0, 0
 	early := false
+	line := func() []byte {
+		switch len(parts) {
+		case 0:
+			return []byte{}
+		case 1:
+			return parts[0]
+		}
+		b := make([]byte, 0, kept)
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		n := len(chunk)
@@ -61,46 +77,30 @@ func (l *LineReader) Next() (Line, error) {
 		if ended {
 			n--
 		}
-		if room := l.max - len(buf); room > 0 {
-			take := n
-			if take > room {
-				take = room
-			}
-			buf = append(buf, chunk[:take]...)
+		if take := min(n, l.max-kept); take > 0 {
+			parts = append(parts, bytes.Clone(chunk[:take]))
+			kept += take
 		}
 		total += n
 		if !ended && !early && total > l.max && l.OnCut != nil {
 			early = true
-			l.OnCut(buf, total)
+			l.OnCut(line(), total)
 		}
 		switch {
 		case ended:
-			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, Early: early}, nil
+			return Line{Bytes: line(), Len: total, Cut: total > l.max, Early: early}, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if total == 0 {
 				return Line{}, io.EOF
 			}
-			return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true, Early: early}, nil
+			return Line{Bytes: line(), Len: total, Cut: total > l.max, EOF: true, Early: early}, nil
 		default:
 			if total > 0 {
-				return Line{Bytes: nonNil(buf), Len: total, Cut: total > l.max, EOF: true, Early: early}, err
+				return Line{Bytes: line(), Len: total, Cut: total > l.max, EOF: true, Early: early}, err
 			}
 			return Line{}, err
 		}
 	}
-}
-
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	// A long line grew by appends, its capacity up to a quarter over its
-	// length; a line the caller keeps (a trace frame, a page) keeps the
-	// capacity too. Copied to its size, it keeps only itself.
-	if c := cap(b); c-len(b) > 4096 && c-len(b) > len(b)/16 {
-		return bytes.Clone(b)
-	}
-	return b
 }

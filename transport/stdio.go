@@ -50,6 +50,15 @@ type Stdio struct {
 	readErr  error
 	drained  chan struct{}
 
+	// dmu guards the switch to a Handler (see Direct): h once set, and
+	// what is queued on msgs and problems at that moment. direct is the
+	// stdout reader's own copy of h, read without the lock once seen;
+	// attached is closed when h is set.
+	dmu      sync.Mutex
+	h        *Handler
+	direct   *Handler
+	attached chan struct{}
+
 	mu          sync.Mutex
 	firstByte   time.Duration // 0 until the first stdout byte
 	stdoutEnded bool          // the server closed its stdout
@@ -84,6 +93,7 @@ func NewStdio(in io.WriteCloser, out, errOut io.ReadCloser, o StdioOptions) *Std
 		msgs:     make(chan Message, 64),
 		problems: make(chan error, 16),
 		drained:  make(chan struct{}),
+		attached: make(chan struct{}),
 	}
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -217,8 +227,104 @@ func (s *Stdio) keep(n int) bool {
 	return true
 }
 
+// Direct implements transport.Direct: from now on the stdout reader calls
+// h itself. Messages and problems queued before are handed over first, in
+// order, and if the stream has already ended, so is its end.
+func (s *Stdio) Direct(h Handler) bool {
+	s.dmu.Lock()
+	if s.h != nil {
+		s.dmu.Unlock()
+		return false
+	}
+	s.h = &h
+	ended := s.drainTo(&h)
+	for done := false; !done; {
+		select {
+		case p := <-s.problems:
+			h.Problem(p)
+		default:
+			done = true
+		}
+	}
+	close(s.attached)
+	s.dmu.Unlock()
+	if ended {
+		h.End()
+	}
+	return true
+}
+
+// drainTo hands what msgs holds to h, under dmu, and reports whether msgs
+// is closed.
+func (s *Stdio) drainTo(h *Handler) bool {
+	for {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				return true
+			}
+			h.Message(m)
+		default:
+			return false
+		}
+	}
+}
+
+// deliver passes one message on: to the Handler once there is one, else
+// through msgs, as a Conn without Direct does.
+func (s *Stdio) deliver(m Message) {
+	for {
+		if s.direct != nil {
+			s.direct.Message(m)
+			return
+		}
+		s.dmu.Lock()
+		s.direct = s.h
+		if s.direct == nil {
+			select {
+			case s.msgs <- m:
+				s.dmu.Unlock()
+				return
+			default:
+			}
+		}
+		s.dmu.Unlock()
+		if s.direct != nil {
+			continue
+		}
+		// msgs is full and nobody has asked for a Handler yet: wait for
+		// room, or for one to arrive.
+		select {
+		case s.msgs <- m:
+			// A Handler set while this send waited found msgs drained
+			// before m went in: m must not stay there.
+			s.dmu.Lock()
+			if s.h != nil {
+				s.drainTo(s.h)
+			}
+			s.dmu.Unlock()
+			return
+		case <-s.attached:
+		}
+	}
+}
+
+// end ends the stream for its consumer: the Handler's End, or msgs closed
+// (a Handler set later finds it closed and ends itself).
+func (s *Stdio) end() {
+	s.dmu.Lock()
+	h := s.h
+	if h == nil {
+		close(s.msgs)
+	}
+	s.dmu.Unlock()
+	if h != nil {
+		h.End()
+	}
+}
+
 func (s *Stdio) readStdout() {
-	defer close(s.msgs)
+	defer s.end()
 	defer func() {
 		s.mu.Lock()
 		s.stdoutEnded = true
@@ -257,7 +363,7 @@ func (s *Stdio) handleLine(l Line) {
 	case IsJSONRPC(l.Bytes):
 		f.Dir = DirRecv
 		f = s.trace.AddFrame(f)
-		s.msgs <- Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped}
+		s.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 	default:
 		s.countNoise()
 		glued := GluedMessage(l.Bytes)
@@ -267,7 +373,7 @@ func (s *Stdio) handleLine(l Line) {
 		f.Dir = DirNoise
 		f = s.trace.AddFrame(f)
 		if glued >= 0 {
-			s.msgs <- Message{Raw: f.Raw[glued:], Seq: f.Seq, T: f.T, Recovered: true, Dropped: f.Dropped}
+			s.deliver(Message{Raw: f.Raw[glued:], Seq: f.Seq, T: f.T, Recovered: true, Dropped: f.Dropped})
 		}
 	}
 }
@@ -286,9 +392,17 @@ func (s *Stdio) countNoise() {
 }
 
 func (s *Stdio) problem(err error) {
-	select {
-	case s.problems <- err:
-	default: // the session has enough to go on; never block the reader
+	s.dmu.Lock()
+	h := s.h
+	if h == nil {
+		select {
+		case s.problems <- err:
+		default: // the session has enough to go on; never block the reader
+		}
+	}
+	s.dmu.Unlock()
+	if h != nil {
+		h.Problem(err)
 	}
 }
 

@@ -1,9 +1,11 @@
 package transport
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -73,4 +75,110 @@ func TestStdioOverGivenPipes(t *testing.T) {
 	}
 	outW.Close()
 	errW.Close()
+}
+
+// TestStdioDirect: a Handler attached at any moment gets every message
+// once and in order, the problems raised before it, and the end once,
+// last: attached before any output, with messages queued, with the queue
+// full and the reader blocked on it, and after the stream has ended.
+func TestStdioDirect(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before int  // messages written before Direct
+		after  int  // messages written after
+		ended  bool // stdout closed before Direct
+	}{
+		{"before any output", 0, 5, false},
+		{"with messages queued", 3, 5, false},
+		{"queue full, reader blocked", 100, 5, false},
+		{"after the end", 10, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inR, inW, _ := os.Pipe()
+			outR, outW, _ := os.Pipe()
+			errR, errW, _ := os.Pipe()
+			defer inR.Close()
+			s := NewStdio(inW, outR, errR, StdioOptions{MaxLine: 64})
+			write := func(from, n int) {
+				var b strings.Builder
+				for i := from; i < from+n; i++ {
+					fmt.Fprintf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"i\":%d}}\n", i)
+				}
+				io.WriteString(outW, b.String())
+			}
+			// An oversize line first: a problem raised before Direct.
+			io.WriteString(outW, strings.Repeat("x", 100)+"\n")
+			write(0, tc.before)
+			if tc.ended {
+				outW.Close()
+				errW.Close()
+				<-s.drained
+			} else {
+				// Let the reader queue what it can.
+				for deadline := time.Now().Add(2 * time.Second); len(s.msgs) < min(tc.before, cap(s.msgs)) && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			var mu sync.Mutex
+			var got []int
+			var problems, ends int
+			endedCh := make(chan struct{})
+			ok := s.Direct(Handler{
+				Message: func(m Message) {
+					mu.Lock()
+					defer mu.Unlock()
+					if ends > 0 {
+						t.Error("a message after the end")
+					}
+					got = append(got, int(gjsonInt(m.Raw)))
+				},
+				Problem: func(error) { mu.Lock(); problems++; mu.Unlock() },
+				End:     func() { mu.Lock(); ends++; mu.Unlock(); close(endedCh) },
+			})
+			if !ok {
+				t.Fatal("Direct refused")
+			}
+			if s.Direct(Handler{}) {
+				t.Error("a second Direct accepted")
+			}
+			if !tc.ended {
+				write(tc.before, tc.after)
+				outW.Close()
+				errW.Close()
+			}
+			select {
+			case <-endedCh:
+			case <-time.After(5 * time.Second):
+				t.Fatal("no end")
+			}
+			s.CloseOutput(time.Second)
+			mu.Lock()
+			defer mu.Unlock()
+			if len(got) != tc.before+tc.after {
+				t.Fatalf("%d messages, want %d", len(got), tc.before+tc.after)
+			}
+			for i, v := range got {
+				if v != i {
+					t.Fatalf("message %d is %d: out of order", i, v)
+				}
+			}
+			if problems != 1 || ends != 1 {
+				t.Errorf("problems %d ends %d, want 1 and 1", problems, ends)
+			}
+		})
+	}
+}
+
+// gjsonInt reads params.i without a JSON library in the transport's tests.
+func gjsonInt(raw []byte) int {
+	s := string(raw)
+	i := strings.Index(s, `"i":`)
+	n := 0
+	for _, c := range s[i+4:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }

@@ -4,6 +4,7 @@ package wire
 
 import (
 	"sort"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/tidwall/gjson"
@@ -27,29 +28,54 @@ type Tool struct {
 func Tools(c *probe.Capture) []Tool {
 	out := make([]Tool, 0, len(c.Tools.Items))
 	for _, raw := range c.Tools.Items {
-		v := gjson.ParseBytes(raw)
-		d := v.Get("description")
+		// One pass over the members, not a Get each: each Get scans from
+		// the start, past every description before its key. The first of
+		// duplicate keys wins, as with Get.
+		var name, title, d, in, outSchema, ann gjson.Result
+		gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+			var to *gjson.Result
+			switch k.String() {
+			case "name":
+				to = &name
+			case "title":
+				to = &title
+			case "description":
+				to = &d
+			case "inputSchema":
+				to = &in
+			case "outputSchema":
+				to = &outSchema
+			case "annotations":
+				to = &ann
+			default:
+				return true
+			}
+			if !to.Exists() {
+				*to = v
+			}
+			return true
+		})
 		t := Tool{
-			Name:              v.Get("name").String(),
-			Title:             v.Get("title").String(),
+			Name:              name.String(),
+			Title:             title.String(),
 			HasDescription:    d.Exists(),
 			OutputSchemaBytes: -1,
 			DefinitionBytes:   len(raw),
 		}
 		if t.Title == "" {
-			t.Title = v.Get("annotations.title").String()
+			t.Title = ann.Get("title").String()
 		}
 		desc := d.String()
 		t.DescBytes = len(desc)
-		t.DescRunes = len([]rune(desc))
+		t.DescRunes = utf8.RuneCountInString(desc)
 		t.DescUTF16 = UTF16Len(desc)
-		if s := v.Get("inputSchema"); s.Exists() {
-			t.InputSchemaBytes = len(s.Raw)
+		if in.Exists() {
+			t.InputSchemaBytes = len(in.Raw)
 		}
-		if s := v.Get("outputSchema"); s.Exists() {
-			t.OutputSchemaBytes = len(s.Raw)
+		if outSchema.Exists() {
+			t.OutputSchemaBytes = len(outSchema.Raw)
 		}
-		t.Annotations = annotations(v.Get("annotations"))
+		t.Annotations = annotations(ann)
 		out = append(out, t)
 	}
 	return out
@@ -109,6 +135,16 @@ func Totals(l probe.List) ListTotals {
 // one unit, as utf16.Encode would make it). Encoding 10,000 tools' texts
 // just to count them cost budget a tenth of its time.
 func UTF16Len(s string) int {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return len(s)
+	}
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {

@@ -21,6 +21,16 @@ func TestTools(t *testing.T) {
 			Tool{Name: "u", HasDescription: true, DescUTF16: 2, DescRunes: 2, DescBytes: 3, InputSchemaBytes: 3, OutputSchemaBytes: -1, DefinitionBytes: 55}},
 		{"annotations and output schema", `{"name":"r","annotations":{"title":"R","readOnlyHint":true,"destructiveHint":false,"x-custom":1},"inputSchema":{},"outputSchema":{"type":"object"}}`,
 			Tool{Name: "r", Title: "R", InputSchemaBytes: 2, OutputSchemaBytes: 17, Annotations: []string{"readOnly", "!destructive", "x-custom"}, DefinitionBytes: 147}},
+		// One pass over the members must read what a Get per member read.
+		{"the first of duplicate keys", `{"name":"a","name":"b","description":"x","description":"yy","inputSchema":{},"inputSchema":[1]}`,
+			Tool{Name: "a", HasDescription: true, DescUTF16: 1, DescRunes: 1, DescBytes: 1, InputSchemaBytes: 2, OutputSchemaBytes: -1, DefinitionBytes: 95}},
+		{"an escaped key", `{"na\u006de":"k","inputSchema":{}}`,
+			Tool{Name: "k", InputSchemaBytes: 2, OutputSchemaBytes: -1, DefinitionBytes: 34}},
+		{"title before annotations.title", `{"name":"t","annotations":{"title":"A"},"title":"T"}`,
+			Tool{Name: "t", Title: "T", OutputSchemaBytes: -1, DefinitionBytes: 52}},
+		{"invalid UTF-8 and a key nested deeper", "{\"x\":{\"name\":\"no\"},\"name\":\"v\",\"description\":\"a\xffb\"}",
+			Tool{Name: "v", HasDescription: true, DescUTF16: 3, DescRunes: 3, DescBytes: 3, OutputSchemaBytes: -1, DefinitionBytes: 50}},
+		{"not an object", `"tool"`, Tool{OutputSchemaBytes: -1, DefinitionBytes: 6}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
