@@ -400,7 +400,7 @@ func callCell(r *call.Result) string {
 		for _, bl := range a.Blocks {
 			s := bl.Type
 			if bl.MIMEType != "" {
-				s += " " + bl.MIMEType
+				s += " (" + bl.MIMEType + ")"
 			}
 			blocks = append(blocks, s)
 		}
@@ -411,12 +411,12 @@ func callCell(r *call.Result) string {
 			wire = append(wire, "`structuredContent`")
 		}
 		if a.IsError && len(a.Blocks) > 0 {
-			text := gjson.GetBytes(r.Result, "content.0.text").String()
+			text := []rune(gjson.GetBytes(r.Result, "content.0.text").String())
 			if len(text) > 40 {
-				text = text[:40] + "…"
+				text = append(text[:40], '…')
 			}
-			if text != "" {
-				wire = append(wire, "“"+strings.ReplaceAll(text, "|", `\|`)+"”")
+			if len(text) > 0 {
+				wire = append(wire, "“"+strings.ReplaceAll(string(text), "|", `\|`)+"”")
 			}
 		}
 	}
@@ -427,11 +427,32 @@ func callCell(r *call.Result) string {
 				after++
 			}
 		}
-		s := fmt.Sprintf("%d progress", len(r.Progress))
+		var at []string
+		for _, p := range r.Progress {
+			at = append(at, fmt.Sprint(p.At.Milliseconds()))
+		}
+		s := fmt.Sprintf("%d progress at %s ms", len(r.Progress), strings.Join(at, ", "))
 		if after > 0 {
 			s += fmt.Sprintf(" (%d after the response)", after)
 		}
+		if r.Completed {
+			s += fmt.Sprintf(", answered at %d ms", r.Answered.Milliseconds())
+		}
 		wire = append(wire, s)
+	}
+	if r.Token != "" {
+		// The timeout policies' verdicts, on the recorded timeline.
+		var out []string
+		for _, v := range r.Verdicts {
+			if v.Outcome != "survives" {
+				out = append(out, v.Policy.Name+": "+v.Outcome)
+			}
+		}
+		if len(out) == 0 {
+			wire = append(wire, fmt.Sprintf("survives all %d timeout policies", len(r.Verdicts)))
+		} else {
+			wire = append(wire, strings.Join(out, ", "))
+		}
 	}
 	var codes []string
 	for _, f := range r.Findings() {
@@ -452,4 +473,34 @@ func rawCodeOf(e *probe.RPCError) string {
 		return e.RawCode
 	}
 	return fmt.Sprint(e.Code)
+}
+
+// Each live server, with its calls flag, has the corpus's tools and the
+// call corpus's, and is the SDK release recorded.
+func TestCorpusCallsLive(t *testing.T) {
+	t.Parallel()
+	for _, cc := range callCorpus {
+		t.Run(cc.corpus, func(t *testing.T) {
+			t.Parallel()
+			cs := corpusEntry(cc.corpus)
+			v := wireJSON(t, append([]string{"--"}, cc.argv(t)...)...)
+			if got := v.Get("wire.server_info.version").String(); got != cs.version {
+				t.Errorf("the installed SDK is %s, the call corpus was recorded with %s: re-record (go test ./cmd/mcpprobe -run CorpusCalls -record -update)", got, cs.version)
+			}
+			have := map[string]bool{}
+			for _, n := range names(v, "wire.tools") {
+				have[n] = true
+			}
+			for _, c := range callCases {
+				if c.command == "call" && !have[c.what] {
+					t.Errorf("no tool %s: tools %v", c.what, names(v, "wire.tools"))
+				}
+			}
+			for _, n := range corpusTools {
+				if !have[n] {
+					t.Errorf("no corpus tool %s beside the call tools", n)
+				}
+			}
+		})
+	}
 }
