@@ -367,9 +367,9 @@ func callsTable(cols [][]*call.Result) []byte {
 		cs := corpusEntry(cc.corpus)
 		fmt.Fprintf(&b, " `%s` (%s, %s) |", cs.name, cs.version, cs.protocol)
 	}
-	b.WriteString("\n  |---|")
+	b.WriteString("\n  | --- |")
 	for range callCorpus {
-		b.WriteString("---|")
+		b.WriteString(" --- |")
 	}
 	b.WriteString("\n")
 	for i, c := range callCases {
