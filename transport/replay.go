@@ -76,15 +76,36 @@ type Replay struct {
 	next   int // index of the next frame to play
 	err    error
 	closed bool
+	// recorded: frames are played at their recorded times (the trace's
+	// clock is the recording's); at is the last one played.
+	recorded bool
+	at       time.Duration
 }
 
 // NewReplay starts playing frames: what the server wrote before the first
 // send (a banner, stderr) is delivered at once.
 func NewReplay(frames []Frame, trace *Trace) *Replay {
+	return newReplay(frames, trace, false)
+}
+
+// NewTimedReplay plays frames as NewReplay does, at once, but on the
+// recording's clock: every frame, sent or played, carries the time it
+// had in the recording, and trace.Since is the recorded time of the
+// client's next send (or of the last frame played, after the last send).
+// A command that measures times (a call's progress timeline, when its
+// answer came) then measures the recording's, deterministically.
+func NewTimedReplay(frames []Frame, trace *Trace) *Replay {
+	return newReplay(frames, trace, true)
+}
+
+func newReplay(frames []Frame, trace *Trace, recorded bool) *Replay {
 	if trace == nil {
 		trace = NewTrace(time.Now())
 	}
-	r := &Replay{frames: frames, trace: trace, msgs: make(chan Message, len(frames)+1), probs: make(chan error, 1)}
+	r := &Replay{frames: frames, trace: trace, msgs: make(chan Message, len(frames)+1), probs: make(chan error, 1), recorded: recorded}
+	if recorded {
+		trace.SetClock(r.now)
+	}
 	r.mu.Lock()
 	r.playLocked()
 	r.mu.Unlock()
@@ -102,10 +123,18 @@ func (r *Replay) Send(raw []byte) error {
 	if r.closed {
 		return ErrPeerGone
 	}
-	r.trace.AddFrame(Frame{Dir: DirSend, Raw: append([]byte(nil), raw...)})
 	for r.next < len(r.frames) && r.frames[r.next].Dir != DirSend {
 		r.next++ // frames the client never waited for
 	}
+	sent := Frame{Dir: DirSend, Raw: append([]byte(nil), raw...)}
+	if r.recorded {
+		sent.T = r.at
+		if r.next < len(r.frames) {
+			sent.T = r.frames[r.next].T
+			r.at = sent.T
+		}
+	}
+	r.trace.AddFrame(sent)
 	if r.next >= len(r.frames) {
 		r.failLocked(fmt.Errorf("%w: sent %s after the recording's last send", ErrReplayDiverged, methodOf(raw)))
 		return r.err
@@ -125,11 +154,29 @@ func (r *Replay) playLocked() {
 	for r.next < len(r.frames) && r.frames[r.next].Dir != DirSend {
 		f := r.frames[r.next]
 		r.next++
-		rec := r.trace.AddFrame(Frame{Dir: f.Dir, Raw: f.Raw, Cut: f.Cut, Len: f.Len, NoNewline: f.NoNewline, HTTP: f.HTTP})
+		play := Frame{Dir: f.Dir, Raw: f.Raw, Cut: f.Cut, Len: f.Len, NoNewline: f.NoNewline, HTTP: f.HTTP}
+		if r.recorded {
+			play.T, r.at = f.T, f.T
+		}
+		rec := r.trace.AddFrame(play)
 		if f.Dir == DirRecv {
 			r.msgs <- Message{Raw: f.Raw, Seq: rec.Seq, T: rec.T}
 		}
 	}
+}
+
+// now is the recording's clock: the recorded time of the client's next
+// send, which is when the client, in the recording, acted next; after the
+// last send, the time of the last frame played.
+func (r *Replay) now() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := r.next; i < len(r.frames); i++ {
+		if r.frames[i].Dir == DirSend {
+			return max(r.frames[i].T, r.at)
+		}
+	}
+	return r.at
 }
 
 func (r *Replay) failLocked(err error) {

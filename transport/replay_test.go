@@ -74,3 +74,55 @@ func TestReplay(t *testing.T) {
 		t.Errorf("replay trace has %d frames, want 6: the banner, 3 sends, 2 replies", n)
 	}
 }
+
+// A timed replay plays every frame at its recorded time, and the trace's
+// clock reads the recorded time of the client's next send: a call timed
+// on it measures what the recording measured, however fast it runs.
+func TestTimedReplay(t *testing.T) {
+	ms := time.Millisecond
+	frames := []Frame{
+		{Dir: DirSend, T: 10 * ms, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)},
+		{Dir: DirRecv, T: 60 * ms, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress"}`)},
+		{Dir: DirRecv, T: 150 * ms, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)},
+		{Dir: DirSend, T: 400 * ms, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)},
+		{Dir: DirRecv, T: 410 * ms, Raw: []byte(`{"jsonrpc":"2.0","id":2,"result":{}}`)},
+	}
+	tr := NewTrace(time.Now())
+	r := NewTimedReplay(frames, tr)
+	if got := tr.Since(); got != 10*ms {
+		t.Errorf("before the first send the clock reads %v, want the send's recorded 10ms", got)
+	}
+	if err := r.Send([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []time.Duration{60 * ms, 150 * ms} {
+		if m := <-r.Messages(); m.T != want {
+			t.Errorf("%s played at %v, want %v", m.Raw, m.T, want)
+		}
+	}
+	if got := tr.Since(); got != 400*ms {
+		t.Errorf("between sends the clock reads %v, want the next send's 400ms", got)
+	}
+	if err := r.Send([]byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); err != nil {
+		t.Fatal(err)
+	}
+	<-r.Messages()
+	if got := tr.Since(); got != 410*ms {
+		t.Errorf("after the last send the clock reads %v, want the last frame's 410ms", got)
+	}
+	var sends []time.Duration
+	for _, f := range tr.Frames() {
+		if f.Dir == DirSend {
+			sends = append(sends, f.T)
+		}
+	}
+	if len(sends) != 2 || sends[0] != 10*ms || sends[1] != 400*ms {
+		t.Errorf("sends traced at %v, want [10ms 400ms]", sends)
+	}
+	// An untimed replay keeps the live clock.
+	live := NewTrace(time.Now().Add(-time.Hour))
+	NewReplay(frames, live)
+	if live.Since() < time.Hour {
+		t.Errorf("an untimed replay's clock reads %v, want the live clock", live.Since())
+	}
+}

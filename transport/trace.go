@@ -87,6 +87,10 @@ type Trace struct {
 	keep, kept   int64
 	dropped      int
 	droppedBytes int64
+
+	// clock, when set, is a recording's clock that a replay plays on:
+	// frames keep the time they are given, and Since is clock().
+	clock func() time.Duration
 }
 
 // NewTrace starts a trace whose clock starts at start.
@@ -96,7 +100,25 @@ func NewTrace(start time.Time) *Trace { return &Trace{start: start} }
 func (t *Trace) Start() time.Time { return t.start }
 
 // Since is the monotonic time elapsed since the trace started.
-func (t *Trace) Since() time.Duration { return time.Since(t.start) }
+func (t *Trace) Since() time.Duration {
+	t.mu.Lock()
+	c := t.clock
+	t.mu.Unlock()
+	if c != nil {
+		return c() // called unlocked: a replay's clock takes its own lock
+	}
+	return time.Since(t.start)
+}
+
+// SetClock makes now the trace's clock: from then on AddFrame keeps the
+// time each frame carries (a recorded one), and Since returns now(). A
+// replay that plays a recording at its recorded times sets it, so that
+// what is measured of the replay is what was measured of the recording.
+func (t *Trace) SetClock(now func() time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.clock = now
+}
 
 // Stream writes every frame, past and future, to w as JSON lines.
 // redact, if not nil, may hide secrets in what is written; a frame it
@@ -149,7 +171,9 @@ func (t *Trace) Add(dir Dir, raw []byte) Frame {
 func (t *Trace) AddFrame(f Frame) Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	f.T = time.Since(t.start)
+	if t.clock == nil {
+		f.T = time.Since(t.start)
+	}
 	f.Seq = t.seq
 	t.seq++
 	f.Conn = t.conn

@@ -130,7 +130,11 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 		return nil, err
 	}
 	if t.Kind == "replay" {
-		s.replay = transport.NewReplay(frames, o.Trace)
+		if t.Timed {
+			s.replay = transport.NewTimedReplay(frames, o.Trace)
+		} else {
+			s.replay = transport.NewReplay(frames, o.Trace)
+		}
 		return s, nil
 	}
 	if t.Kind == "stdio" || t.Kind == "" {

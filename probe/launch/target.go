@@ -33,6 +33,9 @@ type Target struct {
 	// Frames is a recorded trace a "replay" target plays back instead of
 	// a server: golden tests run whole commands on it, with no process.
 	Frames []transport.Frame
+	// Timed plays a replay at its recorded times (transport.NewTimedReplay):
+	// what a command measures of it is what it measured when recorded.
+	Timed bool
 	// tape, made by ReplayTarget, hands each Start the next connection of
 	// a recording that holds several; copies of the Target share it.
 	tape *tape
