@@ -111,6 +111,11 @@ type Session struct {
 	// how to answer (call's --elicit, --sampling-reply, --root).
 	answerer Answerer
 	byPolicy map[string]int // requests answered by the answerer, by method
+	// answers are written by a goroutine of their own: written by the
+	// reader, the answers to a flood of requests from a server that does
+	// not read its stdin meanwhile would fill the pipe and stop the
+	// reader, and the response behind the flood would never be read.
+	answers chan []byte
 }
 
 // Answerer answers a request from the server: the raw result to send, or
@@ -154,9 +159,42 @@ func NewSession(conn transport.Conn) *Session {
 		abandoned: map[string]string{},
 		counts:    map[string]int{},
 		done:      make(chan struct{}),
+		answers:   make(chan []byte, maxAnswers),
 	}
 	go s.read()
+	go s.write()
 	return s
+}
+
+// write sends the answers to the server's requests, in order, until the
+// stream ends.
+func (s *Session) write() {
+	for {
+		select {
+		case msg := <-s.answers:
+			_ = s.conn.Send(msg)
+		case <-s.done:
+			// What was queued before the end is still sent: a transport
+			// whose stream ended may still take writes.
+			for {
+				select {
+				case msg := <-s.answers:
+					_ = s.conn.Send(msg)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// reply queues an answer; at most maxAnswers are ever queued, so it
+// never blocks.
+func (s *Session) reply(msg []byte) {
+	select {
+	case s.answers <- msg:
+	default:
+	}
 }
 
 // Done is closed when the server's stream has ended.
@@ -558,7 +596,7 @@ func (s *Session) answer(method string, id gjson.Result, params []byte) {
 			}
 			s.byPolicy[method]++
 			s.mu.Unlock()
-			_ = s.conn.Send([]byte(head + `,"result":` + string(res) + `}`))
+			s.reply([]byte(head + `,"result":` + string(res) + `}`))
 			return
 		}
 	}
@@ -578,7 +616,7 @@ func (s *Session) answer(method string, id gjson.Result, params []byte) {
 		}
 		msg = head + `,"error":{"code":-32601,"message":` + jsonQuote(why) + `}}`
 	}
-	_ = s.conn.Send([]byte(msg))
+	s.reply([]byte(msg))
 }
 
 // IsMethodNotFound reports whether err is a JSON-RPC -32601.
