@@ -100,6 +100,10 @@ type Result struct {
 	Events []Event
 	// Progress is every notifications/progress among them.
 	Progress []Progress
+	// ProgressSeen counts every notifications/progress the session read,
+	// kept or not: past the session's first 10,000 events a flood is
+	// counted, not kept, and Progress has only the kept ones.
+	ProgressSeen int
 
 	Cancel *Cancel
 	Task   *Task
@@ -183,7 +187,10 @@ type Poll struct {
 	At           time.Duration // the answer, since the call was sent
 	Status       string
 	Message      string
-	PollInterval int64 // ms, -1 when not given
+	PollInterval int64 // ms, as the server gave it when HasPollInterval
+	// HasPollInterval: the answer carried a numeric pollInterval (which
+	// may be 0 or negative: a server's number, shown as sent).
+	HasPollInterval bool
 	Raw          []byte
 	Seq          int
 	Err          string
@@ -421,6 +428,9 @@ func (c *caller) run() error {
 		c.requiredWithoutTask()
 	}
 	r.Watched = c.now()
+	if r.Completed {
+		c.settle()
+	}
 	if r.Cancel != nil && c.ctx.Err() == nil {
 		c.health()
 	}
@@ -428,6 +438,21 @@ func (c *caller) run() error {
 	// Interrupted, what was seen so far is still the result: partial,
 	// as the output says.
 	return nil
+}
+
+// settleFor is how long the probe still reads after the answer, so that
+// what a server sends right behind it (a second answer to the same id,
+// progress after the response) is in the call's window, not lost.
+const settleFor = 100 * time.Millisecond
+
+func (c *caller) settle() {
+	t := time.NewTimer(settleFor)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.cl.Session.Done():
+	case <-c.ctx.Done():
+	}
 }
 
 // callErr is a failure to send at all.
@@ -573,11 +598,18 @@ func (c *caller) window() {
 		if e.Kind == "request" {
 			ev.Answer = replies.Describe(e.Method)
 		}
+		if e.Kind == "unknown_id" && r.Completed && e.Seq > r.ResponseSeq {
+			if id := gjson.GetBytes(e.Raw, "id"); id.Type == gjson.Number && id.Raw == strconv.FormatInt(r.RequestID, 10) {
+				ev.Note = "a second response to the call (id " + id.Raw + "): JSON-RPC 2.0 answers a request once; the first was kept"
+			}
+		}
 		r.Events = append(r.Events, ev)
 		if e.Kind == "notification" && e.Method == "notifications/progress" {
 			r.Progress = append(r.Progress, progressOf(ev, r.Token))
 		}
 	}
+	counts, _ := c.cl.Session.EventCounts()
+	r.ProgressSeen = max(counts["notification\x00notifications/progress"], len(r.Progress))
 	if c.trace != nil {
 		for _, f := range c.trace.FramesFrom(0) {
 			if f.T < r.Sent {
