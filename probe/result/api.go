@@ -84,6 +84,10 @@ type Analysis struct {
 	// without the field) is held to its method's shape; "task" is a
 	// task-augmented call's creation result, which carries none either.
 	ResultType string `json:"result_type,omitempty"`
+	// Unreadable: the result nests too deep to walk, or is no JSON
+	// object; nothing of it was analysed, and no host's delivery of it is
+	// worked out.
+	Unreadable bool `json:"-"`
 }
 
 // Analyse reads a result. It never fails: what cannot be read is a finding.
