@@ -325,6 +325,8 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 		}
 	case "nothing":
 		fmt.Fprintf(w, "Nothing came within %s after it: no progress to watch, no result.\n", msText(cn.Waited))
+	case "ended":
+		fmt.Fprintf(w, "The server's stream ended %s after it (it exited or closed its output): no result; %d progress notification(s) before it, %d after.\n", msText(cn.EndedAt), cn.ProgressBefore, cn.ProgressAfter)
 	default:
 		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, plain(st, cn.Outcome))
 	}
@@ -530,6 +532,7 @@ func CallJSON(r *call.Result) []byte {
 		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
 		co.Set("outcome", cn.Outcome).Set("progress_state", nullIfEmpty(cn.ProgressState))
 		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
+		co.Set("ended_ns", nsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
 		co.Set("waited_ns", int64(cn.Waited))
 		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))
 		o.Raw("cancel", co.Bytes())

@@ -153,8 +153,9 @@ type Cancel struct {
 	// Outcome: "result" (the server still answered: late, counted),
 	// "stopped" (its progress stopped, no result), "went on" (progress
 	// kept coming for the whole wait, no result), "nothing" (no progress
-	// to watch, and no result within the wait). For tasks/cancel, what
-	// the answer said.
+	// to watch, and no result within the wait), "ended" (the server's
+	// stream ended: it exited or closed its output). For tasks/cancel,
+	// what the answer said.
 	Outcome string
 	// ProgressState is what the call's progress did after the
 	// cancellation, result or not: "stopped", "went on" or "none" (no
@@ -162,6 +163,9 @@ type Cancel struct {
 	ProgressState string
 	// LateAt is when the late result came, since the cancellation.
 	LateAt time.Duration
+	// EndedAt is when the server's stream ended, since the cancellation
+	// (outcome "ended": it exited or closed its output on it).
+	EndedAt time.Duration
 	Waited time.Duration // the bounded wait after the cancellation
 	// Healthy: the health call after it got an answer.
 	Healthy      bool
@@ -491,6 +495,11 @@ func (c *caller) wait() (probe.Response, bool, error) {
 	resp, ok, err = c.p.Within(c.ctx, cn.Waited)
 	if !ok {
 		c.p.Abandon()
+	}
+	var ce *probe.ClosedError
+	if errors.As(err, &ce) {
+		// Not "stopped": the server is gone, and the health call says so.
+		cn.Outcome, cn.EndedAt = "ended", c.now()-cn.At
 	}
 	return resp, ok, err
 }
