@@ -297,7 +297,11 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		if !p.Ours {
 			tok = "not ours: " + orDash(p.Token)
 		}
-		rows = append(rows, []string{msText(p.At), msText(p.At - prev), strconv.FormatFloat(p.Progress, 'g', -1, 64), total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
+		value := strconv.FormatFloat(p.Progress, 'g', -1, 64)
+		if p.Invalid != "" {
+			value = cell(st, p.Invalid)
+		}
+		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
 		prev = p.At
 	}
 	Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
@@ -513,6 +517,7 @@ func CallJSON(r *call.Result) []byte {
 			po.Raw("token", nil)
 		}
 		po.Set("ours", p.Ours).Set("progress", p.Progress).Set("total", p.Total).Set("message", p.Message)
+		po.Set("invalid", nullIfEmpty(p.Invalid))
 		prog = append(prog, po.Bytes())
 	}
 	o.Raw("progress", RawArray(prog))

@@ -136,6 +136,9 @@ type Progress struct {
 	Progress float64
 	Total    *float64
 	Message  string
+	// Invalid says what of progress or total is not a number, with the
+	// value as sent (clipped); "" when both are.
+	Invalid string
 }
 
 // Cancel is what a cancellation did.
@@ -166,7 +169,7 @@ type Cancel struct {
 	// EndedAt is when the server's stream ended, since the cancellation
 	// (outcome "ended": it exited or closed its output on it).
 	EndedAt time.Duration
-	Waited time.Duration // the bounded wait after the cancellation
+	Waited  time.Duration // the bounded wait after the cancellation
 	// Healthy: the health call after it got an answer.
 	Healthy      bool
 	HealthMethod string
@@ -195,9 +198,9 @@ type Poll struct {
 	// HasPollInterval: the answer carried a numeric pollInterval (which
 	// may be 0 or negative: a server's number, shown as sent).
 	HasPollInterval bool
-	Raw          []byte
-	Seq          int
-	Err          string
+	Raw             []byte
+	Seq             int
+	Err             string
 }
 
 // Findings are the call's: the session's, the result's, and the call's own.
@@ -673,6 +676,16 @@ func progressOf(ev Event, token string) Progress {
 		f := t.Float()
 		p.Total = &f
 	}
+	var bad []string
+	if pv := v.Get("progress"); pv.Type != gjson.Number {
+		bad = append(bad, "progress "+orAbsent(clip(pv.Raw, 40)))
+	}
+	if t := v.Get("total"); t.Exists() && t.Type != gjson.Number {
+		bad = append(bad, "total "+clip(t.Raw, 40))
+	}
+	if len(bad) > 0 {
+		p.Invalid = strings.Join(bad, ", ") + ": not a number"
+	}
 	return p
 }
 
@@ -683,7 +696,7 @@ func (r *Result) progressEvents() []result.ProgressEvent {
 	evs := make([]result.ProgressEvent, 0, len(r.Progress))
 	for _, p := range r.Progress {
 		e := result.ProgressEvent{At: p.At, Progress: p.Progress, Message: p.Message,
-			AfterResponse: r.Completed && p.Seq > r.ResponseSeq}
+			AfterResponse: r.Completed && p.Seq > r.ResponseSeq, Invalid: p.Invalid}
 		if p.Total != nil {
 			e.HasTotal, e.Total = true, *p.Total
 		}

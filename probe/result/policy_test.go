@@ -204,6 +204,8 @@ func TestCheckProgress(t *testing.T) {
 			codes: []string{"progress-after-response"}, msg: "2 progress notification(s) after the response"},
 		{name: "a token other than the request's", sent: tok, events: []ProgressEvent{{At: 100 * ms, Progress: 1, Token: []byte(`"other"`)}}, end: time.Second, completed: true,
 			codes: []string{"progress-unknown-token"}, msg: `token "other"`},
+		{name: "a progress that is not a number is left out of the monotonic check", sent: tok, events: []ProgressEvent{ev(100*ms, 1), {At: 200 * ms, Token: tok, Invalid: `progress "half": not a number`}, ev(300*ms, 2)}, end: time.Second, completed: true,
+			codes: []string{"progress-invalid"}, msg: `#2 at 200ms: progress "half": not a number`},
 		{name: "no token", sent: tok, events: []ProgressEvent{{At: 100 * ms, Progress: 1}}, end: time.Second, completed: true,
 			codes: []string{"progress-unknown-token"}, msg: "no token"},
 		{name: "progress when the request carried no token", events: []ProgressEvent{ev(100*ms, 1)}, end: time.Second, completed: true,
