@@ -418,9 +418,26 @@ func (c *caller) run() error {
 		r.Token = "mcpprobe-progress-1"
 		extra = `"progressToken":` + quote(r.Token)
 	}
+	var before time.Duration
+	if c.trace != nil {
+		before = c.trace.Since()
+	}
 	p, err := c.cl.Session.Begin(c.ctx, r.Method, c.params(members, extra))
 	if err != nil {
-		return callErr(r.Method, err)
+		var ce *probe.ClosedError
+		if errors.As(err, &ce) || c.ctx.Err() != nil {
+			return callErr(r.Method, err)
+		}
+		// Over HTTP the POST carries the answer: a server that never
+		// answers it fails the send (bounded by --timeout), after a
+		// handshake that worked. The call is unanswered, not the server
+		// unreachable.
+		r.Sent = before
+		r.Unanswered = err.Error()
+		r.add(findings.CallUnanswered, "%s `%s` got no answer: %v", r.Method, r.Name, err)
+		r.Watched = c.now()
+		c.window()
+		return nil
 	}
 	c.p, r.Sent, r.RequestID = p, p.Sent, p.ID
 	if ph := o.Probe.Phase; ph != nil {
