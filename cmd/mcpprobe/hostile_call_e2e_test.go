@@ -177,6 +177,7 @@ func TestHostileCallEscapes(t *testing.T) {
 		{"call", "--progress", "call", "--", bin.raw, "-call-escapes"},
 		{"call", "--task", "research", "--", bin.raw, "-tasks", "good", "-call-escapes"},
 		{"call", "nope", "--", bin.raw, "-call-escapes"},
+		{"read", "file:///tmp/x", "--", bin.raw, "-call-escapes"},
 	} {
 		tty, other, code := onTerminal(t, 120, false, nil, args...)
 		if found := rawEscapes(tty + other); len(found) > 0 {
@@ -202,6 +203,11 @@ func TestHostileCallEscapes(t *testing.T) {
 	r = mcpprobe(t, "call", "--view", "claude-code", "call", "--", bin.raw, "-call-escapes")
 	if r.code != 0 || strings.ContainsRune(r.stdout, 0x1b) || len(rawEscapes(r.stdout)) > 0 {
 		t.Errorf("--view: exit %d, raw %v", r.code, rawEscapes(r.stdout))
+	}
+	// A call never answered, in a report: bounded by --timeout, said so.
+	r = mcpprobe(t, "report", "--timeout", "2s", "--call", "call={}", "--", bin.raw, "-call-silent")
+	if r.code != 0 || !strings.Contains(r.stdout, "## Calls") || r.took > 15*time.Second {
+		t.Errorf("report, silent call: exit %d in %v: %s", r.code, r.took, r.stderr)
 	}
 }
 
