@@ -346,7 +346,7 @@ func TestHostileCallAnswers(t *testing.T) {
 		min, max   time.Duration
 	}{
 		{"-call-exit", []string{"call-unanswered", "exited-early"}, "stream ended", 0, 5 * time.Second},
-		{"-call-close-stdout", []string{"call-unanswered"}, "stream ended", 0, 5 * time.Second},
+		{"-call-close-stdout", []string{"call-unanswered", "exited-early"}, "stream ended", 0, 5 * time.Second},
 		{"-call-wrong-id", []string{"call-unanswered", "unknown-id"}, "no response within 2s", 2 * time.Second, 10 * time.Second},
 		{"-call-silent", []string{"call-unanswered"}, "no response within 2s", 2 * time.Second, 10 * time.Second},
 	} {
@@ -354,6 +354,13 @@ func TestHostileCallAnswers(t *testing.T) {
 		wantCodes(t, v, tc.codes...)
 		if u := v.Get("call.unanswered").String(); !strings.Contains(u, tc.unanswered) || v.Get("call.completed").Bool() {
 			t.Errorf("%s: unanswered %q", tc.flag, u)
+		}
+		m := v.Get(`findings.#(code=="exited-early").message`).String()
+		if tc.flag == "-call-close-stdout" && !strings.Contains(m, "closed its stdout") {
+			t.Errorf("closed stdout, kept running: %q", m)
+		}
+		if tc.flag == "-call-exit" && !strings.Contains(m, "exited on its own during the probe (exit status 1)") {
+			t.Errorf("exited: %q", m)
 		}
 		if r.took < tc.min || r.took > tc.max {
 			t.Errorf("%s took %v, want %v to %v", tc.flag, r.took, tc.min, tc.max)

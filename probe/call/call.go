@@ -270,8 +270,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	stopped = true
 	if st := srv.Stdio(); st != nil {
 		probe.StdioFindings(cl.Capture, st, probe.ProcessExit{
-			Early:  exit.AlreadyExited && exit.StoppedBy == "",
-			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
+			Early:        exit.AlreadyExited && exit.StoppedBy == "",
+			OutputClosed: exit.OutputClosed,
+			Signal:       exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
 			Interrupted: launch.Interrupted() != "",
 		})
 	}
