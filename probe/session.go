@@ -159,26 +159,24 @@ func NewSession(conn transport.Conn) *Session {
 		abandoned: map[string]string{},
 		counts:    map[string]int{},
 		done:      make(chan struct{}),
-		answers:   make(chan []byte, maxAnswers),
 	}
 	go s.read()
-	go s.write()
 	return s
 }
 
 // write sends the answers to the server's requests, in order, until the
 // stream ends.
-func (s *Session) write() {
+func (s *Session) write(answers chan []byte) {
 	for {
 		select {
-		case msg := <-s.answers:
+		case msg := <-answers:
 			_ = s.conn.Send(msg)
 		case <-s.done:
 			// What was queued before the end is still sent: a transport
 			// whose stream ended may still take writes.
 			for {
 				select {
-				case msg := <-s.answers:
+				case msg := <-answers:
 					_ = s.conn.Send(msg)
 				default:
 					return
@@ -189,10 +187,18 @@ func (s *Session) write() {
 }
 
 // reply queues an answer; at most maxAnswers are ever queued, so it
-// never blocks.
+// never blocks. The writer starts with the first answer: most sessions
+// are never asked anything.
 func (s *Session) reply(msg []byte) {
+	s.mu.Lock()
+	if s.answers == nil {
+		s.answers = make(chan []byte, maxAnswers)
+		go s.write(s.answers)
+	}
+	answers := s.answers
+	s.mu.Unlock()
 	select {
-	case s.answers <- msg:
+	case answers <- msg:
 	default:
 	}
 }
