@@ -244,6 +244,21 @@ func TestHostileCallProgress(t *testing.T) {
 		t.Errorf("unanswered: %q", u)
 	}
 
+	// A flood that goes on past what the session keeps: the timeline
+	// ends where the kept part does, and a policy whose timer would fire
+	// past it is inconclusive, not "would time out" for want of the
+	// progress that was counted and dropped.
+	_, v = hostileCall(t, 0, "--progress", "--policy", "mine=timeout:500ms,reset-on-progress", "--timeout", "20s", "call", "--", bin.raw, "-call-progress", "2500ms", "-progress-batch", "1000")
+	if seen, kept := v.Get("call.progress_seen").Int(), v.Get("call.progress.#").Int(); seen < 20_000 || kept >= seen {
+		t.Errorf("progress seen %d, kept %d", seen, kept)
+	}
+	if vd := v.Get(`call.verdicts.#(policy.name=="mine")`); vd.Get("outcome").String() != "inconclusive" || !strings.Contains(vd.Get("why").String(), "counted, not kept") {
+		t.Errorf("verdict past the kept timeline: %s", vd.Raw)
+	}
+	if has(findingCodes(v), "progress-gap") || has(findingCodes(v), "would-time-out") {
+		t.Errorf("a silence judged where nothing was kept: %v", findingCodes(v))
+	}
+
 	_, v = hostileCall(t, 0, "--progress", "call", "--", bin.raw, "-progress-odd")
 	wantCodes(t, v, "progress-unknown-token", "progress-invalid")
 	if has(findingCodes(v), "progress-not-monotonic") {

@@ -104,6 +104,9 @@ type Result struct {
 	// kept or not: past the session's first 10,000 events a flood is
 	// counted, not kept, and Progress has only the kept ones.
 	ProgressSeen int
+	// KnownUntil, when the session stopped keeping messages during the
+	// call, is the last kept one's time: the timeline ends there.
+	KnownUntil time.Duration
 
 	Cancel *Cancel
 	Task   *Task
@@ -638,8 +641,11 @@ func (c *caller) window() {
 			r.Progress = append(r.Progress, progressOf(ev, r.Token))
 		}
 	}
-	counts, _ := c.cl.Session.EventCounts()
+	counts, notKept := c.cl.Session.EventCounts()
 	r.ProgressSeen = max(counts["notification\x00notifications/progress"], len(r.Progress))
+	if notKept > 0 && len(r.Events) > 0 {
+		r.KnownUntil = max(r.Events[len(r.Events)-1].At, 1)
+	}
 	if c.trace != nil {
 		for _, f := range c.trace.FramesFrom(0) {
 			if f.T < r.Sent {
@@ -751,8 +757,13 @@ func (r *Result) analyse(o Options) {
 	if !r.Completed {
 		end = r.Watched
 	}
-	r.addAll(result.CheckProgress(sent, r.progressEvents(), end, r.Completed, 0))
-	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed}
+	checkEnd := end
+	if r.KnownUntil > 0 {
+		// No silence is judged where nothing was kept.
+		checkEnd = min(end, r.KnownUntil)
+	}
+	r.addAll(result.CheckProgress(sent, r.progressEvents(), checkEnd, r.Completed && checkEnd == end, 0))
+	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed, KnownUntil: r.KnownUntil}
 	if !r.Completed {
 		tl.Duration = r.Watched
 	}

@@ -144,6 +144,9 @@ type Timeline struct {
 	Duration  time.Duration   // request sent → response (or the probe gave up)
 	Completed bool            // a response arrived
 	Progress  []time.Duration // each notifications/progress, since the request
+	// KnownUntil, when set, is where what the probe kept ends: past it a
+	// flood was counted, not kept, and Progress says nothing of it.
+	KnownUntil time.Duration
 }
 
 // Verdict says whether a call like this one survives a policy.

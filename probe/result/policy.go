@@ -183,6 +183,11 @@ func judge(p Policy, t Timeline) Verdict {
 		if g.set {
 			v.Why += fmt.Sprintf(", before this policy would give up at %s", dur(g.at))
 		}
+	case g.set && g.at <= t.Duration && t.KnownUntil > 0 && g.at > t.KnownUntil && (p.ResetOnProgress || p.Idle > 0 || p.MaxTotalOnProgress):
+		// The timer would fire where the progress is not known: what
+		// was counted, not kept, may have kept it running.
+		v.Outcome = Inconclusive
+		v.Why = fmt.Sprintf("the progress after %s was counted, not kept (a flood past what the session keeps): whether it kept this policy's timer running is not known", dur(t.KnownUntil))
 	case g.set && g.at <= t.Duration:
 		v.Outcome, v.At, v.Why = WouldTimeOut, g.at, g.why
 	default:

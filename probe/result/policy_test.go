@@ -131,6 +131,12 @@ func TestJudge(t *testing.T) {
 			t: Timeline{Duration: 5 * time.Second}, outcome: WouldTimeOut, at: time.Second},
 		{name: "not completed, progress until the probe's end", policy: "p=timeout:1s,reset-on-progress",
 			t: Timeline{Duration: 5 * time.Second, Progress: every(100*ms, 5*time.Second)}, outcome: Inconclusive},
+		{name: "a flood past what was kept: the silence after it is not known", policy: "p=timeout:1s,reset-on-progress",
+			t: Timeline{Duration: 5 * time.Second, Completed: true, Progress: every(1*ms, 200*ms), KnownUntil: 200 * ms}, outcome: Inconclusive, why: "counted, not kept"},
+		{name: "a flood past what was kept does not hide a plain timeout", policy: "p=timeout:1s",
+			t: Timeline{Duration: 5 * time.Second, Completed: true, Progress: every(1*ms, 200*ms), KnownUntil: 200 * ms}, outcome: WouldTimeOut, at: time.Second},
+		{name: "a flood past what was kept, timer fired before it", policy: "p=timeout:100ms,reset-on-progress",
+			t: Timeline{Duration: 5 * time.Second, Completed: true, Progress: []time.Duration{50 * ms, 400 * ms}, KnownUntil: 400 * ms}, outcome: WouldTimeOut, at: 150 * ms},
 		{name: "progress after the horizon is ignored", policy: "p=timeout:1s,reset-on-progress",
 			t: Timeline{Duration: 500 * ms, Completed: true, Progress: []time.Duration{time.Hour}}, outcome: Survives},
 	}
