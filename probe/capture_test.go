@@ -991,9 +991,16 @@ func TestRunServerTrafficDuringProbe(t *testing.T) {
 	wantFinding(t, c, "warning", "unknown-id", "id 777")
 
 	var answers []string
-	for _, raw := range conn.sentLog() {
-		if parseReq(raw).Method == "" {
-			answers = append(answers, string(raw))
+	// The answers are written by the session's writer: wait for them.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		answers = answers[:0]
+		for _, raw := range conn.sentLog() {
+			if parseReq(raw).Method == "" {
+				answers = append(answers, string(raw))
+			}
+		}
+		if len(answers) >= 2 {
+			break
 		}
 	}
 	wantAnswers := []string{

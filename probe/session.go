@@ -111,6 +111,11 @@ type Session struct {
 	// how to answer (call's --elicit, --sampling-reply, --root).
 	answerer Answerer
 	byPolicy map[string]int // requests answered by the answerer, by method
+	// answers are written by a goroutine of their own: written by the
+	// reader, the answers to a flood of requests from a server that does
+	// not read its stdin meanwhile would fill the pipe and stop the
+	// reader, and the response behind the flood would never be read.
+	answers chan []byte
 }
 
 // Answerer answers a request from the server: the raw result to send, or
@@ -163,6 +168,45 @@ func NewSession(conn transport.Conn) *Session {
 	}
 	go s.read()
 	return s
+}
+
+// write sends the answers to the server's requests, in order, until the
+// stream ends.
+func (s *Session) write(answers chan []byte) {
+	for {
+		select {
+		case msg := <-answers:
+			_ = s.conn.Send(msg)
+		case <-s.done:
+			// What was queued before the end is still sent: a transport
+			// whose stream ended may still take writes.
+			for {
+				select {
+				case msg := <-answers:
+					_ = s.conn.Send(msg)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// reply queues an answer; at most maxAnswers are ever queued, so it
+// never blocks. The writer starts with the first answer: most sessions
+// are never asked anything.
+func (s *Session) reply(msg []byte) {
+	s.mu.Lock()
+	if s.answers == nil {
+		s.answers = make(chan []byte, maxAnswers)
+		go s.write(s.answers)
+	}
+	answers := s.answers
+	s.mu.Unlock()
+	select {
+	case answers <- msg:
+	default:
+	}
 }
 
 // Done is closed when the server's stream has ended.
@@ -564,7 +608,7 @@ func (s *Session) answer(method string, id gjson.Result, params []byte) {
 			}
 			s.byPolicy[method]++
 			s.mu.Unlock()
-			_ = s.conn.Send([]byte(head + `,"result":` + string(res) + `}`))
+			s.reply([]byte(head + `,"result":` + string(res) + `}`))
 			return
 		}
 	}
@@ -584,7 +628,7 @@ func (s *Session) answer(method string, id gjson.Result, params []byte) {
 		}
 		msg = head + `,"error":{"code":-32601,"message":` + jsonQuote(why) + `}}`
 	}
-	_ = s.conn.Send([]byte(msg))
+	s.reply([]byte(msg))
 }
 
 // IsMethodNotFound reports whether err is a JSON-RPC -32601.

@@ -15,11 +15,14 @@ import (
 type ProcessExit struct {
 	// Early: the server exited on its own during an otherwise successful
 	// probe.
-	Early    bool
-	Signal   string // the strongest signal it needed: "", "SIGTERM" or "SIGKILL"
-	Status   string // as the OS reported it
-	Leftover bool   // processes of its group outlived it and were killed
-	Grace    time.Duration
+	Early bool
+	// OutputClosed: it closed its stdout and kept running until let go
+	// (Early is then set too, and Status is how it went when let go).
+	OutputClosed bool
+	Signal       string // the strongest signal it needed: "", "SIGTERM" or "SIGKILL"
+	Status       string // as the OS reported it
+	Leftover     bool   // processes of its group outlived it and were killed
+	Grace        time.Duration
 	// Interrupted: the user stopped the run and mcpprobe killed the
 	// server; how it went away says nothing about it.
 	Interrupted bool
@@ -87,6 +90,8 @@ func streamFindings(c *Capture, srv *transport.Stdio) {
 
 func exitFindings(c *Capture, exit ProcessExit, grace time.Duration, exitedEarly bool) {
 	switch {
+	case exitedEarly && exit.OutputClosed:
+		c.Add(findings.ExitedEarly, "the server closed its stdout during the probe and kept running until it was let go (then %s)", exit.Status)
 	case exitedEarly:
 		c.Add(findings.ExitedEarly, "the server exited on its own during the probe (%s)", exit.Status)
 	case exit.Signal == "SIGTERM":

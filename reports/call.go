@@ -19,6 +19,10 @@ import (
 // can be megabytes, and --save or --json has all of it.
 const callTextChars = 2000
 
+// callRows bounds the rows of the progress timeline and of the messages
+// during the call in the text: a server decides how many it sends.
+const callRows = 50
+
 // Call writes one call as text: the answer and its timings, the result's
 // blocks (text excerpted and escaped, base64 never printed), what each
 // host delivers, the progress timeline, the cancellation, the task, the
@@ -270,14 +274,21 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "\nProgress: %d notification(s)", len(r.Progress))
+	fmt.Fprintf(w, "\nProgress: %s notification(s)", thousands(len(r.Progress)))
+	if r.ProgressSeen > len(r.Progress) {
+		fmt.Fprintf(w, " kept of %s read (past the session's first 10,000 messages a flood is counted, not kept)", thousands(r.ProgressSeen))
+	}
 	if r.Token != "" {
 		fmt.Fprintf(w, " (token %s sent)", plain(st, strconv.Quote(r.Token)))
 	}
 	fmt.Fprintln(w, ":")
 	var rows [][]string
 	var prev time.Duration
-	for _, p := range r.Progress {
+	for i, p := range r.Progress {
+		if i == callRows {
+			rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", thousands(len(r.Progress)-i)), ""})
+			break
+		}
 		total := "—"
 		if p.Total != nil {
 			total = strconv.FormatFloat(*p.Total, 'g', -1, 64)
@@ -286,7 +297,11 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		if !p.Ours {
 			tok = "not ours: " + orDash(p.Token)
 		}
-		rows = append(rows, []string{msText(p.At), msText(p.At - prev), strconv.FormatFloat(p.Progress, 'g', -1, 64), total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
+		value := strconv.FormatFloat(p.Progress, 'g', -1, 64)
+		if p.Invalid != "" {
+			value = cell(st, p.Invalid)
+		}
+		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
 		prev = p.At
 	}
 	Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
@@ -314,6 +329,8 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 		}
 	case "nothing":
 		fmt.Fprintf(w, "Nothing came within %s after it: no progress to watch, no result.\n", msText(cn.Waited))
+	case "ended":
+		fmt.Fprintf(w, "The server's stream ended %s after it (it exited or closed its output): no result; %d progress notification(s) before it, %d after.\n", msText(cn.EndedAt), cn.ProgressBefore, cn.ProgressAfter)
 	default:
 		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, plain(st, cn.Outcome))
 	}
@@ -331,11 +348,11 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", plain(st, strconv.Quote(t.ID)), plain(st, orDash(t.Support)), len(t.Polls), plain(st, orDash(t.Final)))
+	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", plain(st, Clip(strconv.Quote(t.ID), 80)), plain(st, orDash(t.Support)), len(t.Polls), plain(st, orDash(t.Final)))
 	var rows [][]string
 	for _, p := range t.Polls {
 		pi := "—"
-		if p.PollInterval >= 0 {
+		if p.HasPollInterval {
 			pi = thousands(int(p.PollInterval)) + " ms"
 		}
 		status := p.Status
@@ -349,9 +366,14 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 
 func callEvents(w io.Writer, st Style, r *call.Result) {
 	var rows [][]string
+	more := 0
 	for _, e := range r.Events {
 		if e.Kind == "notification" && e.Method == "notifications/progress" {
 			continue // in the progress timeline
+		}
+		if len(rows) == callRows {
+			more++
+			continue
 		}
 		what := e.Answer
 		if what == "" {
@@ -361,6 +383,9 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 	}
 	if len(rows) == 0 {
 		return
+	}
+	if more > 0 {
+		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", thousands(more))})
 	}
 	fmt.Fprintln(w, "\nDuring the call the server also sent:")
 	Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
@@ -492,9 +517,11 @@ func CallJSON(r *call.Result) []byte {
 			po.Raw("token", nil)
 		}
 		po.Set("ours", p.Ours).Set("progress", p.Progress).Set("total", p.Total).Set("message", p.Message)
+		po.Set("invalid", nullIfEmpty(p.Invalid))
 		prog = append(prog, po.Bytes())
 	}
 	o.Raw("progress", RawArray(prog))
+	o.Set("progress_seen", r.ProgressSeen)
 	evs := make([][]byte, 0, len(r.Events))
 	for _, e := range r.Events {
 		eo := &Object{}
@@ -510,6 +537,7 @@ func CallJSON(r *call.Result) []byte {
 		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
 		co.Set("outcome", cn.Outcome).Set("progress_state", nullIfEmpty(cn.ProgressState))
 		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
+		co.Set("ended_ns", nsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
 		co.Set("waited_ns", int64(cn.Waited))
 		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))
 		o.Raw("cancel", co.Bytes())
@@ -525,7 +553,7 @@ func CallJSON(r *call.Result) []byte {
 		for _, p := range tk.Polls {
 			po := &Object{}
 			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", nullIfEmpty(p.Status))
-			po.Set("status_message", nullIfEmpty(p.Message)).Set("poll_interval_ms", nsOrNull(p.PollInterval, p.PollInterval >= 0))
+			po.Set("status_message", nullIfEmpty(p.Message)).Set("poll_interval_ms", nsOrNull(p.PollInterval, p.HasPollInterval))
 			po.Set("error", nullIfEmpty(p.Err)).Raw("raw", p.Raw)
 			polls = append(polls, po.Bytes())
 		}

@@ -100,6 +100,13 @@ type Result struct {
 	Events []Event
 	// Progress is every notifications/progress among them.
 	Progress []Progress
+	// ProgressSeen counts every notifications/progress the session read,
+	// kept or not: past the session's first 10,000 events a flood is
+	// counted, not kept, and Progress has only the kept ones.
+	ProgressSeen int
+	// KnownUntil, when the session stopped keeping messages during the
+	// call, is the last kept one's time: the timeline ends there.
+	KnownUntil time.Duration
 
 	Cancel *Cancel
 	Task   *Task
@@ -132,6 +139,9 @@ type Progress struct {
 	Progress float64
 	Total    *float64
 	Message  string
+	// Invalid says what of progress or total is not a number, with the
+	// value as sent (clipped); "" when both are.
+	Invalid string
 }
 
 // Cancel is what a cancellation did.
@@ -149,8 +159,9 @@ type Cancel struct {
 	// Outcome: "result" (the server still answered: late, counted),
 	// "stopped" (its progress stopped, no result), "went on" (progress
 	// kept coming for the whole wait, no result), "nothing" (no progress
-	// to watch, and no result within the wait). For tasks/cancel, what
-	// the answer said.
+	// to watch, and no result within the wait), "ended" (the server's
+	// stream ended: it exited or closed its output). For tasks/cancel,
+	// what the answer said.
 	Outcome string
 	// ProgressState is what the call's progress did after the
 	// cancellation, result or not: "stopped", "went on" or "none" (no
@@ -158,7 +169,10 @@ type Cancel struct {
 	ProgressState string
 	// LateAt is when the late result came, since the cancellation.
 	LateAt time.Duration
-	Waited time.Duration // the bounded wait after the cancellation
+	// EndedAt is when the server's stream ended, since the cancellation
+	// (outcome "ended": it exited or closed its output on it).
+	EndedAt time.Duration
+	Waited  time.Duration // the bounded wait after the cancellation
 	// Healthy: the health call after it got an answer.
 	Healthy      bool
 	HealthMethod string
@@ -183,10 +197,13 @@ type Poll struct {
 	At           time.Duration // the answer, since the call was sent
 	Status       string
 	Message      string
-	PollInterval int64 // ms, -1 when not given
-	Raw          []byte
-	Seq          int
-	Err          string
+	PollInterval int64 // ms, as the server gave it when HasPollInterval
+	// HasPollInterval: the answer carried a numeric pollInterval (which
+	// may be 0 or negative: a server's number, shown as sent).
+	HasPollInterval bool
+	Raw             []byte
+	Seq             int
+	Err             string
 }
 
 // Findings are the call's: the session's, the result's, and the call's own.
@@ -256,8 +273,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	stopped = true
 	if st := srv.Stdio(); st != nil {
 		probe.StdioFindings(cl.Capture, st, probe.ProcessExit{
-			Early:  exit.AlreadyExited && exit.StoppedBy == "",
-			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
+			Early:        exit.AlreadyExited && exit.StoppedBy == "",
+			OutputClosed: exit.OutputClosed,
+			Signal:       exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
 			Interrupted: launch.Interrupted() != "",
 		})
 	}
@@ -404,9 +422,26 @@ func (c *caller) run() error {
 		r.Token = "mcpprobe-progress-1"
 		extra = `"progressToken":` + quote(r.Token)
 	}
+	var before time.Duration
+	if c.trace != nil {
+		before = c.trace.Since()
+	}
 	p, err := c.cl.Session.Begin(c.ctx, r.Method, c.params(members, extra))
 	if err != nil {
-		return callErr(r.Method, err)
+		var ce *probe.ClosedError
+		if errors.As(err, &ce) || c.ctx.Err() != nil {
+			return callErr(r.Method, err)
+		}
+		// Over HTTP the POST carries the answer: a server that never
+		// answers it fails the send (bounded by --timeout), after a
+		// handshake that worked. The call is unanswered, not the server
+		// unreachable.
+		r.Sent = before
+		r.Unanswered = err.Error()
+		r.add(findings.CallUnanswered, "%s `%s` got no answer: %v", r.Method, r.Name, err)
+		r.Watched = c.now()
+		c.window()
+		return nil
 	}
 	c.p, r.Sent, r.RequestID = p, p.Sent, p.ID
 	if ph := o.Probe.Phase; ph != nil {
@@ -421,6 +456,9 @@ func (c *caller) run() error {
 		c.requiredWithoutTask()
 	}
 	r.Watched = c.now()
+	if r.Completed {
+		c.settle()
+	}
 	if r.Cancel != nil && c.ctx.Err() == nil {
 		c.health()
 	}
@@ -428,6 +466,21 @@ func (c *caller) run() error {
 	// Interrupted, what was seen so far is still the result: partial,
 	// as the output says.
 	return nil
+}
+
+// settleFor is how long the probe still reads after the answer, so that
+// what a server sends right behind it (a second answer to the same id,
+// progress after the response) is in the call's window, not lost.
+const settleFor = 100 * time.Millisecond
+
+func (c *caller) settle() {
+	t := time.NewTimer(settleFor)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.cl.Session.Done():
+	case <-c.ctx.Done():
+	}
 }
 
 // callErr is a failure to send at all.
@@ -466,6 +519,11 @@ func (c *caller) wait() (probe.Response, bool, error) {
 	resp, ok, err = c.p.Within(c.ctx, cn.Waited)
 	if !ok {
 		c.p.Abandon()
+	}
+	var ce *probe.ClosedError
+	if errors.As(err, &ce) {
+		// Not "stopped": the server is gone, and the health call says so.
+		cn.Outcome, cn.EndedAt = "ended", c.now()-cn.At
 	}
 	return resp, ok, err
 }
@@ -573,10 +631,20 @@ func (c *caller) window() {
 		if e.Kind == "request" {
 			ev.Answer = replies.Describe(e.Method)
 		}
+		if e.Kind == "unknown_id" && r.Completed && e.Seq > r.ResponseSeq {
+			if id := gjson.GetBytes(e.Raw, "id"); id.Type == gjson.Number && id.Raw == strconv.FormatInt(r.RequestID, 10) {
+				ev.Note = "a second response to the call (id " + id.Raw + "): JSON-RPC 2.0 answers a request once; the first was kept"
+			}
+		}
 		r.Events = append(r.Events, ev)
 		if e.Kind == "notification" && e.Method == "notifications/progress" {
 			r.Progress = append(r.Progress, progressOf(ev, r.Token))
 		}
+	}
+	counts, notKept := c.cl.Session.EventCounts()
+	r.ProgressSeen = max(counts["notification\x00notifications/progress"], len(r.Progress))
+	if notKept > 0 && len(r.Events) > 0 {
+		r.KnownUntil = max(r.Events[len(r.Events)-1].At, 1)
 	}
 	if c.trace != nil {
 		for _, f := range c.trace.FramesFrom(0) {
@@ -632,6 +700,16 @@ func progressOf(ev Event, token string) Progress {
 		f := t.Float()
 		p.Total = &f
 	}
+	var bad []string
+	if pv := v.Get("progress"); pv.Type != gjson.Number {
+		bad = append(bad, "progress "+orAbsent(clip(pv.Raw, 40)))
+	}
+	if t := v.Get("total"); t.Exists() && t.Type != gjson.Number {
+		bad = append(bad, "total "+clip(t.Raw, 40))
+	}
+	if len(bad) > 0 {
+		p.Invalid = strings.Join(bad, ", ") + ": not a number"
+	}
 	return p
 }
 
@@ -642,7 +720,7 @@ func (r *Result) progressEvents() []result.ProgressEvent {
 	evs := make([]result.ProgressEvent, 0, len(r.Progress))
 	for _, p := range r.Progress {
 		e := result.ProgressEvent{At: p.At, Progress: p.Progress, Message: p.Message,
-			AfterResponse: r.Completed && p.Seq > r.ResponseSeq}
+			AfterResponse: r.Completed && p.Seq > r.ResponseSeq, Invalid: p.Invalid}
 		if p.Total != nil {
 			e.HasTotal, e.Total = true, *p.Total
 		}
@@ -679,8 +757,13 @@ func (r *Result) analyse(o Options) {
 	if !r.Completed {
 		end = r.Watched
 	}
-	r.addAll(result.CheckProgress(sent, r.progressEvents(), end, r.Completed, 0))
-	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed}
+	checkEnd := end
+	if r.KnownUntil > 0 {
+		// No silence is judged where nothing was kept.
+		checkEnd = min(end, r.KnownUntil)
+	}
+	r.addAll(result.CheckProgress(sent, r.progressEvents(), checkEnd, r.Completed && checkEnd == end, 0))
+	tl := result.Timeline{Duration: r.Answered, Completed: r.Completed, KnownUntil: r.KnownUntil}
 	if !r.Completed {
 		tl.Duration = r.Watched
 	}

@@ -104,17 +104,23 @@ func (c *caller) follow(created probe.Response) {
 	t.ID = id.Str
 	interval := c.observe(Poll{Method: "tools/call", At: created.T - r.Sent, Raw: created.Raw, Seq: created.Seq}, task)
 	if t.Final != statusWorking {
-		r.add(findings.TaskForbiddenTransition, "task %s began %q: tasks MUST begin in the working status (2025-11-25 basic/utilities/tasks)", t.ID, t.Final)
+		r.add(findings.TaskForbiddenTransition, "task %s began %q: tasks MUST begin in the working status (2025-11-25 basic/utilities/tasks)", t.shown(), t.Final)
 	}
 	deadline := time.Now().Add(c.timeout)
 	cancelAt := time.Now().Add(c.o.CancelAfter)
-	for !t.Terminal && t.Final != statusInputRequired && c.ctx.Err() == nil {
+	for last := false; !last && !t.Terminal && t.Final != statusInputRequired && c.ctx.Err() == nil; {
 		wait := interval
 		if c.o.CancelAfter > 0 && r.Cancel == nil {
 			wait = min(wait, max(time.Until(cancelAt), 0))
 		}
-		if time.Now().Add(wait).After(deadline) {
-			break
+		// An interval that passes the deadline (a server's 10^12 ms,
+		// held to maxPoll, against a shorter --timeout) still gets one
+		// last poll before it, with a tenth of what is left to answer.
+		if left := time.Until(deadline); wait >= left {
+			if left < minPoll {
+				break
+			}
+			wait, last = left-left/10, true
 		}
 		select {
 		case <-time.After(wait):
@@ -127,7 +133,7 @@ func (c *caller) follow(created probe.Response) {
 		interval = c.get("tasks/get", deadline, interval)
 	}
 	if !t.Terminal && t.Final != statusInputRequired {
-		r.add(findings.TaskNotTerminal, "task %s of `%s` was still %q after --timeout %v (%d poll(s))", t.ID, r.Name, t.Final, c.timeout, len(t.Polls)-1)
+		r.add(findings.TaskNotTerminal, "task %s of `%s` was still %q after --timeout %v (%d poll(s))", t.shown(), r.Name, t.Final, c.timeout, len(t.Polls)-1)
 		r.Unanswered = fmt.Sprintf("the task did not end within %v", c.timeout)
 		return
 	}
@@ -135,12 +141,12 @@ func (c *caller) follow(created probe.Response) {
 	resp, err := c.cl.Session.Call(c.ctx, "tasks/result", c.params(`"taskId":`+quote(t.ID), ""), left)
 	var te *probe.TimeoutError
 	if errors.As(err, &te) {
-		t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: c.now(), Err: err.Error(), PollInterval: -1})
-		r.add(findings.TaskNotTerminal, "tasks/result for task %s of `%s` got no answer within %v", t.ID, r.Name, left)
+		t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: c.now(), Err: err.Error()})
+		r.add(findings.TaskNotTerminal, "tasks/result for task %s of `%s` got no answer within %v", t.shown(), r.Name, left.Round(time.Millisecond))
 		r.Unanswered = err.Error()
 		return
 	}
-	t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: resp.T - r.Sent, Raw: resp.Raw, Seq: resp.Seq, PollInterval: -1, Err: errString(err)})
+	t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: resp.T - r.Sent, Raw: resp.Raw, Seq: resp.Seq, Err: errString(err)})
 	c.take(resp, true, err)
 	// One last look: after input_required, tasks/result blocked until the
 	// end, and this says how it ended; after a terminal status, it says
@@ -171,7 +177,7 @@ func (c *caller) get(method string, deadline time.Time, interval time.Duration) 
 	left := max(time.Until(deadline), 100*time.Millisecond)
 	resp, err := c.cl.Session.Call(c.ctx, method, c.params(`"taskId":`+quote(t.ID), ""), left)
 	if err != nil {
-		p := Poll{Method: method, At: c.now(), Err: err.Error(), PollInterval: -1}
+		p := Poll{Method: method, At: c.now(), Err: err.Error()}
 		if resp.Raw != nil {
 			p.At, p.Raw, p.Seq = resp.T-c.r.Sent, resp.Raw, resp.Seq
 		}
@@ -184,24 +190,25 @@ func (c *caller) get(method string, deadline time.Time, interval time.Duration) 
 // observe records a task state and checks its transition.
 func (c *caller) observe(p Poll, task gjson.Result) time.Duration {
 	t, r := c.r.Task, c.r
-	p.Status, p.Message, p.PollInterval = task.Get("status").String(), task.Get("statusMessage").String(), -1
+	p.Status, p.Message = task.Get("status").String(), task.Get("statusMessage").String()
 	interval := defaultPoll
 	if pi := task.Get("pollInterval"); pi.Type == gjson.Number {
-		p.PollInterval = pi.Int()
-		interval = min(max(time.Duration(pi.Int())*time.Millisecond, minPoll), maxPoll)
+		p.PollInterval, p.HasPollInterval = pi.Int(), true
+		// Held in milliseconds first: 10^13 ms would overflow a Duration.
+		interval = time.Duration(min(max(pi.Int(), minPoll.Milliseconds()), maxPoll.Milliseconds())) * time.Millisecond
 	}
 	t.Polls = append(t.Polls, p)
 	if p.Status == "" {
-		r.add(findings.TaskMalformed, "%s for task %s answered without a status (frame %d)", p.Method, t.ID, p.Seq)
+		r.add(findings.TaskMalformed, "%s for task %s answered without a status (frame %d)", p.Method, t.shown(), p.Seq)
 		return interval
 	}
 	prev := t.Final
 	if prev != "" && prev != p.Status {
 		switch {
 		case terminal[prev]:
-			r.add(findings.TaskForbiddenTransition, "task %s went from terminal %q to %q (frame %d): a terminal task MUST NOT change status", t.ID, prev, p.Status, p.Seq)
+			r.add(findings.TaskForbiddenTransition, "task %s went from terminal %q to %q (frame %d): a terminal task MUST NOT change status", t.shown(), prev, p.Status, p.Seq)
 		case !allowed[prev][p.Status]:
-			r.add(findings.TaskForbiddenTransition, "task %s went from %q to %q (frame %d), which the lifecycle does not allow", t.ID, prev, p.Status, p.Seq)
+			r.add(findings.TaskForbiddenTransition, "task %s went from %q to %q (frame %d), which the lifecycle does not allow", t.shown(), prev, p.Status, p.Seq)
 		}
 	}
 	t.Final = p.Status
@@ -218,16 +225,20 @@ func (c *caller) cancelTask(deadline time.Time) {
 	resp, err := c.cl.Session.Call(c.ctx, "tasks/cancel", c.params(`"taskId":`+quote(t.ID), ""), left)
 	cn.Answer = resp.Raw
 	if err != nil {
-		t.Polls = append(t.Polls, Poll{Method: "tasks/cancel", At: c.now(), Raw: resp.Raw, Seq: resp.Seq, Err: err.Error(), PollInterval: -1})
+		t.Polls = append(t.Polls, Poll{Method: "tasks/cancel", At: c.now(), Raw: resp.Raw, Seq: resp.Seq, Err: err.Error()})
 		cn.Outcome = "refused: " + err.Error()
 		return
 	}
 	c.observe(Poll{Method: "tasks/cancel", At: resp.T - r.Sent, Raw: resp.Raw, Seq: resp.Seq}, gjson.ParseBytes(resp.Result))
 	cn.Outcome = "status " + t.Final
 	if t.Final != "cancelled" {
-		r.add(findings.TaskForbiddenTransition, "tasks/cancel for task %s answered status %q: a receiver MUST move the task to cancelled before answering (2025-11-25 basic/utilities/tasks, Task Cancellation)", t.ID, t.Final)
+		r.add(findings.TaskForbiddenTransition, "tasks/cancel for task %s answered status %q: a receiver MUST move the task to cancelled before answering (2025-11-25 basic/utilities/tasks, Task Cancellation)", t.shown(), t.Final)
 	}
 }
+
+// shown is the task's id as messages quote it: a server chooses its
+// length.
+func (t *Task) shown() string { return clip(t.ID, 64) }
 
 // clip cuts s to n runes for a message.
 func clip(s string, n int) string {

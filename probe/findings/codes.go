@@ -154,6 +154,7 @@ const (
 	StructuredUnchecked
 	ResultCut
 	ProgressNotMonotonic
+	ProgressInvalid
 	ProgressAfterResponse
 	ProgressUnknownToken
 	ProgressGap
@@ -285,6 +286,7 @@ var defs = []Def{
 	{Code: StructuredUnchecked, Name: "structured-unchecked", Severity: Info, Origin: OriginCall, Title: "`structuredContent` was not checked against `outputSchema`: the schema does not compile, refers outside itself, or is past mcpprobe's bounds (size, depth)", More: moreResults},
 	{Code: ResultCut, Name: "result-cut", Severity: Warning, Origin: OriginCall, Title: "a host cuts a result, persists it to a file behind a reference, or replaces it with a notice: says how much the model loses, in the host's unit", More: moreResults},
 	{Code: ProgressNotMonotonic, Name: "progress-not-monotonic", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` whose `progress` did not increase (basic/utilities/progress: the value MUST increase with each notification)", More: moreResults},
+	{Code: ProgressInvalid, Name: "progress-invalid", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` whose `progress` (or `total`) is not a number, as the schema's ProgressNotification has it: it cannot be compared, and is left out of the monotonic check", More: moreResults},
 	{Code: ProgressAfterResponse, Name: "progress-after-response", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` for the call after its response (basic/utilities/progress: progress notifications MUST stop after completion)", More: moreResults},
 	{Code: ProgressUnknownToken, Name: "progress-unknown-token", Severity: Error, Origin: OriginCall, Title: "a `notifications/progress` without the request's `progressToken`, or with a token no active request carries (basic/utilities/progress: MUST only reference tokens provided in an active request)", More: moreResults},
 	{Code: ProgressGap, Name: "progress-gap", Severity: Info, Origin: OriginCall, Title: "a silence between progress notifications (or before the first) longer than the shortest window a known client allows under reset-on-progress: the spec leaves the cadence open, that client gives up", More: moreResults},

@@ -31,8 +31,9 @@ func Probe(ctx context.Context, t Target, o Options, po probe.Options) (*probe.C
 			c.Timings.ExitAfter, c.Timings.ExitKnown = exit.After, true
 		}
 		probe.StdioFindings(c, s.stdio, probe.ProcessExit{
-			Early:  exit.AlreadyExited && runErr == nil && exit.StoppedBy == "",
-			Signal: exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: s.opts.Grace,
+			Early:        exit.AlreadyExited && runErr == nil && exit.StoppedBy == "",
+			OutputClosed: exit.OutputClosed,
+			Signal:       exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: s.opts.Grace,
 			Interrupted: Interrupted() != "",
 		})
 	default:

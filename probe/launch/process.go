@@ -282,6 +282,10 @@ type ExitReport struct {
 	// StoppedBy is why mcpprobe ended the process, if a signal it sent
 	// did (Process.StoppedBy).
 	StoppedBy string
+	// OutputClosed: the server's stdout ended while its process still
+	// ran. It counts as gone (AlreadyExited), though it exited only when
+	// let go, and Status is that exit's.
+	OutputClosed bool
 	// process is false for a URL target: there was nothing to stop.
 	process bool
 }

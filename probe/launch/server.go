@@ -264,9 +264,15 @@ func (s *Server) Stop() ExitReport {
 			s.proc.Wait(min(s.opts.Grace, 500*time.Millisecond))
 		}
 		// A server that closed its stdout before we let it go counts as
-		// gone, even if its process lingers.
+		// gone, even if its process lingers. Its stdout ends as it exits:
+		// give the exit a moment to be seen, or one that exited would be
+		// told apart from one that lingers by a race.
 		ended := s.stdio.OutputEnded()
+		if ended {
+			s.proc.Wait(min(s.opts.Grace, 200*time.Millisecond))
+		}
 		r := s.proc.stop(s.opts.Grace, s.stdio.CloseInput)
+		r.OutputClosed = ended && !r.AlreadyExited
 		r.AlreadyExited = r.AlreadyExited || ended
 		s.stdio.CloseOutput(stderrSettle)
 		s.exit = r

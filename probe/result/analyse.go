@@ -56,11 +56,13 @@ func analyse(in Input) (a Analysis) {
 	defer z.summarise()
 	if !probe.Walkable(in.Result) {
 		z.add(findings.New(findings.ResultMalformed, "the result nests deeper than %d levels or costs too much to walk: not analysed", probe.MaxDepth))
+		a.Unreadable = true
 		return a
 	}
 	r := gjson.ParseBytes(in.Result)
 	if !gjson.ValidBytes(in.Result) || !r.IsObject() {
 		z.add(findings.New(findings.ResultMalformed, "the result is not a JSON object"))
+		a.Unreadable = true
 		return a
 	}
 	if m := r.Get("_meta"); m.Exists() {

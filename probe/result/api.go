@@ -84,6 +84,10 @@ type Analysis struct {
 	// without the field) is held to its method's shape; "task" is a
 	// task-augmented call's creation result, which carries none either.
 	ResultType string `json:"result_type,omitempty"`
+	// Unreadable: the result nests too deep to walk, or is no JSON
+	// object; nothing of it was analysed, and no host's delivery of it is
+	// worked out.
+	Unreadable bool `json:"-"`
 }
 
 // Analyse reads a result. It never fails: what cannot be read is a finding.
@@ -140,6 +144,9 @@ type Timeline struct {
 	Duration  time.Duration   // request sent → response (or the probe gave up)
 	Completed bool            // a response arrived
 	Progress  []time.Duration // each notifications/progress, since the request
+	// KnownUntil, when set, is where what the probe kept ends: past it a
+	// flood was counted, not kept, and Progress says nothing of it.
+	KnownUntil time.Duration
 }
 
 // Verdict says whether a call like this one survives a policy.

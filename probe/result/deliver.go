@@ -43,6 +43,10 @@ func deliver(hosts []budget.Host, in Input, a Analysis) []Delivery {
 		switch {
 		case in.Kind != KindTool && in.Kind != "":
 			d.Note = "hosts' result rules are known for tool results only"
+		case a.Unreadable:
+			// Sizes read from a result mcpprobe could not walk would be
+			// zeros that look like an empty result.
+			d.Note = "the result could not be analysed (see result-malformed): what this host delivers of it is not worked out"
 		case a.ResultType != "" && a.ResultType != "complete":
 			d.Note = "not a final result (resultType " + a.ResultType + "): the host reads the one that follows"
 		case r.Rule == "whole":

@@ -261,3 +261,23 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+// A result too deep to walk, or no object, is delivered "unknown" by every
+// host: sizes read from it would be zeros that pass for an empty result.
+func TestDeliverUnreadable(t *testing.T) {
+	for _, raw := range []string{
+		`{"content":[{"type":"text","text":"deep"}],"structuredContent":{"a":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}}`,
+		`[1,2,3]`,
+	} {
+		in := Input{Kind: KindTool, Result: []byte(raw)}
+		a := Analyse(in)
+		if !a.Unreadable {
+			t.Errorf("%.40s: not unreadable", raw)
+		}
+		for _, d := range Deliver(budget.Known(), in, a) {
+			if d.Outcome != Unknown || d.Size != 0 || !strings.Contains(d.Note, "could not be analysed") {
+				t.Errorf("%.40s: %s %s size %d: %s", raw, d.Host, d.Outcome, d.Size, d.Note)
+			}
+		}
+	}
+}

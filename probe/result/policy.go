@@ -183,6 +183,11 @@ func judge(p Policy, t Timeline) Verdict {
 		if g.set {
 			v.Why += fmt.Sprintf(", before this policy would give up at %s", dur(g.at))
 		}
+	case g.set && g.at <= t.Duration && t.KnownUntil > 0 && g.at > t.KnownUntil && (p.ResetOnProgress || p.Idle > 0 || p.MaxTotalOnProgress):
+		// The timer would fire where the progress is not known: what
+		// was counted, not kept, may have kept it running.
+		v.Outcome = Inconclusive
+		v.Why = fmt.Sprintf("the progress after %s was counted, not kept (a flood past what the session keeps): whether it kept this policy's timer running is not known", dur(t.KnownUntil))
 	case g.set && g.at <= t.Duration:
 		v.Outcome, v.At, v.Why = WouldTimeOut, g.at, g.why
 	default:
@@ -256,6 +261,9 @@ type ProgressEvent struct {
 	// AfterResponse: the notification came after the call's response, in
 	// the order the probe read them.
 	AfterResponse bool
+	// Invalid says what of progress or total is not a number, as sent;
+	// "" when both are (or total is absent).
+	Invalid string
 }
 
 // DefaultGap is the silence past which a progress timeline gets a
@@ -297,7 +305,7 @@ func CheckProgress(sent []byte, events []ProgressEvent, end time.Duration, compl
 		gapFrom = ", the shortest window a known client allows under reset-on-progress (" + gapFrom + ")"
 	}
 	want := compactJSON(sent)
-	var badToken, after, down []string
+	var badToken, after, down, invalid []string
 	prev, hasPrev := 0.0, false
 	for i, e := range events {
 		if e.Token == nil || want == nil || !bytes.Equal(compactJSON(e.Token), want) {
@@ -311,6 +319,10 @@ func CheckProgress(sent []byte, events []ProgressEvent, end time.Duration, compl
 		if e.AfterResponse || completed && e.At > end {
 			after = append(after, fmt.Sprintf("#%d at %s", i+1, dur(e.At)))
 		}
+		if e.Invalid != "" {
+			invalid = append(invalid, fmt.Sprintf("#%d at %s: %s", i+1, dur(e.At), e.Invalid))
+			continue
+		}
 		if hasPrev && e.Progress <= prev {
 			down = append(down, fmt.Sprintf("#%d at %s: %g after %g", i+1, dur(e.At), e.Progress, prev))
 		}
@@ -322,6 +334,9 @@ func CheckProgress(sent []byte, events []ProgressEvent, end time.Duration, compl
 			what = "a progressToken, and the request carried none"
 		}
 		out = append(out, findings.New(findings.ProgressUnknownToken, "%d progress notification(s) without %s: %s", len(badToken), what, examples(badToken)))
+	}
+	if len(invalid) > 0 {
+		out = append(out, findings.New(findings.ProgressInvalid, "%d progress notification(s) with a value that is not a number (2025-11-25 schema, ProgressNotification): %s", len(invalid), examples(invalid)))
 	}
 	if len(down) > 0 {
 		out = append(out, findings.New(findings.ProgressNotMonotonic, "progress did not increase %d time(s): %s", len(down), examples(down)))
