@@ -25,6 +25,7 @@ var bin struct {
 }
 
 func TestMain(m *testing.M) {
+	peakRunMain()
 	dir, err := os.MkdirTemp("", "mcpprobe-e2e-")
 	if err != nil {
 		panic(err)
@@ -69,7 +70,7 @@ type result struct {
 	stdout, stderr string
 	code           int
 	took           time.Duration
-	peakKB         int // the peak resident set, from wait4 (Linux; 0 elsewhere)
+	peakKB         int // mcpprobe's peak resident set, from wait4 (Linux; 0 elsewhere): see measurePeak
 }
 
 // mcpprobe runs the built binary; no test may take it past a minute.
@@ -78,6 +79,7 @@ func mcpprobe(t *testing.T, args ...string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
+	peak := measurePeak(cmd)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -91,7 +93,7 @@ func mcpprobe(t *testing.T, args ...string) result {
 	if ctx.Err() != nil {
 		t.Fatalf("mcpprobe %q hung for a minute", args)
 	}
-	r.peakKB = peakKB(cmd.ProcessState)
+	r.peakKB = peak()
 	collectMarkdown(args, r)
 	return r
 }

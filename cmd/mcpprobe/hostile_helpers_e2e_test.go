@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,49 +28,30 @@ var maxRSSKB = func() int {
 
 type measured struct {
 	result
-	hwmKB int // the peak resident set of the mcpprobe process, VmHWM
+	hwmKB int // the peak resident set of the mcpprobe process (see measurePeak)
 }
 
 // probeRun runs mcpprobe with env added to the test's environment and
 // stdin as given (nil: none), bounded by a minute, and measures its peak
-// memory by reading /proc/PID/status while it runs.
+// memory.
 func probeRun(t *testing.T, env []string, stdin []byte, args ...string) measured {
 	t.Helper()
-	cmd := exec.Command(bin.mcpprobe, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 	cmd.Env = append(os.Environ(), env...)
+	peak := measurePeak(cmd)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mcpprobe %q ran for a minute", args)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	hwm := 0
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	limit := time.NewTimer(time.Minute)
-	defer limit.Stop()
-	var err error
-loop:
-	for {
-		select {
-		case err = <-done:
-			break loop
-		case <-tick.C:
-			hwm = max(hwm, vmHWM(cmd.Process.Pid))
-		case <-limit.C:
-			_ = cmd.Process.Kill()
-			t.Fatalf("mcpprobe %q ran for a minute", args)
-		}
-	}
-	// The kernel's own peak, from wait4: a run shorter than the sampling
-	// tick would otherwise read as 0.
-	hwm = max(hwm, peakKB(cmd.ProcessState))
-	r := measured{result: result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}, hwmKB: hwm}
+	r := measured{result: result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}, hwmKB: peak()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {

@@ -2,8 +2,10 @@
 
 package main
 
-import "os"
+import "os/exec"
 
-// peakKB: only Linux's wait4 peak is read (other systems count it in other
-// units, or not at all); the sampled VmHWM stands alone there.
-func peakKB(*os.ProcessState) int { return 0 }
+// Only Linux's wait4 peak is read (other systems count it in other units,
+// or not at all): elsewhere no peak is measured.
+func peakRunMain() {}
+
+func measurePeak(*exec.Cmd) func() int { return func() int { return 0 } }
