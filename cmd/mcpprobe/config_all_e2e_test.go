@@ -95,6 +95,7 @@ func TestConfigAllBudget(t *testing.T) {
 		t.Errorf("crash row: %s", crash.Raw)
 	}
 	var tokens, tools int64
+	perHost := map[string]int64{}
 	for _, name := range []string{"good", "raw", longServer, "ts"} {
 		one := mcpprobe(t, "budget", "--config", cfg, name, "--json")
 		if one.code != 0 {
@@ -103,6 +104,9 @@ func TestConfigAllBudget(t *testing.T) {
 		b := section(t, "budget", one.stdout)
 		tokens += b.Get("tokens.total").Int()
 		tools += b.Get("tokens.tools.#").Int()
+		for _, h := range b.Get("tokens.by_host").Array() {
+			perHost[h.Get("host").String()] += h.Get("tokens").Int()
+		}
 		row := all.Get(`servers.#(name==` + name + `).result`)
 		if row.Get("tokens.total").Int() != b.Get("tokens.total").Int() {
 			t.Errorf("%s: --all has %d tokens, a single run %d", name, row.Get("tokens.total").Int(), b.Get("tokens.total").Int())
@@ -112,12 +116,31 @@ func TestConfigAllBudget(t *testing.T) {
 	if tokens == 0 || tt.Get("tokens").Int() != tokens || tt.Get("tools").Int() != tools || tt.Get("probed").Int() != 4 || tt.Get("failed").Int() != 1 {
 		t.Errorf("totals %s; single runs: %d tokens, %d tools", tt.Raw, tokens, tools)
 	}
+	// Each host's figure is what it pays, the sum of what single runs
+	// say it pays, and no two hosts pay alike here: Codex prepends the instructions to every description, so it pays
+	// more; claude.ai drops the instructions and pays the arrays without
+	// output schemas.
 	hosts := map[string]gjson.Result{}
+	distinct := map[int64]bool{}
 	for _, h := range tt.Get("hosts").Array() {
-		hosts[h.Get("host").String()] = h
-		if h.Get("tokens").Int() != tokens {
-			t.Errorf("%s: %d tokens every request, want %d", h.Get("host"), h.Get("tokens").Int(), tokens)
+		id := h.Get("host").String()
+		hosts[id] = h
+		distinct[h.Get("tokens").Int()] = true
+		if h.Get("tokens").Int() != perHost[id] || perHost[id] == 0 {
+			t.Errorf("%s: %d tokens every request, single runs add up to %d", id, h.Get("tokens").Int(), perHost[id])
 		}
+	}
+	if len(distinct) < 4 {
+		t.Errorf("hosts pay %d distinct figures, want one per host: %s", len(distinct), tt.Get("hosts.#.tokens").Raw)
+	}
+	if cx, cc := hosts["codex"].Get("tokens").Int(), hosts["claude-ai"].Get("tokens").Int(); cx <= tokens || cc >= tokens {
+		t.Errorf("codex pays %d (prepended instructions: want > %d as sent), claude.ai %d (no output schemas, no instructions: want < %d)", cx, tokens, cc, tokens)
+	}
+	if hosts["codex"].Get("if_loaded").Bool() != true || hosts["claude-code"].Get("if_loaded").Bool() != false {
+		t.Errorf("if_loaded: codex %s, claude-code %s", hosts["codex"].Get("if_loaded").Raw, hosts["claude-code"].Get("if_loaded").Raw)
+	}
+	if !strings.Contains(tt.Raw, `"instructions_tokens"`) {
+		t.Errorf("hosts lack instructions_tokens: %s", tt.Raw)
 	}
 	if cc := hosts["claude-code"]; cc.Get("tool_search").String() != "loads" || cc.Get("threshold_tokens").Int() != 20000 || cc.Get("names_over_limit.#").Int() != 2 {
 		t.Errorf("claude-code: %s", cc.Raw)

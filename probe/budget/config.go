@@ -48,7 +48,7 @@ type HostTotal struct {
 	// definitions as it delivers them (HostTokens, added up).
 	Tokens int
 	// Instructions is the part of Tokens the servers' instructions cost
-	// where the host delivers them apart from the tools.
+	// (HostTokens.Instructions, added up).
 	Instructions int
 	// IfLoaded: the host defers the tools behind a tool search, so Tokens
 	// is what it pays once they are loaded; what it pays before a search
@@ -209,7 +209,7 @@ func (t Totals) Findings() []findings.Finding {
 		}
 		if ht.ToolSearch == "defers" {
 			if ht.Threshold > 0 {
-				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers the tools behind a tool search: ~%s tokens of definitions, over %s%% of a %s-token context (%s)",
+				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers the tools behind a tool search: ~%s tokens of definitions as it delivers them (o200k_base estimate), over %s%% of a %s-token context (%s)",
 					h.Name, num(ht.Tokens), trimFloat(h.ToolSearch.Percent), num(h.ToolSearch.ContextTokens), num(ht.Threshold)))
 			} else {
 				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers every tool behind a tool search, whatever the size", h.Name))

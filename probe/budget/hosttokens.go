@@ -19,10 +19,10 @@ type HostTokens struct {
 	Host string // the host's id
 	// Tokens: the delivered tools array, plus Instructions.
 	Tokens int
-	// Instructions is the part of Tokens the server's instructions cost
-	// where the host delivers them apart from the tools (whole or cut); 0
-	// where it prepends them (they are inside the descriptions) or drops
-	// them.
+	// Instructions is the part of Tokens the server's instructions cost:
+	// once where the host delivers them apart from the tools (whole or
+	// cut), in every description where it prepends them (the difference
+	// from the same tools without them); 0 where it drops them.
 	Instructions int
 	// Deferred: the host shows the tools only after a tool search (always,
 	// or past its share of the context): Tokens is then what it pays once
@@ -84,25 +84,35 @@ func hostTokens(ctx context.Context, items [][]byte, instr *string, d Delivery, 
 			continue
 		}
 		ht := HostTokens{Host: h.ID}
-		delivered, same := deliveredTools(items, hr, instr)
-		if f.Active() {
-			kept := delivered[:0:0]
-			for i, t := range hr.Tools {
-				if i < len(delivered) && f.Keeps(t.Name) {
-					kept = append(kept, delivered[i])
+		count := func(instr *string) (int, error) {
+			delivered, same := deliveredTools(items, hr, instr)
+			if f.Active() {
+				kept := delivered[:0:0]
+				for i, t := range hr.Tools {
+					if i < len(delivered) && f.Keeps(t.Name) {
+						kept = append(kept, delivered[i])
+					}
 				}
+				same = same && len(kept) == len(delivered)
+				delivered = kept
 			}
-			same = same && len(kept) == len(delivered)
-			delivered = kept
-		}
-		if same {
-			ht.Tokens = raw
-		} else {
+			if same {
+				return raw, nil
+			}
 			def, err := tokens.OfToolsContext(ctx, nil, delivered)
+			return def.Total, err
+		}
+		n, err := count(instr)
+		if err != nil {
+			return nil, err
+		}
+		ht.Tokens = n
+		if instr != nil && *instr != "" && h.Instructions.Rule == "prepended" {
+			without, err := count(nil)
 			if err != nil {
 				return nil, err
 			}
-			ht.Tokens = def.Total
+			ht.Instructions = n - without
 		}
 		if in := hr.Instructions; instr != nil && (in.Mode == "whole" || in.Mode == "cut") {
 			n, err := tokens.CountContext(ctx, in.Head+in.Marker)

@@ -195,7 +195,14 @@ func (r *Result) Findings() []findings.Finding {
 	for _, s := range r.Servers {
 		if s.Result != nil {
 			for _, f := range s.Result.Findings() {
-				f.Message = fmt.Sprintf("server `%s`: %s", s.Name, f.Message)
+				// The tool's name after the server's, not before it
+				// (the renderer puts a tool missing from the message
+				// first): "server `fs`: `read_file`: …".
+				if f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`") {
+					f.Message = fmt.Sprintf("server `%s`: `%s`: %s", s.Name, f.Tool, f.Message)
+				} else {
+					f.Message = fmt.Sprintf("server `%s`: %s", s.Name, f.Message)
+				}
 				out = append(out, f)
 			}
 		}
