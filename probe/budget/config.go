@@ -10,7 +10,7 @@ import (
 // ServerTools is what the sum of a whole host config reads of one server:
 // its tool names and what its definitions cost.
 type ServerTools struct {
-	Name   string // the server's name in the config
+	Name   string   // the server's name in the config
 	Tools  []string // the tools the config shows (after Filtered)
 	Tokens int      // the tools array's tokens as sent (Result.Tokens.Total)
 	Bytes  int      // the tools/list pages' bytes

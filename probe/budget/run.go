@@ -41,8 +41,8 @@ type Result struct {
 	// Filter is Options.Filter; FilteredOut the tools it leaves out.
 	Filter      ToolFilter
 	FilteredOut []string
-	Budget    []findings.Finding // cuts, schema drops, instructions
-	Lint      []findings.Finding
+	Budget      []findings.Finding // cuts, schema drops, instructions
+	Lint        []findings.Finding
 }
 
 // Run probes the server (wire.Run) and works out its budget. A server

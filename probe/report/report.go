@@ -24,8 +24,8 @@ type Options struct {
 	Hosts []budget.Host // for the delivery section, as budget takes them
 	// Filter is the host config's include/exclude list (budget.Options').
 	Filter budget.ToolFilter
-	Ref   string        // a reference file: adds the diff section
-	Date  string        // YYYY-MM-DD the report is dated
+	Ref    string // a reference file: adds the diff section
+	Date   string // YYYY-MM-DD the report is dated
 
 	// The optional sections, each run on the report's target (Spec is
 	// filled from wire.Options); nil leaves the section out.
