@@ -170,13 +170,23 @@ func HostTokens(w io.Writer, st Style, r *budget.Result) {
 		fmt.Fprintln(w)
 	}
 	Table(w, st, []string{"host", "tokens", "of which instructions"}, rows, Left, Right, Right)
-	if st == Markdown {
+	deferred := false
+	for _, h := range r.HostTokens {
+		deferred = deferred || h.Deferred
+	}
+	switch {
+	case !deferred:
+		if st == Markdown {
+			fmt.Fprintln(w)
+		}
+	case st == Markdown:
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded (what it pays before a search is not sourced).")
-	} else {
+		fmt.Fprintln(w)
+	default:
 		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded.")
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w)
 }
 
 func ifLoaded(deferred bool) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/tidwall/gjson"
 )
@@ -44,22 +45,10 @@ type ToolFilter struct{ Include, Exclude []string }
 // Active says whether the filter can leave a tool out.
 func (f ToolFilter) Active() bool { return len(f.Include) > 0 || len(f.Exclude) > 0 }
 
-// Keeps says whether the host shows a tool of this name.
+// Keeps says whether the host shows a tool of this name: as
+// launch.ConfigServer.Shows reads the same lists.
 func (f ToolFilter) Keeps(name string) bool {
-	for _, e := range f.Exclude {
-		if e == name {
-			return false
-		}
-	}
-	if len(f.Include) == 0 {
-		return true
-	}
-	for _, e := range f.Include {
-		if e == name {
-			return true
-		}
-	}
-	return false
+	return launch.ConfigServer{IncludeTools: f.Include, ExcludeTools: f.Exclude}.Shows(name)
 }
 
 // Filtered are the names of the tools a filter leaves out, in list order.
