@@ -104,6 +104,12 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hosts,
 	}
 	o.Probe.MaxPages = int(cmd.Int("max-pages"))
+	if !cmd.IsSet("max-bytes") {
+		// What a server sent is kept whole until the record is written,
+		// so --jobs servers at --max-bytes each is the survey's memory:
+		// 256 MiB each would let eight floods hold 2 GiB.
+		o.Launch.MaxBytes = survey.DefaultMaxBytes
+	}
 	if prior != nil {
 		if prior.Records > 0 && prior.Digest != digest {
 			return usageErr("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, prior.Digest, digest)

@@ -264,6 +264,13 @@ func (r *Record) CountCodes() []string {
 	return keys
 }
 
+// DefaultMaxBytes is survey's --max-bytes when not given: what one
+// server may send is held until its record is written, so this times
+// --jobs bounds the survey's memory (launch.DefaultMaxBytes, 256 MiB, is
+// for one server probed alone). A tools list near it is far past any
+// real one.
+const DefaultMaxBytes = 8 << 20
+
 // causeOf names the cause of a probe's failure. deadline is whether
 // the per-server bound had passed when it failed.
 func causeOf(err error, deadline bool) string {
