@@ -463,6 +463,17 @@ func TestSurveyUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 with %q: %s", c.args, r.code, c.want, r.stderr)
 		}
 	}
+	// merge and summary read results: a run's flags are refused, not
+	// taken and ignored.
+	for _, sub := range []string{"merge", "summary"} {
+		for _, f := range [][]string{{"--jobs", "3"}, {"--resume"}, {"--shard", "0/2"}, {"--per-server-timeout", "1s"},
+			{"--sandbox", "env"}, {"--with", "bench"}, {"--hosts", fleet}, {"--timeout", "1s"}, {"--json"}} {
+			r := probeRun(t, nil, nil, append(append([]string{"survey", sub}, f...), fleet)...)
+			if r.code != 2 || !strings.Contains(r.stderr, f[0]) {
+				t.Errorf("survey %s %v: exit %d, want 2 naming the flag: %s", sub, f, r.code, r.stderr)
+			}
+		}
+	}
 }
 
 // --with adds report's sections to the record, each validated by the
