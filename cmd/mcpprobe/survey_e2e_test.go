@@ -611,3 +611,41 @@ func TestSurveyHostileFleet(t *testing.T) {
 		t.Errorf("summary: exit %d, raw escapes in it: %q", sum.code, sum.stdout)
 	}
 }
+
+// A host config entry's tool lists reach the survey record: the tools
+// left out are named, and what each host pays is what budget --config
+// FILE NAME says it pays.
+func TestSurveyConfigToolLists(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "settings.json")
+	q, _ := json.Marshal(bin.good)
+	body := `{"mcpServers": {"good": {"command": ` + string(q) + `, "excludeTools": ["find_orders"]}}}`
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "results.jsonl")
+	if r := mcpprobe(t, append([]string{"survey", cfg, "-o", out}, surveyBounds...)...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rec gjson.Result
+	for id, v := range surveyLines(t, out) {
+		if strings.HasSuffix(id, "settings.json#good") {
+			rec = v
+		}
+	}
+	if got := rec.Get("survey.budget.filtered_out").Raw; got != `["find_orders"]` {
+		t.Errorf("filtered_out %s", got)
+	}
+	one := mcpprobe(t, "budget", "--config", cfg, "good", "--json")
+	for _, id := range []string{"claude-code", "codex", "claude-ai"} {
+		want := gjson.Get(one.stdout, `budget.tokens.by_host.#(host=="`+id+`")`)
+		got := rec.Get(`survey.budget.hosts.#(host=="` + id + `")`)
+		if got.Get("tokens").Int() == 0 || got.Get("tokens").Int() != want.Get("tokens").Int() || got.Get("if_loaded").Bool() != want.Get("if_loaded").Bool() {
+			t.Errorf("%s: survey %s, budget %s", id, got.Raw, want.Raw)
+		}
+	}
+	if n := rec.Get(`survey.budget.hosts.#(host=="claude-code").tokens`).Int(); n >= rec.Get("survey.budget.tokens").Int() {
+		t.Errorf("claude-code pays %d without find_orders, not less than the %d of the whole list as sent", n, rec.Get("survey.budget.tokens").Int())
+	}
+}

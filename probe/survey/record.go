@@ -125,6 +125,9 @@ type SDKArtefacts struct {
 type BudgetSummary struct {
 	Hosts  []HostSummary
 	Tokens *int // o200k estimate of every tool definition; nil when not counted
+	// FilteredOut are the tools a host config entry's include/exclude
+	// lists leave out: not in the hosts' Tokens.
+	FilteredOut []string
 }
 
 // HostSummary is one host's delivery of the server, counted.
@@ -136,6 +139,11 @@ type HostSummary struct {
 	SchemaDrops      int
 	Instructions     string // the instructions' delivery mode
 	InstructionsLost int
+	// Tokens is what the host pays on every request, as it delivers the
+	// definitions (budget.HostTokens, an o200k_base estimate); nil when
+	// not counted. IfLoaded: it defers them behind a tool search.
+	Tokens   *int
+	IfLoaded bool
 }
 
 func summarizeWire(c *probe.Capture) *WireSummary {
@@ -216,9 +224,17 @@ func safeBounds(v gjson.Result, depth int) bool {
 }
 
 func summarizeBudget(r *budget.Result) *BudgetSummary {
-	s := &BudgetSummary{}
+	s := &BudgetSummary{FilteredOut: r.FilteredOut}
+	paid := map[string]budget.HostTokens{}
+	for _, h := range r.HostTokens {
+		paid[h.Host] = h
+	}
 	for _, hr := range r.Delivery.Hosts {
 		h := HostSummary{ID: hr.Host.ID, Tools: len(hr.Tools), Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
+		if p, ok := paid[hr.Host.ID]; ok {
+			n := p.Tokens
+			h.Tokens, h.IfLoaded = &n, p.Deferred
+		}
 		for _, t := range hr.Tools {
 			if t.Description.Mode == "cut" {
 				h.Cut++

@@ -277,7 +277,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 	var b *budget.Result
 	select {
 	case o.analysing <- struct{}{}:
-		b, err = budget.Analyse(pctx, w.Capture, o.Hosts, nil)
+		b, err = budget.AnalyseFiltered(pctx, w.Capture, o.Hosts, nil, e.Filter)
 		<-o.analysing
 	case <-pctx.Done():
 		err = pctx.Err()
