@@ -137,7 +137,7 @@ func toolCell(t budget.Tool, h budget.Host) string {
 // Tokens writes what the definitions cost on every request.
 func Tokens(w io.Writer, st Style, c *probe.Capture, d tokens.Definitions) {
 	t := wire.Totals(c.Tools)
-	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) paid on every request.\n",
+	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) as the server sent them.\n",
 		plural(t.Pages, "page"), Num(t.Bytes), Num(d.Total), d.Encoding)
 	if st == Markdown {
 		fmt.Fprintln(w)
