@@ -32,9 +32,9 @@ func TestDeliveredTools(t *testing.T) {
 		t.Run(tc.host, func(t *testing.T) {
 			h := hostByID(t, tc.host)
 			hr := Compute(c, []Host{h}).Hosts[0]
-			out, same := deliveredTools(c.Tools.Items, hr, c.Instructions)
-			if same != tc.same {
-				t.Errorf("same = %v, want %v", same, tc.same)
+			out, changed := deliveredTools(c.Tools.Items, hr, c.Instructions)
+			if same := !changed[0] && !changed[1]; same != tc.same {
+				t.Errorf("same = %v, want %v (changed %v)", same, tc.same, changed)
 			}
 			if got := gjson.GetBytes(out[0], "description").String(); got != tc.desc {
 				t.Errorf("description %.60q…, want %.60q…", got, tc.desc)

@@ -87,7 +87,7 @@ func AnalyseFiltered(ctx context.Context, c *probe.Capture, hosts []Host, view *
 		return r, nil
 	}
 	r.Tokens = &d
-	ht, err := hostTokens(ctx, c.Tools.Items, c.Instructions, r.Delivery, d.Total, f)
+	ht, err := hostTokens(ctx, c.Tools.Items, c.Instructions, r.Delivery, d, f)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
