@@ -153,18 +153,18 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
 
 	fmt.Fprintf(w, "## Servers\n\n")
-	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records)}}
+	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records), "wire and budget ran to their end"}}
 	for _, cause := range survey.Causes {
 		if n := c.ByCause[cause]; n > 0 {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records)})
+			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records), survey.CauseMeaning[cause]})
 		}
 	}
 	for _, cause := range sortedKeys(c.ByCause) {
 		if !contains(survey.Causes, cause) {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records)})
+			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records), "a cause this mcpprobe does not know"})
 		}
 	}
-	Table(w, Markdown, []string{"outcome", "servers", "share"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	Table(w, Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft)
 	fmt.Fprintln(w)
 	if len(c.Transports) > 0 {
 		rows = nil

@@ -32,6 +32,21 @@ const (
 	CauseProtocol     = "protocol_error"
 )
 
+// CauseMeaning is each cause in words, for a census's readers.
+var CauseMeaning = map[string]string{
+	CauseEntry:        "the entry cannot be read as a server",
+	CauseMissingValue: "the entry needs a value (an environment variable, an argument) it does not give",
+	CauseUnsupported:  "a package kind or transport survey does not start",
+	CauseRefused:      "a URL entry under --sandbox",
+	CauseSpawn:        "the command could not be started",
+	CauseCrashed:      "the server exited before it answered",
+	CauseTimedOut:     "the per-server wall-clock bound passed",
+	CauseNoAnswer:     "a request got no answer within its timeout",
+	CauseTooMuch:      "the server sent more than --max-bytes",
+	CauseHTTP:         "an HTTP error, or no HTTP connection",
+	CauseProtocol:     "any other failure of the handshake or the lists (the record's failure says which)",
+}
+
 // Causes lists every cause, in the order a census shows them.
 var Causes = []string{CauseSpawn, CauseCrashed, CauseTimedOut, CauseNoAnswer, CauseProtocol, CauseHTTP, CauseTooMuch,
 	CauseMissingValue, CauseUnsupported, CauseRefused, CauseEntry}
