@@ -399,7 +399,7 @@ func ConfigSection(r *config.Result) []byte {
 				continue
 			}
 			ho := &Object{}
-			ho.Set("host", h.Host.ID).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).Set("if_loaded", h.IfLoaded).Set("tool_search", h.ToolSearch)
+			ho.Set("host", h.Host.ID).Set("name", h.Host.Name).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).Set("if_loaded", h.IfLoaded).Set("tool_search", h.ToolSearch)
 			ho.Set("threshold_tokens", nsOrNull(int64(h.Threshold), h.Threshold > 0))
 			if s := h.Host.ToolSearch; s != nil {
 				ho.Set("tool_search_rule", s)
