@@ -395,6 +395,11 @@ func TestConfigAllToolLists(t *testing.T) {
 					t.Errorf("%s: raw with 2 of 8 tools pays %d, all 8 %d", id, f, p)
 				}
 			}
+			// servers shows the lists, so the sums are no surprise.
+			if r := mcpprobe(t, "servers", "--config", cfg, "--wide"); !strings.Contains(r.stdout, "(not tools find_orders)") ||
+				!strings.Contains(r.stdout, "(only tools alpha, beta, absent)") {
+				t.Errorf("servers does not show the lists: %s", r.stdout)
+			}
 			text := mcpprobe(t, "budget", "--config", cfg, "--all")
 			for _, want := range []string{"Tools the config's include/exclude lists leave out", "probed, 6 left out by the config", "2 of 8", "Left out by the config's tool lists (not paid for): find_orders."} {
 				if !strings.Contains(text.stdout, want) {

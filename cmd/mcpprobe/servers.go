@@ -111,6 +111,14 @@ func what(s launch.ConfigServer, path string) string {
 	if s.Disabled {
 		d += " (disabled in the file)"
 	}
+	// The host shows only some tools: say which, since budget --all pays
+	// for those alone.
+	if len(s.IncludeTools) > 0 {
+		d += " (only tools " + strings.Join(s.IncludeTools, ", ") + ")"
+	}
+	if len(s.ExcludeTools) > 0 {
+		d += " (not tools " + strings.Join(s.ExcludeTools, ", ") + ")"
+	}
 	return d
 }
 
