@@ -639,6 +639,10 @@ func TestSurveyConfigToolLists(t *testing.T) {
 	if got := rec.Get("survey.budget.filtered_out").Raw; got != `["find_orders"]` {
 		t.Errorf("filtered_out %s", got)
 	}
+	// find_orders is good's one cut on Claude Code: left out, no cut.
+	if cc := rec.Get(`survey.budget.hosts.#(host=="claude-code")`); cc.Get("tools").Int() != 2 || cc.Get("cut").Int() != 0 {
+		t.Errorf("claude-code counts the tool left out: %s", cc.Raw)
+	}
 	one := mcpprobe(t, "budget", "--config", cfg, "good", "--json")
 	for _, id := range []string{"claude-code", "codex", "claude-ai"} {
 		want := gjson.Get(one.stdout, `budget.tokens.by_host.#(host=="`+id+`")`)

@@ -245,12 +245,17 @@ func summarizeBudget(r *budget.Result) *BudgetSummary {
 		paid[h.Host] = h
 	}
 	for _, hr := range r.Delivery.Hosts {
-		h := HostSummary{ID: hr.Host.ID, Tools: len(hr.Tools), Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
+		h := HostSummary{ID: hr.Host.ID, Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
 		if p, ok := paid[hr.Host.ID]; ok {
 			n := p.Tokens
 			h.Tokens, h.IfLoaded = &n, p.Deferred
 		}
 		for _, t := range hr.Tools {
+			// A tool the entry's lists leave out never reaches the host.
+			if !r.Filter.Keeps(t.Name) {
+				continue
+			}
+			h.Tools++
 			if t.Description.Mode == "cut" {
 				h.Cut++
 				h.LostUnits += t.Description.Lost
