@@ -155,3 +155,33 @@ func TestSumPerHost(t *testing.T) {
 		t.Errorf("two servers: host %+v", h)
 	}
 }
+
+// A cut of a tool the filter leaves out is no finding; one of a kept
+// tool still is.
+func TestFilterDropsBudgetFindings(t *testing.T) {
+	long := strings.Repeat("word ", 600)
+	c := capture([]string{
+		`{"name":"big","description":"` + long + `","inputSchema":{"type":"object"}}`,
+		`{"name":"big2","description":"` + long + `","inputSchema":{"type":"object"}}`,
+	}, nil)
+	hosts := []Host{hostByID(t, "claude-code")}
+	cuts := func(f ToolFilter) []string {
+		r, err := AnalyseFiltered(context.Background(), c, hosts, nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, x := range r.Budget {
+			if x.Code.String() == "cut" {
+				out = append(out, x.Tool)
+			}
+		}
+		return out
+	}
+	if got := strings.Join(cuts(ToolFilter{}), ","); got != "big,big2" {
+		t.Errorf("no filter: cuts of %q", got)
+	}
+	if got := strings.Join(cuts(ToolFilter{Exclude: []string{"big"}}), ","); got != "big2" {
+		t.Errorf("big left out: cuts of %q", got)
+	}
+}

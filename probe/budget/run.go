@@ -68,6 +68,17 @@ func Analyse(ctx context.Context, c *probe.Capture, hosts []Host, view *Host) (*
 func AnalyseFiltered(ctx context.Context, c *probe.Capture, hosts []Host, view *Host, f ToolFilter) (*Result, error) {
 	r := &Result{Capture: c, Delivery: Compute(c, hosts), Filter: f}
 	r.Budget = Findings(r.Delivery)
+	if f.Active() {
+		// A cut or a drop of a tool the host never shows costs the model
+		// nothing; the lint's findings stay, being the server's own.
+		kept := r.Budget[:0]
+		for _, x := range r.Budget {
+			if x.Tool == "" || f.Keeps(x.Tool) {
+				kept = append(kept, x)
+			}
+		}
+		r.Budget = kept
+	}
 	r.Lint = lint.Check(c)
 	if view != nil {
 		hr := Compute(c, []Host{*view}).Hosts[0]
