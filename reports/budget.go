@@ -176,9 +176,7 @@ func HostTokens(w io.Writer, st Style, r *budget.Result) {
 	}
 	switch {
 	case !deferred:
-		if st == Markdown {
-			fmt.Fprintln(w)
-		}
+		fmt.Fprintln(w)
 	case st == Markdown:
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded (what it pays before a search is not sourced).")
