@@ -180,11 +180,13 @@ func surveyProgress(c survey.Tally, elapsed time.Duration) string {
 		rate := float64(c.Done) / elapsed.Seconds()
 		s += fmt.Sprintf(" · %.1f/s", rate)
 		if left := c.Total - c.Done; c.Total > 0 && left > 0 {
-			s += fmt.Sprintf(" · ETA %s", time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second))
+			// Servers are still running: "ETA 0s" would say they are not.
+			eta := max(time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second), time.Second)
+			s += fmt.Sprintf(" · ETA %s", eta)
 		}
 	}
 	if c.Total > 0 {
-		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + s
+		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + strings.TrimPrefix(s, fmt.Sprintf("%d done · ", c.Done))
 	}
 	return s
 }
