@@ -22,6 +22,7 @@ func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 		Tokens(w, Terminal, c, *r.Tokens)
 		TokenTable(w, Terminal, *r.Tokens)
 		fmt.Fprintln(w)
+		HostTokens(w, Terminal, r)
 	}
 	if showCut {
 		ShowCut(w, r.Delivery)
@@ -136,11 +137,68 @@ func toolCell(t budget.Tool, h budget.Host) string {
 // Tokens writes what the definitions cost on every request.
 func Tokens(w io.Writer, st Style, c *probe.Capture, d tokens.Definitions) {
 	t := wire.Totals(c.Tools)
-	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) paid on every request.\n",
+	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) as the server sent them.\n",
 		plural(t.Pages, "page"), Num(t.Bytes), Num(d.Total), d.Encoding)
 	if st == Markdown {
 		fmt.Fprintln(w)
 	}
+}
+
+// HostTokens writes what each host pays on every request, as it delivers
+// the definitions, and the tools a config's lists leave out.
+func HostTokens(w io.Writer, st Style, r *budget.Result) {
+	if len(r.FilteredOut) > 0 {
+		var names []string
+		for _, n := range r.FilteredOut {
+			names = append(names, code(st, n))
+		}
+		fmt.Fprintf(w, "Left out by the config's tool lists (not paid for): %s.\n\n", strings.Join(names, ", "))
+	}
+	if len(r.HostTokens) == 0 {
+		return
+	}
+	names := map[string]string{}
+	for _, hr := range r.Delivery.Hosts {
+		names[hr.Host.ID] = hr.Host.Name
+	}
+	var rows [][]string
+	for _, h := range r.HostTokens {
+		rows = append(rows, []string{Escape(names[h.Host]), "~" + Num(h.Tokens) + ifLoaded(h.Deferred), instrTokens(h.Instructions)})
+	}
+	fmt.Fprintf(w, "What each host pays on every request (%s estimate of the definitions as it delivers them):\n", tokens.Encoding)
+	if st == Markdown {
+		fmt.Fprintln(w)
+	}
+	Table(w, st, []string{"host", "tokens", "of which instructions"}, rows, Left, Right, Right)
+	deferred := false
+	for _, h := range r.HostTokens {
+		deferred = deferred || h.Deferred
+	}
+	switch {
+	case !deferred:
+		fmt.Fprintln(w)
+	case st == Markdown:
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded (what it pays before a search is not sourced).")
+		fmt.Fprintln(w)
+	default:
+		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded.")
+		fmt.Fprintln(w)
+	}
+}
+
+func ifLoaded(deferred bool) string {
+	if deferred {
+		return " if loaded"
+	}
+	return ""
+}
+
+func instrTokens(n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return "~" + Num(n)
 }
 
 // TokenTable writes each tool's definition cost.

@@ -49,6 +49,7 @@ func BudgetSection(r *budget.Result) []byte {
 		lost = append(lost, (&Object{}).Set("tool", l.Tool).Set("descriptions", l.Descriptions).Set("chars", l.Chars).Bytes())
 	}
 	o.Raw("output_schema_undelivered", RawArray(lost))
+	o.Set("filtered_out", nonNil(r.FilteredOut))
 	if d := r.Tokens; d != nil {
 		to := &Object{}
 		to.Set("encoding", d.Encoding).Set("estimate", true).Set("total", d.Total)
@@ -57,6 +58,7 @@ func BudgetSection(r *budget.Result) []byte {
 			per = append(per, (&Object{}).Set("name", t.Name).Set("tokens", t.Tokens).Bytes())
 		}
 		to.Raw("tools", RawArray(per))
+		to.Raw("by_host", hostTokensJSON(r.HostTokens))
 		o.Raw("tokens", to.Bytes())
 	} else {
 		o.Raw("tokens", nil)
@@ -112,4 +114,22 @@ func findingsJSON(fs []probe.Finding) []byte {
 		out = append(out, fo.Bytes())
 	}
 	return RawArray(out)
+}
+
+// hostTokensJSON is tokens.by_host: what each host pays on every request
+// as it delivers the definitions.
+func hostTokensJSON(hs []budget.HostTokens) []byte {
+	var out [][]byte
+	for _, h := range hs {
+		out = append(out, (&Object{}).Set("host", h.Host).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).
+			Set("tool_search", nullIfEmpty(h.Search)).Set("if_loaded", h.Deferred).Bytes())
+	}
+	return RawArray(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -159,7 +159,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func configServers(w io.Writer, st Style, r *config.Result) {
 	header := []string{"server", "status", "tools", "tools/list bytes"}
 	if r.Hosts {
-		header = append(header, "tokens every request")
+		header = append(header, "tokens as sent")
 	}
 	tools := map[string]budget.ServerTools{}
 	for _, t := range r.Tools() {
@@ -175,7 +175,13 @@ func configServers(w io.Writer, st Style, r *config.Result) {
 			row = append(row, "failed: "+message(st, firstLine(config.Explain(s.Err).What)), "—", "—")
 		default:
 			t := tools[s.Name]
-			row = append(row, "probed", Num(len(t.Tools)), Num(t.Bytes))
+			status, n := "probed", Num(len(t.Tools))
+			if len(t.Filtered) > 0 {
+				// The config's lists: the host shows the kept ones.
+				status = fmt.Sprintf("probed, %d left out by the config", len(t.Filtered))
+				n = fmt.Sprintf("%s of %s", Num(len(t.Tools)), Num(len(t.Tools)+len(t.Filtered)))
+			}
+			row = append(row, status, n, Num(t.Bytes))
 		}
 		if r.Hosts {
 			if t, ok := tools[s.Name]; ok && s.Result != nil {
@@ -208,10 +214,11 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 	if st == Markdown {
 		fmt.Fprintln(w, "### By host")
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Tokens are an o200k_base estimate of the servers' tools arrays as sent, added up: what every request pays on a host that loads every tool.")
+		fmt.Fprintln(w, "Tokens are an o200k_base estimate of what each host pays on every request: every server's definitions as the host delivers them (after its cuts and drops, output schemas only where it delivers them, instructions where it delivers or prepends them, without the tools the config's lists leave out), added up. \"if loaded\": the host defers the tools behind a tool search, and this is what it pays once they are loaded; what it pays before a search is not sourced.")
 		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintln(w, "By host (tokens: o200k_base estimate of the tools arrays as sent):")
+		fmt.Fprintln(w, "By host (tokens: o200k_base estimate of every server's definitions as the host delivers them;")
+		fmt.Fprintln(w, "\"if loaded\": the host defers them behind a tool search, and pays this once they are loaded):")
 	}
 	var rows [][]string
 	for _, h := range tt.Hosts {
@@ -234,10 +241,32 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 			names = code(st, nr.Prefix) + fmt.Sprintf(", %d max", nr.MaxLen)
 			over = Num(len(h.Over))
 		}
-		rows = append(rows, []string{Escape(h.Host.Name), "~" + Num(h.Tokens), search, names, over, Num(len(h.Collisions))})
+		rows = append(rows, []string{Escape(h.Host.Name), "~" + Num(h.Tokens) + ifLoaded(h.IfLoaded), search, names, over, Num(len(h.Collisions))})
 	}
 	Table(w, st, []string{"host", "tokens every request", "tool search", "full tool name", "names it cannot take", "full-name collisions"}, rows,
 		Left, Right, Left, Left, Right, Right)
+	var filtered [][]string
+	for _, t := range r.Tools() {
+		if len(t.Filtered) > 0 {
+			var names []string
+			for _, n := range t.Filtered {
+				names = append(names, code(st, n))
+			}
+			filtered = append(filtered, []string{code(st, t.Name), strings.Join(names, ", ")})
+		}
+	}
+	if len(filtered) > 0 {
+		fmt.Fprintln(w)
+		if st == Markdown {
+			fmt.Fprintln(w, "### Tools the config leaves out")
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "Its include/exclude lists (Gemini CLI includeTools/excludeTools, Codex enabled_tools/disabled_tools): not paid for, not checked for names.")
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, "Tools the config's include/exclude lists leave out (not paid for, not checked for names):")
+		}
+		Table(w, st, []string{"server", "tools left out"}, filtered)
+	}
 	fmt.Fprintln(w)
 	if len(tt.Collisions) > 0 {
 		if st == Markdown {
@@ -332,13 +361,14 @@ func ConfigSection(r *config.Result) []byte {
 		so.Set("name", s.Name)
 		switch {
 		case s.Disabled:
-			so.Set("status", "disabled").Raw("result", nil).Raw("error", nil)
+			so.Set("status", "disabled").Set("filtered_out", []string{}).Raw("result", nil).Raw("error", nil)
 		case s.Err != nil:
 			f := config.Explain(s.Err)
-			so.Set("status", "failed").Raw("result", nil)
+			so.Set("status", "failed").Set("filtered_out", []string{}).Raw("result", nil)
 			so.Raw("error", (&Object{}).Set("what", f.What).Set("received", nullIfEmpty(f.Received)).Set("try", nullIfEmpty(f.Try)).Bytes())
 		default:
 			so.Set("status", "probed")
+			so.Set("filtered_out", nonNil(tools[s.Name].Filtered))
 			switch v := s.Result.(type) {
 			case *budget.Result:
 				so.Raw("result", BudgetSection(v))
@@ -369,7 +399,7 @@ func ConfigSection(r *config.Result) []byte {
 				continue
 			}
 			ho := &Object{}
-			ho.Set("host", h.Host.ID).Set("tokens", h.Tokens).Set("tool_search", h.ToolSearch)
+			ho.Set("host", h.Host.ID).Set("name", h.Host.Name).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).Set("if_loaded", h.IfLoaded).Set("tool_search", h.ToolSearch)
 			ho.Set("threshold_tokens", nsOrNull(int64(h.Threshold), h.Threshold > 0))
 			if s := h.Host.ToolSearch; s != nil {
 				ho.Set("tool_search_rule", s)

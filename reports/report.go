@@ -35,6 +35,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	fmt.Fprintln(w)
 	if b.Tokens != nil {
 		Tokens(w, Markdown, c, *b.Tokens)
+		HostTokens(w, Markdown, b)
 	}
 	fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
 

@@ -11,7 +11,7 @@ import (
 
 const (
 	emptyLock   = `{"mcpprobe_snapshot":1,"protocol_version":"","server_info":null,"instructions":null,"tools":[],"prompts":[],"resources":[],"resource_templates":[]}`
-	emptyBudget = `{"hosts":[],"output_schema_undelivered":[],"tokens":null}`
+	emptyBudget = `{"hosts":[],"output_schema_undelivered":[],"filtered_out":[],"tokens":null}`
 )
 
 func TestEnvelopeValidates(t *testing.T) {

@@ -123,10 +123,17 @@ func surveyBudget(b *survey.BudgetSummary) []byte {
 	o := &Object{}
 	hosts := make([][]byte, 0, len(b.Hosts))
 	for _, h := range b.Hosts {
-		hosts = append(hosts, (&Object{}).Set("host", h.ID).Set("tools", h.Tools).Set("cut", h.Cut).Set("lost_len", h.LostUnits).
-			Set("schema_drops", h.SchemaDrops).Set("instructions", h.Instructions).Set("instructions_lost_len", h.InstructionsLost).Bytes())
+		ho := (&Object{}).Set("host", h.ID).Set("tools", h.Tools).Set("cut", h.Cut).Set("lost_len", h.LostUnits).
+			Set("schema_drops", h.SchemaDrops).Set("instructions", h.Instructions).Set("instructions_lost_len", h.InstructionsLost)
+		if h.Tokens != nil {
+			ho.Set("tokens", *h.Tokens)
+		} else {
+			ho.Raw("tokens", nil)
+		}
+		hosts = append(hosts, ho.Set("if_loaded", h.IfLoaded).Bytes())
 	}
 	o.Raw("hosts", RawArray(hosts))
+	o.Set("filtered_out", nonNil(b.FilteredOut))
 	if b.Tokens != nil {
 		o.Set("tokens", *b.Tokens)
 	} else {
@@ -146,18 +153,18 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
 
 	fmt.Fprintf(w, "## Servers\n\n")
-	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records)}}
+	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records), "wire and budget ran to their end"}}
 	for _, cause := range survey.Causes {
 		if n := c.ByCause[cause]; n > 0 {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records)})
+			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records), survey.CauseMeaning[cause]})
 		}
 	}
 	for _, cause := range sortedKeys(c.ByCause) {
 		if !contains(survey.Causes, cause) {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records)})
+			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records), "a cause this mcpprobe does not know"})
 		}
 	}
-	Table(w, Markdown, []string{"outcome", "servers", "share"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	Table(w, Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft)
 	fmt.Fprintln(w)
 	if len(c.Transports) > 0 {
 		rows = nil
@@ -192,11 +199,28 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	} else {
 		rows = nil
 		for _, h := range c.Hosts {
-			rows = append(rows, []string{Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered)})
+			rows = append(rows, []string{Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered), pct(h.InstructionsNotDelivered, h.Servers)})
 		}
-		Table(w, Markdown, []string{"host", "tools", "cut", "tools cut", "servers cut", "servers with a cut", "schema drops", "instructions not delivered"}, rows,
-			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		Table(w, Markdown, []string{"host", "tools", "tools cut", "share of tools", "servers with a cut", "share of servers", "schema drops", "instructions not delivered", "share of servers"}, rows,
+			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
 		fmt.Fprintln(w)
+		paid := false
+		for _, h := range c.Hosts {
+			paid = paid || len(h.Tokens) > 0
+		}
+		if paid {
+			fmt.Fprintf(w, "## What each host pays\n\n")
+			fmt.Fprintf(w, "Tokens every request pays for one server's definitions on each host, as that host delivers them (after its cuts and drops, with the instructions where it delivers or prepends them): an o200k_base estimate. \"If loaded\" counts the servers whose tools the host defers behind a tool search; for those the figure is what it pays once they are loaded.\n\n")
+			rows = nil
+			for _, h := range c.Hosts {
+				p := survey.Distribution(h.Tokens)
+				row := distRow(Code(h.ID), p)
+				rows = append(rows, append(row, Num(h.IfLoaded)))
+			}
+			Table(w, Markdown, []string{"host", "n", "min", "p50", "p90", "p99", "max", "if loaded"}, rows,
+				tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+			fmt.Fprintln(w)
+		}
 	}
 
 	fmt.Fprintf(w, "## On the wire\n\n")
@@ -218,7 +242,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 				}
 			}
 		}
-		Table(w, Markdown, []string{"origin", "code", "servers", "share of servers", "findings"}, rows,
+		Table(w, Markdown, []string{"origin", "code", "servers", "share of servers surveyed", "findings"}, rows,
 			tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
 		fmt.Fprintln(w)
 	}

@@ -123,13 +123,13 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 			}()
 			switch cmd.Name {
 			case "budget":
-				r, err := budget.Run(ctx, budget.Options{Options: opts[i], Hosts: hosts})
+				r, err := budget.Run(ctx, budget.Options{Options: opts[i], Hosts: hosts, Filter: config.Filter(s)})
 				if err != nil {
 					return nil, err
 				}
 				return r, nil
 			case "report":
-				r, err := report.Run(ctx, report.Options{Options: opts[i], Hosts: hosts, Date: date})
+				r, err := report.Run(ctx, report.Options{Options: opts[i], Hosts: hosts, Date: date, Filter: config.Filter(s)})
 				if err != nil {
 					return nil, err
 				}
@@ -159,4 +159,25 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 		return &exitError{code: exitNoTarget, msg: redactor().String(fmt.Sprintf("no server of %s could be probed; each row above says why", path))}
 	}
 	return nil
+}
+
+// configFilter is the include/exclude tool lists of the one server
+// --config FILE NAME names, so that a single run pays what the same
+// server's row of --all pays; none without --config.
+func configFilter(ctx context.Context, cmd *cli.Command) budget.ToolFilter {
+	path := cmd.String("config")
+	args := targetArgs(ctx, cmd)
+	if path == "" || len(args) != 1 {
+		return budget.ToolFilter{}
+	}
+	list, err := launch.ListConfig(path, os.LookupEnv)
+	if err != nil {
+		return budget.ToolFilter{}
+	}
+	for _, s := range list {
+		if s.Name == args[0] {
+			return config.Filter(s)
+		}
+	}
+	return budget.ToolFilter{}
 }

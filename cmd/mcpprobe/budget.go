@@ -34,7 +34,7 @@ func budgetCommand() *cli.Command {
 			if all {
 				return runAll(ctx, cmd, hosts.selected, "")
 			}
-			o := budget.Options{Hosts: hosts.selected}
+			o := budget.Options{Hosts: hosts.selected, Filter: configFilter(ctx, cmd)}
 			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
 				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
 			}

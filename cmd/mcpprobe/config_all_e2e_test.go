@@ -95,6 +95,7 @@ func TestConfigAllBudget(t *testing.T) {
 		t.Errorf("crash row: %s", crash.Raw)
 	}
 	var tokens, tools int64
+	perHost := map[string]int64{}
 	for _, name := range []string{"good", "raw", longServer, "ts"} {
 		one := mcpprobe(t, "budget", "--config", cfg, name, "--json")
 		if one.code != 0 {
@@ -103,6 +104,9 @@ func TestConfigAllBudget(t *testing.T) {
 		b := section(t, "budget", one.stdout)
 		tokens += b.Get("tokens.total").Int()
 		tools += b.Get("tokens.tools.#").Int()
+		for _, h := range b.Get("tokens.by_host").Array() {
+			perHost[h.Get("host").String()] += h.Get("tokens").Int()
+		}
 		row := all.Get(`servers.#(name==` + name + `).result`)
 		if row.Get("tokens.total").Int() != b.Get("tokens.total").Int() {
 			t.Errorf("%s: --all has %d tokens, a single run %d", name, row.Get("tokens.total").Int(), b.Get("tokens.total").Int())
@@ -112,12 +116,31 @@ func TestConfigAllBudget(t *testing.T) {
 	if tokens == 0 || tt.Get("tokens").Int() != tokens || tt.Get("tools").Int() != tools || tt.Get("probed").Int() != 4 || tt.Get("failed").Int() != 1 {
 		t.Errorf("totals %s; single runs: %d tokens, %d tools", tt.Raw, tokens, tools)
 	}
+	// Each host's figure is what it pays, the sum of what single runs
+	// say it pays, and no two hosts pay alike here: Codex prepends the instructions to every description, so it pays
+	// more; claude.ai drops the instructions and pays the arrays without
+	// output schemas.
 	hosts := map[string]gjson.Result{}
+	distinct := map[int64]bool{}
 	for _, h := range tt.Get("hosts").Array() {
-		hosts[h.Get("host").String()] = h
-		if h.Get("tokens").Int() != tokens {
-			t.Errorf("%s: %d tokens every request, want %d", h.Get("host"), h.Get("tokens").Int(), tokens)
+		id := h.Get("host").String()
+		hosts[id] = h
+		distinct[h.Get("tokens").Int()] = true
+		if h.Get("tokens").Int() != perHost[id] || perHost[id] == 0 {
+			t.Errorf("%s: %d tokens every request, single runs add up to %d", id, h.Get("tokens").Int(), perHost[id])
 		}
+	}
+	if len(distinct) < 4 {
+		t.Errorf("hosts pay %d distinct figures, want one per host: %s", len(distinct), tt.Get("hosts.#.tokens").Raw)
+	}
+	if cx, cc := hosts["codex"].Get("tokens").Int(), hosts["claude-ai"].Get("tokens").Int(); cx <= tokens || cc >= tokens {
+		t.Errorf("codex pays %d (prepended instructions: want > %d as sent), claude.ai %d (no output schemas, no instructions: want < %d)", cx, tokens, cc, tokens)
+	}
+	if hosts["codex"].Get("if_loaded").Bool() != true || hosts["claude-code"].Get("if_loaded").Bool() != false {
+		t.Errorf("if_loaded: codex %s, claude-code %s", hosts["codex"].Get("if_loaded").Raw, hosts["claude-code"].Get("if_loaded").Raw)
+	}
+	if !strings.Contains(tt.Raw, `"instructions_tokens"`) {
+		t.Errorf("hosts lack instructions_tokens: %s", tt.Raw)
 	}
 	if cc := hosts["claude-code"]; cc.Get("tool_search").String() != "loads" || cc.Get("threshold_tokens").Int() != 20000 || cc.Get("names_over_limit.#").Int() != 2 {
 		t.Errorf("claude-code: %s", cc.Raw)
@@ -288,5 +311,110 @@ func TestConfigAllGemini(t *testing.T) {
 	}
 	if got := v.Get(`servers.#(name=="streamable").result.transport`).String(); got != "streamable-http" {
 		t.Errorf("httpUrl: transport %q, want streamable-http", got)
+	}
+}
+
+// TestConfigAllToolLists checks that a config's include/exclude lists
+// (Codex enabled_tools/disabled_tools, Gemini CLI includeTools/
+// excludeTools) take their tools out of the sums, the tokens and the name
+// checks, say which, and that a single run of one server pays the same.
+func TestConfigAllToolLists(t *testing.T) {
+	t.Parallel()
+	ts := tsServer(t, "raw")
+	dir := t.TempDir()
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	codex := filepath.Join(dir, "config.toml")
+	body := "[mcp_servers.good]\ncommand = " + q(bin.good) + "\ndisabled_tools = [\"find_orders\"]\n\n" +
+		"[mcp_servers.raw]\ncommand = " + q(bin.raw) + "\nenabled_tools = [\"alpha\", \"beta\", \"absent\"]\n\n" +
+		"[mcp_servers.ts]\ncommand = " + q(ts[0]) + "\nargs = [" + q(ts[1]) + ", " + q(ts[2]) + "]\n"
+	if err := os.WriteFile(codex, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gemini := filepath.Join(dir, "settings.json")
+	body = `{"mcpServers": {
+  "good": {"command": ` + q(bin.good) + `, "excludeTools": ["find_orders"]},
+  "raw": {"command": ` + q(bin.raw) + `, "includeTools": ["alpha", "beta", "absent"]},
+  "ts": {"command": ` + q(ts[0]) + `, "args": [` + q(ts[1]) + `, ` + q(ts[2]) + `]}
+}}`
+	if err := os.WriteFile(gemini, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []string{codex, gemini} {
+		t.Run(filepath.Base(cfg), func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, "budget", "--config", cfg, "--all", "--json")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			all := section(t, "budget", r.stdout)
+			if got := all.Get(`servers.#(name=="good").filtered_out`).Raw; got != `["find_orders"]` {
+				t.Errorf("good filtered_out %s", got)
+			}
+			if got := all.Get(`servers.#(name=="raw").filtered_out`).Raw; got != `["gamma","delta","epsilon","zeta","eta","theta"]` {
+				t.Errorf("raw filtered_out %s", got)
+			}
+			if got := all.Get(`servers.#(name=="ts").filtered_out`).Raw; got != `[]` {
+				t.Errorf("ts filtered_out %s", got)
+			}
+			tt := all.Get("totals")
+			// good's find_orders is left out: ts's alone is no collision.
+			if strings.Contains(tt.Get("collisions").Raw, "find_orders") {
+				t.Errorf("collisions count a tool the config leaves out: %s", tt.Get("collisions").Raw)
+			}
+			perHost := map[string]int64{}
+			var tools int64
+			for _, name := range []string{"good", "raw", "ts"} {
+				one := mcpprobe(t, "budget", "--config", cfg, name, "--json")
+				if one.code != 0 {
+					t.Fatalf("budget %s: exit %d: %s", name, one.code, one.stderr)
+				}
+				b := section(t, "budget", one.stdout)
+				if got, want := b.Get("filtered_out").Raw, all.Get(`servers.#(name=="`+name+`").filtered_out`).Raw; got != want {
+					t.Errorf("%s: a single run leaves out %s, --all %s", name, got, want)
+				}
+				tools += b.Get("tokens.tools.#").Int() - b.Get("filtered_out.#").Int()
+				for _, h := range b.Get("tokens.by_host").Array() {
+					perHost[h.Get("host").String()] += h.Get("tokens").Int()
+				}
+			}
+			if tt.Get("tools").Int() != tools {
+				t.Errorf("totals.tools %d, want %d (the tools the config shows)", tt.Get("tools").Int(), tools)
+			}
+			for _, h := range tt.Get("hosts").Array() {
+				if id := h.Get("host").String(); h.Get("tokens").Int() != perHost[id] {
+					t.Errorf("%s: %d tokens, single runs add up to %d", id, h.Get("tokens").Int(), perHost[id])
+				}
+			}
+			// Without the lists, every host pays more.
+			plain := mcpprobe(t, "budget", "--json", bin.raw)
+			one := mcpprobe(t, "budget", "--config", cfg, "raw", "--json")
+			for _, id := range []string{"claude-code", "codex"} {
+				p := gjson.Get(plain.stdout, `budget.tokens.by_host.#(host=="`+id+`").tokens`).Int()
+				f := gjson.Get(one.stdout, `budget.tokens.by_host.#(host=="`+id+`").tokens`).Int()
+				if f <= 0 || f >= p {
+					t.Errorf("%s: raw with 2 of 8 tools pays %d, all 8 %d", id, f, p)
+				}
+			}
+			// good's one cut on Claude Code is find_orders's, which the
+			// host never shows: no cut to fail on. Unfiltered, the same
+			// server trips.
+			if r := mcpprobe(t, "budget", "--config", cfg, "good", "--host", "claude-code", "--fail-on", "cut"); r.code != 0 {
+				t.Errorf("--fail-on cut with find_orders left out: exit %d: %s", r.code, r.stderr)
+			}
+			if r := mcpprobe(t, "budget", "--host", "claude-code", "--fail-on", "cut", bin.good); r.code != 1 {
+				t.Errorf("--fail-on cut on good alone: exit %d, want 1", r.code)
+			}
+			// servers shows the lists, so the sums are no surprise.
+			if r := mcpprobe(t, "servers", "--config", cfg, "--wide"); !strings.Contains(r.stdout, "(not tools find_orders)") ||
+				!strings.Contains(r.stdout, "(only tools alpha, beta, absent)") {
+				t.Errorf("servers does not show the lists: %s", r.stdout)
+			}
+			text := mcpprobe(t, "budget", "--config", cfg, "--all")
+			for _, want := range []string{"Tools the config's include/exclude lists leave out", "probed, 6 left out by the config", "2 of 8", "Left out by the config's tool lists (not paid for): find_orders."} {
+				if !strings.Contains(text.stdout, want) {
+					t.Errorf("text lacks %q", want)
+				}
+			}
+		})
 	}
 }

@@ -695,7 +695,7 @@ func TestReportIsDeterministic(t *testing.T) {
 		"| warning  | cut                        | `find_orders` loses 124 of 2,172 UTF-16 units (6%) on Claude Code: cut at 2,048 (line 15, column 47)",
 		"## Delivery by host\n",
 		"| `find_orders`      |                2,172 | 94% (cut at 2,048) |",
-		"tools/list: 1 page, 3,953 bytes, ~891 tokens (o200k_base estimate) paid on every request.",
+		"tools/list: 1 page, 3,953 bytes, ~891 tokens (o200k_base estimate) as the server sent them.",
 		"## Wire\n",
 		"### Tools\n\n3 items in 1 page,",
 		"| `find_orders`  | Find orders |                2,172 |",

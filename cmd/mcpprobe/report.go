@@ -46,7 +46,7 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date")}
+			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: configFilter(ctx, cmd)}
 			var committed []byte
 			if file := cmd.String("check"); file != "" {
 				if cmd.Bool("json") || cmd.String("out") != "" {

@@ -46,7 +46,7 @@ func listServers(cmd *cli.Command) error {
 		dir, _ := os.Getwd()
 		home, _ := os.UserHomeDir()
 		ucd, _ := os.UserConfigDir()
-		for _, hc := range launch.HostConfigs(dir, home, ucd) {
+		for _, hc := range launch.HostConfigs(dir, home, ucd, os.LookupEnv) {
 			if st, err := os.Stat(hc.Path); err == nil && !st.IsDir() {
 				files = append(files, hc)
 			}
@@ -57,7 +57,7 @@ func listServers(cmd *cli.Command) error {
 	if len(files) == 0 {
 		fmt.Fprintln(w, "No host config file found for this folder or user. mcpprobe looks for .mcp.json and ~/.claude.json")
 		fmt.Fprintln(w, "(Claude Code), Claude Desktop's claude_desktop_config.json, .cursor/mcp.json and ~/.cursor/mcp.json")
-		fmt.Fprintln(w, "(Cursor), .vscode/mcp.json (VS Code), .codex/config.toml and ~/.codex/config.toml (Codex), and")
+		fmt.Fprintln(w, "(Cursor), .vscode/mcp.json (VS Code), .codex/config.toml and $CODEX_HOME/config.toml or ~/.codex/config.toml (Codex), and")
 		fmt.Fprintln(w, ".gemini/settings.json and ~/.gemini/settings.json (Gemini CLI).")
 		return flush(cmd, w, &b)
 	}
@@ -110,6 +110,14 @@ func what(s launch.ConfigServer, path string) string {
 	}
 	if s.Disabled {
 		d += " (disabled in the file)"
+	}
+	// The host shows only some tools: say which, since budget --all pays
+	// for those alone.
+	if len(s.IncludeTools) > 0 {
+		d += " (only tools " + strings.Join(s.IncludeTools, ", ") + ")"
+	}
+	if len(s.ExcludeTools) > 0 {
+		d += " (not tools " + strings.Join(s.ExcludeTools, ", ") + ")"
 	}
 	return d
 }

@@ -118,3 +118,27 @@ func TestConfigRelativeCommand(t *testing.T) {
 		t.Errorf("Go internals in: %s", r.stderr)
 	}
 }
+
+// TestServersCodexHome checks that servers reads Codex's user config from
+// $CODEX_HOME, as Codex does, and not from ~/.codex then.
+func TestServersCodexHome(t *testing.T) {
+	t.Parallel()
+	home, codexHome := t.TempDir(), t.TempDir()
+	for dir, name := range map[string]string{filepath.Join(home, ".codex"): "in_home", codexHome: "in_codex_home"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "[mcp_servers." + name + "]\ncommand = \"/bin/true\"\n"
+		if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mcpprobeEnv(t, []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "XDG_CONFIG_HOME=" + home}, "servers", "--wide")
+	if r.code != 0 || !strings.Contains(r.stdout, "in_codex_home") || strings.Contains(r.stdout, "in_home") {
+		t.Errorf("with CODEX_HOME: exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = mcpprobeEnv(t, []string{"HOME=" + home, "CODEX_HOME=", "XDG_CONFIG_HOME=" + home}, "servers", "--wide")
+	if r.code != 0 || !strings.Contains(r.stdout, "in_home") {
+		t.Errorf("CODEX_HOME empty: exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+}

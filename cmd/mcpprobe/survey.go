@@ -23,15 +23,17 @@ func surveyCommand() *cli.Command {
 		Usage:  "probe many servers (a fleet's JSON lines, host configs, registry server.json), one JSON line each",
 		ArgsUsage: "INPUT… (JSON lines of {id, command, args, env, url, headers}, host config files, server.json)\n" +
 			"   mcpprobe survey merge PART… -o FILE\n   mcpprobe survey summary RESULTS",
+		// Local: merge and summary read results, and refuse (exit 2)
+		// the flags of a run rather than take and ignore them.
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: survey.DefaultJobs, Usage: "servers probed at once"},
-			&cli.BoolFlag{Name: "resume", Usage: "skip the servers already in -o FILE (a partial last line is cut away), and append"},
-			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of a partition by server id (FNV-1a of the id mod N, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
-			&cli.IntFlag{Name: "shards", Usage: "`N` shards, this one's index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
-			&cli.DurationFlag{Name: "per-server-timeout", Value: survey.DefaultPerServer, Usage: "wall-clock bound on each server's whole probe"},
-			&cli.StringFlag{Name: "sandbox", Usage: "wrap each server command in `CMD` (split in words, then the server's argv), e.g. 'docker run --rm -i img'; refused for URL entries"},
-			&cli.StringSliceFlag{Name: "with", Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
-			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
+			&cli.IntFlag{Name: "jobs", Local: true, Aliases: []string{"j"}, Value: survey.DefaultJobs, Usage: "servers probed at once"},
+			&cli.BoolFlag{Name: "resume", Local: true, Usage: "skip the servers already in -o FILE (a partial last line is cut away), and append"},
+			&cli.StringFlag{Name: "shard", Local: true, Usage: "run shard `I/N` of a partition by server id (FNV-1a of the id mod N, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
+			&cli.IntFlag{Name: "shards", Local: true, Usage: "`N` shards, this one's index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
+			&cli.DurationFlag{Name: "per-server-timeout", Local: true, Value: survey.DefaultPerServer, Usage: "wall-clock bound on each server's whole probe"},
+			&cli.StringFlag{Name: "sandbox", Local: true, Usage: "wrap each server command in `CMD` (split in words, then the server's argv), e.g. 'docker run --rm -i img'; refused for URL entries"},
+			&cli.StringSliceFlag{Name: "with", Local: true, Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
+			&cli.StringFlag{Name: "hosts", Local: true, Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 		},
 		Commands: []*cli.Command{surveyMergeCommand(), surveySummaryCommand()},
 		Action:   runSurvey,
@@ -104,6 +106,12 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hosts,
 	}
 	o.Probe.MaxPages = int(cmd.Int("max-pages"))
+	if !cmd.IsSet("max-bytes") {
+		// What a server sent is kept whole until the record is written,
+		// so --jobs servers at --max-bytes each is the survey's memory:
+		// 256 MiB each would let eight floods hold 2 GiB.
+		o.Launch.MaxBytes = survey.DefaultMaxBytes
+	}
 	if prior != nil {
 		if prior.Records > 0 && prior.Digest != digest {
 			return usageErr("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, prior.Digest, digest)
@@ -172,11 +180,13 @@ func surveyProgress(c survey.Tally, elapsed time.Duration) string {
 		rate := float64(c.Done) / elapsed.Seconds()
 		s += fmt.Sprintf(" · %.1f/s", rate)
 		if left := c.Total - c.Done; c.Total > 0 && left > 0 {
-			s += fmt.Sprintf(" · ETA %s", time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second))
+			// Servers are still running: "ETA 0s" would say they are not.
+			eta := max(time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second), time.Second)
+			s += fmt.Sprintf(" · ETA %s", eta)
 		}
 	}
 	if c.Total > 0 {
-		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + s
+		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + strings.TrimPrefix(s, fmt.Sprintf("%d done · ", c.Done))
 	}
 	return s
 }

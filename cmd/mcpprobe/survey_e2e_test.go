@@ -463,6 +463,17 @@ func TestSurveyUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 with %q: %s", c.args, r.code, c.want, r.stderr)
 		}
 	}
+	// merge and summary read results: a run's flags are refused, not
+	// taken and ignored.
+	for _, sub := range []string{"merge", "summary"} {
+		for _, f := range [][]string{{"--jobs", "3"}, {"--resume"}, {"--shard", "0/2"}, {"--per-server-timeout", "1s"},
+			{"--sandbox", "env"}, {"--with", "bench"}, {"--hosts", fleet}, {"--timeout", "1s"}, {"--json"}} {
+			r := probeRun(t, nil, nil, append(append([]string{"survey", sub}, f...), fleet)...)
+			if r.code != 2 || !strings.Contains(r.stderr, f[0]) {
+				t.Errorf("survey %s %v: exit %d, want 2 naming the flag: %s", sub, f, r.code, r.stderr)
+			}
+		}
+	}
 }
 
 // --with adds report's sections to the record, each validated by the
@@ -509,4 +520,138 @@ func TestSurveyDaemonAttributed(t *testing.T) {
 		t.Errorf("the daemon's server took %v, a busy one %v", time.Duration(d), time.Duration(b))
 	}
 	noneLeft(t, pidsIn(t, pf))
+}
+
+// A hostile fleet under --jobs 8: servers that flood stdout (endless
+// pages, a line with no end, notifications without end), one that starts
+// a daemon, one that ignores SIGTERM and stdin closing, one with escape
+// sequences in its tool names, one that never answers. The run ends within
+// its bounds, in bounded memory (wait4's peak RSS), each failure explained
+// in its three parts, and nothing left running.
+func TestSurveyHostileFleet(t *testing.T) {
+	// Not parallel: its floods hold both cores for seconds, long enough
+	// to make the Node servers of the tests beside it miss their
+	// start-up bound.
+	pf := pidFile(t)
+	raw := func(id string, args ...string) fleetLine {
+		return fleetLine{ID: id, Command: bin.raw, Args: append(args, "-pidfile", pf)}
+	}
+	fleet := writeFleet(t, []fleetLine{
+		raw("flood-pages-1", "-endless-pages", "2000000"),
+		raw("flood-pages-2", "-endless-pages", "2000000"),
+		raw("flood-line", "-line-no-newline", "300000000"),
+		raw("flood-notify", "-flood-notifications"),
+		raw("daemon", "-escape"),
+		raw("sigterm", "-silent", "-ignore-sigterm", "-ignore-stdin-close"),
+		raw("ansi", "-ansi-names"),
+		raw("silent", "-silent"),
+		{ID: "good", Command: bin.good},
+		{ID: "good-2", Command: bin.good, Args: []string{"-page-size", "1"}},
+	})
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results.jsonl")
+	const perServer = 4 * time.Second
+	r := rusageRun(t, "survey", fleet, "--jobs", "8", "-o", out, "--per-server-timeout", perServer.String(), "--startup-timeout", "2s", "--grace", "500ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	// Two waves of at most the per-server bound and two graces each, and
+	// the time to start and write.
+	bounded(t, r, 2*(perServer+time.Second)+8*time.Second)
+	noneLeft(t, pidsIn(t, pf))
+	recs := surveyLines(t, out)
+	if len(recs) != 10 {
+		t.Fatalf("%d records, want 10", len(recs))
+	}
+	for id, v := range recs {
+		f := v.Get("survey.failure")
+		t.Logf("%s: %s %s", id, v.Get("survey.status"), f.Get("cause"))
+		if !f.Exists() || f.Type == gjson.Null {
+			continue
+		}
+		for _, k := range []string{"what", "received", "try"} {
+			if s := f.Get(k).String(); s == "" || strings.Contains(s, "context deadline exceeded") {
+				t.Errorf("%s: failure %s %q does not explain it", id, k, s)
+			}
+		}
+	}
+	// A server that never answers fails at --startup-timeout (no_answer),
+	// or at the per-server bound when the machine is too busy to see the
+	// first sooner; one that ignores SIGTERM too is killed all the same.
+	for _, id := range []string{"silent", "sigterm"} {
+		if got := recs[id].Get("survey.failure.cause").String(); got != "no_answer" && got != "timed_out" {
+			t.Errorf("%s: cause %q, want no_answer or timed_out", id, got)
+		}
+	}
+	for _, id := range []string{"good", "good-2", "ansi", "daemon"} {
+		if recs[id].Get("survey.status").String() != "ok" {
+			t.Errorf("%s: %s", id, recs[id].Get("survey").Raw)
+		}
+	}
+	if !has(findingCodes(recs["daemon"]), "escaped-processes") {
+		t.Errorf("the daemon is not a finding: %s", recs["daemon"].Get("findings"))
+	}
+	// The floods were stopped at survey's 8 MiB per server, not read to
+	// the end (hundreds of MB) nor held in memory at launch's 256 MiB.
+	for _, id := range []string{"flood-pages-1", "flood-pages-2", "flood-line"} {
+		v := recs[id]
+		if !has(findingCodes(v), "max-bytes") {
+			t.Errorf("%s: no max-bytes finding: %s", id, v.Get("findings"))
+		}
+		if b := v.Get("survey.wire.tools.bytes").Int(); b > 8<<20 {
+			t.Errorf("%s: %d bytes of tools kept, over 8 MiB", id, b)
+		}
+	}
+	// The escapes are data in the JSON and never bytes a terminal obeys,
+	// in the results or in the census.
+	b, _ := os.ReadFile(out)
+	if strings.ContainsRune(string(b), 0x1b) || !strings.Contains(string(b), `\u001b[2J`) {
+		t.Errorf("results: raw ESC %v, escaped ESC %v", strings.ContainsRune(string(b), 0x1b), strings.Contains(string(b), `\u001b[2J`))
+	}
+	sum := mcpprobe(t, "survey", "summary", out)
+	if sum.code != 0 || strings.ContainsRune(sum.stdout+sum.stderr, 0x1b) || strings.ContainsRune(sum.stdout, 0x7) {
+		t.Errorf("summary: exit %d, raw escapes in it: %q", sum.code, sum.stdout)
+	}
+}
+
+// A host config entry's tool lists reach the survey record: the tools
+// left out are named, and what each host pays is what budget --config
+// FILE NAME says it pays.
+func TestSurveyConfigToolLists(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "settings.json")
+	q, _ := json.Marshal(bin.good)
+	body := `{"mcpServers": {"good": {"command": ` + string(q) + `, "excludeTools": ["find_orders"]}}}`
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "results.jsonl")
+	if r := mcpprobe(t, append([]string{"survey", cfg, "-o", out}, surveyBounds...)...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rec gjson.Result
+	for id, v := range surveyLines(t, out) {
+		if strings.HasSuffix(id, "settings.json#good") {
+			rec = v
+		}
+	}
+	if got := rec.Get("survey.budget.filtered_out").Raw; got != `["find_orders"]` {
+		t.Errorf("filtered_out %s", got)
+	}
+	// find_orders is good's one cut on Claude Code: left out, no cut.
+	if cc := rec.Get(`survey.budget.hosts.#(host=="claude-code")`); cc.Get("tools").Int() != 2 || cc.Get("cut").Int() != 0 {
+		t.Errorf("claude-code counts the tool left out: %s", cc.Raw)
+	}
+	one := mcpprobe(t, "budget", "--config", cfg, "good", "--json")
+	for _, id := range []string{"claude-code", "codex", "claude-ai"} {
+		want := gjson.Get(one.stdout, `budget.tokens.by_host.#(host=="`+id+`")`)
+		got := rec.Get(`survey.budget.hosts.#(host=="` + id + `")`)
+		if got.Get("tokens").Int() == 0 || got.Get("tokens").Int() != want.Get("tokens").Int() || got.Get("if_loaded").Bool() != want.Get("if_loaded").Bool() {
+			t.Errorf("%s: survey %s, budget %s", id, got.Raw, want.Raw)
+		}
+	}
+	if n := rec.Get(`survey.budget.hosts.#(host=="claude-code").tokens`).Int(); n >= rec.Get("survey.budget.tokens").Int() {
+		t.Errorf("claude-code pays %d without find_orders, not less than the %d of the whole list as sent", n, rec.Get("survey.budget.tokens").Int())
+	}
 }

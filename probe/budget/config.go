@@ -10,10 +10,15 @@ import (
 // ServerTools is what the sum of a whole host config reads of one server:
 // its tool names and what its definitions cost.
 type ServerTools struct {
-	Name   string // the server's name in the config
-	Tools  []string
-	Tokens int // the definitions' tokens (Result.Tokens.Total), paid on every request
-	Bytes  int // the tools/list pages' bytes
+	Name   string   // the server's name in the config
+	Tools  []string // the tools the config shows (after Filtered)
+	Tokens int      // the tools array's tokens as sent (Result.Tokens.Total)
+	Bytes  int      // the tools/list pages' bytes
+	// Hosts is what each host pays for the server (Result.HostTokens), by
+	// host id; a host missing here is paid Tokens.
+	Hosts map[string]HostTokens
+	// Filtered are the tools the config's include/exclude lists leave out.
+	Filtered []string
 }
 
 // Totals is what only the sum of a host config's servers shows.
@@ -21,7 +26,7 @@ type Totals struct {
 	Servers int // probed and counted
 	Tools   int
 	Bytes   int
-	Tokens  int // every request pays these on a host that loads every tool
+	Tokens  int // the tools arrays as sent, added up
 	// Collisions are tool names listed by more than one server.
 	Collisions []Collision
 	Hosts      []HostTotal
@@ -38,8 +43,17 @@ type ServerTool struct{ Server, Tool string }
 
 // HostTotal is one host's view of the whole config.
 type HostTotal struct {
-	Host   Host
+	Host Host
+	// Tokens is what the host pays on every request for every server's
+	// definitions as it delivers them (HostTokens, added up).
 	Tokens int
+	// Instructions is the part of Tokens the servers' instructions cost
+	// (HostTokens.Instructions, added up).
+	Instructions int
+	// IfLoaded: the host defers the tools behind a tool search, so Tokens
+	// is what it pays once they are loaded; what it pays before a search
+	// is not sourced.
+	IfLoaded bool
 	// ToolSearch is "defers" (over the host's threshold, or a host that
 	// always defers), "loads" (every definition is sent) or "unknown" (no
 	// sourced rule).
@@ -78,7 +92,15 @@ func Sum(servers []ServerTools, hosts []Host) Totals {
 	}
 	t.Collisions = collisions(order, byName, true)
 	for _, h := range hosts {
-		ht := HostTotal{Host: h, Tokens: t.Tokens, ToolSearch: "unknown"}
+		ht := HostTotal{Host: h, ToolSearch: "unknown"}
+		for _, s := range servers {
+			if p, ok := s.Hosts[h.ID]; ok {
+				ht.Tokens += p.Tokens
+				ht.Instructions += p.Instructions
+			} else {
+				ht.Tokens += s.Tokens
+			}
+		}
 		if s := h.ToolSearch; s != nil {
 			switch s.Rule {
 			case "always":
@@ -88,11 +110,12 @@ func Sum(servers []ServerTools, hosts []Host) Totals {
 			case "share_of_context":
 				ht.Threshold = s.Threshold()
 				ht.ToolSearch = "loads"
-				if t.Tokens > ht.Threshold {
+				if ht.Tokens > ht.Threshold {
 					ht.ToolSearch = "defers"
 				}
 			}
 		}
+		ht.IfLoaded = ht.ToolSearch == "defers" || h.Description.Deferred
 		if r := h.ToolNames; r != nil {
 			full := map[string][]ServerTool{}
 			var forder []string
@@ -186,7 +209,7 @@ func (t Totals) Findings() []findings.Finding {
 		}
 		if ht.ToolSearch == "defers" {
 			if ht.Threshold > 0 {
-				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers the tools behind a tool search: ~%s tokens of definitions, over %s%% of a %s-token context (%s)",
+				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers the tools behind a tool search: ~%s tokens of definitions as it delivers them (o200k_base estimate), over %s%% of a %s-token context (%s)",
 					h.Name, num(ht.Tokens), trimFloat(h.ToolSearch.Percent), num(h.ToolSearch.ContextTokens), num(ht.Threshold)))
 			} else {
 				out = append(out, findings.New(findings.ToolSearchDeferral, "%s defers every tool behind a tool search, whatever the size", h.Name))

@@ -20,6 +20,10 @@ type Options struct {
 	// View, when set, is one host whose delivered text is kept whole in
 	// Result.View, to show exactly what reaches the model.
 	View *Host
+	// Filter is the host config's list of the tools it shows (--config
+	// FILE NAME with includeTools/excludeTools or enabled_tools/
+	// disabled_tools): HostTokens pays only for those it keeps.
+	Filter ToolFilter
 }
 
 // Result is the budget of one capture: what each host delivers, the
@@ -31,8 +35,14 @@ type Result struct {
 	// Tokens is nil when the counts could not be made; TokensErr says why.
 	Tokens    *tokens.Definitions
 	TokensErr error
-	Budget    []findings.Finding // cuts, schema drops, instructions
-	Lint      []findings.Finding
+	// HostTokens is what each host of the set (but "all") pays on every
+	// request, as it delivers the definitions; nil when Tokens is.
+	HostTokens []HostTokens
+	// Filter is Options.Filter; FilteredOut the tools it leaves out.
+	Filter      ToolFilter
+	FilteredOut []string
+	Budget      []findings.Finding // cuts, schema drops, instructions
+	Lint        []findings.Finding
 }
 
 // Run probes the server (wire.Run) and works out its budget. A server
@@ -42,15 +52,33 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Analyse(ctx, w.Capture, o.Hosts, o.View)
+	return AnalyseFiltered(ctx, w.Capture, o.Hosts, o.View, o.Filter)
 }
 
 // Analyse is the budget of a capture already taken: the report's, which
 // probes once for every section. Counting tokens is the one part whose
 // cost a server controls, so it stops when ctx is done.
 func Analyse(ctx context.Context, c *probe.Capture, hosts []Host, view *Host) (*Result, error) {
-	r := &Result{Capture: c, Delivery: Compute(c, hosts)}
+	return AnalyseFiltered(ctx, c, hosts, view, ToolFilter{})
+}
+
+// AnalyseFiltered is Analyse for a server whose host config shows only
+// some of its tools: the capture stays whole (what the server sent), the
+// per-host figures count what the filter keeps.
+func AnalyseFiltered(ctx context.Context, c *probe.Capture, hosts []Host, view *Host, f ToolFilter) (*Result, error) {
+	r := &Result{Capture: c, Delivery: Compute(c, hosts), Filter: f}
 	r.Budget = Findings(r.Delivery)
+	if f.Active() {
+		// A cut or a drop of a tool the host never shows costs the model
+		// nothing; the lint's findings stay, being the server's own.
+		kept := r.Budget[:0]
+		for _, x := range r.Budget {
+			if x.Tool == "" || f.Keeps(x.Tool) {
+				kept = append(kept, x)
+			}
+		}
+		r.Budget = kept
+	}
 	r.Lint = lint.Check(c)
 	if view != nil {
 		hr := Compute(c, []Host{*view}).Hosts[0]
@@ -60,15 +88,25 @@ func Analyse(ctx context.Context, c *probe.Capture, hosts []Host, view *Host) (*
 	for _, t := range wire.Tools(c) {
 		names = append(names, t.Name)
 	}
+	r.FilteredOut = f.Filtered(names)
 	d, err := tokens.OfToolsContext(ctx, names, c.Tools.Items)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
-	if err == nil {
-		r.Tokens = &d
-	} else {
+	if err != nil {
 		r.TokensErr = err
+		return r, nil
 	}
+	r.Tokens = &d
+	ht, err := hostTokens(ctx, c.Tools.Items, c.Instructions, r.Delivery, d, f)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	if err != nil {
+		r.TokensErr = err
+		return r, nil
+	}
+	r.HostTokens = ht
 	return r, nil
 }
 

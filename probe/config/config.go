@@ -135,29 +135,41 @@ func (r *Result) Tools() []budget.ServerTools {
 		}
 		st := budget.ServerTools{Name: s.Name}
 		var c *probe.Capture
+		var b *budget.Result
 		switch v := s.Result.(type) {
 		case *wire.Result:
 			c = v.Capture
 		case *budget.Result:
-			c = v.Capture
-			if v.Tokens != nil {
-				st.Tokens = v.Tokens.Total
-			}
+			c, b = v.Capture, v
 		case *report.Result:
-			c = v.Wire.Capture
-			if v.Budget != nil && v.Budget.Tokens != nil {
-				st.Tokens = v.Budget.Tokens.Total
+			c, b = v.Wire.Capture, v.Budget
+		}
+		if b != nil && b.Tokens != nil {
+			st.Tokens = b.Tokens.Total
+			st.Hosts = map[string]budget.HostTokens{}
+			for _, h := range b.HostTokens {
+				st.Hosts[h.Host] = h
 			}
 		}
+		f := Filter(s.Config)
 		if c != nil {
 			for _, t := range wire.Tools(c) {
-				st.Tools = append(st.Tools, t.Name)
+				if f.Keeps(t.Name) {
+					st.Tools = append(st.Tools, t.Name)
+				} else {
+					st.Filtered = append(st.Filtered, t.Name)
+				}
 			}
 			st.Bytes = wire.Totals(c.Tools).Bytes
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// Filter is the server's include/exclude tool lists as budget reads them.
+func Filter(s launch.ConfigServer) budget.ToolFilter {
+	return budget.ToolFilter{Include: s.IncludeTools, Exclude: s.ExcludeTools}
 }
 
 // Probed and Failed count the rows.
@@ -183,7 +195,14 @@ func (r *Result) Findings() []findings.Finding {
 	for _, s := range r.Servers {
 		if s.Result != nil {
 			for _, f := range s.Result.Findings() {
-				f.Message = fmt.Sprintf("server `%s`: %s", s.Name, f.Message)
+				// The tool's name after the server's, not before it
+				// (the renderer puts a tool missing from the message
+				// first): "server `fs`: `read_file`: …".
+				if f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`") {
+					f.Message = fmt.Sprintf("server `%s`: `%s`: %s", s.Name, f.Tool, f.Message)
+				} else {
+					f.Message = fmt.Sprintf("server `%s`: %s", s.Name, f.Message)
+				}
 				out = append(out, f)
 			}
 		}

@@ -157,13 +157,24 @@ func TestConfigFormatErrors(t *testing.T) {
 
 func TestHostConfigsKnowCodexAndGemini(t *testing.T) {
 	var got []string
-	for _, hc := range HostConfigs("/p", "/h", "/u") {
+	for _, hc := range HostConfigs("/p", "/h", "/u", func(string) (string, bool) { return "", false }) {
 		got = append(got, hc.Host+" "+hc.Scope+" "+hc.Path)
 	}
 	for _, w := range []string{"Codex user /h/.codex/config.toml", "Codex project /p/.codex/config.toml",
 		"Gemini CLI user /h/.gemini/settings.json", "Gemini CLI project /p/.gemini/settings.json"} {
 		if !contains(got, w) {
 			t.Errorf("%q not in %q", w, got)
+		}
+	}
+	// CODEX_HOME moves Codex's user file, and only that one.
+	got = nil
+	env := func(k string) (string, bool) { return map[string]string{"CODEX_HOME": "/ch"}[k], k == "CODEX_HOME" }
+	for _, hc := range HostConfigs("/p", "/h", "/u", env) {
+		got = append(got, hc.Host+" "+hc.Scope+" "+hc.Path)
+	}
+	for _, w := range []string{"Codex user /ch/config.toml", "Codex project /p/.codex/config.toml", "Claude Code user /h/.claude.json"} {
+		if !contains(got, w) {
+			t.Errorf("with CODEX_HOME: %q not in %q", w, got)
 		}
 	}
 }

@@ -157,6 +157,14 @@ func readConfig(path string) (*configFile, error) {
 		all[k] = v
 	}
 	if len(all) == 0 {
+		// Present but empty is not missing: saying the object is not
+		// there sends the user looking for a typo that is not in it.
+		switch {
+		case doc.MCPServers != nil:
+			return nil, fmt.Errorf("%s has no servers: its \"mcpServers\" object is empty", path)
+		case doc.Servers != nil:
+			return nil, fmt.Errorf("%s has no servers: its \"servers\" object is empty", path)
+		}
 		if isGeminiName(path) {
 			return nil, fmt.Errorf("%s has no \"mcpServers\" object (Gemini CLI)", path)
 		}

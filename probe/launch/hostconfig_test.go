@@ -172,6 +172,20 @@ func TestFromConfig(t *testing.T) {
 			wantErr: []string{`no "mcpServers"`},
 		},
 		{
+			name:    "empty mcpServers",
+			file:    "c.json",
+			content: `{"mcpServers":{}}`,
+			server:  "x",
+			wantErr: []string{`has no servers: its "mcpServers" object is empty`},
+		},
+		{
+			name:    "empty VS Code servers",
+			file:    "c.json",
+			content: `{"servers":{}, "inputs": []}`,
+			server:  "x",
+			wantErr: []string{`has no servers: its "servers" object is empty`},
+		},
+		{
 			name:    "not JSON",
 			file:    "c.json",
 			content: `{"mcpServers":`,

@@ -75,8 +75,14 @@ type HostConfig struct {
 // HostConfigs lists the files the hosts mcpprobe knows read for the
 // folder dir and the user whose home is home and whose configuration
 // folder is userConfig (os.UserConfigDir: ~/.config, ~/Library/Application
-// Support, %AppData%), whether they exist or not.
-func HostConfigs(dir, home, userConfig string) []HostConfig {
+// Support, %AppData%), whether they exist or not. lookup reads the
+// environment: Codex keeps its user config in $CODEX_HOME when set.
+func HostConfigs(dir, home, userConfig string, lookup func(string) (string, bool)) []HostConfig {
+	codexHome := filepath.Join(home, ".codex")
+	if v, ok := lookup("CODEX_HOME"); ok && v != "" {
+		// openai/codex docs/config.md: "CODEX_HOME (defaults to ~/.codex)".
+		codexHome = v
+	}
 	return []HostConfig{
 		{"Claude Code", "project", filepath.Join(dir, ".mcp.json")},
 		{"Claude Code", "user", filepath.Join(home, ".claude.json")},
@@ -88,7 +94,7 @@ func HostConfigs(dir, home, userConfig string) []HostConfig {
 		// Codex reads a project's .codex/config.toml only in a trusted
 		// project; listing it is harmless either way.
 		{"Codex", "project", filepath.Join(dir, ".codex", "config.toml")},
-		{"Codex", "user", filepath.Join(home, ".codex", "config.toml")},
+		{"Codex", "user", filepath.Join(codexHome, "config.toml")},
 		{"Gemini CLI", "project", filepath.Join(dir, ".gemini", "settings.json")},
 		{"Gemini CLI", "user", filepath.Join(home, ".gemini", "settings.json")},
 	}

@@ -22,8 +22,10 @@ import (
 type Options struct {
 	wire.Options
 	Hosts []budget.Host // for the delivery section, as budget takes them
-	Ref   string        // a reference file: adds the diff section
-	Date  string        // YYYY-MM-DD the report is dated
+	// Filter is the host config's include/exclude list (budget.Options').
+	Filter budget.ToolFilter
+	Ref    string // a reference file: adds the diff section
+	Date   string // YYYY-MM-DD the report is dated
 
 	// The optional sections, each run on the report's target (Spec is
 	// filled from wire.Options); nil leaves the section out.
@@ -64,7 +66,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := budget.Analyse(ctx, w.Capture, o.Hosts, nil)
+	b, err := budget.AnalyseFiltered(ctx, w.Capture, o.Hosts, nil, o.Filter)
 	if err != nil {
 		return nil, err
 	}

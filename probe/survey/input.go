@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,6 +31,9 @@ type Entry struct {
 	// start: a value it needs and was not given, a field it lacks.
 	Cause string
 	Err   string
+	// Filter is a host config's include/exclude tool lists for the
+	// server: what the host pays leaves those tools out.
+	Filter budget.ToolFilter
 }
 
 // MaxLine bounds one line of a JSON-lines input, and MaxDocument a whole
@@ -168,7 +172,8 @@ func readConfig(path, name string, yield func(Entry) error) error {
 		return err
 	}
 	for _, s := range servers {
-		e := Entry{ID: name + "#" + s.Name, Source: name, Target: s.Target}
+		e := Entry{ID: name + "#" + s.Name, Source: name, Target: s.Target,
+			Filter: budget.ToolFilter{Include: s.IncludeTools, Exclude: s.ExcludeTools}}
 		if s.Err != nil {
 			e.Cause, e.Err = CauseEntry, s.Err.Error()
 			if strings.Contains(e.Err, "not set in the environment") || strings.Contains(e.Err, "prompt for a value") {

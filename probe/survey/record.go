@@ -32,6 +32,21 @@ const (
 	CauseProtocol     = "protocol_error"
 )
 
+// CauseMeaning is each cause in words, for a census's readers.
+var CauseMeaning = map[string]string{
+	CauseEntry:        "the entry cannot be read as a server",
+	CauseMissingValue: "the entry needs a value (an environment variable, an argument) it does not give",
+	CauseUnsupported:  "a package kind or transport survey does not start",
+	CauseRefused:      "a URL entry under --sandbox",
+	CauseSpawn:        "the command could not be started",
+	CauseCrashed:      "the server exited before it answered",
+	CauseTimedOut:     "the per-server wall-clock bound passed",
+	CauseNoAnswer:     "a request got no answer within its timeout",
+	CauseTooMuch:      "the server sent more than --max-bytes",
+	CauseHTTP:         "an HTTP error, or no HTTP connection",
+	CauseProtocol:     "any other failure of the handshake or the lists (the record's failure says which)",
+}
+
 // Causes lists every cause, in the order a census shows them.
 var Causes = []string{CauseSpawn, CauseCrashed, CauseTimedOut, CauseNoAnswer, CauseProtocol, CauseHTTP, CauseTooMuch,
 	CauseMissingValue, CauseUnsupported, CauseRefused, CauseEntry}
@@ -125,6 +140,9 @@ type SDKArtefacts struct {
 type BudgetSummary struct {
 	Hosts  []HostSummary
 	Tokens *int // o200k estimate of every tool definition; nil when not counted
+	// FilteredOut are the tools a host config entry's include/exclude
+	// lists leave out: not in the hosts' Tokens.
+	FilteredOut []string
 }
 
 // HostSummary is one host's delivery of the server, counted.
@@ -136,6 +154,11 @@ type HostSummary struct {
 	SchemaDrops      int
 	Instructions     string // the instructions' delivery mode
 	InstructionsLost int
+	// Tokens is what the host pays on every request, as it delivers the
+	// definitions (budget.HostTokens, an o200k_base estimate); nil when
+	// not counted. IfLoaded: it defers them behind a tool search.
+	Tokens   *int
+	IfLoaded bool
 }
 
 func summarizeWire(c *probe.Capture) *WireSummary {
@@ -216,10 +239,23 @@ func safeBounds(v gjson.Result, depth int) bool {
 }
 
 func summarizeBudget(r *budget.Result) *BudgetSummary {
-	s := &BudgetSummary{}
+	s := &BudgetSummary{FilteredOut: r.FilteredOut}
+	paid := map[string]budget.HostTokens{}
+	for _, h := range r.HostTokens {
+		paid[h.Host] = h
+	}
 	for _, hr := range r.Delivery.Hosts {
-		h := HostSummary{ID: hr.Host.ID, Tools: len(hr.Tools), Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
+		h := HostSummary{ID: hr.Host.ID, Instructions: hr.Instructions.Mode, InstructionsLost: hr.Instructions.Lost}
+		if p, ok := paid[hr.Host.ID]; ok {
+			n := p.Tokens
+			h.Tokens, h.IfLoaded = &n, p.Deferred
+		}
 		for _, t := range hr.Tools {
+			// A tool the entry's lists leave out never reaches the host.
+			if !r.Filter.Keeps(t.Name) {
+				continue
+			}
+			h.Tools++
 			if t.Description.Mode == "cut" {
 				h.Cut++
 				h.LostUnits += t.Description.Lost
@@ -263,6 +299,13 @@ func (r *Record) CountCodes() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// DefaultMaxBytes is survey's --max-bytes when not given: what one
+// server may send is held until its record is written, so this times
+// --jobs bounds the survey's memory (launch.DefaultMaxBytes, 256 MiB, is
+// for one server probed alone). A tools list near it is far past any
+// real one.
+const DefaultMaxBytes = 8 << 20
 
 // causeOf names the cause of a probe's failure. deadline is whether
 // the per-server bound had passed when it failed.

@@ -67,6 +67,11 @@ type Options struct {
 	Emit func(*Record) error
 	// Progress hears the counts after each change.
 	Progress func(Tally)
+
+	// analysing bounds the budgets worked out at once (Run sets it): a
+	// budget is CPU work whose memory follows what the server sent, so
+	// --jobs of them at once on fewer cores only multiply the memory.
+	analysing chan struct{}
 }
 
 // Tally is a run's progress.
@@ -113,6 +118,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Shard.N == 0 {
 		o.Shard = Whole
 	}
+	o.analysing = make(chan struct{}, min(o.Jobs, runtime.GOMAXPROCS(0)))
 	digest, err := Digest(o.Inputs)
 	if err != nil {
 		return nil, err
@@ -268,12 +274,28 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 		}
 		return rec
 	}
-	b, err := budget.Analyse(pctx, w.Capture, o.Hosts, nil)
+	var b *budget.Result
+	select {
+	case o.analysing <- struct{}{}:
+		b, err = budget.AnalyseFiltered(pctx, w.Capture, o.Hosts, nil, e.Filter)
+		<-o.analysing
+	case <-pctx.Done():
+		err = pctx.Err()
+	}
 	if ctx.Err() != nil {
 		return nil
 	}
 	if err != nil {
 		rec.Failure = failureOf(err, causeOf(err, pctx.Err() != nil))
+		if rec.Failure.Cause == CauseTimedOut {
+			// The wire is done; what ran out of time is counting the
+			// tokens of what the server listed ("context deadline
+			// exceeded" says none of that).
+			t := wire.Totals(w.Capture.Tools)
+			rec.Failure.What = fmt.Sprintf("the probe passed the per-server bound of %v (--per-server-timeout) before the tokens of the %d bytes of tools/list the server sent were counted", o.PerServer, t.Bytes)
+			rec.Failure.Received = fmt.Sprintf("%d tools in %d pages", len(w.Capture.Tools.Items), t.Pages)
+			rec.Failure.Try = "raise --per-server-timeout, or lower --max-bytes to stop such a server sooner; the wire section of this record has what it sent"
+		}
 		rec.setFindings(w.Capture.Findings)
 		return rec
 	}

@@ -37,6 +37,11 @@ type HostCensus struct {
 	Servers, Tools, Cut      int
 	ServersCut, SchemaDrops  int
 	InstructionsNotDelivered int
+	// Tokens is what the host pays on every request for each server, as
+	// it delivers the definitions (records that carry it); IfLoaded counts
+	// the servers whose tools it defers behind a tool search.
+	Tokens   []int
+	IfLoaded int
 }
 
 // SDK artefact names, as a census shows them (the record's
@@ -139,6 +144,12 @@ func (c *Census) add(s gjson.Result, protocol string, hosts map[string]*HostCens
 		hc.SchemaDrops += int(h.Get("schema_drops").Int())
 		if h.Get("instructions").String() == "not_delivered" {
 			hc.InstructionsNotDelivered++
+		}
+		if t := h.Get("tokens"); t.Type == gjson.Number {
+			hc.Tokens = append(hc.Tokens, int(t.Int()))
+		}
+		if h.Get("if_loaded").Bool() {
+			hc.IfLoaded++
 		}
 		return true
 	})

@@ -278,3 +278,15 @@ func writeTemp(t *testing.T, body string) string {
 	}
 	return p
 }
+
+// Every cause a record can carry is explained in a census.
+func TestCauseMeaning(t *testing.T) {
+	for _, c := range Causes {
+		if CauseMeaning[c] == "" {
+			t.Errorf("cause %q has no meaning", c)
+		}
+	}
+	if len(CauseMeaning) != len(Causes) {
+		t.Errorf("%d meanings for %d causes", len(CauseMeaning), len(Causes))
+	}
+}
