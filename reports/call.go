@@ -72,9 +72,9 @@ func callAnswerLine(st Style, r *call.Result) string {
 		if r.FirstFrame > 0 && r.FirstFrame < r.Answered {
 			s += fmt.Sprintf(" (first frame after %s)", msText(r.FirstFrame))
 		}
-		s += fmt.Sprintf(" · response %s bytes (frame %d)", thousands(len(r.Response)), r.ResponseSeq)
+		s += fmt.Sprintf(" · response %s bytes (frame %d)", Num(len(r.Response)), r.ResponseSeq)
 		if r.Result != nil {
-			s += fmt.Sprintf(" · result %s bytes", thousands(len(r.Result)))
+			s += fmt.Sprintf(" · result %s bytes", Num(len(r.Result)))
 		}
 		return s
 	case r.Unanswered != "":
@@ -88,24 +88,7 @@ func msText(d time.Duration) string {
 	if d < 10*time.Millisecond {
 		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 	}
-	return fmt.Sprintf("%s ms", thousands(int(d/time.Millisecond)))
-}
-
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return fmt.Sprintf("%s ms", Num(int(d/time.Millisecond)))
 }
 
 // blockRow is one content block as call's text shows it.
@@ -159,7 +142,7 @@ func blockOf(where string, c gjson.Result, uri string) blockRow {
 	switch {
 	case c.Get("text").Exists():
 		t := c.Get("text").String()
-		b.size = fmt.Sprintf("%s chars", thousands(utf8.RuneCountInString(t)))
+		b.size = fmt.Sprintf("%s chars", Num(utf8.RuneCountInString(t)))
 		b.text = t
 	case c.Get("data").Exists() || c.Get("blob").Exists():
 		d := c.Get("data")
@@ -168,11 +151,11 @@ func blockOf(where string, c gjson.Result, uri string) blockRow {
 		}
 		dec, err := base64.StdEncoding.DecodeString(d.String())
 		if err != nil {
-			b.size = fmt.Sprintf("%s base64 chars", thousands(len(d.String())))
+			b.size = fmt.Sprintf("%s base64 chars", Num(len(d.String())))
 			b.detail = "base64 invalid: " + err.Error()
 		} else {
-			b.size = fmt.Sprintf("%s bytes", thousands(len(dec)))
-			b.detail = fmt.Sprintf("base64, %s chars (not shown)", thousands(len(d.String())))
+			b.size = fmt.Sprintf("%s bytes", Num(len(dec)))
+			b.detail = fmt.Sprintf("base64, %s chars (not shown)", Num(len(d.String())))
 		}
 	}
 	if uri != "" {
@@ -191,7 +174,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		head += fmt.Sprintf(", isError %s", isErr.Raw)
 	}
 	if sc := gjson.GetBytes(r.Result, "structuredContent"); sc.Exists() {
-		head += fmt.Sprintf(", structuredContent %s bytes", thousands(len(sc.Raw)))
+		head += fmt.Sprintf(", structuredContent %s bytes", Num(len(sc.Raw)))
 		if s := r.Analysis.Structured; s != nil && s.HasSchema {
 			if s.Valid {
 				head += " (valid against outputSchema)"
@@ -232,7 +215,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 			}
 		}
 		if n > callTextChars {
-			fmt.Fprintf(w, "(%s more chars not shown: --save DIR or --json has all of it)\n", thousands(n-callTextChars))
+			fmt.Fprintf(w, "(%s more chars not shown: --save DIR or --json has all of it)\n", Num(n-callTextChars))
 		}
 	}
 	if s := r.Analysis.Structured; s != nil {
@@ -259,9 +242,9 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 	for _, d := range ds {
 		limit := "none"
 		if d.Limit > 0 {
-			limit = thousands(d.Limit)
+			limit = Num(d.Limit)
 		}
-		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), thousands(d.Size), limit, thousands(d.Delivered), thousands(d.Lost), cell(st, d.Note)})
+		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), cell(st, d.Note)})
 	}
 	Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
 		tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
@@ -274,9 +257,9 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "\nProgress: %s notification(s)", thousands(len(r.Progress)))
+	fmt.Fprintf(w, "\nProgress: %s notification(s)", Num(len(r.Progress)))
 	if r.ProgressSeen > len(r.Progress) {
-		fmt.Fprintf(w, " kept of %s read (past the session's first 10,000 messages a flood is counted, not kept)", thousands(r.ProgressSeen))
+		fmt.Fprintf(w, " kept of %s read (past the session's first 10,000 messages a flood is counted, not kept)", Num(r.ProgressSeen))
 	}
 	if r.Token != "" {
 		fmt.Fprintf(w, " (token %s sent)", plain(st, strconv.Quote(r.Token)))
@@ -286,7 +269,7 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 	var prev time.Duration
 	for i, p := range r.Progress {
 		if i == callRows {
-			rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", thousands(len(r.Progress)-i)), ""})
+			rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", Num(len(r.Progress)-i)), ""})
 			break
 		}
 		total := "—"
@@ -353,7 +336,7 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 	for _, p := range t.Polls {
 		pi := "—"
 		if p.HasPollInterval {
-			pi = thousands(int(p.PollInterval)) + " ms"
+			pi = Num(int(p.PollInterval)) + " ms"
 		}
 		status := p.Status
 		if p.Err != "" {
@@ -385,7 +368,7 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 		return
 	}
 	if more > 0 {
-		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", thousands(more))})
+		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", Num(more))})
 	}
 	fmt.Fprintln(w, "\nDuring the call the server also sent:")
 	Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
@@ -621,7 +604,7 @@ func Calls(w io.Writer, cs []*call.Result) {
 		if len(r.Deliveries) > 0 {
 			var drows [][]string
 			for _, d := range r.Deliveries {
-				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), thousands(d.Size), thousands(d.Lost), MD(d.Note)})
+				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), Num(d.Size), Num(d.Lost), MD(d.Note)})
 			}
 			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
 		}
@@ -655,5 +638,5 @@ func bytesOrDash(b []byte) string {
 	if b == nil {
 		return "—"
 	}
-	return thousands(len(b))
+	return Num(len(b))
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
@@ -395,10 +397,4 @@ func Pct(p float64) string {
 	return fmt.Sprintf("%.0f%%", p)
 }
 
-func num(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func num(n int) string { return humanize.Comma(int64(n)) }
