@@ -243,6 +243,7 @@ func TestConfigAllUsage(t *testing.T) {
 		{"budget", "--config", p, "--all", "--jobs", "0"},
 		{"budget", "--config", p, "--all", "--view", "claude-code"},
 		{"report", "--config", p, "--all", "--bench"},
+		{"report", "--config", p, "--all", "--call", "echo"},
 		{"wire", "--config", p, "--all", "--save", t.TempDir()},
 		{"diff", "--config", p, "--all"},
 		{"snapshot", "--config", p, "--all"},
