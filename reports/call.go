@@ -402,6 +402,9 @@ func policyRule(p result.Policy) string {
 	}
 	if p.MaxTotal > 0 {
 		parts = append(parts, "max-total:"+shortDuration(p.MaxTotal))
+		if p.MaxTotalOnProgress {
+			parts = append(parts, "max-total-on-progress")
+		}
 	}
 	if p.Idle > 0 {
 		parts = append(parts, "idle:"+shortDuration(p.Idle))

@@ -16,6 +16,7 @@ func TestPolicyRule(t *testing.T) {
 		{result.Policy{Timeout: 100000 * time.Second, ResetOnProgress: true}, "timeout:27h46m40s,reset-on-progress"},
 		{result.Policy{Timeout: 1500 * time.Millisecond, MaxTotal: 2 * time.Minute}, "timeout:1.5s,max-total:2m"},
 		{result.Policy{Idle: 90 * time.Second}, "idle:1m30s"},
+		{result.Policy{Timeout: time.Minute, ResetOnProgress: true, MaxTotal: 5 * time.Minute, MaxTotalOnProgress: true}, "timeout:1m,reset-on-progress,max-total:5m,max-total-on-progress"},
 		{result.Policy{}, "no timeout"},
 	}
 	for _, tc := range tests {
