@@ -325,7 +325,7 @@ func gates(extra ...string) cli.BeforeFunc {
 // noGates is the Before of commands that gate on nothing.
 func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	if g := splitList(cmd.StringSlice("fail-on")); len(g) > 0 {
-		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report, diff, bench, faults and malformed take it", cmd.Name)
+		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report, diff, bench, faults, malformed, call, read and prompt take it", cmd.Name)
 	}
 	return ctx, nil
 }
