@@ -31,7 +31,7 @@ func wholeConfigFlags() []cli.Flag {
 // cannot go with --all.
 var allConflicts = map[string][]string{
 	"budget": {"view", "show-cut"},
-	"report": {"check", "ref", "bench", "faults", "malformed"},
+	"report": {"check", "ref", "bench", "faults", "malformed", "call"},
 	"wire":   {"save"},
 }
 
