@@ -90,6 +90,17 @@ func (l *headerLog) posts() int {
 	return n
 }
 
+// sentInitialize: the trace has an initialize request mcpprobe sent.
+func sentInitialize(t *testing.T, trace string) bool {
+	t.Helper()
+	for _, f := range readTrace(t, trace) {
+		if f.Dir == "send" && gjson.Get(f.Raw, "method").String() == "initialize" {
+			return true
+		}
+	}
+	return false
+}
+
 // flagRow is one cell of the matrix: how one flag shows in one command.
 type flagRow struct {
 	flag   string
@@ -241,10 +252,11 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 		effectRow("startup-timeout", "1ns: exit 3", func(t *testing.T) {
 			wantCode(t, 3, line("--startup-timeout", "1ns")...)
 		}),
-		effectRow("discover-timeout", "1ns: server taken as legacy (2025-11-25)", func(t *testing.T) {
-			r := wantCode(t, 0, line("--json", "--discover-timeout", "1ns")...)
-			if p := gjson.Get(r.stdout, "protocol_version").String(); p != "2025-11-25" {
-				t.Errorf("protocol %q, want 2025-11-25", p)
+		effectRow("discover-timeout", "1ns: server/discover given up, initialize sent", func(t *testing.T) {
+			tr := filepath.Join(t.TempDir(), "t.jsonl")
+			mcpprobe(t, line("--trace", tr, "--discover-timeout", "1ns")...)
+			if !sentInitialize(t, tr) {
+				t.Error("no initialize sent: server/discover was waited for")
 			}
 		}),
 		effectRow("protocol", "2025-06-18 pinned", func(t *testing.T) {
@@ -457,7 +469,7 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 		)
 		if name == "prompt" {
 			rows = append(rows, effectRow("max-pages", "1 on a paged list: exit 3", func(t *testing.T) {
-				r := wantCode(t, 3, name, "--max-pages", "1", "--arg", "id=1", "summarize_order", "--", bin.good, "-page-size", "1", "-corpus")
+				r := wantCode(t, 3, name, "--max-pages", "1", "--arg", "id=1", "summarize_order", "--", bin.good, "-page-size", "1", "-extra-prompts", "2")
 				if !strings.Contains(r.stderr, "stopped after 1 pages") {
 					t.Errorf("stderr: %s", r.stderr)
 				}
@@ -523,10 +535,10 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			v, _ := record(t, nil, nil, "--startup-timeout", "1ns")
 			status(t, v, false)
 		}),
-		effectRow("discover-timeout", "1ns: legacy", func(t *testing.T) {
+		effectRow("discover-timeout", "1ns: server/discover given up, initialize sent", func(t *testing.T) {
 			v, _ := record(t, nil, nil, "--discover-timeout", "1ns")
-			if p := v.Get("protocol_version").String(); p != "2025-11-25" {
-				t.Errorf("protocol %q", p)
+			if p := v.Get("protocol_version").String(); p != "2025-11-25" && !strings.Contains(v.Raw, "initialize") {
+				t.Errorf("protocol %q, no initialize: %.400s", p, v.Raw)
 			}
 		}),
 		effectRow("protocol", "pinned", func(t *testing.T) {
@@ -600,7 +612,7 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			for _, s := range []string{"0/2", "1/2"} {
 				r := wantCode(t, 0, "survey", "--shard", s, f)
 				n += strings.Count(r.stdout, "\n")
-				if r.stdout != "" && !strings.Contains(r.stdout, `"shard":"`+s+`"`) {
+				if r.stdout != "" && !strings.Contains(r.stdout, `"shard":{"index":`+s[:1]) {
 					t.Errorf("shard %s: %.300s", s, r.stdout)
 				}
 			}
@@ -613,7 +625,7 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			n := 0
 			for _, i := range []string{"0", "1"} {
 				r := probeRun(t, []string{"JOB_COMPLETION_INDEX=" + i}, nil, "survey", "--shards", "2", f)
-				if r.code != 0 || r.stdout != "" && !strings.Contains(r.stdout, `"shard":"`+i+`/2"`) {
+				if r.code != 0 || r.stdout != "" && !strings.Contains(r.stdout, `"shard":{"index":`+i) {
 					t.Errorf("index %s: exit %d: %.300s %s", i, r.code, r.stdout, r.stderr)
 				}
 				n += strings.Count(r.stdout, "\n")
