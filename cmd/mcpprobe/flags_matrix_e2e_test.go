@@ -327,7 +327,17 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			}
 		}),
 		effectRow("fail-on", "exit 1 on a finding", func(t *testing.T) {
-			wantCode(t, 1, append([]string{finding[0], "--fail-on", "info"}, finding[1:]...)...)
+			// prompt's finding (an answer after the cancel) can, on a
+			// loaded machine, lose its race: a few tries.
+			var r result
+			for range 3 {
+				if r = mcpprobe(t, append([]string{finding[0], "--fail-on", "info"}, finding[1:]...)...); r.code != 0 {
+					break
+				}
+			}
+			if r.code != 1 {
+				t.Errorf("exit %d, want 1: %s", r.code, r.stderr)
+			}
 		}),
 		effectRow("quiet", "no progress on a terminal's stderr", func(t *testing.T) {
 			if tty := onTTY(t, 100, true, line("--quiet")...); tty != "" {
@@ -341,7 +351,13 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			if tty := onTTY(t, 200, false, append([]string{finding[0], "--no-color"}, finding[1:]...)...); strings.Contains(tty, "\x1b[") {
 				t.Errorf("--no-color still colours: %q", tty)
 			}
-			if tty := onTTY(t, 200, false, finding...); !strings.Contains(tty, "\x1b[") {
+			coloured := false
+			for range 3 {
+				if coloured = strings.Contains(onTTY(t, 200, false, finding...), "\x1b["); coloured {
+					break
+				}
+			}
+			if !coloured {
 				t.Error("no colour without --no-color: the row shows nothing")
 			}
 		}),
