@@ -6,6 +6,7 @@ package main
 // itself, so a flag added later without a row here fails the test.
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -166,6 +167,7 @@ type matrixFixtures struct {
 	tls       *headerLog
 	tlsURL    string
 	badHosts  string
+	hosts     string // the built-in Claude Code profile as "matrix-host", "Matrix Host"
 	graceArgv []string // a server whose wrapper outlives its stdin by 5 s
 }
 
@@ -188,6 +190,19 @@ func newMatrixFixtures(t *testing.T) *matrixFixtures {
 	f.tlsURL = tsrv.URL + "/mcp"
 	f.badHosts = filepath.Join(f.dir, "hosts.json")
 	writeFile(t, f.badHosts, `[{"id": "x"}]`)
+	b, err := os.ReadFile("../../probe/budget/hosts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var known struct{ Hosts []map[string]any }
+	if err := json.Unmarshal(b, &known); err != nil || len(known.Hosts) == 0 {
+		t.Fatalf("hosts.json: %v", err)
+	}
+	h := known.Hosts[0]
+	h["id"], h["name"] = "matrix-host", "Matrix Host"
+	j, _ := json.Marshal(map[string]any{"hosts": []any{h}})
+	f.hosts = filepath.Join(f.dir, "matrix-hosts.json")
+	writeFile(t, f.hosts, string(j))
 	f.graceArgv = []string{"sh", "-c", bin.good + "; sleep 5"}
 	return f
 }
@@ -304,8 +319,15 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			}
 		}),
 		effectRow("insecure", "reaches a self-signed https server", func(t *testing.T) {
-			mcpprobe(t, name, "--insecure", fx.tlsURL, httpWhat)
-			if fx.tls.posts() == 0 {
+			l := &headerLog{h: &fakeHTTP{}}
+			srv := httptest.NewUnstartedServer(l)
+			srv.StartTLS()
+			defer srv.Close()
+			if r := mcpprobe(t, name, srv.URL+"/mcp", httpWhat); r.code != 3 || l.posts() != 0 {
+				t.Fatalf("without --insecure: exit %d, %d POSTs", r.code, l.posts())
+			}
+			mcpprobe(t, name, "--insecure", srv.URL+"/mcp", httpWhat)
+			if l.posts() == 0 {
 				t.Error("nothing reached the https server")
 			}
 		}),
@@ -669,7 +691,10 @@ func TestFlagMatrixSurvey(t *testing.T) {
 				t.Errorf("no malformed section: %.300s", v.Get("survey.with_errors").Raw)
 			}
 		}),
-		effectRow("hosts", "the file is read", func(t *testing.T) {
+		effectRow("hosts", "a host of FILE is measured", func(t *testing.T) {
+			if v, _ := record(t, nil, nil, "--hosts", fx.hosts); !strings.Contains(v.Raw, "Matrix Host") {
+				t.Errorf("no Matrix Host in the record: %.300s", v.Raw)
+			}
 			r := mcpprobe(t, "survey", "--hosts", fx.badHosts, fleet)
 			if r.code != 2 || !strings.Contains(r.stderr, "--hosts") {
 				t.Errorf("a bad --hosts file: exit %d: %s", r.code, r.stderr)
@@ -772,10 +797,9 @@ func TestFlagMatrixConfigAll(t *testing.T) {
 					effectRow("host", "only that host", func(t *testing.T) {
 						hostsOnly(t, wantCode(t, 0, all(cmd, "--json", "--host", "claude-code")...).stdout, "claude-code")
 					}),
-					effectRow("hosts", "the file is read", func(t *testing.T) {
-						r := mcpprobe(t, all(cmd, "--hosts", fx.badHosts)...)
-						if r.code != 2 || !strings.Contains(r.stderr, "--hosts") {
-							t.Errorf("exit %d: %s", r.code, r.stderr)
+					effectRow("hosts", "a host of FILE is measured", func(t *testing.T) {
+						if r := wantCode(t, 0, all(cmd, "--json", "--hosts", fx.hosts)...); !strings.Contains(r.stdout, `"matrix-host"`) {
+							t.Errorf("no matrix-host: %.300s", r.stdout)
 						}
 					}),
 					refusedRow("view", all(cmd, "--view", "claude-code")...),
@@ -786,10 +810,9 @@ func TestFlagMatrixConfigAll(t *testing.T) {
 					effectRow("host", "only that host", func(t *testing.T) {
 						hostsOnly(t, wantCode(t, 0, all(cmd, "--json", "--host", "claude-code")...).stdout, "claude-code")
 					}),
-					effectRow("hosts", "the file is read", func(t *testing.T) {
-						r := mcpprobe(t, all(cmd, "--hosts", fx.badHosts)...)
-						if r.code != 2 || !strings.Contains(r.stderr, "--hosts") {
-							t.Errorf("exit %d: %s", r.code, r.stderr)
+					effectRow("hosts", "a host of FILE is measured", func(t *testing.T) {
+						if r := wantCode(t, 0, all(cmd, "--json", "--hosts", fx.hosts)...); !strings.Contains(r.stdout, `"matrix-host"`) {
+							t.Errorf("no matrix-host: %.300s", r.stdout)
 						}
 					}),
 					effectRow("date", "the report's date", func(t *testing.T) {
