@@ -177,7 +177,7 @@ var globalUse = map[string][]string{
 	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
 	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
-	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
+	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 }
 
