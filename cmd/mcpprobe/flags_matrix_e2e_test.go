@@ -565,7 +565,7 @@ func TestFlagMatrixSurvey(t *testing.T) {
 		}),
 		effectRow("timeout", "1ns: the lists time out", func(t *testing.T) {
 			v, _ := record(t, nil, nil, "--timeout", "1ns")
-			if !strings.Contains(v.Raw, "timed out") && !strings.Contains(v.Raw, "timeout") {
+			if !strings.Contains(v.Raw, `"list-timeout"`) {
 				t.Errorf("no timeout in the record: %.600s", v.Raw)
 			}
 		}),
@@ -835,6 +835,180 @@ func TestFlagMatrixConfigAll(t *testing.T) {
 				}
 			}
 			runMatrix(t, local, rows)
+		})
+	}
+}
+
+// The global flags of wire, budget and report under --config FILE --all:
+// each reaches every server of the file, or is refused.
+func TestFlagMatrixConfigAllGlobals(t *testing.T) {
+	t.Parallel()
+	fx := newMatrixFixtures(t)
+	config := func(t *testing.T, servers string) string {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "mcp.json")
+		writeFile(t, p, `{"mcpServers":{`+servers+`}}`)
+		return p
+	}
+	good := func(args ...string) string {
+		j, _ := json.Marshal(map[string]any{"command": bin.good, "args": args})
+		return string(j)
+	}
+	url := func(u string) string { return `{"type":"http","url":"` + u + `"}` }
+	for _, cmd := range []string{"wire", "budget", "report"} {
+		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
+			all := func(cfg string, flags ...string) []string {
+				return append(append([]string{cmd}, flags...), "--config", cfg, "--all")
+			}
+			rows := []flagRow{
+				effectRow("config", "the file whose servers run (--all needs it)", func(t *testing.T) {
+					r := mcpprobe(t, cmd, "--all")
+					if r.code != 2 || !strings.Contains(r.stderr, "--config") {
+						t.Errorf("--all without --config: exit %d: %s", r.code, r.stderr)
+					}
+				}),
+				effectRow("json", "the envelope", func(t *testing.T) {
+					if r := wantCode(t, 0, all(fx.cfg, "--json")...); gjson.Get(r.stdout, "command").String() != cmd {
+						t.Errorf("stdout: %.200s", r.stdout)
+					}
+				}),
+				effectRow("out", "output into FILE", func(t *testing.T) {
+					out := filepath.Join(t.TempDir(), "o")
+					r := wantCode(t, 0, all(fx.cfg, "--out", out)...)
+					if b, _ := os.ReadFile(out); r.stdout != "" || len(b) == 0 {
+						t.Errorf("stdout %q, file %d bytes", r.stdout, len(b))
+					}
+				}),
+				effectRow("trace", "every server's frames", func(t *testing.T) {
+					tr := filepath.Join(t.TempDir(), "t.jsonl")
+					wantCode(t, 0, all(fx.cfg, "--trace", tr)...)
+					if len(readTrace(t, tr)) == 0 {
+						t.Error("empty trace")
+					}
+				}),
+				effectRow("protocol", "initialize with the pinned version", func(t *testing.T) {
+					tr := filepath.Join(t.TempDir(), "t.jsonl")
+					wantCode(t, 0, all(fx.cfg, "--trace", tr, "--protocol", "2025-06-18")...)
+					b, _ := os.ReadFile(tr)
+					if !strings.Contains(string(b), `2025-06-18`) {
+						t.Error("no 2025-06-18 in the trace")
+					}
+				}),
+				effectRow("discover-timeout", "1ns: initialize sent", func(t *testing.T) {
+					tr := filepath.Join(t.TempDir(), "t.jsonl")
+					mcpprobe(t, all(fx.cfg, "--trace", tr, "--discover-timeout", "1ns")...)
+					if !sentInitialize(t, tr) {
+						t.Error("no initialize sent")
+					}
+				}),
+				effectRow("startup-timeout", "1ns: no server probed, exit 3", func(t *testing.T) {
+					wantCode(t, 3, all(fx.cfg, "--startup-timeout", "1ns")...)
+				}),
+				effectRow("timeout", "1ns: the lists time out", func(t *testing.T) {
+					r := mcpprobe(t, all(fx.cfg, "--json", "--timeout", "1ns")...)
+					if !strings.Contains(r.stdout, `"list-timeout"`) {
+						t.Errorf("exit %d, no timeout: %.400s %s", r.code, r.stdout, r.stderr)
+					}
+				}),
+				effectRow("max-bytes", "200: the server is stopped, exit 3", func(t *testing.T) {
+					wantCode(t, 3, all(fx.cfg, "--max-bytes", "200")...)
+				}),
+				effectRow("max-line", "50: the server fails, exit 3", func(t *testing.T) {
+					wantCode(t, 3, all(fx.cfg, "--max-line", "50")...)
+				}),
+				effectRow("max-pages", "1 on a paged list: too-many-pages", func(t *testing.T) {
+					r := mcpprobe(t, all(config(t, `"p":`+good("-page-size", "1")), "--json", "--max-pages", "1")...)
+					if !strings.Contains(r.stdout, "too-many-pages") {
+						t.Errorf("exit %d: %.400s %s", r.code, r.stdout, r.stderr)
+					}
+				}),
+				effectRow("env", "reaches every server", func(t *testing.T) {
+					cfg := config(t, `"e":{"command":"sh","args":["-c","test \"$MATRIX_X\" = 1 && exec `+bin.good+`"]}`)
+					wantCode(t, 0, all(cfg, "--env", "MATRIX_X=1")...)
+				}),
+				effectRow("header", "sent to a URL server", func(t *testing.T) {
+					mcpprobe(t, all(config(t, `"h":`+url(fx.httpURL)), "-H", "X-All-"+cmd+": a")...)
+					if !fx.http.sawHeader("X-All-"+cmd, "a") {
+						t.Error("the header never reached the server")
+					}
+				}),
+				effectRow("header-env", "sent to a URL server from the environment", func(t *testing.T) {
+					probeRun(t, []string{"MATRIX_HE=he"}, nil, all(config(t, `"h":`+url(fx.httpURL)), "--header-env", "X-All-Env-"+cmd+"=MATRIX_HE")...)
+					if !fx.http.sawHeader("X-All-Env-"+cmd, "he") {
+						t.Error("the header never reached the server")
+					}
+				}),
+				effectRow("transport", "sse: no POST to a Streamable server", func(t *testing.T) {
+					l := &headerLog{h: &fakeHTTP{}}
+					srv := httptest.NewServer(l)
+					defer srv.Close()
+					wantCode(t, 3, all(config(t, `"h":`+url(srv.URL+"/mcp")), "--transport", "sse")...)
+					if l.posts() != 0 {
+						t.Error("POSTs with --transport sse")
+					}
+				}),
+				effectRow("insecure", "reaches a self-signed https server", func(t *testing.T) {
+					l := &headerLog{h: &fakeHTTP{}}
+					srv := httptest.NewUnstartedServer(l)
+					srv.StartTLS()
+					defer srv.Close()
+					mcpprobe(t, all(config(t, `"h":`+url(srv.URL+"/mcp")), "--insecure")...)
+					if l.posts() == 0 {
+						t.Error("nothing reached the https server")
+					}
+				}),
+				effectRow("grace", "100ms: a lingering server is stopped at once", func(t *testing.T) {
+					j, _ := json.Marshal(map[string]any{"command": fx.graceArgv[0], "args": fx.graceArgv[1:]})
+					if r := mcpprobe(t, all(config(t, `"l":`+string(j)), "--grace", "100ms")...); r.took > 3*time.Second {
+						t.Errorf("took %s", r.took)
+					}
+				}),
+				effectRow("fail-on", "exit 1 on a server that failed", func(t *testing.T) {
+					wantCode(t, 1, all(config(t, `"g":`+good()+`,"f":{"command":"false"}`), "--fail-on", "error")...)
+				}),
+				effectRow("quiet", "no progress on a terminal's stderr", func(t *testing.T) {
+					if tty, _, _ := onTerminal(t, 100, true, nil, all(fx.slowCfg, "--quiet")...); tty != "" {
+						t.Errorf("--quiet: %q", tty)
+					}
+					if tty, _, _ := onTerminal(t, 100, true, nil, all(fx.slowCfg)...); tty == "" {
+						t.Error("no progress without --quiet: the row shows nothing")
+					}
+				}),
+			}
+			if cmd == "report" {
+				rows = append(rows, refusedRow("no-color", all(fx.cfg, "--no-color")...), refusedRow("wide", all(fx.cfg, "--wide")...))
+			} else {
+				failing := all(config(t, `"g":`+good()+`,"f":{"command":"false"}`))
+				env := []string{"COLUMNS=", "NO_COLOR=", "TERM=xterm"}
+				rows = append(rows,
+					effectRow("no-color", "no ANSI colour on a terminal", func(t *testing.T) {
+						if tty, _, _ := onTerminal(t, 300, false, env, append(failing, "--no-color")...); strings.Contains(tty, "\x1b[") {
+							t.Errorf("--no-color still colours: %q", tty)
+						}
+						if tty, _, _ := onTerminal(t, 300, false, env, failing...); !strings.Contains(tty, "\x1b[") {
+							t.Error("no colour without --no-color: the row shows nothing")
+						}
+					}),
+					effectRow("wide", "tables at full width on a narrow terminal", func(t *testing.T) {
+						tty, _, _ := onTerminal(t, 40, false, env, append(failing, "--wide")...)
+						widest := 0
+						for _, l := range strings.Split(tty, "\n") {
+							widest = max(widest, reports.Width(l))
+						}
+						if widest <= 40 {
+							t.Errorf("--wide on a 40-column terminal: widest line %d", widest)
+						}
+					}),
+				)
+			}
+			var global []string
+			for _, f := range acceptedFlags(t, cmd) {
+				if has(acceptedFlags(t), f) {
+					global = append(global, f)
+				}
+			}
+			runMatrix(t, global, rows)
 		})
 	}
 }
