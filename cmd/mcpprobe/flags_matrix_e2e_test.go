@@ -167,7 +167,7 @@ type matrixFixtures struct {
 	tls       *headerLog
 	tlsURL    string
 	badHosts  string
-	hosts     string // the built-in Claude Code profile as "matrix-host", "Matrix Host"
+	hosts     string   // the built-in Claude Code profile as "matrix-host", "Matrix Host"
 	graceArgv []string // a server whose wrapper outlives its stdin by 5 s
 }
 
@@ -529,8 +529,6 @@ func TestFlagMatrixOneRequest(t *testing.T) {
 		})
 	}
 }
-
-var statusRe = regexp.MustCompile(`"status":"([a-z_]+)"`)
 
 func TestFlagMatrixSurvey(t *testing.T) {
 	t.Parallel()
