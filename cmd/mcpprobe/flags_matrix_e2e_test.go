@@ -159,16 +159,17 @@ func runMatrix(t *testing.T, accepted []string, rows []flagRow) {
 
 // matrixFixtures are the files and servers the rows share.
 type matrixFixtures struct {
-	dir       string
-	cfg       string // host config: g, the good server
-	slowCfg   string // host config: two servers that take a second to start
-	http      *headerLog
-	httpURL   string
-	tls       *headerLog
-	tlsURL    string
-	badHosts  string
-	hosts     string   // the built-in Claude Code profile as "matrix-host", "Matrix Host"
-	graceArgv []string // a server whose wrapper outlives its stdin by 5 s
+	dir        string
+	cfg        string // host config: g, the good server
+	slowCfg    string // host config: two servers that take a second to start
+	http       *headerLog
+	httpURL    string
+	tls        *headerLog
+	tlsURL     string
+	badHosts   string
+	hosts      string   // the built-in Claude Code profile as "matrix-host", "Matrix Host"
+	graceArgv  []string // a server whose wrapper outlives its stdin by 5 s and ignores SIGTERM: 4 s by default
+	sleepyArgv []string // a server that takes 2 s to start
 }
 
 func newMatrixFixtures(t *testing.T) *matrixFixtures {
@@ -203,7 +204,8 @@ func newMatrixFixtures(t *testing.T) *matrixFixtures {
 	j, _ := json.Marshal(map[string]any{"hosts": []any{h}})
 	f.hosts = filepath.Join(f.dir, "matrix-hosts.json")
 	writeFile(t, f.hosts, string(j))
-	f.graceArgv = []string{"sh", "-c", bin.good + "; sleep 5"}
+	f.graceArgv = []string{"sh", "-c", `trap "" TERM; ` + bin.good + "; sleep 5"}
+	f.sleepyArgv = []string{"sh", "-c", "sleep 2; exec " + bin.good}
 	return f
 }
 
@@ -264,8 +266,10 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 				t.Errorf("stdout %q, file %d bytes", r.stdout, len(b))
 			}
 		}),
-		effectRow("startup-timeout", "1ns: exit 3", func(t *testing.T) {
-			wantCode(t, 3, line("--startup-timeout", "1ns")...)
+		effectRow("startup-timeout", "300ms on a server 2 s to start: exit 3", func(t *testing.T) {
+			// Not 1ns: initialize keeps 500 ms of its own after
+			// server/discover, and a quick server answers within it.
+			wantCode(t, 3, append(append([]string{name, "--startup-timeout", "300ms"}, what...), append([]string{"--"}, fx.sleepyArgv...)...)...)
 		}),
 		effectRow("discover-timeout", "1ns: server/discover given up, initialize sent", func(t *testing.T) {
 			tr := filepath.Join(t.TempDir(), "t.jsonl")
@@ -344,7 +348,7 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 		effectRow("grace", "100ms: a lingering server is stopped at once", func(t *testing.T) {
 			args := append(append([]string{name, "--grace", "100ms"}, what...), append([]string{"--"}, fx.graceArgv...)...)
 			r := mcpprobe(t, args...)
-			if r.took > 3*time.Second {
+			if r.took > 2500*time.Millisecond {
 				t.Errorf("took %s with --grace 100ms (the default waits 2 s twice)", r.took)
 			}
 		}),
@@ -433,8 +437,8 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 		capability("root", "file:///tmp", "roots"))
 	if name == "call" {
 		rows = append(rows,
-			effectRow("timeout", "300ms on a 3 s call: not completed", func(t *testing.T) {
-				c := section(t, wantCode(t, 0, append([]string{name, "--json", "--timeout", "300ms"}, append(slow, argv...)...)...))
+			effectRow("timeout", "1s on a 3 s call: not completed", func(t *testing.T) {
+				c := section(t, wantCode(t, 0, append([]string{name, "--json", "--timeout", "1s"}, append(slow, argv...)...)...))
 				if c.Get("completed").Bool() {
 					t.Error("completed within --timeout 300ms")
 				}
@@ -567,8 +571,8 @@ func TestFlagMatrixSurvey(t *testing.T) {
 				t.Errorf("no timeout in the record: %.600s", v.Raw)
 			}
 		}),
-		effectRow("startup-timeout", "1ns: the server fails", func(t *testing.T) {
-			v, _ := record(t, nil, nil, "--startup-timeout", "1ns")
+		effectRow("startup-timeout", "300ms on a server 2 s to start: it fails", func(t *testing.T) {
+			v, _ := record(t, nil, []fleetLine{{ID: "s", Command: fx.sleepyArgv[0], Args: fx.sleepyArgv[1:]}}, "--startup-timeout", "300ms")
 			status(t, v, false)
 		}),
 		effectRow("discover-timeout", "1ns: server/discover given up, initialize sent", func(t *testing.T) {
@@ -900,8 +904,9 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 						t.Error("no initialize sent")
 					}
 				}),
-				effectRow("startup-timeout", "1ns: no server probed, exit 3", func(t *testing.T) {
-					wantCode(t, 3, all(fx.cfg, "--startup-timeout", "1ns")...)
+				effectRow("startup-timeout", "300ms on a server 2 s to start: exit 3", func(t *testing.T) {
+					j, _ := json.Marshal(map[string]any{"command": fx.sleepyArgv[0], "args": fx.sleepyArgv[1:]})
+					wantCode(t, 3, all(config(t, `"s":`+string(j)), "--startup-timeout", "300ms")...)
 				}),
 				effectRow("timeout", "1ns: the lists time out", func(t *testing.T) {
 					r := mcpprobe(t, all(fx.cfg, "--json", "--timeout", "1ns")...)
