@@ -23,13 +23,8 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	if err != nil {
 		return launch.Spec{}, err
 	}
-	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
-		return launch.Spec{}, usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
-			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
-	}
-	mode := cmd.String("transport")
-	if mode != "auto" && mode != "streamable" && mode != "sse" {
-		return launch.Spec{}, usageErr("--transport %q: want auto, streamable or sse", mode)
+	if err := checkProtocolTransport(cmd); err != nil {
+		return launch.Spec{}, err
 	}
 	if t.Kind == "stdio" && len(t.Headers) > 0 {
 		return launch.Spec{}, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
@@ -48,6 +43,20 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
+}
+
+// checkProtocolTransport refuses a --protocol or --transport value
+// mcpprobe cannot use: a survey, which builds no Spec of its own, checks
+// them too, or a typo would probe every server with auto.
+func checkProtocolTransport(cmd *cli.Command) error {
+	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
+		return usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
+			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
+	}
+	if mode := cmd.String("transport"); mode != "auto" && mode != "streamable" && mode != "sse" {
+		return usageErr("--transport %q: want auto, streamable or sse", mode)
+	}
+	return nil
 }
 
 // outcome is what a command hands to emit: the envelope's facts, what the
@@ -156,7 +165,7 @@ var globalUse = map[string][]string{
 	"startup-timeout":  {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
 	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
 	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
+	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "prompt", "survey"},
 	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
 	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
 	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
@@ -168,7 +177,7 @@ var globalUse = map[string][]string{
 	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
 	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
-	"no-color":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
+	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 }
 

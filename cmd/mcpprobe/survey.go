@@ -53,6 +53,9 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Int("jobs") < 1 {
 		return usageErr("--jobs %d: give at least 1", cmd.Int("jobs"))
 	}
+	if err := checkProtocolTransport(cmd); err != nil {
+		return err
+	}
 	if cmd.Duration("per-server-timeout") <= 0 {
 		return usageErr("--per-server-timeout %v: give a positive duration", cmd.Duration("per-server-timeout"))
 	}
@@ -250,7 +253,7 @@ func surveyMergeCommand() *cli.Command {
 				if err != nil {
 					return mergeErr(cmd, err)
 				}
-				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
+				mergeDone(cmd, res)
 				return nil
 			}
 			tmp, err := os.CreateTemp(filepath.Dir(path), ".mcpprobe-merge-*")
@@ -268,9 +271,17 @@ func surveyMergeCommand() *cli.Command {
 			if err := os.Rename(tmp.Name(), path); err != nil {
 				return writeFailed(cmd, "-o "+path, err)
 			}
-			fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
+			mergeDone(cmd, res)
 			return nil
 		},
+	}
+}
+
+// mergeDone tells what the merge took in, unless --quiet: a script that
+// merges has the file, and may want nothing on stderr.
+func mergeDone(cmd *cli.Command, res survey.MergeResult) {
+	if !cmd.Bool("quiet") {
+		fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: survey merge: %s\n", res.Describe())
 	}
 }
 
