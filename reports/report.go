@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 )
 
@@ -76,15 +79,7 @@ func ReportSection(r *report.Result) []byte {
 	if r.Diff != nil {
 		o.Raw("diff", DiffSection(r.Diff))
 	}
-	if r.Bench != nil {
-		o.Raw("bench", bytes.TrimSpace(BenchJSON(r.Bench)))
-	}
-	if r.Faults != nil || r.FaultsNot != "" {
-		o.Raw("faults", FaultScenariosJSON(r.Faults, r.FaultsNot))
-	}
-	if r.Malformed != nil {
-		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(r.Malformed)))
-	}
+	ranSections(o, r.Bench, r.Faults, r.FaultsNot, r.Malformed)
 	if len(r.Calls) > 0 {
 		calls := make([][]byte, len(r.Calls))
 		for i, c := range r.Calls {
@@ -114,4 +109,19 @@ func hostsMeasured(d budget.Delivery) string {
 		return lo
 	}
 	return lo + " to " + hi
+}
+
+// ranSections adds the sections that a report and a survey record both
+// carry when their runs were asked for: bench, faults (or why none ran)
+// and malformed.
+func ranSections(o *Object, b *bench.Result, f *faults.ScenarioResult, faultsNot string, m *malformed.Result) {
+	if b != nil {
+		o.Raw("bench", bytes.TrimSpace(BenchJSON(b)))
+	}
+	if f != nil || faultsNot != "" {
+		o.Raw("faults", FaultScenariosJSON(f, faultsNot))
+	}
+	if m != nil {
+		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(m)))
+	}
 }

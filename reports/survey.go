@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -67,15 +66,7 @@ func SurveySection(r *survey.Record) []byte {
 	o.Raw("timings", t.Bytes())
 	o.Raw("wire", surveyWire(r.Wire))
 	o.Raw("budget", surveyBudget(r.Budget))
-	if r.Bench != nil {
-		o.Raw("bench", bytes.TrimSpace(BenchJSON(r.Bench)))
-	}
-	if r.Faults != nil || r.FaultsNot != "" {
-		o.Raw("faults", FaultScenariosJSON(r.Faults, r.FaultsNot))
-	}
-	if r.Malformed != nil {
-		o.Raw("malformed", bytes.TrimSpace(MalformedJSON(r.Malformed)))
-	}
+	ranSections(o, r.Bench, r.Faults, r.FaultsNot, r.Malformed)
 	if len(r.WithErrors) > 0 {
 		we := &Object{}
 		for _, k := range []string{survey.WithBench, survey.WithFaults, survey.WithMalformed} {

@@ -146,6 +146,16 @@ func samePath(a, b string) bool {
 // old one as it was. A path that is not a regular file (a device such as
 // /dev/stdout, a pipe) is written in place, as it must be.
 func writeOutput(path string, b []byte) error {
+	return writeOutputWith(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// writeOutputWith is writeOutput for output written as it is made (survey
+// merge streams its parts): write's error, or a failed write, leaves the
+// old file as it was and is returned as it came.
+func writeOutputWith(path string, write func(io.Writer) error) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // a symlink stays a symlink, to a new file
 	}
@@ -156,7 +166,7 @@ func writeOutput(path string, b []byte) error {
 		if err != nil {
 			return err
 		}
-		_, err = f.Write(b)
+		err = write(f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -172,7 +182,7 @@ func writeOutput(path string, b []byte) error {
 		// The new file keeps the old one's permissions.
 		_ = f.Chmod(st.Mode().Perm())
 	}
-	_, err = f.Write(b)
+	err = write(f)
 	if err == nil {
 		err = syncFile(f)
 	}

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -256,19 +256,16 @@ func surveyMergeCommand() *cli.Command {
 				mergeDone(cmd, res)
 				return nil
 			}
-			tmp, err := os.CreateTemp(filepath.Dir(path), ".mcpprobe-merge-*")
-			if err != nil {
-				return writeFailed(cmd, "-o "+path, err)
-			}
-			defer os.Remove(tmp.Name())
-			res, err := survey.Merge(parts, tmp)
-			if cerr := tmp.Close(); err == nil && cerr != nil {
-				return writeFailed(cmd, "-o "+path, cerr)
-			}
-			if err != nil {
-				return mergeErr(cmd, err)
-			}
-			if err := os.Rename(tmp.Name(), path); err != nil {
+			var res survey.MergeResult
+			var merr error
+			err := writeOutputWith(path, func(w io.Writer) error {
+				res, merr = survey.Merge(parts, w)
+				return merr
+			})
+			switch {
+			case merr != nil:
+				return mergeErr(cmd, merr)
+			case err != nil:
 				return writeFailed(cmd, "-o "+path, err)
 			}
 			mergeDone(cmd, res)
