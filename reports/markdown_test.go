@@ -25,7 +25,7 @@ func TestMD(t *testing.T) {
 		{"(www.evil.example) *WWW.evil.example*", "`(www.evil.example)` `*WWW.evil.example*`"},
 		{"mail user@evil.example, or mailto:a@b.c", "mail `user@evil.example,` or `mailto:a@b.c`"},
 		{"x`http://e.x`y", "x\\``http://e.x`\\`y"},
-		{`a\http://e.x`, "a\\\\`http://e.x`"},                // our backtick after the server's backslash
+		{`a\http://e.x`, "a\\\\`http://e.x`"},                  // our backtick after the server's backslash
 		{"<a href=http://e.x>", "&lt;a `href=http://e.x`&gt;"}, // no entity inside a span
 		// mcpprobe's own citations stay bare URLs, for the tidier to link.
 		{"(https://modelcontextprotocol.io/specification/2025-11-25/basic/index#responses).", "(https://modelcontextprotocol.io/specification/2025-11-25/basic/index#responses)."},

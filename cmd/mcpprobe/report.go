@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
@@ -52,7 +52,7 @@ func reportCommand() *cli.Command {
 				if cmd.Bool("json") || cmd.String("out") != "" {
 					return usageErr("--check compares the markdown report: drop --json and --out")
 				}
-				if committed, err = os.ReadFile(file); err != nil {
+				if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
 					return usageErr("--check: %v", err)
 				}
 				// A fresh report dated like the committed one compares equal.

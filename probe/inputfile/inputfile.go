@@ -60,7 +60,7 @@ func Open(path string, max int64) (io.ReadCloser, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		if isLoop(err) {
-			return nil, &Error{Path: path, Why: "is a symlink" + why}
+			return nil, &Error{Path: path, Why: symlink}
 		}
 		return nil, err
 	}
@@ -89,24 +89,28 @@ func Read(path string, max int64) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// why says that a file is refused, and why, not what it holds.
-const why = ": mcpprobe reads only regular files it is given, since CI runs it on files a pull request controls; give the path of the file itself"
+// only says why a file that is not one is refused.
+const only = ": mcpprobe reads only regular files, since CI runs it on files a pull request controls"
+
+// symlink is the refusal of a symlink: its target is not named, since
+// naming it would tell a pull request's author what it points at.
+const symlink = "is a symlink" + only + "; give the path of the file it points to"
 
 func refuse(st fs.FileInfo, max int64) string {
 	m := st.Mode()
 	switch {
 	case m&fs.ModeSymlink != 0:
-		return "is a symlink" + why
+		return symlink
 	case m.IsDir():
 		return "is a directory, not a file"
 	case m&fs.ModeNamedPipe != 0:
-		return "is a named pipe (FIFO)" + why
+		return "is a named pipe (FIFO)" + only
 	case m&fs.ModeSocket != 0:
-		return "is a socket" + why
+		return "is a socket" + only
 	case m&fs.ModeDevice != 0:
-		return "is a device" + why
+		return "is a device" + only
 	case !m.IsRegular():
-		return "is not a regular file" + why
+		return "is not a regular file" + only
 	case st.Size() > max:
 		return fmt.Sprintf("is %s, over the %s cap for this kind of file", size(st.Size()), size(max))
 	}
