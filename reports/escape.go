@@ -327,3 +327,30 @@ func mdStrict(s string) string {
 	}
 	return b.String()
 }
+
+// TerminalLines makes text of many lines that quotes an input file (a
+// committed report's lines in report --check's diff) safe to print: each
+// line escaped as Escape escapes it, so that no escape sequence, C1 or
+// bidi control in the file reaches the terminal; a line longer than
+// maxLine runes is cut, and past maxLines lines the rest is counted, not
+// printed.
+func TerminalLines(s string, maxLine, maxLines int) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == maxLines {
+			rest := len(lines) - i
+			if lines[len(lines)-1] == "" {
+				rest--
+			}
+			fmt.Fprintf(&b, "… %d more lines\n", rest)
+			break
+		}
+		text, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(Clip(Escape(text), maxLine))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
