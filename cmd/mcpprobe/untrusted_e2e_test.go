@@ -196,8 +196,8 @@ func TestInputFilesRefuseSymlinks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := mcpprobe(t, tc.args...)
-			if r.code == 0 {
-				t.Errorf("exit 0")
+			if r.code != exitUsage {
+				t.Errorf("exit %d, want %d", r.code, exitUsage)
 			}
 			if !strings.Contains(r.stderr, "is a symlink") {
 				t.Errorf("stderr does not say it is a symlink: %s", r.stderr)
