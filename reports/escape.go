@@ -4,6 +4,7 @@ package reports
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,18 +113,92 @@ func Clip(s string, n int) string {
 // so that it shows as the server typed it. "<", ">" and "&" become
 // entities, so "<script>" or "<img src=…>" never reaches a renderer as
 // HTML and "&lt;" stays five characters; "[" and "]" are escaped, so no
-// link or image is made; "`" is escaped, so no code span opens; "|" is
-// escaped, so no cell ends. Emphasis marks are left alone: they can only
-// change how the text looks, and escaping them would litter every name
-// with backslashes. A backslash that would escape what follows it is
-// doubled, so the server cannot undo an escape of ours.
+// link, image or reference is made; "`" is escaped, so no code span
+// opens; "|" is escaped, so no cell ends. Emphasis marks are left alone:
+// they can only change how the text looks, and escaping them would litter
+// every name with backslashes. A backslash that would escape what follows
+// it is doubled, so the server cannot undo an escape of ours.
+//
+// A word a forge would link by itself (GitHub's extended autolinks: a
+// URL, "www.", an e-mail address; mailto: and the like) is written as a
+// code span instead, where no renderer links anything: a backslash
+// cannot break an e-mail autolink, since GitHub joins the text around an
+// escape before it looks for one.
 func MD(s string) string {
 	s = Escape(s)
-	if !strings.ContainsAny(s, "<>&[]`|\\") {
+	if !strings.ContainsAny(s, "<>&[]`|\\:@.") {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	// Words and the bytes between them alternate: each byte between is
+	// escaped on its own, each word is text or a code span.
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && !wordEnd(s[j]) {
+			j++
+		}
+		w := s[i:j]
+		if linkable(w) && !ownURL(w) {
+			b.WriteString("`" + w + "`")
+		} else {
+			mdText(&b, w)
+		}
+		if j == len(s) {
+			break
+		}
+		switch c := s[j]; c {
+		case '\\':
+			// A backslash escapes the ASCII punctuation after it, and
+			// whatever is written next may be punctuation of ours: the
+			// backtick of a code span, or an escape.
+			k := j + 1
+			for k < len(s) && !wordEnd(s[k]) {
+				k++
+			}
+			if j+1 == len(s) || isPunct(s[j+1]) || (linkable(s[j+1:k]) && !ownURL(s[j+1:k])) {
+				b.WriteString(`\\`)
+			} else {
+				b.WriteByte(c)
+			}
+		default:
+			mdText(&b, s[j:j+1])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// wordEnd are the bytes a word (what MD tests for a link) stops at: space
+// and every byte MD escapes, none of which may stand in a code span.
+func wordEnd(c byte) bool {
+	return c == ' ' || strings.IndexByte("<>&[]`|\\", c) >= 0
+}
+
+// linkable is true for a word some forge would make a link of, with room
+// to spare: any scheme followed by "//", "www." anywhere, any "@", and the
+// schemes that take no "//".
+func linkable(w string) bool {
+	l := strings.ToLower(w)
+	if strings.Contains(l, "://") || strings.Contains(l, "www.") || strings.Contains(l, "@") {
+		return true
+	}
+	for _, scheme := range []string{"mailto:", "xmpp:", "javascript:", "vbscript:", "data:", "tel:", "file:"} {
+		if strings.Contains(l, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownURLs are the pages mcpprobe's own messages cite (the specifications a
+// finding refers to): a word that is one of them, of plain URL characters
+// only, stays a bare URL that the tidier links. A server that writes one
+// links to the specification, nothing else.
+var ownURL = regexp.MustCompile(`^\(?(https://modelcontextprotocol\.io/specification/|https://www\.jsonrpc\.org/specification|https://json-schema\.org/)[A-Za-z0-9/#._-]*\)?[.,;:]?$`).MatchString
+
+// mdText writes s, which holds no backslash, escaped as MD escapes text.
+func mdText(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '<':
@@ -135,19 +210,10 @@ func MD(s string) string {
 		case '[', ']', '`', '|':
 			b.WriteByte('\\')
 			b.WriteByte(c)
-		case '\\':
-			// A backslash escapes the ASCII punctuation after it, and
-			// whatever is written next may be punctuation of ours.
-			if i+1 == len(s) || isPunct(s[i+1]) {
-				b.WriteString(`\\`)
-			} else {
-				b.WriteByte(c)
-			}
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
 }
 
 // isPunct is CommonMark's ASCII punctuation, what a backslash escapes.
@@ -238,18 +304,53 @@ func message(st Style, s string) string {
 }
 
 // mdStrict is MD with the emphasis marks escaped as well, for text that
-// stands where a code span would have shown every character as typed.
+// stands where a code span would have shown every character as typed;
+// inside MD's own code spans they show as typed already.
 func mdStrict(s string) string {
 	s = MD(s)
 	if !strings.ContainsAny(s, "*_~") {
 		return s
 	}
 	var b strings.Builder
+	inCode := false
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '*' || c == '_' || c == '~' {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+		case c == '`':
+			inCode = !inCode
+		case (c == '*' || c == '_' || c == '~') && !inCode:
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// TerminalLines makes text of many lines that quotes an input file (a
+// committed report's lines in report --check's diff) safe to print: each
+// line escaped as Escape escapes it, so that no escape sequence, C1 or
+// bidi control in the file reaches the terminal; a line longer than
+// maxLine runes is cut, and past maxLines lines the rest is counted, not
+// printed.
+func TerminalLines(s string, maxLine, maxLines int) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == maxLines {
+			rest := len(lines) - i
+			if lines[len(lines)-1] == "" {
+				rest--
+			}
+			fmt.Fprintf(&b, "… %d more lines\n", rest)
+			break
+		}
+		text, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(Clip(Escape(text), maxLine))
+		if nl {
+			b.WriteByte('\n')
+		}
 	}
 	return b.String()
 }

@@ -19,7 +19,18 @@ func TestMD(t *testing.T) {
 		{"get_weather *now*", "get_weather *now*"}, // emphasis marks left alone
 		{"<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"},
 		{"a & b &lt;", "a &amp; b &amp;lt;"},
-		{"[x](javascript:y) ![i](http://e/p.png)", `\[x\](javascript:y) !\[i\](http://e/p.png)`},
+		{"[x](javascript:y) ![i](http://e/p.png)", "\\[x\\]`(javascript:y)` !\\[i\\]`(http://e/p.png)`"},
+		// What a forge links by itself is a code span, where it links nothing.
+		{"see http://evil.example/x.", "see `http://evil.example/x.`"},
+		{"(www.evil.example) *WWW.evil.example*", "`(www.evil.example)` `*WWW.evil.example*`"},
+		{"mail user@evil.example, or mailto:a@b.c", "mail `user@evil.example,` or `mailto:a@b.c`"},
+		{"x`http://e.x`y", "x\\``http://e.x`\\`y"},
+		{`a\http://e.x`, "a\\\\`http://e.x`"},                  // our backtick after the server's backslash
+		{"<a href=http://e.x>", "&lt;a `href=http://e.x`&gt;"}, // no entity inside a span
+		// mcpprobe's own citations stay bare URLs, for the tidier to link.
+		{"(https://modelcontextprotocol.io/specification/2025-11-25/basic/index#responses).", "(https://modelcontextprotocol.io/specification/2025-11-25/basic/index#responses)."},
+		{"https://modelcontextprotocol.io/specification/x@evil.example", "`https://modelcontextprotocol.io/specification/x@evil.example`"},
+		{"severity: error, 3.5 s", "severity: error, 3.5 s"}, // a colon or a dot alone is text
 		{"a|b `c`", "a\\|b \\`c\\`"},
 		{`\[x](y)`, `\\\[x\](y)`}, // the server's backslash cannot undo ours
 		{`ends\`, `ends\\`},

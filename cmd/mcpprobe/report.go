@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
@@ -52,7 +52,7 @@ func reportCommand() *cli.Command {
 				if cmd.Bool("json") || cmd.String("out") != "" {
 					return usageErr("--check compares the markdown report: drop --json and --out")
 				}
-				if committed, err = os.ReadFile(file); err != nil {
+				if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
 					return usageErr("--check: %v", err)
 				}
 				// A fresh report dated like the committed one compares equal.
@@ -117,6 +117,13 @@ func reportCommand() *cli.Command {
 	}
 }
 
+// What report --check prints of a stale report's diff at most: enough to
+// see what changed, since the fix is to regenerate the file anyway.
+const (
+	checkLineRunes = 2000
+	checkLines     = 2000
+)
+
 // checkReport prints a unified diff and exits 1 when the committed report
 // is stale, and prints nothing when it is current.
 func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
@@ -128,6 +135,9 @@ func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	}
 	d = strings.Replace(d, "--- committed\n", "--- "+cmd.String("check")+" (committed)\n", 1)
 	d = strings.Replace(d, "+++ fresh\n", "+++ "+cmd.String("check")+" (fresh)\n", 1)
+	// The diff quotes the committed file, which a pull request controls:
+	// escaped, so that its lines cannot drive the terminal, and bounded.
+	d = reports.TerminalLines(d, checkLineRunes, checkLines)
 	if _, err := io.WriteString(cmd.Root().Writer, d); err != nil {
 		return err
 	}

@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 )
 
@@ -239,7 +239,7 @@ func Known() []Host {
 // Load reads a hosts file and merges it into base: a row with a known id
 // replaces it, a new id is added.
 func Load(path string, base []Host) ([]Host, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, inputfile.MaxConfig)
 	if err != nil {
 		return nil, err
 	}

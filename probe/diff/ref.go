@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -88,14 +89,15 @@ func named(raws [][]byte, p Part) []Tool {
 // LoadPath reads a reference: a JSON file in any known format, or a
 // directory written by `wire --save`.
 func LoadPath(path string) (Side, error) {
-	st, err := os.Stat(path)
+	// A symlink is refused, to a directory as to a file (inputfile).
+	st, err := os.Lstat(path)
 	if err != nil {
 		return Side{}, err
 	}
 	if st.IsDir() {
 		return loadSaveDir(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, inputfile.MaxReference)
 	if err != nil {
 		return Side{}, err
 	}
@@ -118,7 +120,7 @@ func loadSaveDir(dir string) (Side, error) {
 	// diff reads the tools, and says it compared nothing else.
 	s := Side{Format: "mcpprobe-save", Label: dir, Wire: true, Records: PartSet(0).With(PartTools)}
 	for _, p := range pages {
-		data, err := os.ReadFile(p)
+		data, err := inputfile.Read(p, inputfile.MaxReference)
 		if err != nil {
 			return Side{}, err
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 	"github.com/tailscale/hujson"
 )
@@ -131,7 +131,7 @@ func ConfigFormat(path string) (Format, error) {
 }
 
 func readConfig(path string) (*configFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path, inputfile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}

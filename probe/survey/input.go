@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/jsonerr"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tailscale/hujson"
@@ -60,7 +61,7 @@ const (
 func Digest(paths []string) (string, error) {
 	h := sha256.New()
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := inputfile.Open(p, inputfile.MaxSurvey)
 		if err != nil {
 			return "", err
 		}
@@ -87,7 +88,7 @@ func Read(paths []string, yield func(Entry) error) error {
 }
 
 func readFile(path string, yield func(Entry) error) error {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.MaxSurvey)
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -147,7 +147,7 @@ func unshard(line []byte) []byte {
 // eachLine calls f on every non-blank line of path; a last line without
 // its newline is an error (a part still being written, or cut short).
 func eachLine(path string, f func(n int, line []byte) error) error {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path, inputfile.MaxSurvey)
 	if err != nil {
 		return err
 	}
