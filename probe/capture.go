@@ -30,7 +30,8 @@ type Options struct {
 	// and answer its first request.
 	StartupTimeout time.Duration
 	// DiscoverTimeout bounds the server/discover probe; a server silent for
-	// that long is taken to be legacy.
+	// that long after it was first heard from is taken to be legacy (see
+	// awaitDiscover).
 	DiscoverTimeout time.Duration
 	// MaxPages bounds each list, so a server that never stops paginating
 	// is a finding rather than a hang.
@@ -113,6 +114,13 @@ type Finding = findings.Finding
 // Timings are monotonic times since the server was spawned.
 type Timings struct {
 	FirstByte time.Duration // first byte on the server's output
+	// Ready is when server/discover's --discover-timeout clock started:
+	// when the server was first heard from, or when the request went out
+	// if that was later; 0 if never (or no server/discover was probed).
+	// ReadyBy says which: "stdout" (its first byte there), "http" (its
+	// first response headers), "message" (its first message), "sent".
+	Ready     time.Duration
+	ReadyBy   string
 	Handshake time.Duration // initialize (or server/discover) result received
 	LastPage  time.Duration // last list page received
 	// ExitAfter is the time from closing stdin to the process exiting;
@@ -207,6 +215,12 @@ type prober struct {
 	// handshakeStart is when the handshake began, while it runs: what
 	// StartupTimeout counts from.
 	handshakeStart time.Time
+	// earlyInit is an initialize sent while server/discover was still
+	// pending (see awaitDiscover), for the legacy handshake to wait for;
+	// earlyTried says one was tried.
+	earlyInit        *Pending
+	earlyInitVersion string
+	earlyTried       bool
 	// stopped says why no further list is asked for: the run was
 	// interrupted, the server went past --max-bytes, or the capture's
 	// keep budget is spent.
@@ -253,7 +267,15 @@ func (p *prober) params(members string) []byte {
 func (p *prober) handshake(ctx context.Context) error {
 	start := time.Now()
 	p.handshakeStart = start
-	defer func() { p.handshakeStart = time.Time{} }()
+	defer func() {
+		p.handshakeStart = time.Time{}
+		if p.earlyInit != nil {
+			// The server turned out modern, or the handshake failed:
+			// the early initialize's answer is nobody's.
+			p.earlyInit.Drop()
+			p.earlyInit = nil
+		}
+	}()
 	pinned := p.o.Protocol != "auto"
 	if pinned && IsModern(p.o.Protocol) {
 		return p.discover(ctx, p.o.Protocol, p.o.StartupTimeout, true)
@@ -306,9 +328,20 @@ func (p *prober) handshake(ctx context.Context) error {
 func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
 	for attempt := 0; attempt < 2; attempt++ {
 		p.c.RequestedVersion = version
-		p.phase("waiting for server/discover", time.Now(), timeout)
-		r, err := p.s.Call(ctx, "server/discover", []byte(`{"_meta":`+p.meta(version)+`}`), timeout)
+		params := []byte(`{"_meta":` + p.meta(version) + `}`)
+		var r Response
+		var err error
+		if required {
+			p.phase("waiting for server/discover", time.Now(), timeout)
+			r, err = p.s.Call(ctx, "server/discover", params, timeout)
+		} else {
+			var pd *Pending
+			if pd, err = p.s.Begin(ctx, "server/discover", params); err == nil {
+				r, err = p.awaitDiscover(ctx, pd, timeout)
+			}
+		}
 		var re *RPCError
+		var quiet *discoverSilence
 		switch {
 		case err == nil:
 			return p.discovered(r, version, required)
@@ -343,6 +376,19 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				Try:      "pin a legacy version with --protocol 2025-11-25, and report this to mcpprobe",
 				Err:      err,
 			}
+		case errors.As(err, &quiet):
+			// Never the time it took: the words are the same however
+			// slowly the server started.
+			switch {
+			case quiet.short:
+				p.c.Discover = "no answer before --startup-timeout ran short; fell back to initialize"
+			case !quiet.heard:
+				p.c.Discover = "no answer, and nothing else from the server either (not even to ping) before --startup-timeout ran short; fell back to initialize"
+			default:
+				p.c.Discover = fmt.Sprintf("no answer within %v after the server was up (%s); fell back to initialize", timeout, quiet.by)
+				p.c.Add(findings.DiscoverSilent, "server/discover got no answer within %v after the server was up (%s), so the server was taken to be legacy; a dual-era client that waits for server/discover waits that long on every start (--discover-timeout)", timeout, quiet.by)
+			}
+			return nil
 		case errors.As(err, &re) || isTimeout(err) || isHTTPStatus(err):
 			if required {
 				return p.fatalHandshake("server/discover", err)
@@ -355,7 +401,6 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				p.c.Discover = fmt.Sprintf("not supported (error %d: %s); fell back to initialize", re.Code, re.Message)
 			default:
 				p.c.Discover = fmt.Sprintf("no answer within %v; fell back to initialize", timeout)
-				p.c.Add(findings.DiscoverSilent, "server/discover got no answer within %v, so the server was taken to be legacy; a dual-era client waits that long on every start (--discover-timeout)", timeout)
 			}
 			return nil
 		default:
@@ -363,6 +408,177 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 		}
 	}
 	return &FatalError{What: "server/discover kept answering -32022 (unsupported protocol version)", Try: "pin a version with --protocol VERSION"}
+}
+
+// discoverSilence is server/discover left unanswered: for the whole
+// --discover-timeout after the server was up (heard, with by saying how it
+// was seen to be), or with the server never heard from, or with
+// --startup-timeout running short first (short).
+type discoverSilence struct {
+	heard, short bool
+	by           string
+}
+
+func (e *discoverSilence) Error() string { return "server/discover got no answer" }
+
+// initReserve is what the handshake keeps of --startup-timeout for
+// initialize, however long server/discover was waited for.
+const initReserve = 500 * time.Millisecond
+
+// awaitDiscover waits for the answer to server/discover, pd. Its clock,
+// --discover-timeout (d), starts when the server is up, not when the
+// request went out: a server that needs seconds to boot (npx, a loaded
+// machine) reads server/discover only then, and answers it as a fast one
+// does. Up means heard from: its first byte on stdout, its first HTTP
+// response headers, or its first message (see transport.Heard); stderr
+// is not enough, as a wrapper writes there long before the server reads.
+// A server that has said nothing after d is sent a ping, which every
+// legacy revision allows before initialize, so that one that is up and
+// silent to server/discover is seen to be up; after 2d, initialize too,
+// so that a server that answers neither is not waited for until
+// --startup-timeout, and one that starts later still is answered in
+// order. server/discover stays pending throughout: an answer that comes
+// before the verdict is used, so a slow start gives the same answer as a
+// fast one. The ping and the early initialize are quiet (see BeginQuiet):
+// whether they were sent changes no finding.
+func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration) (Response, error) {
+	sent := time.Now()
+	end := p.handshakeStart.Add(p.o.StartupTimeout - initReserve)
+	if end.Before(sent.Add(d)) {
+		end = sent.Add(d)
+	}
+	by := "its first message"
+	var hook <-chan struct{}
+	if h, ok := p.s.conn.(transport.Heard); ok {
+		hook = h.HeardFrom()
+		by = "its first output on stdout"
+		if _, isHTTP := p.s.conn.(*transport.HTTP); isHTTP {
+			by = "its first HTTP response"
+		}
+	}
+	heard := p.s.Heard()
+	var up time.Time // when the clock started, zero until the server is up
+	markUp := func() {
+		hook, heard = nil, nil
+		up = time.Now()
+	}
+	defer func() {
+		if p.c.Timings.ReadyBy == "" {
+			p.c.Timings.Ready, p.c.Timings.ReadyBy = p.readyAt(pd.Sent)
+		}
+	}()
+	select {
+	case <-hook:
+		markUp()
+	case <-heard:
+		markUp()
+	default:
+	}
+	if !up.IsZero() {
+		// Already heard from: the clock starts with the request.
+		up = sent
+	}
+	var ping *Pending
+	pinged := false
+	defer func() {
+		if ping != nil {
+			ping.Drop()
+		}
+	}()
+	for {
+		var deadline time.Time
+		switch {
+		case !up.IsZero():
+			deadline = up.Add(d)
+			p.phase("waiting for server/discover", up, d)
+		case !pinged:
+			deadline = sent.Add(d)
+			p.phase("waiting for server/discover", sent, d)
+		case p.earlyInit == nil && !p.earlyTried:
+			deadline = sent.Add(2 * d)
+		default:
+			deadline = end
+		}
+		if deadline.After(end) {
+			deadline = end
+		}
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case r, open := <-pd.Answered():
+			t.Stop()
+			if !open {
+				return Response{}, pd.pc.err
+			}
+			if r.Error != nil {
+				return r, r.Error
+			}
+			return r, nil
+		case <-hook:
+			t.Stop()
+			markUp()
+		case <-heard:
+			t.Stop()
+			markUp()
+		case <-ctx.Done():
+			t.Stop()
+			pd.Abandon()
+			return Response{}, ctx.Err()
+		case <-t.C:
+			switch {
+			case !up.IsZero() && !deadline.Before(up.Add(d)):
+				pd.Abandon()
+				return Response{}, &discoverSilence{heard: true, by: by}
+			case !up.IsZero():
+				pd.Abandon()
+				return Response{}, &discoverSilence{heard: true, short: true}
+			case !pinged:
+				pinged = true
+				p.phase("waiting for the server to start (server/discover and ping sent)", p.handshakeStart, p.o.StartupTimeout)
+				ping, _ = p.s.BeginQuiet(ctx, "ping", nil)
+			case p.earlyInit == nil && !p.earlyTried:
+				p.beginEarlyInit(ctx)
+			default:
+				pd.Abandon()
+				return Response{}, &discoverSilence{}
+			}
+		}
+	}
+}
+
+// readyAt is when server/discover's clock started, on the trace's clock,
+// and what started it: the server's first sign of life, or the request
+// itself when the server had already been heard from; "" if it never was.
+func (p *prober) readyAt(sent time.Duration) (time.Duration, string) {
+	at, by := time.Duration(0), ""
+	if h, ok := p.s.conn.(transport.Heard); ok {
+		select {
+		case <-h.HeardFrom():
+			at, by = h.FirstByte(), "stdout"
+			if _, isHTTP := p.s.conn.(*transport.HTTP); isHTTP {
+				by = "http"
+			}
+		default:
+		}
+	}
+	if t, ok := p.s.HeardAt(); ok && (by == "" || t < at) {
+		at, by = t, "message"
+	}
+	if by != "" && sent > at {
+		at, by = sent, "sent"
+	}
+	return at, by
+}
+
+// beginEarlyInit sends initialize while server/discover is still pending,
+// for a server that has answered nothing: the legacy handshake waits for
+// its answer instead of sending another.
+func (p *prober) beginEarlyInit(ctx context.Context) {
+	p.earlyTried = true
+	v := LegacyVersions[0]
+	pd, err := p.s.BeginQuiet(ctx, "initialize", p.initializeParams(v))
+	if err == nil {
+		p.earlyInit, p.earlyInitVersion = pd, v
+	}
 }
 
 func hasLegacy(supported gjson.Result) bool {
@@ -443,9 +659,12 @@ func rawOf(src []byte, v gjson.Result) []byte {
 	return []byte(v.Raw)
 }
 
+func (p *prober) initializeParams(version string) []byte {
+	return []byte(`{"protocolVersion":` + jsonQuote(version) + `,"capabilities":` + p.capabilities() + `,"clientInfo":` + p.clientInfo() + `}`)
+}
+
 func (p *prober) initialize(ctx context.Context, version string, timeout time.Duration) error {
 	p.c.RequestedVersion = version
-	params := `{"protocolVersion":` + jsonQuote(version) + `,"capabilities":` + p.capabilities() + `,"clientInfo":` + p.clientInfo() + `}`
 	// The handshake as a whole is bounded by StartupTimeout, from its
 	// start (server/discover may have used some of it).
 	since := p.handshakeStart
@@ -453,7 +672,17 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 		since = time.Now()
 	}
 	p.phase("waiting for initialize", since, p.o.StartupTimeout)
-	r, err := p.s.Call(ctx, "initialize", []byte(params), timeout)
+	var r Response
+	var err error
+	if early := p.earlyInit; early != nil && p.earlyInitVersion == version {
+		// Sent while server/discover was pending; its answer is the
+		// server's own now.
+		p.earlyInit = nil
+		r, err = early.Wait(ctx, timeout)
+		early.Adopt(r)
+	} else {
+		r, err = p.s.Call(ctx, "initialize", p.initializeParams(version), timeout)
+	}
 	if err != nil {
 		return err
 	}

@@ -460,10 +460,14 @@ func TestRunEra(t *testing.T) {
 				if c.Era != "legacy" || c.ProtocolVersion != "2025-11-25" {
 					t.Errorf("era %q version %q", c.Era, c.ProtocolVersion)
 				}
-				if c.Discover != "no answer within 200ms; fell back to initialize" {
+				if c.Discover != "no answer within 200ms after the server was up (its first message); fell back to initialize" {
 					t.Errorf("Discover = %q", c.Discover)
 				}
-				wantFinding(t, c, "info", "discover-silent", "200ms")
+				wantFinding(t, c, "info", "discover-silent", "200ms after the server was up")
+				// Silent and so far unheard from: a ping asks whether it is up.
+				if got := methodsOf(sent)[:3]; !equalStrings(got, []string{"server/discover", "ping", "initialize"}) {
+					t.Errorf("sent %q", got)
+				}
 			},
 		},
 		{
@@ -651,7 +655,9 @@ func TestRunInitializeTimeout(t *testing.T) {
 	if !errors.As(err, &te) || te.Method != "initialize" {
 		t.Errorf("cause %v", fe.Err)
 	}
-	if got := methodsOf(requests(conn)); !equalStrings(got, []string{"server/discover", "initialize"}) {
+	// The ping's answer showed the server up; initialize then went
+	// unanswered for what was left of --startup-timeout.
+	if got := methodsOf(requests(conn)); !equalStrings(got, []string{"server/discover", "ping", "initialize"}) {
 		t.Errorf("sent %q", got)
 	}
 	if c.Era != "" {

@@ -97,6 +97,14 @@ type Session struct {
 	nextID    int64
 	pending   map[string]*pendingCall
 	abandoned map[string]string // id → method, for requests that timed out
+	// dropped are quiet requests no longer waited for: their answers,
+	// whenever they come, are traced and otherwise ignored.
+	dropped map[string]bool
+	// heard is closed with the first message from the server, of any
+	// kind; heardT is its time.
+	heard     chan struct{}
+	heardOnce bool
+	heardT    time.Duration
 	events    []Event
 	codes     []SeenCode
 	// counts has every event by kind and method, kept or not; notKept
@@ -160,8 +168,10 @@ func NewSession(conn transport.Conn) *Session {
 		conn:      conn,
 		pending:   map[string]*pendingCall{},
 		abandoned: map[string]string{},
+		dropped:   map[string]bool{},
 		counts:    map[string]int{},
 		done:      make(chan struct{}),
+		heard:     make(chan struct{}),
 	}
 	if d, ok := conn.(transport.Direct); ok && d.Direct(transport.Handler{Message: s.dispatch, Problem: s.fail, End: s.finish}) {
 		return s
@@ -206,6 +216,27 @@ func (s *Session) reply(msg []byte) {
 	select {
 	case answers <- msg:
 	default:
+	}
+}
+
+// Heard is closed with the first message the server sends, whatever it
+// is; HeardAt then says when it arrived.
+func (s *Session) Heard() <-chan struct{} { return s.heard }
+
+// HeardAt is when the server's first message arrived, on the trace's
+// clock; ok false before it.
+func (s *Session) HeardAt() (t time.Duration, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heardT, s.heardOnce
+}
+
+func (s *Session) markHeard(t time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.heardOnce {
+		s.heardOnce, s.heardT = true, t
+		close(s.heard)
 	}
 }
 
@@ -272,6 +303,19 @@ type Pending struct {
 
 // Begin sends a request without waiting for its response; Wait waits.
 func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pending, error) {
+	return s.begin(ctx, method, params, false)
+}
+
+// BeginQuiet sends a request of the probe's own, such as the ping that
+// asks whether a slow server is up: its answer is the caller's alone. An
+// error code in it is not one of the server's codes, and once Dropped, an
+// answer that comes is traced and nothing more (no late_reply), so that
+// whether it was sent at all changes no finding.
+func (s *Session) BeginQuiet(ctx context.Context, method string, params []byte) (*Pending, error) {
+	return s.begin(ctx, method, params, true)
+}
+
+func (s *Session) begin(ctx context.Context, method string, params []byte, quiet bool) (*Pending, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err // interrupted: nothing more is sent
 	}
@@ -284,7 +328,7 @@ func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pen
 	s.nextID++
 	id := s.nextID
 	key := "n:" + strconv.FormatInt(id, 10)
-	pc := &pendingCall{ch: make(chan Response, 1), method: method}
+	pc := &pendingCall{ch: make(chan Response, 1), method: method, quiet: quiet}
 	s.pending[key] = pc
 	s.mu.Unlock()
 
@@ -343,6 +387,35 @@ func (p *Pending) Within(ctx context.Context, d time.Duration) (r Response, ok b
 
 // Abandon stops waiting: a response that comes later is a late_reply.
 func (p *Pending) Abandon() { p.s.forget(p.key, p.method) }
+
+// Drop stops waiting for a request begun with BeginQuiet, or one whose
+// answer no longer matters: a response that comes later is traced and
+// otherwise ignored.
+func (p *Pending) Drop() {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	if _, waiting := p.s.pending[p.key]; waiting {
+		delete(p.s.pending, p.key)
+		p.s.dropped[p.key] = true
+	}
+}
+
+// Adopt makes the answer of a quiet request the server's own after all:
+// an error code in it counts as the server's, as it would have had the
+// request not been quiet.
+func (p *Pending) Adopt(r Response) {
+	if r.Error == nil || r.Raw == nil {
+		return
+	}
+	if e := gjson.GetBytes(r.Raw, "error"); e.Exists() {
+		p.s.sawCode(e, r.Seq)
+	}
+}
+
+// Answered delivers the response once it has come; it is closed, with no
+// response, when it never can (Wait then says why). Whoever receives from
+// it owns the response: Wait would not see it again.
+func (p *Pending) Answered() <-chan Response { return p.pc.ch }
 
 // await waits at most timeout for a pending request's response.
 func (s *Session) await(ctx context.Context, pc *pendingCall, key, method string, timeout time.Duration) (Response, error) {
@@ -414,6 +487,7 @@ type pendingCall struct {
 	ch     chan Response
 	method string
 	err    error
+	quiet  bool // begun with BeginQuiet
 }
 
 // fail ends every pending request with err: after a stream fault such as
@@ -453,6 +527,7 @@ func (s *Session) event(e Event) {
 }
 
 func (s *Session) dispatch(m transport.Message) {
+	s.markHeard(m.T)
 	if isBatch(m.Raw) {
 		v := gjson.ParseBytes(m.Raw)
 		s.event(Event{Kind: "batch", Raw: m.Raw, Seq: m.Seq, T: m.T, Note: "the server sent a JSON-RPC batch"})
@@ -491,7 +566,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 	}
 	method := v.Get("method")
 	id := v.Get("id")
-	if e := v.Get("error"); e.Exists() && !method.Exists() {
+	if e := v.Get("error"); e.Exists() && !method.Exists() && !s.quietReply(id) {
 		s.sawCode(e, m.Seq)
 	}
 	switch {
@@ -512,7 +587,12 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 			delete(s.pending, key)
 		}
 		late, wasLate := s.abandoned[key]
+		wasDropped := s.dropped[key]
+		delete(s.dropped, key)
 		s.mu.Unlock()
+		if ok && !found && wasDropped {
+			return // the answer to a quiet request nobody waits for
+		}
 		if !ok || !found {
 			ev.Kind = "unknown_id"
 			ev.Note = "a response with id " + id.Raw + " that matches no request in flight"
@@ -538,6 +618,21 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		ev.Kind, ev.Note = "invalid", "neither a request, a notification nor a response"
 		s.event(ev)
 	}
+}
+
+// quietReply reports whether id is that of a quiet request, waited for or
+// dropped: its error code is the probe's business, not a finding.
+func (s *Session) quietReply(id gjson.Result) bool {
+	key, ok := idKey(id)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pc, found := s.pending[key]; found {
+		return pc.quiet
+	}
+	return s.dropped[key]
 }
 
 // SeenCode is one error code the server sent, as sent, with the first

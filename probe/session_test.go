@@ -762,3 +762,54 @@ func TestLargeIDMatches(t *testing.T) {
 		t.Fatalf("response to id 1000000 not matched: %v", got.err)
 	}
 }
+
+// A quiet request is the probe's own business: its error code is not one
+// of the server's, and once dropped its answer is traced and nothing
+// more, where a plain request's would be a late_reply.
+func TestQuietRequest(t *testing.T) {
+	s, c := newTestSession(t)
+	ctx := context.Background()
+	answered, err := s.BeginQuiet(ctx, "ping", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.next(t)
+	dropped, err := s.BeginQuiet(ctx, "ping", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.next(t)
+	select {
+	case <-s.Heard():
+		t.Fatal("heard from a server that has sent nothing")
+	default:
+	}
+	c.reply(`{"jsonrpc":"2.0","id":1,"error":{"code":"E1","message":"no ping here"}}`)
+	r, err := answered.Wait(ctx, time.Second)
+	if r.Error == nil || r.Error.Message != "no ping here" || err == nil {
+		t.Fatalf("r %+v err %v", r, err)
+	}
+	<-s.Heard()
+	if at, ok := s.HeardAt(); !ok || at != r.T {
+		t.Errorf("HeardAt %v %v, want %v", at, ok, r.T)
+	}
+	dropped.Drop()
+	c.reply(`{"jsonrpc":"2.0","id":2,"error":{"code":"E2","message":"late"}}`)
+	c.reply(`{"jsonrpc":"2.0","id":2,"result":{}}`) // twice: the second matches nothing
+	settle(t, s, c)
+	if codes := s.ErrorCodes(); len(codes) != 0 {
+		t.Errorf("quiet answers' codes counted as the server's: %+v", codes)
+	}
+	ev := s.Events()
+	if len(ev) != 1 || ev[0].Kind != "unknown_id" {
+		t.Errorf("events %+v, want the second answer to id 2 only, as unknown_id", ev)
+	}
+	if n := len(c.trace.Frames()); n != 5 {
+		t.Errorf("%d frames traced, want all 5", n)
+	}
+	// Adopted, the answer's code is the server's after all.
+	answered.Adopt(r)
+	if codes := s.ErrorCodes(); len(codes) != 1 || codes[0].Raw != `"E1"` {
+		t.Errorf("adopted: codes %+v", codes)
+	}
+}

@@ -213,6 +213,8 @@ func WireSection(c *probe.Capture) []byte {
 	o.Raw("events", RawArray(events))
 	t := &Object{}
 	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
+	t.Set("ready_ns", nsOrNull(int64(c.Timings.Ready), c.Timings.ReadyBy != ""))
+	t.Set("ready_by", nullIfEmpty(c.Timings.ReadyBy))
 	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
 	t.Set("last_page_ns", nsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
 	t.Set("exit_ns", nsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))

@@ -238,6 +238,9 @@ func itemTable(w io.Writer, st Style, title string, l probe.List, keys []string)
 func Timings(w io.Writer, c *probe.Capture) {
 	t := c.Timings
 	parts := []string{"first byte " + Dur(t.FirstByte)}
+	if by, ok := readyBy[t.ReadyBy]; ok {
+		parts = append(parts, "ready "+Dur(t.Ready)+" ("+by+")")
+	}
 	if c.Handshake != nil {
 		parts = append(parts, c.Handshake.Method+" "+Dur(t.Handshake))
 	}
@@ -248,6 +251,15 @@ func Timings(w io.Writer, c *probe.Capture) {
 		parts = append(parts, "exit "+Dur(t.ExitAfter)+" after stdin closed")
 	}
 	fmt.Fprintf(w, "timings       %s (since spawn)\n", strings.Join(parts, " · "))
+}
+
+// readyBy says in words what started server/discover's clock
+// (probe.Timings.ReadyBy).
+var readyBy = map[string]string{
+	"stdout":  "first byte on stdout",
+	"http":    "first HTTP response",
+	"message": "first message",
+	"sent":    "server/discover sent",
 }
 
 // Dur prints a duration in milliseconds with sensible precision.

@@ -34,6 +34,18 @@ type Conn interface {
 	Trace() *Trace
 }
 
+// Heard is a Conn that tells when the server first sent anything at all:
+// a byte on stdout, or the headers of an HTTP response. It is the first
+// sign that the server is up, before it has sent a whole message; the
+// probe's handshake counts server/discover's wait from it, so that a slow
+// start is not taken for silence.
+type Heard interface {
+	// HeardFrom is closed once the first byte has arrived; FirstByte then
+	// says when, on the trace's clock.
+	HeardFrom() <-chan struct{}
+	FirstByte() time.Duration
+}
+
 // Handler takes a stream's messages, problems and end as they happen, on
 // the goroutine that read them.
 type Handler struct {

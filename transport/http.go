@@ -144,6 +144,8 @@ type HTTP struct {
 	endpointErr error
 	getOpened   bool
 	firstByte   time.Duration
+	heard       chan struct{} // closed with the first response headers
+	heardOnce   bool
 	notes       []string // what the transport saw that the capture should report
 	closed      bool
 	err         error
@@ -194,6 +196,7 @@ func NewHTTP(o HTTPOptions) (*HTTP, error) {
 		opts: o, trace: o.Trace, base: u, headers: h, ctx: ctx, cancel: cancel,
 		msgs:     make(chan Message, 64),
 		problems: make(chan error, 16),
+		heard:    make(chan struct{}),
 	}
 	if o.Mode != "auto" {
 		c.mode = o.Mode
@@ -371,11 +374,19 @@ func ShortSessionURL(u string) string {
 
 func (c *HTTP) markFirstByte() {
 	c.mu.Lock()
-	if c.firstByte == 0 {
+	if !c.heardOnce {
+		c.heardOnce = true
 		c.firstByte = c.trace.Since()
+		close(c.heard)
 	}
 	c.mu.Unlock()
 }
+
+// HeardFrom is closed when the first response headers arrive: the server's
+// HTTP stack is up and answering. An accepted connection alone is not
+// counted, as the kernel accepts
+// connections on behalf of a server that has not taken them yet.
+func (c *HTTP) HeardFrom() <-chan struct{} { return c.heard }
 
 // Send delivers one message. Over Streamable HTTP it is one POST whose
 // answer (JSON, or an SSE stream) is read in the background; over legacy

@@ -61,8 +61,10 @@ type Stdio struct {
 
 	mu          sync.Mutex
 	firstByte   time.Duration // 0 until the first stdout byte
-	stdoutEnded bool          // the server closed its stdout
-	peerGone    bool          // a write failed: the server closed its stdin
+	heard       chan struct{} // closed with the first stdout byte
+	heardOnce   bool
+	stdoutEnded bool // the server closed its stdout
+	peerGone    bool // a write failed: the server closed its stdin
 	stderrTail  []string
 	kept        int
 	noiseLines  int
@@ -94,6 +96,7 @@ func NewStdio(in io.WriteCloser, out, errOut io.ReadCloser, o StdioOptions) *Std
 		problems: make(chan error, 16),
 		drained:  make(chan struct{}),
 		attached: make(chan struct{}),
+		heard:    make(chan struct{}),
 	}
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -135,6 +138,11 @@ func (s *Stdio) FirstByte() time.Duration {
 	defer s.mu.Unlock()
 	return s.firstByte
 }
+
+// HeardFrom is closed when the first byte arrives on stdout. stderr does
+// not count: a wrapper such as npx or docker writes there long before the
+// server it starts is reading its input.
+func (s *Stdio) HeardFrom() <-chan struct{} { return s.heard }
 
 // StderrTail returns the last lines the server wrote on stderr.
 func (s *Stdio) StderrTail() []string {
@@ -434,8 +442,10 @@ func (r firstByteReader) Read(p []byte) (int, error) {
 	n, err := countingReader{r.s, r.s.stdout}.Read(p)
 	if n > 0 {
 		r.s.mu.Lock()
-		if r.s.firstByte == 0 {
+		if !r.s.heardOnce {
+			r.s.heardOnce = true
 			r.s.firstByte = r.s.trace.Since()
+			close(r.s.heard)
 		}
 		r.s.mu.Unlock()
 	}

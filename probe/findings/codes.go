@@ -236,7 +236,7 @@ var defs = []Def{
 	{Code: LeftoverProcesses, Name: "leftover-processes", Severity: Warning, Origin: OriginWire, Title: "the server exited but left processes of its group running", More: moreProbe},
 	{Code: CaptureCapped, Name: "capture-capped", Severity: Warning, Origin: OriginWire, Title: "the server sent more than the 32 MiB a session keeps in memory (pages, events, notifications, noise, stderr): later frames were counted and traced, not kept, and a list stopped there", More: moreProbe},
 
-	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer, so every dual-era client waits on every start", More: moreProbe},
+	{Code: DiscoverSilent, Name: "discover-silent", Severity: Info, Origin: OriginWire, Title: "`server/discover` got no answer within `--discover-timeout` after the server was up, so a dual-era client waits out its own discover timeout on every start", More: moreProbe},
 	{Code: Notification, Name: "notification", Severity: Info, Origin: OriginWire, Title: "a notification the server sent during the probe"},
 	{Code: ServerRequest, Name: "server-request", Severity: Info, Origin: OriginWire, Title: "a request the server sent during the probe, and what mcpprobe answered", More: moreProbe},
 	{Code: LateReply, Name: "late-reply", Severity: Info, Origin: OriginWire, Title: "a response that came after mcpprobe stopped waiting for it"},
