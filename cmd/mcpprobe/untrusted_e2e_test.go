@@ -75,11 +75,16 @@ func TestCheckRefusesUntrustedFiles(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("GITHUB_TOKEN="+canary+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(dir, "MCPPROBE.md")
+	// The links sit in a checkout (a folder with .git) and point out of it.
+	repo := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(repo, "MCPPROBE.md")
 	if err := os.Symlink(secret, link); err != nil {
 		t.Fatal(err)
 	}
-	environ := filepath.Join(dir, "environ.md")
+	environ := filepath.Join(repo, "environ.md")
 	if err := os.Symlink("/proc/self/environ", environ); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +181,11 @@ func TestInputFilesRefuseSymlinks(t *testing.T) {
 	if err := os.WriteFile(secret, []byte(`{"mcpServers":{"`+canary+`":{"command":"`+canary+`"}},"hosts":[{"id":"`+canary+`"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(dir, "link.json")
+	repo := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(repo, "link.json")
 	if err := os.Symlink(secret, link); err != nil {
 		t.Fatal(err)
 	}
@@ -246,5 +255,33 @@ func TestInterruptDuringHugeInput(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "interrupted by SIGINT") {
 		t.Errorf("stderr: %s", errb.String())
+	}
+}
+
+// A symlink that stays inside its checkout is an ordinary file there (a
+// report kept in docs/ and linked from the root): --check reads it.
+func TestCheckFollowsSymlinkInsideTree(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := mcpprobe(t, "report", "--", bin.raw)
+	if first.code != 0 {
+		t.Fatalf("report: exit %d\n%s", first.code, first.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "docs", "MCPPROBE.md"), []byte(first.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(repo, "MCPPROBE.md")
+	if err := os.Symlink(filepath.Join("docs", "MCPPROBE.md"), link); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpprobe(t, "report", "--check", link, "--", bin.raw)
+	if r.code != 0 {
+		t.Errorf("report --check through an in-tree link: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

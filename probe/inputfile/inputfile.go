@@ -13,6 +13,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/dustin/go-humanize"
 )
@@ -48,19 +50,39 @@ func (e *Error) Error() string { return e.Path + " " + e.Why }
 // device is never opened (opening one can block, or act); it is opened
 // with O_NOFOLLOW and O_NONBLOCK, so that a symlink or FIFO swapped in
 // between cannot be followed or block, and the open file is checked
-// again, so that what is read is what was looked at.
+// again, so that what is read is what was looked at. A symlink is read
+// only when its target stays within the link's tree (see inside), and an
+// error never names the target.
 func Open(path string, max int64) (io.ReadCloser, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
+	// open is what is opened; errors name path, never a link's target.
+	open := path
+	if st.Mode()&fs.ModeSymlink != 0 {
+		// A link that stays inside its own tree points at a file the same
+		// pull request controls anyway; only one that leaves it can reach a
+		// token file or /proc.
+		target, ok := inside(path)
+		if !ok {
+			return nil, &Error{Path: path, Why: symlink}
+		}
+		if st, err = os.Lstat(target); err != nil {
+			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be read"}
+		}
+		open = target
+	}
 	if why := refuse(st, max); why != "" {
 		return nil, &Error{Path: path, Why: why}
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	f, err := os.OpenFile(open, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		if isLoop(err) {
 			return nil, &Error{Path: path, Why: symlink}
+		}
+		if open != path {
+			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be opened"}
 		}
 		return nil, err
 	}
@@ -74,6 +96,9 @@ func Open(path string, max int64) (io.ReadCloser, error) {
 	}
 	if err != nil {
 		f.Close()
+		if _, refused := err.(*Error); !refused && open != path {
+			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be read"}
+		}
 		return nil, err
 	}
 	return &capped{f: f, r: io.LimitReader(f, max+1), left: max, max: max, path: path}, nil
@@ -94,7 +119,53 @@ const only = ": mcpprobe reads only regular files, since CI runs it on files a p
 
 // symlink is the refusal of a symlink: its target is not named, since
 // naming it would tell a pull request's author what it points at.
-const symlink = "is a symlink" + only + "; give the path of the file it points to"
+const symlink = "is a symlink that leaves its work tree" + only +
+	", and a link out of the checkout could reach a token file; give the path of the file it points to"
+
+// inside resolves the symlink at path and says whether its target stays
+// within the link's tree: the nearest folder above it that holds .git (a
+// checkout, which is what a pull request controls), else the user's home
+// for a link under it (a dotfile manager's links, which no pull request
+// writes), else the link's own folder.
+func inside(path string) (string, bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", false
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", false
+	}
+	return target, within(target, treeOf(dir))
+}
+
+func treeOf(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		if h, err := filepath.EvalSymlinks(home); err == nil && h != "/" && within(dir, h) {
+			return h
+		}
+	}
+	return dir
+}
+
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
 
 func refuse(st fs.FileInfo, max int64) string {
 	m := st.Mode()

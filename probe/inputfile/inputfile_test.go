@@ -17,10 +17,21 @@ func TestRead(t *testing.T) {
 	canary := "CANARY-7f3a"
 	secret := filepath.Join(dir, "secret")
 	os.WriteFile(secret, []byte(canary), 0o600)
-	regular := filepath.Join(dir, "report.md")
+	// A checkout beside the secret: a link out of it is refused, a link
+	// that stays in it is read.
+	repo := filepath.Join(dir, "repo")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "docs"), 0o755)
+	regular := filepath.Join(repo, "docs", "report.md")
 	os.WriteFile(regular, []byte("# report\n"), 0o644)
-	link := filepath.Join(dir, "link.md")
+	link := filepath.Join(repo, "link.md")
 	os.Symlink(secret, link)
+	up := filepath.Join(repo, "docs", "up.md")
+	os.Symlink("../../secret", up)
+	environ := filepath.Join(repo, "environ.md")
+	os.Symlink("/proc/self/environ", environ)
+	inTree := filepath.Join(repo, "MCPPROBE.md")
+	os.Symlink("docs/report.md", inTree)
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -33,7 +44,10 @@ func TestRead(t *testing.T) {
 		path, want string
 	}{
 		{regular, ""},
-		{link, "is a symlink"},
+		{inTree, ""},
+		{link, "is a symlink that leaves its work tree"},
+		{up, "is a symlink that leaves its work tree"},
+		{environ, "is a symlink that leaves its work tree"},
 		{fifo, "is a named pipe (FIFO)"},
 		{"/dev/zero", "is a device"},
 		{dir, "is a directory"},
