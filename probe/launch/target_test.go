@@ -59,13 +59,13 @@ func TestFromArgsURLExtraArgsNamed(t *testing.T) {
 
 func TestWithEnv(t *testing.T) {
 	tg := Target{Kind: "stdio", Command: "srv"}
-	if err := tg.WithEnv([]string{"A=secret-a", "B=x=y", "C="}); err != nil {
+	if err := tg.WithEnv([]string{"A_SECRET=secret-a", "B_TOKEN=x=y", "C_KEY=", "MCP_VARIANT=rich", "D=abc123xyz789"}); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"A=secret-a", "B=x=y", "C="}; !reflect.DeepEqual(tg.Env, want) {
+	if want := []string{"A_SECRET=secret-a", "B_TOKEN=x=y", "C_KEY=", "MCP_VARIANT=rich", "D=abc123xyz789"}; !reflect.DeepEqual(tg.Env, want) {
 		t.Errorf("Env = %q", tg.Env)
 	}
-	if want := []string{"secret-a", "x=y", ""}; !reflect.DeepEqual(tg.Secrets, want) {
+	if want := []string{"secret-a", "x=y", "", "abc123xyz789"}; !reflect.DeepEqual(tg.Secrets, want) {
 		t.Errorf("Secrets = %q", tg.Secrets)
 	}
 	for _, bad := range []string{"NOEQUALS", "=value"} {
