@@ -42,11 +42,11 @@ func TestEnvSecrets(t *testing.T) {
 		{"DB_PASS", "production", []string{"production"}},
 		{"dbPwd", "production", []string{"production"}},
 		{"Authorization", "Bearer x", []string{"Bearer x"}},
-		{"MCP_VARIANT", "rich", nil},             // short, under a name that says nothing
-		{"NODE_ENV", "production debug", nil},    // words; never split on spaces
-		{"REGION", "us-east-1", nil},             // words and digits
-		{"LANG", "en_US.UTF-8", nil},             //
-		{"MCP_PROTOCOL", "2025-06-18", nil},      // a date
+		{"MCP_VARIANT", "rich", nil},              // short, under a name that says nothing
+		{"NODE_ENV", "production debug", nil},     // words; never split on spaces
+		{"REGION", "us-east-1", nil},              // words and digits
+		{"LANG", "en_US.UTF-8", nil},              //
+		{"MCP_PROTOCOL", "2025-06-18", nil},       // a date
 		{"DATA_DIR", "/var/lib/my-server2x", nil}, // a path
 		{"API_BASE", "https://api.example.com/v1", nil},
 		{"PWD", "/home/me", nil},
@@ -54,7 +54,7 @@ func TestEnvSecrets(t *testing.T) {
 		{"KEYBOARD_LAYOUT", "dvorak-intl", nil},
 		{"COMPASS_MODE", "northbound", nil},
 		{"OPENAI_BASE", "sk-proj-abcdef123456", []string{"sk-proj-abcdef123456"}}, // a token's shape under any name
-		{"WORKSPACE", "abc123xyz789", []string{"abc123xyz789"}},                  // not plainly anything else
+		{"WORKSPACE", "abc123xyz789", []string{"abc123xyz789"}},                   // not plainly anything else
 		{"ID", "123e4567-e89b-12d3-a456-426614174000", []string{"123e4567-e89b-12d3-a456-426614174000"}},
 		{"MODE", "XkQpLmZrTvBnWsYc", []string{"XkQpLmZrTvBnWsYc"}},
 		// The password, and the Basic credentials a client makes of it,
