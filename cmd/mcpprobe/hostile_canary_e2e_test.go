@@ -170,7 +170,9 @@ func TestCanaryMatrix(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	env := []string{"--env", "API_TOKEN=" + canary}
-	server := func(extra ...string) []string { return append([]string{"--", bin.raw, "-canary", "API_TOKEN"}, extra...) }
+	server := func(extra ...string) []string {
+		return append([]string{"--", bin.raw, "-canary", "API_TOKEN"}, extra...)
+	}
 	hs := canaryHTTP(t)
 	bearer := []string{"-H", "Authorization: Bearer " + canary}
 	fleet := writeFleet(t, []fleetLine{{ID: "canary", Command: bin.raw, Args: []string{"-canary", "API_TOKEN"}, Env: map[string]string{"API_TOKEN": canary}}})

@@ -112,8 +112,15 @@ func (t Target) Display() string {
 		parts = append(parts, k+"=***")
 	}
 	parts = append(parts, shellQuote(t.Command))
-	for _, a := range MaskArgs(t.Args) {
-		parts = append(parts, shellQuote(a))
+	for i, at := range credentialArgs(t.Args) {
+		switch a := t.Args[i]; {
+		case at == 0:
+			parts = append(parts, "***")
+		case at > 0:
+			parts = append(parts, shellQuote(a[:at])+"***")
+		default:
+			parts = append(parts, shellQuote(a))
+		}
 	}
 	return strings.Join(parts, " ")
 }

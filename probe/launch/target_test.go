@@ -93,6 +93,8 @@ func TestDisplay(t *testing.T) {
 			"sh -c 'a;b' '$HOME' '*'"},
 		{"safe punctuation unquoted", Target{Kind: "stdio", Command: "npx", Args: []string{"-y", "@scope/pkg@1.2.3", "--a=b,c:d", "100%"}},
 			"npx -y @scope/pkg@1.2.3 --a=b,c:d 100%"},
+		{"credential args masked", Target{Kind: "stdio", Command: "srv", Args: []string{"--token=sk-live-123456789", "--api-key", "hunter2hunter2", "--port", "8080", "ghp_abcdefghijklmnopqrstuvwx"}},
+			"srv --token=*** --api-key *** --port 8080 ***"},
 		{"http shows url", Target{Kind: "http", URL: "https://x/mcp", Headers: []string{"Authorization: Bearer s3cret"}}, "https://x/mcp"},
 		{"sse shows url", Target{Kind: "sse", URL: "http://x/sse"}, "http://x/sse"},
 	}
