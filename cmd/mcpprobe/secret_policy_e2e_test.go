@@ -165,3 +165,19 @@ func flatten(v any) string {
 	walk(v)
 	return b.String()
 }
+
+// A credential in mcpprobe's own environment is a secret of the run,
+// should the server inherit it (whether it does is launch's choice).
+func TestSecretPolicyInherited(t *testing.T) {
+	t.Parallel()
+	r := probeRun(t, []string{"GH_TOKEN=ghx-inherited123"}, nil, "wire", "--json", "--", bin.raw, "-echo-env", "GH_TOKEN")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, "ghx-inherited123") {
+		t.Errorf("the inherited token is shown: %s", excerptAround(r.stdout+r.stderr, "ghx-inherited123"))
+	}
+	if got := gjson.Get(r.stdout, "wire.instructions").String(); got != "key is ***" && got != "key is " {
+		t.Errorf("instructions %q", got)
+	}
+}

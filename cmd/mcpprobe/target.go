@@ -153,6 +153,11 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
 		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, value)...)
 	}
+	// A server may inherit mcpprobe's own environment (launch builds it):
+	// whatever credential is there is a secret of the run too.
+	if t.Kind == "stdio" {
+		t.Secrets = append(t.Secrets, launch.InheritedSecrets(os.Environ())...)
+	}
 	addSecrets(t.Secrets)
 	return t, nil
 }

@@ -59,6 +59,21 @@ func EnvSecrets(name, value string) []string {
 	return unique(urlSecrets(value))
 }
 
+// InheritedSecrets are the values to hide of an environment a server may
+// inherit (mcpprobe's own, KEY=VALUE): those whose name or shape says they
+// are credentials. Not the rest: a value nobody passed on purpose is not
+// taken for a secret merely for not being plain, so that whatever of it
+// shows up in output (a host name, a build id) stays legible.
+func InheritedSecrets(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && (SecretName(k) || TokenShape(v)) {
+			out = append(out, SecretValue(v)...)
+		}
+	}
+	return unique(out)
+}
+
 // SecretValue are the values to hide for a value known to be secret
 // (--secret-env NAME): all of it, and a URL's password and query values.
 func SecretValue(value string) []string {

@@ -112,3 +112,10 @@ func TestSecretName(t *testing.T) {
 		}
 	}
 }
+
+func TestInheritedSecrets(t *testing.T) {
+	got := InheritedSecrets([]string{"GITHUB_TOKEN=ghx-abc123456", "HOSTNAME=8f3a2c1d9e0b", "MODE=sk-proj-abcdef123456", "PATH=/usr/bin", "PWD=/home/me", "BROKEN"})
+	if want := []string{"ghx-abc123456", "sk-proj-abcdef123456"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("InheritedSecrets = %q, want %q", got, want)
+	}
+}
