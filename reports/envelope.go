@@ -4,6 +4,7 @@ import (
 	_ "embed"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 // SchemaID names the envelope's version. It changes only when a key is
@@ -59,5 +60,13 @@ func (e Envelope) JSON(section []byte) []byte {
 	}
 	o.Raw("fail_on", (&Object{}).Set("gates", gates).Raw("tripped", RawArray(tripped)).Bytes())
 	o.Raw(e.Command, section)
-	return append(o.Bytes(), '\n')
+	// Members encoded here are escaped already (marshal); what is left is
+	// the server's bytes, embedded verbatim. A control or invisible
+	// character among them is written as its \u escape too, which is the
+	// same JSON value but not the same bytes: "escaped" says so.
+	out, escaped := transport.EscapeInvisible(o.Bytes())
+	if escaped {
+		out = append(out[:len(out)-1], `,"escaped":true}`...)
+	}
+	return append(out, '\n')
 }

@@ -153,7 +153,10 @@ func marshal(v any) []byte {
 	if err := enc.Encode(v); err != nil {
 		return []byte("null")
 	}
-	return bytes.TrimRight(b.Bytes(), "\n")
+	// What we encode escapes what a terminal would act on, as text output
+	// does; the escape is the same JSON value.
+	out, _ := transport.EscapeInvisible(bytes.TrimRight(b.Bytes(), "\n"))
+	return out
 }
 
 // WireSection is the wire section of --json (its fields are in the

@@ -3,9 +3,11 @@ package reports
 import (
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/probe/survey"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,5 +53,36 @@ func TestObjectKeepsInvalidUTF8(t *testing.T) {
 	}
 	if got := v.Get("tools.1.description").String(); got != "caf\ufffd \ufffd" {
 		t.Errorf("the valid copy reads %q", got)
+	}
+}
+
+// A survey line that had a secret hidden says so, as --json does; one
+// that had none does not.
+func TestSurveyLineRedacted(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		want   bool
+	}{{"srv --name tok-abcdef123", true}, {"srv --name plain", false}} {
+		line := SurveyLine("dev", &survey.Record{ID: "a", Target: tc.target, Secrets: []string{"tok-abcdef123"}})
+		if !json.Valid(line) || strings.Contains(string(line), "tok-abcdef123") {
+			t.Errorf("%s", line)
+		}
+		if got := strings.HasSuffix(string(line), `,"redacted":true}`+"\n"); got != tc.want {
+			t.Errorf("redacted mark %v, want %v: %s", got, tc.want, line)
+		}
+	}
+}
+
+// The envelope escapes C1 and invisible characters the server's bytes
+// held, and says so; what it encodes itself is escaped without a word.
+func TestEnvelopeEscapesInvisible(t *testing.T) {
+	e := Envelope{Version: "dev", Command: "wire", Target: "srv \u009b"}
+	plain := e.JSON([]byte(`{"a":1}`))
+	if strings.Contains(string(plain), "\u009b") || !strings.Contains(string(plain), `srv \u009b`) || strings.Contains(string(plain), `"escaped"`) {
+		t.Errorf("%s", plain)
+	}
+	server := e.JSON([]byte("{\"d\":\"x\u202ey\"}"))
+	if strings.Contains(string(server), "\u202e") || !strings.Contains(string(server), `"d":"x\u202ey"`) || !strings.HasSuffix(string(server), `,"escaped":true}`+"\n") {
+		t.Errorf("%s", server)
 	}
 }

@@ -6,11 +6,18 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/snapshot"
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 // SnapshotText is snapshot's output: the lock file itself, to be written
 // with --out and read back by diff --ref.
-func SnapshotText(w io.Writer, r *snapshot.Result) { w.Write(r.Lock) }
+// A control or invisible character in it is written as its \u escape, the
+// same JSON value: the file is meant to be committed and read in a
+// terminal.
+func SnapshotText(w io.Writer, r *snapshot.Result) {
+	lock, _ := transport.EscapeInvisible(r.Lock)
+	w.Write(lock)
+}
 
 // SnapshotSection is snapshot's --json section: the same lock file as an
 // object, compacted to sit on the envelope's one line (diff --ref reads

@@ -23,7 +23,11 @@ import (
 func SurveyLine(version string, r *survey.Record) []byte {
 	env := Envelope{Version: version, Command: "survey", Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
 	line := env.JSON(SurveySection(r))
-	line, _ = transport.NewRedactor(r.Secrets).Bytes(line)
+	line, redacted := transport.NewRedactor(r.Secrets).Bytes(line)
+	if redacted && len(line) > 1 {
+		// As --json says it: the record is no longer what the server sent.
+		line = append(line[:len(line)-2:len(line)-2], ",\"redacted\":true}\n"...)
+	}
 	return line
 }
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -298,8 +300,10 @@ func marshalNoHTML(v any) []byte {
 	var sb jsonStringBuf
 	enc := json.NewEncoder(&sb)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)         // strings and HTTPInfo always encode
-	return sb.b[:len(sb.b)-1] // drop the encoder's newline
+	_ = enc.Encode(v) // strings and HTTPInfo always encode
+	// The raw string decodes back to the exact bytes all the same.
+	b, _ := EscapeInvisible(sb.b[:len(sb.b)-1]) // the encoder's newline dropped
+	return b
 }
 
 type jsonStringBuf struct{ b []byte }
@@ -315,4 +319,68 @@ func (t *Trace) FramesFrom(seq int) []Frame {
 		return nil
 	}
 	return append([]Frame(nil), t.frames[i:]...)
+}
+
+// EscapeInvisible rewrites, in JSON text b, every character a terminal
+// may act on or that hides or reorders what a reader sees as its \uXXXX
+// escape: C0 controls but the whitespace JSON allows between tokens, DEL,
+// C1 controls (U+0080–U+009F, CSI among them), format characters (bidi
+// embeddings, overrides and isolates, zero-width characters, the BOM) and
+// the line and paragraph separators. In valid JSON such characters can
+// only stand inside strings, where the escape is the same value: a parser
+// reads back exactly the same document. It reports whether anything was
+// rewritten.
+func EscapeInvisible(b []byte) ([]byte, bool) {
+	i := 0
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 0x80 || c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			break
+		}
+	}
+	if i == len(b) {
+		return b, false
+	}
+	var out []byte
+	at := 0
+	for i < len(b) {
+		c := b[i]
+		if c < 0x80 {
+			if c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+				out = append(out, b[at:i]...)
+				out = appendEscape(out, rune(c))
+				at = i + 1
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if invisible(r) {
+			out = append(out, b[at:i]...)
+			out = appendEscape(out, r)
+			at = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return b, false
+	}
+	return append(out, b[at:]...), true
+}
+
+// invisible: the characters reports.Escape shows as \uXXXX in text.
+func invisible(r rune) bool {
+	return (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029
+}
+
+func appendEscape(b []byte, r rune) []byte {
+	const digits = "0123456789abcdef"
+	units := []rune{r}
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		units = []rune{hi, lo}
+	}
+	for _, u := range units {
+		b = append(b, '\\', 'u', digits[u>>12&15], digits[u>>8&15], digits[u>>4&15], digits[u&15])
+	}
+	return b
 }

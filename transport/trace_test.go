@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -333,6 +334,29 @@ func TestTraceConcurrentAdd(t *testing.T) {
 	for i, f := range tr.Frames() {
 		if f.Seq != i {
 			t.Fatalf("frame %d Seq %d", i, f.Seq)
+		}
+	}
+}
+
+func TestEscapeInvisible(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":"plain"}`, `{"a":"plain"}`},
+		{"{\n\t\"a\": \"caf\u00e9 \u2014\"\r\n}", "{\n\t\"a\": \"caf\u00e9 \u2014\"\r\n}"}, // JSON's whitespace and plain non-ASCII kept
+		{"{\"a\":\"\u009b2J\"}", `{"a":"\u009b2J"}`},
+		{"{\"a\":\"x\u202ey\u200bz\ufeff\u2028\u2066\"}", `{"a":"x\u202ey\u200bz\ufeff\u2028\u2066"}`},
+		{"{\"a\":\"\x01\x7f\"}", `{"a":"\u0001\u007f"}`},
+		{"{\"a\":\"\U000e0041\"}", `{"a":"\udb40\udc41"}`}, // a tag character, as a surrogate pair
+	}
+	for _, tc := range tests {
+		got, changed := EscapeInvisible([]byte(tc.in))
+		if string(got) != tc.want || changed != (tc.in != tc.want) {
+			t.Errorf("EscapeInvisible(%q) = %q, %v; want %q", tc.in, got, changed, tc.want)
+		}
+		var a, b any
+		if json.Unmarshal([]byte(tc.in), &a) == nil {
+			if err := json.Unmarshal(got, &b); err != nil || !reflect.DeepEqual(a, b) {
+				t.Errorf("EscapeInvisible(%q): not the same JSON value: %v", tc.in, err)
+			}
 		}
 	}
 }

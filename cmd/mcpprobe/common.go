@@ -168,6 +168,7 @@ var globalUse = map[string][]string{
 	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "prompt", "survey"},
 	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
 	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
+	"secret-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
 	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
 	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},

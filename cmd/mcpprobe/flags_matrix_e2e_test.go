@@ -301,6 +301,11 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 				"--", "sh", "-c", `test "$MATRIX_X" = 1 && exec `+bin.good)
 			wantCode(t, 0, args...)
 		}),
+		effectRow("secret-env", "a plain value hidden", func(t *testing.T) {
+			secretEnvRow(t, func(flags ...string) []string {
+				return append(append(append([]string{name, "--json"}, flags...), what...), "--", "sh", "-c", "exec "+bin.good+" -calls", "richword")
+			})
+		}),
 		effectRow("header", "sent to a URL", func(t *testing.T) {
 			mcpprobe(t, name, "-H", "X-Matrix-"+name+": h1", fx.httpURL, httpWhat)
 			if !fx.http.sawHeader("X-Matrix-"+name, "h1") {
@@ -703,8 +708,8 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			}
 		}),
 	}
-	for _, f := range []string{"json", "env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide"} {
-		args := map[string][]string{"json": {"--json"}, "env": {"--env", "A=1"}, "header": {"--header", "A: 1"},
+	for _, f := range []string{"json", "env", "secret-env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide"} {
+		args := map[string][]string{"json": {"--json"}, "env": {"--env", "A=1"}, "secret-env": {"--secret-env", "A"}, "header": {"--header", "A: 1"},
 			"header-env": {"--header-env", "A=B"}, "config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")},
 			"fail-on": {"--fail-on", "error"}, "no-color": {"--no-color"}, "wide": {"--wide"}}[f]
 		rows = append(rows, refusedRow(f, append(append([]string{"survey"}, args...), fleet)...))
@@ -721,7 +726,7 @@ func TestFlagMatrixSurveyMergeSummary(t *testing.T) {
 	wantCode(t, 0, "survey", writeFleet(t, []fleetLine{{ID: "g", Command: bin.good}}), "-o", part)
 	values := map[string][]string{"json": {"--json"}, "timeout": {"--timeout", "1s"}, "startup-timeout": {"--startup-timeout", "1s"},
 		"discover-timeout": {"--discover-timeout", "1s"}, "protocol": {"--protocol", "2025-06-18"}, "env": {"--env", "A=1"},
-		"header": {"--header", "A: 1"}, "header-env": {"--header-env", "A=B"}, "transport": {"--transport", "sse"}, "insecure": {"--insecure"},
+		"secret-env": {"--secret-env", "A"}, "header": {"--header", "A: 1"}, "header-env": {"--header-env", "A=B"}, "transport": {"--transport", "sse"}, "insecure": {"--insecure"},
 		"config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")}, "max-line": {"--max-line", "9"},
 		"max-pages": {"--max-pages", "9"}, "max-bytes": {"--max-bytes", "9"}, "grace": {"--grace", "1s"}, "fail-on": {"--fail-on", "error"},
 		"quiet": {"--quiet"}, "no-color": {"--no-color"}, "wide": {"--wide"}}
@@ -930,6 +935,20 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 					cfg := config(t, `"e":{"command":"sh","args":["-c","test \"$MATRIX_X\" = 1 && exec `+bin.good+`"]}`)
 					wantCode(t, 0, all(cfg, "--env", "MATRIX_X=1")...)
 				}),
+				effectRow("secret-env", "a plain value hidden", func(t *testing.T) {
+					// The server's instructions echo MATRIX_V, and the trace
+					// holds them.
+					cfg := config(t, `"e":{"command":"`+bin.raw+`","args":["-echo-env","MATRIX_V"]}`)
+					tr := filepath.Join(t.TempDir(), "t.jsonl")
+					wantCode(t, 0, all(cfg, "--trace", tr, "--env", "MATRIX_V=richword")...)
+					if b, _ := os.ReadFile(tr); !strings.Contains(string(b), "key is richword") {
+						t.Fatalf("without --secret-env the echo is not in the trace, and the row proves nothing: %.300s", b)
+					}
+					wantCode(t, 0, all(cfg, "--trace", tr, "--env", "MATRIX_V=richword", "--secret-env", "MATRIX_V")...)
+					if b, _ := os.ReadFile(tr); strings.Contains(string(b), "richword") || !strings.Contains(string(b), "key is ***") {
+						t.Errorf("--secret-env: the value is shown: %.300s", b)
+					}
+				}),
 				effectRow("header", "sent to a URL server", func(t *testing.T) {
 					mcpprobe(t, all(config(t, `"h":`+url(fx.httpURL)), "-H", "X-All-"+cmd+": a")...)
 					if !fx.http.sawHeader("X-All-"+cmd, "a") {
@@ -1013,5 +1032,20 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 			}
 			runMatrix(t, global, rows)
 		})
+	}
+}
+
+// secretEnvRow shows --secret-env's effect: richword, an argument of the
+// server's command line and the value of MATRIX_V, is shown in the
+// target as a plain word, and hidden once MATRIX_V is marked secret.
+func secretEnvRow(t *testing.T, line func(flags ...string) []string) {
+	t.Helper()
+	plain := wantCode(t, 0, line("--env", "MATRIX_V=richword")...)
+	if !strings.Contains(gjson.Get(plain.stdout, "target").String(), "richword") {
+		t.Fatalf("without --secret-env the plain value is hidden: %.300s", plain.stdout)
+	}
+	r := wantCode(t, 0, line("--env", "MATRIX_V=richword", "--secret-env", "MATRIX_V")...)
+	if strings.Contains(r.stdout, "richword") || !strings.Contains(gjson.Get(r.stdout, "target").String(), "***") {
+		t.Errorf("--secret-env: the value is shown: %.300s", r.stdout)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -28,7 +30,8 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "startup-timeout", Value: 30 * time.Second, Usage: "bound on the server starting and answering its handshake"},
 		&cli.DurationFlag{Name: "discover-timeout", Value: 3 * time.Second, Usage: "how long server/discover may stay unanswered before the server is taken to be legacy"},
 		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
-		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); values are never shown"},
+		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (README: Secrets)"},
+		&cli.StringSliceFlag{Name: "secret-env", Usage: "`NAME`: the value of environment variable NAME (from --env, the config or mcpprobe's own environment) is a secret, whatever it looks like (repeatable)"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
 		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
 		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
@@ -51,11 +54,15 @@ func globalFlags() []cli.Flag {
 var known struct {
 	mu      sync.Mutex
 	secrets []string
+	// r is the redactor of secrets, made again only when one is added:
+	// stderr asks for it on every write.
+	r *transport.Redactor
 }
 
 func addSecrets(v []string) {
 	known.mu.Lock()
 	known.secrets = append(known.secrets, v...)
+	known.r = nil
 	known.mu.Unlock()
 }
 
@@ -63,7 +70,10 @@ func addSecrets(v []string) {
 func redactor() *transport.Redactor {
 	known.mu.Lock()
 	defer known.mu.Unlock()
-	return transport.NewRedactor(known.secrets)
+	if known.r == nil {
+		known.r = transport.NewRedactor(known.secrets)
+	}
+	return known.r
 }
 
 // targetArgs are the target's words: the positional arguments, then
@@ -108,6 +118,21 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	if err := t.WithEnv(cmd.StringSlice("env")); err != nil {
 		return t, usageErr("%v", err)
 	}
+	// A value the policy takes for plain (short, words) is a secret all
+	// the same when the user says so.
+	for _, name := range cmd.StringSlice("secret-env") {
+		if name == "" || strings.ContainsAny(name, "= ") {
+			return t, usageErr("--secret-env %q: want the NAME of an environment variable; its value comes from --env, the config or the environment", name)
+		}
+		for _, e := range t.Env {
+			if k, v, _ := strings.Cut(e, "="); k == name {
+				t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
+			}
+		}
+		if v, ok := os.LookupEnv(name); ok {
+			t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
+		}
+	}
 	for _, he := range cmd.StringSlice("header-env") {
 		name, envVar, ok := strings.Cut(he, "=")
 		if !ok || name == "" || envVar == "" {
@@ -127,6 +152,11 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 		}
 		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
 		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, value)...)
+	}
+	// A server may inherit mcpprobe's own environment (launch builds it):
+	// whatever credential is there is a secret of the run too.
+	if t.Kind == "stdio" {
+		t.Secrets = append(t.Secrets, launch.InheritedSecrets(os.Environ())...)
 	}
 	addSecrets(t.Secrets)
 	return t, nil
@@ -298,7 +328,16 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 // write sends the output where --out says, with every secret of the run
 // hidden.
 func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
-	b, _ = redactor().Bytes(b)
+	b, redacted := redactor().Bytes(b)
+	if redacted {
+		// Secrets never leave, even where the output would be the
+		// server's bytes: the output says it was changed.
+		if cmd.Bool("json") && bytes.HasSuffix(b, []byte("}\n")) {
+			b = append(b[:len(b)-2:len(b)-2], ",\"redacted\":true}\n"...)
+		} else {
+			fmt.Fprintln(cmd.Root().ErrWriter, "mcpprobe: the output held a secret of this run (an --env value, a header, a credential in the arguments), in some encoding; it shows *** in its place")
+		}
+	}
 	if path := cmd.String("out"); path != "" && path != "-" {
 		if err := writeOutput(path, b); err != nil {
 			return writeFailed(cmd, "--out "+path, err)

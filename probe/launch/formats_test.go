@@ -28,7 +28,7 @@ func TestConfigFormats(t *testing.T) {
 			check: func(t *testing.T, cs ConfigServer) {
 				want := Target{Kind: "stdio", Name: "docs", Command: "npx", Args: []string{"-y", "docs-server", "${NOT_EXPANDED}"},
 					Env: []string{"API_KEY=sk-live-123456", "MODE=ro", "PASSED_ON=p-val-9876"}, Dir: filepath.Join(codexDir, "work"),
-					Secrets: []string{"sk-live-123456", "ro", "p-val-9876"}}
+					Secrets: []string{"sk-live-123456"}} // MODE and PASSED_ON say nothing of secrets, and their values are plain
 				if !reflect.DeepEqual(cs.Target, want) {
 					t.Errorf("got  %+v\nwant %+v", cs.Target, want)
 				}
@@ -70,7 +70,7 @@ func TestConfigFormats(t *testing.T) {
 		{name: "gemini stdio: $VAR and ${VAR}, cwd, timeout ms, trust, include/exclude", path: gemini, server: "local", format: FormatGemini,
 			check: func(t *testing.T, cs ConfigServer) {
 				want := Target{Kind: "stdio", Name: "local", Command: "python", Args: []string{"server.py", "/home/me/data", "/home/me/x"},
-					Env: []string{"API_KEY=gem-secret-1"}, Dir: filepath.Join(geminiDir, "srv"), Secrets: []string{"gem-secret-1", "/home/me"}}
+					Env: []string{"API_KEY=gem-secret-1"}, Dir: filepath.Join(geminiDir, "srv"), Secrets: []string{"gem-secret-1"}} // $HOME is a path, under a name that says nothing of secrets
 				if !reflect.DeepEqual(cs.Target, want) {
 					t.Errorf("got  %+v\nwant %+v", cs.Target, want)
 				}

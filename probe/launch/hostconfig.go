@@ -321,17 +321,18 @@ func (f *configFile) target(name string, lookup func(string) (string, bool)) (Ta
 	for _, a := range e.args {
 		t.Args = append(t.Args, x.expand(a))
 	}
+	t.Secrets = append(t.Secrets, ArgSecrets(t.Args)...)
 	for _, k := range sortedKeys(e.env) {
 		v := x.expand(e.env[k])
 		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, EnvSecrets(v)...)
+		t.Secrets = append(t.Secrets, EnvSecrets(k, v)...)
 	}
 	// Codex env_vars: each named variable's value from the environment,
 	// as Codex passes it on; one not set is not passed.
 	for _, k := range e.passEnv {
 		if v, ok := lookup(k); ok {
 			t.Env = append(t.Env, k+"="+v)
-			t.Secrets = append(t.Secrets, EnvSecrets(v)...)
+			t.Secrets = append(t.Secrets, EnvSecrets(k, v)...)
 		}
 	}
 	if e.cwd != "" {
@@ -414,7 +415,8 @@ type expander struct {
 	dollar    bool // $VAR too (Gemini CLI)
 	none      bool // no expansion at all (Codex)
 	err       error
-	// values taken from the environment: secrets wherever they land,
+	// values taken from the environment that are secrets by their
+	// variable's name or shape (EnvSecrets): secrets wherever they land,
 	// in args and URLs as much as in env and headers.
 	values []string
 }
@@ -448,7 +450,7 @@ func (x *expander) expand(s string) string {
 		name, def, hasDef := strings.Cut(ref, ":-")
 		v, ok := x.lookup(name)
 		if ok && (v != "" || !hasDef) {
-			x.values = append(x.values, v)
+			x.values = append(x.values, EnvSecrets(name, v)...)
 			return v
 		}
 		if hasDef {

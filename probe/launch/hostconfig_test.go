@@ -44,7 +44,7 @@ func TestFromConfig(t *testing.T) {
 					Kind: "stdio", Name: "fs", Command: "npx",
 					Args:    []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/docs"},
 					Env:     []string{"B_LEVEL=debug", "TOKEN=tok-123456"},
-					Secrets: []string{"debug", "tok-123456", "/home/me"}, // ${HOME_DIR} came from the environment
+					Secrets: []string{"tok-123456"}, // B_LEVEL=debug and ${HOME_DIR}, a path, are plainly not secrets
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)
@@ -77,7 +77,7 @@ func TestFromConfig(t *testing.T) {
 					Kind: "stdio", Name: "local", Command: ws + "/bin/server",
 					Args:    []string{"--root", ws, "--key", "k-abcdef"},
 					Env:     []string{"HOME=/home/me", "LEVEL=info"},
-					Secrets: []string{"/home/me", "info", "k-abcdef"},
+					Secrets: []string{"k-abcdef"}, // the value of --key; HOME and LEVEL are plain
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got  %+v\nwant %+v", got, want)

@@ -81,7 +81,7 @@ func FromArgs(args []string) (Target, error) {
 		}
 		return Target{Kind: "http", URL: args[0], Secrets: urlSecrets(args[0])}, nil
 	}
-	return Target{Kind: "stdio", Command: args[0], Args: args[1:]}, nil
+	return Target{Kind: "stdio", Command: args[0], Args: args[1:], Secrets: ArgSecrets(args[1:])}, nil
 }
 
 // WithEnv adds KEY=VALUE pairs, whose values become secrets.
@@ -92,13 +92,13 @@ func (t *Target) WithEnv(pairs []string) error {
 			return fmt.Errorf("--env %q: want KEY=VALUE", p)
 		}
 		t.Env = append(t.Env, k+"="+v)
-		t.Secrets = append(t.Secrets, EnvSecrets(v)...)
+		t.Secrets = append(t.Secrets, EnvSecrets(k, v)...)
 	}
 	return nil
 }
 
 // Display is the target as a person would type it, with every env value
-// hidden.
+// and every credential among the arguments hidden.
 func (t Target) Display() string {
 	if t.Kind == "replay" {
 		return t.Name
@@ -112,8 +112,15 @@ func (t Target) Display() string {
 		parts = append(parts, k+"=***")
 	}
 	parts = append(parts, shellQuote(t.Command))
-	for _, a := range t.Args {
-		parts = append(parts, shellQuote(a))
+	for i, at := range credentialArgs(t.Args) {
+		switch a := t.Args[i]; {
+		case at == 0:
+			parts = append(parts, "***")
+		case at > 0:
+			parts = append(parts, shellQuote(a[:at])+"***")
+		default:
+			parts = append(parts, shellQuote(a))
+		}
 	}
 	return strings.Join(parts, " ")
 }

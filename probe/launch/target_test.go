@@ -59,13 +59,13 @@ func TestFromArgsURLExtraArgsNamed(t *testing.T) {
 
 func TestWithEnv(t *testing.T) {
 	tg := Target{Kind: "stdio", Command: "srv"}
-	if err := tg.WithEnv([]string{"A=secret-a", "B=x=y", "C="}); err != nil {
+	if err := tg.WithEnv([]string{"A_SECRET=secret-a", "B_TOKEN=x=y", "C_KEY=", "MCP_VARIANT=rich", "D=abc123xyz789"}); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"A=secret-a", "B=x=y", "C="}; !reflect.DeepEqual(tg.Env, want) {
+	if want := []string{"A_SECRET=secret-a", "B_TOKEN=x=y", "C_KEY=", "MCP_VARIANT=rich", "D=abc123xyz789"}; !reflect.DeepEqual(tg.Env, want) {
 		t.Errorf("Env = %q", tg.Env)
 	}
-	if want := []string{"secret-a", "x=y", ""}; !reflect.DeepEqual(tg.Secrets, want) {
+	if want := []string{"secret-a", "x=y", "", "abc123xyz789"}; !reflect.DeepEqual(tg.Secrets, want) {
 		t.Errorf("Secrets = %q", tg.Secrets)
 	}
 	for _, bad := range []string{"NOEQUALS", "=value"} {
@@ -93,6 +93,8 @@ func TestDisplay(t *testing.T) {
 			"sh -c 'a;b' '$HOME' '*'"},
 		{"safe punctuation unquoted", Target{Kind: "stdio", Command: "npx", Args: []string{"-y", "@scope/pkg@1.2.3", "--a=b,c:d", "100%"}},
 			"npx -y @scope/pkg@1.2.3 --a=b,c:d 100%"},
+		{"credential args masked", Target{Kind: "stdio", Command: "srv", Args: []string{"--token=sk-live-123456789", "--api-key", "hunter2hunter2", "--port", "8080", "ghp_abcdefghijklmnopqrstuvwx"}},
+			"srv --token=*** --api-key *** --port 8080 ***"},
 		{"http shows url", Target{Kind: "http", URL: "https://x/mcp", Headers: []string{"Authorization: Bearer s3cret"}}, "https://x/mcp"},
 		{"sse shows url", Target{Kind: "sse", URL: "http://x/sse"}, "http://x/sse"},
 	}

@@ -287,12 +287,13 @@ func lineEntries(file string, n int, line []byte) []Entry {
 	}
 	for _, k := range sortedKeys(fe.Env) {
 		t.Env = append(t.Env, k+"="+fe.Env[k])
-		t.Secrets = append(t.Secrets, launch.EnvSecrets(fe.Env[k])...)
+		t.Secrets = append(t.Secrets, launch.EnvSecrets(k, fe.Env[k])...)
 	}
 	for _, k := range sortedKeys(fe.Headers) {
 		t.Headers = append(t.Headers, k+": "+fe.Headers[k])
 		t.Secrets = append(t.Secrets, launch.HeaderSecrets(k, fe.Headers[k])...)
 	}
+	t.Secrets = append(t.Secrets, launch.ArgSecrets(t.Args)...)
 	e.Target = t
 	return []Entry{e}
 }

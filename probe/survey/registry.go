@@ -201,7 +201,7 @@ func packageTarget(p regPackage) (launch.Target, string, string) {
 	for _, in := range p.EnvironmentVariables {
 		if v, ok := r.value(in, "environment variable"); ok {
 			env = append(env, in.Name+"="+v)
-			t.Secrets = append(t.Secrets, launch.EnvSecrets(v)...)
+			t.Secrets = append(t.Secrets, launch.EnvSecrets(in.Name, v)...)
 		}
 	}
 	runtime := r.args(p.RuntimeArguments, "runtime argument")
@@ -256,7 +256,7 @@ func packageTarget(p regPackage) (launch.Target, string, string) {
 	t.Command = cmd
 	t.Args = append(append(runtime, ref), pkgArgs...)
 	t.Env = env
-	t.Secrets = append(t.Secrets, r.secrets...)
+	t.Secrets = append(append(t.Secrets, r.secrets...), launch.ArgSecrets(t.Args)...)
 	cause, msg := r.failure()
 	return t, cause, msg
 }
