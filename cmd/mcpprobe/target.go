@@ -29,6 +29,7 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "discover-timeout", Value: 3 * time.Second, Usage: "how long server/discover may stay unanswered before the server is taken to be legacy"},
 		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); values are never shown"},
+		&cli.BoolFlag{Name: "inherit-env", Usage: "give a spawned server mcpprobe's whole environment, not only HOME, LOGNAME, PATH, SHELL, TERM, USER (what a host passes on) and --env"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
 		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
 		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
@@ -108,6 +109,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	if err := t.WithEnv(cmd.StringSlice("env")); err != nil {
 		return t, usageErr("%v", err)
 	}
+	t.InheritEnv = cmd.Bool("inherit-env")
 	for _, he := range cmd.StringSlice("header-env") {
 		name, envVar, ok := strings.Cut(he, "=")
 		if !ok || name == "" || envVar == "" {
