@@ -155,7 +155,7 @@ type proxy struct {
 	srvIn    io.Writer
 	kill     func() // the server's process group
 	out      io.Writer
-	hostErr  io.Writer // the host's stderr, for the proxy's own notes
+	hostErr  io.Writer      // the host's stderr, for the proxy's own notes
 	outMu    sync.Mutex     // one write to the host at a time: held replies come out concurrently
 	tracing  sync.WaitGroup // the stderr and stdout tracers
 	progress *atomic.Int64  // bytes passed on to the host, stdout and stderr
