@@ -311,6 +311,15 @@ func (e *Engine) stream(dir Dir, i int, p Piece, locked bool) error {
 	return e.streams[i].rule.Fault.Apply(inj, dir, p.Raw)
 }
 
+// Aside runs fn with the stream faults of dir held off: what fn writes
+// past the engine (a line too long for the faults, passed on as it
+// comes) is then never interleaved with a frame they cut in pieces.
+func (e *Engine) Aside(dir Dir, fn func()) {
+	e.streamMu[dir].Lock()
+	defer e.streamMu[dir].Unlock()
+	fn()
+}
+
 // Events returns what the faults did, in order.
 func (e *Engine) Events() []Event {
 	e.mu.Lock()

@@ -1,7 +1,10 @@
 package faults
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -21,6 +24,9 @@ type ProxyOptions struct {
 	Dir     string
 	Plan    Plan
 	Trace   *transport.Trace // nil: no trace
+	// MaxLine bounds what of one line the proxy holds, either way
+	// (transport.DefaultMaxLine if 0): a longer line is passed on as it
+	// comes, past the faults, and the trace keeps its first MaxLine bytes.
 	MaxLine int
 	Grace   time.Duration
 }
@@ -48,7 +54,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	}
 	// The engine is built before the server starts, so that a plan the
 	// proxy cannot act is refused before anything runs.
-	p := &proxy{o: o, progress: new(atomic.Int64)}
+	p := &proxy{o: o, progress: new(atomic.Int64), hostErr: hostErr}
 	p.out = &progressWriter{w: hostOut, n: p.progress}
 	eng, err := NewEngine(o.Plan, Frontend{Where: InProxy, Stderr: hostErr, Clock: o.Trace.Since,
 		Kill: func() { p.kill() }, ToServer: p.toServer, ToClient: p.write})
@@ -56,7 +62,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 		return 2, err
 	}
 	p.eng = eng
-	proc, err := launch.StartProcess(launch.Target{Kind: "stdio", Command: o.Command, Args: o.Args, Env: o.Env, Dir: o.Dir})
+	proc, err := launch.StartProcess(launch.Target{Kind: "stdio", Command: o.Command, Args: o.Args, Env: o.Env, Dir: o.Dir, InheritEnv: true})
 	if err != nil {
 		return 127, err
 	}
@@ -143,20 +149,29 @@ func exitCode(p *launch.Process) int {
 	return -1
 }
 
-// proxyMaxLine bounds one line held by the proxy when a fault needs whole
-// frames.
-const proxyMaxLine = 1 << 30
-
 type proxy struct {
 	o        ProxyOptions
 	eng      *Engine
 	srvIn    io.Writer
 	kill     func() // the server's process group
 	out      io.Writer
+	hostErr  io.Writer      // the host's stderr, for the proxy's own notes
 	outMu    sync.Mutex     // one write to the host at a time: held replies come out concurrently
 	tracing  sync.WaitGroup // the stderr and stdout tracers
 	progress *atomic.Int64  // bytes passed on to the host, stdout and stderr
 	hostGone bool           // a write to the host failed: the rest is discarded
+	// longSeen: a line longer than --max-line has passed that way, and
+	// the host's stderr was told (once a direction).
+	longSeen [2]atomic.Bool
+}
+
+// maxLine is --max-line: the most of one line the proxy holds, in
+// either direction.
+func (p *proxy) maxLine() int {
+	if p.o.MaxLine > 0 {
+		return p.o.MaxLine
+	}
+	return transport.DefaultMaxLine
 }
 
 // progressWriter counts what reaches the host.
@@ -171,24 +186,100 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// hostToServer passes the host's stdin on. With no fault it streams,
+// chunk by chunk, as streamToHost does the other way: nothing is held
+// but the chunk in hand and, for the trace, at most --max-line of a line.
+// With faults, lines go through the engine whole, up to --max-line; a
+// longer one is not held either (see passLong).
 func (p *proxy) hostToServer(in io.Reader) {
-	lr := transport.NewLineReader(in, max(p.o.MaxLine, proxyMaxLine))
-	for {
-		l, err := lr.Next()
-		if l.Len > 0 || (err == nil && !l.EOF) {
-			p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirSend, Raw: l.Bytes, Len: l.Len, Cut: l.Cut})
-			buf := append(append([]byte(nil), l.Bytes...), '\n')
-			if l.EOF {
-				buf = buf[:len(buf)-1]
+	if p.o.Plan.Empty() {
+		// Not counted in p.tracing: a host may keep its stdin open long
+		// after the server is gone, and the drain must not wait for it.
+		tr := p.tracer(transport.DirSend, p.maxLine(), nil)
+		defer tr.Close()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := in.Read(buf)
+			if n > 0 {
+				if _, werr := p.srvIn.Write(buf[:n]); werr != nil {
+					return
+				}
+				_, _ = tr.Write(buf[:n])
 			}
-			if p.eng.FromClient(buf) != nil {
+			if err != nil {
 				return
 			}
 		}
-		if err != nil || l.EOF {
+	}
+	ls := newLineSplitter(in, p.maxLine())
+	for {
+		line, long, err := ls.next()
+		switch {
+		case long:
+			if p.passLong(ToServer, ls, line) != nil {
+				return
+			}
+		case len(line) > 0:
+			body := bytes.TrimSuffix(line, []byte{'\n'})
+			p.o.Trace.AddFrame(transport.Frame{Dir: transport.DirSend, Raw: body, Len: len(body)})
+			if p.eng.FromClient(line) != nil {
+				return
+			}
+		}
+		if err != nil {
 			return
 		}
 	}
+}
+
+// passLong passes on a line longer than --max-line, whose first
+// --max-line bytes are head, as it comes: it is never held whole, and so
+// no fault (they act on whole messages) touches it, nor is it counted as
+// a call. The trace keeps its head, marked cut; the host's stderr is told
+// the first time. Nothing else is written that way meanwhile.
+func (p *proxy) passLong(dir Dir, ls *lineSplitter, head []byte) error {
+	var n int
+	var newline bool
+	var err error
+	p.eng.Aside(dir, func() {
+		write := func(b []byte) error {
+			_, err := p.srvIn.Write(b)
+			return err
+		}
+		if dir == ToClient {
+			p.outMu.Lock()
+			defer p.outMu.Unlock()
+			write = func(b []byte) error {
+				if p.hostGone {
+					return nil // keep reading, so that the server never blocks
+				}
+				if _, err := p.out.Write(b); err != nil {
+					p.hostGone = true
+				}
+				return nil
+			}
+		}
+		if err = write(head); err == nil {
+			n, newline, err = ls.rest(write)
+		}
+	})
+	td := transport.DirSend
+	if dir == ToClient {
+		td = transport.DirNoise
+		if transport.IsJSONRPC(head) {
+			td = transport.DirRecv
+		}
+	}
+	p.o.Trace.AddFrame(transport.Frame{Dir: td, Raw: head, Len: n, Cut: true, NoNewline: !newline})
+	if !p.longSeen[dir].Swap(true) {
+		who, uncounted := "host-to-server", "not counted as a call"
+		if dir == ToClient {
+			who, uncounted = "server-to-host", "no fault of its call applied"
+		}
+		fmt.Fprintf(p.hostErr, "mcpprobe proxy: a %s line of %d bytes is longer than --max-line (%d): passed on as it came, without faults (%s); the trace keeps its first %d bytes (reported once)\n",
+			who, n, p.maxLine(), uncounted, len(head))
+	}
+	return err
 }
 
 // streamToHost passes the server's stdout on as it comes, chunk by chunk,
@@ -196,7 +287,7 @@ func (p *proxy) hostToServer(in io.Reader) {
 // hand, and the trace frames it line by line on the side (each line up to
 // --max-line, cut past it, as the probe's trace is).
 func (p *proxy) streamToHost(srv io.Reader) {
-	tr := p.tracer(transport.DirRecv, p.o.MaxLine)
+	tr := p.tracer(transport.DirRecv, p.maxLine(), &p.tracing)
 	defer tr.Close()
 	buf := make([]byte, 32<<10)
 	for {
@@ -214,11 +305,15 @@ func (p *proxy) streamToHost(srv io.Reader) {
 // tracer frames what is written to it as lines into the trace, in a
 // goroutine of its own; stdout lines are recv or noise as the probe would
 // class them. Writes block while it frames: it holds one line at most.
-func (p *proxy) tracer(dir transport.Dir, maxLine int) io.WriteCloser {
+func (p *proxy) tracer(dir transport.Dir, maxLine int, wg *sync.WaitGroup) io.WriteCloser {
 	pr, pw := io.Pipe()
-	p.tracing.Add(1)
+	if wg != nil {
+		wg.Add(1)
+	}
 	go func() {
-		defer p.tracing.Done()
+		if wg != nil {
+			defer wg.Done()
+		}
 		lr := transport.NewLineReader(pr, maxLine)
 		for {
 			l, err := lr.Next()
@@ -239,25 +334,24 @@ func (p *proxy) tracer(dir transport.Dir, maxLine int) io.WriteCloser {
 }
 
 func (p *proxy) serverToHost(srv io.Reader) {
-	// A fault acts on whole frames, so lines are held whole, whatever
-	// their size: the bound is far above the probe's, there only to keep
-	// memory finite.
-	lr := transport.NewLineReader(srv, max(p.o.MaxLine, proxyMaxLine))
+	// A fault acts on whole frames, so lines are held whole up to
+	// --max-line; a longer one is passed on as it comes (passLong).
+	ls := newLineSplitter(srv, p.maxLine())
 	for {
-		l, err := lr.Next()
-		if l.Len > 0 || (err == nil && !l.EOF) {
+		line, long, err := ls.next()
+		switch {
+		case long:
+			_ = p.passLong(ToClient, ls, line)
+		case len(line) > 0:
+			body := bytes.TrimSuffix(line, []byte{'\n'})
 			dir := transport.DirNoise
-			if transport.IsJSONRPC(l.Bytes) {
+			if transport.IsJSONRPC(body) {
 				dir = transport.DirRecv
 			}
-			f := p.o.Trace.AddFrame(transport.Frame{Dir: dir, Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF})
-			frame := l.Bytes
-			if !l.EOF {
-				frame = append(frame, '\n')
-			}
-			_ = p.eng.FromServer(transport.Message{Raw: frame, Seq: f.Seq, T: f.T})
+			f := p.o.Trace.AddFrame(transport.Frame{Dir: dir, Raw: body, Len: len(body), NoNewline: len(body) == len(line)})
+			_ = p.eng.FromServer(transport.Message{Raw: line, Seq: f.Seq, T: f.T})
 		}
-		if err != nil || l.EOF {
+		if err != nil {
 			return
 		}
 	}
@@ -288,7 +382,7 @@ func (p *proxy) write(pc Piece) error {
 // stderr passes the server's stderr on as it comes, byte for byte, and
 // traces it line by line on the side.
 func (p *proxy) stderr(srv io.Reader, host io.Writer) {
-	tr := p.tracer(transport.DirStderr, 64<<10)
+	tr := p.tracer(transport.DirStderr, 64<<10, &p.tracing)
 	defer tr.Close()
 	buf := make([]byte, 32<<10)
 	for {
@@ -300,5 +394,95 @@ func (p *proxy) stderr(srv io.Reader, host io.Writer) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// lineSplitter reads lines of at most max bytes whole, and longer ones in
+// two steps, holding at most max bytes of them: next returns their head,
+// rest passes the remainder on as it is read.
+type lineSplitter struct {
+	r   *bufio.Reader
+	max int
+	// What next read past a long line's head, not yet passed on: a slice
+	// of r's buffer, valid until the next read.
+	pending    []byte
+	pendingErr error
+}
+
+func newLineSplitter(r io.Reader, max int) *lineSplitter {
+	return &lineSplitter{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line whole, its newline included (none on a last
+// line without one), when it has at most max bytes before the newline.
+// A longer line comes back as its first max bytes with long set, its rest
+// left for rest, which must be called before next is again. With the line
+// it may return the error that ended the stream (io.EOF), or that error
+// alone once the stream has ended.
+func (s *lineSplitter) next() (line []byte, long bool, err error) {
+	// The pieces are kept apart and joined once, as transport's
+	// LineReader does: grown by append, a 16 MiB line left five times
+	// its size in garbage.
+	var parts [][]byte
+	held := 0
+	join := func() []byte {
+		b := make([]byte, 0, held)
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		body := len(chunk)
+		if err == nil {
+			body-- // the newline is not the line's
+		}
+		if held+body > s.max {
+			take := s.max - held
+			parts = append(parts, chunk[:take])
+			held += take
+			s.pending, s.pendingErr = chunk[take:], err
+			return join(), true, nil
+		}
+		if len(chunk) > 0 {
+			parts = append(parts, bytes.Clone(chunk))
+			held += len(chunk)
+		}
+		switch {
+		case err == nil:
+			return join(), false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		}
+		return join(), false, err
+	}
+}
+
+// rest passes the rest of the long line next returned to w, chunk by
+// chunk as it is read, its newline included, and returns the line's
+// length (newline not counted) and whether it ended in a newline. It
+// stops at w's first error, or the stream's.
+func (s *lineSplitter) rest(w func([]byte) error) (n int, newline bool, err error) {
+	n = s.max
+	chunk, rerr := s.pending, s.pendingErr
+	s.pending, s.pendingErr = nil, nil
+	for {
+		if len(chunk) > 0 {
+			if err := w(chunk); err != nil {
+				return n + len(chunk), false, err
+			}
+		}
+		if rerr == nil {
+			return n + len(chunk) - 1, true, nil
+		}
+		n += len(chunk)
+		if !errors.Is(rerr, bufio.ErrBufferFull) {
+			if errors.Is(rerr, io.EOF) {
+				rerr = nil // the next call to next says so
+			}
+			return n, false, rerr
+		}
+		chunk, rerr = s.r.ReadSlice('\n')
 	}
 }

@@ -39,6 +39,9 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	if t.Kind != "stdio" && len(cmd.StringSlice("env")) > 0 {
 		return launch.Spec{}, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
 	}
+	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
+		return launch.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
+	}
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = probePhase(cmd)
@@ -169,6 +172,7 @@ var globalUse = map[string][]string{
 	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
 	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
 	"secret-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
+	"inherit-env":      {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
 	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
 	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
 	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
@@ -180,6 +184,13 @@ var globalUse = map[string][]string{
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
 	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
+}
+
+// notUsedBecause says why a command refuses a global flag where the list
+// of those that take it would not.
+var notUsedBecause = map[string]string{
+	"inherit-env proxy":  "the proxy passes its server the whole environment its host gave it, as the host chose it",
+	"inherit-env survey": "survey gives each server its entry's env, PATH and a private HOME and TMPDIR, and nothing else",
 }
 
 // refuseUnused is part of every command's Before: a global flag the
@@ -201,6 +212,9 @@ func refuseUnused(cmd *cli.Command) error {
 		uses := false
 		for _, c := range globalUse[name] {
 			uses = uses || c == cmd.Name
+		}
+		if why := notUsedBecause[name+" "+cmd.Name]; !uses && why != "" {
+			return usageErr("--%s does not apply to %s: %s", name, cmd.Name, why)
 		}
 		if !uses {
 			return usageErr("--%s does not apply to %s; it applies to %s", name, cmd.Name, strings.Join(globalUse[name], ", "))

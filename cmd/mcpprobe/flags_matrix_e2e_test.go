@@ -306,6 +306,15 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 				return append(append(append([]string{name, "--json"}, flags...), what...), "--", "sh", "-c", "exec "+bin.good+" -calls", "richword")
 			})
 		}),
+		effectRow("inherit-env", "mcpprobe's whole environment reaches the server", func(t *testing.T) {
+			args := append(append([]string{name}, what...), "--", "sh", "-c", `test "$MATRIX_INH" = 1 && exec `+bin.good)
+			if r := probeRun(t, []string{"MATRIX_INH=1"}, nil, args...); r.code != 3 {
+				t.Errorf("without --inherit-env: exit %d, want 3 (the variable stays behind): %s", r.code, r.stderr)
+			}
+			if r := probeRun(t, []string{"MATRIX_INH=1"}, nil, append([]string{name, "--inherit-env"}, args[1:]...)...); r.code != 0 {
+				t.Errorf("with --inherit-env: exit %d: %s", r.code, r.stderr)
+			}
+		}),
 		effectRow("header", "sent to a URL", func(t *testing.T) {
 			mcpprobe(t, name, "-H", "X-Matrix-"+name+": h1", fx.httpURL, httpWhat)
 			if !fx.http.sawHeader("X-Matrix-"+name, "h1") {
@@ -708,8 +717,8 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			}
 		}),
 	}
-	for _, f := range []string{"json", "env", "secret-env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide"} {
-		args := map[string][]string{"json": {"--json"}, "env": {"--env", "A=1"}, "secret-env": {"--secret-env", "A"}, "header": {"--header", "A: 1"},
+	for _, f := range []string{"json", "env", "secret-env", "inherit-env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide"} {
+		args := map[string][]string{"json": {"--json"}, "env": {"--env", "A=1"}, "secret-env": {"--secret-env", "A"}, "inherit-env": {"--inherit-env"}, "header": {"--header", "A: 1"},
 			"header-env": {"--header-env", "A=B"}, "config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")},
 			"fail-on": {"--fail-on", "error"}, "no-color": {"--no-color"}, "wide": {"--wide"}}[f]
 		rows = append(rows, refusedRow(f, append(append([]string{"survey"}, args...), fleet)...))
@@ -726,7 +735,7 @@ func TestFlagMatrixSurveyMergeSummary(t *testing.T) {
 	wantCode(t, 0, "survey", writeFleet(t, []fleetLine{{ID: "g", Command: bin.good}}), "-o", part)
 	values := map[string][]string{"json": {"--json"}, "timeout": {"--timeout", "1s"}, "startup-timeout": {"--startup-timeout", "1s"},
 		"discover-timeout": {"--discover-timeout", "1s"}, "protocol": {"--protocol", "2025-06-18"}, "env": {"--env", "A=1"},
-		"secret-env": {"--secret-env", "A"}, "header": {"--header", "A: 1"}, "header-env": {"--header-env", "A=B"}, "transport": {"--transport", "sse"}, "insecure": {"--insecure"},
+		"secret-env": {"--secret-env", "A"}, "inherit-env": {"--inherit-env"}, "header": {"--header", "A: 1"}, "header-env": {"--header-env", "A=B"}, "transport": {"--transport", "sse"}, "insecure": {"--insecure"},
 		"config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")}, "max-line": {"--max-line", "9"},
 		"max-pages": {"--max-pages", "9"}, "max-bytes": {"--max-bytes", "9"}, "grace": {"--grace", "1s"}, "fail-on": {"--fail-on", "error"},
 		"quiet": {"--quiet"}, "no-color": {"--no-color"}, "wide": {"--wide"}}
@@ -947,6 +956,15 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 					wantCode(t, 0, all(cfg, "--trace", tr, "--env", "MATRIX_V=richword", "--secret-env", "MATRIX_V")...)
 					if b, _ := os.ReadFile(tr); strings.Contains(string(b), "richword") || !strings.Contains(string(b), "key is ***") {
 						t.Errorf("--secret-env: the value is shown: %.300s", b)
+					}
+				}),
+				effectRow("inherit-env", "mcpprobe's whole environment reaches every server", func(t *testing.T) {
+					cfg := config(t, `"e":{"command":"sh","args":["-c","test \"$MATRIX_INH\" = 1 && exec `+bin.good+`"]}`)
+					if r := probeRun(t, []string{"MATRIX_INH=1"}, nil, all(cfg)...); r.code != 3 {
+						t.Errorf("without --inherit-env: exit %d, want 3: %s", r.code, r.stderr)
+					}
+					if r := probeRun(t, []string{"MATRIX_INH=1"}, nil, all(cfg, "--inherit-env")...); r.code != 0 {
+						t.Errorf("with --inherit-env: exit %d: %s", r.code, r.stderr)
 					}
 				}),
 				effectRow("header", "sent to a URL server", func(t *testing.T) {

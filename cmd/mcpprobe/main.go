@@ -34,9 +34,27 @@ const (
 	exitNoTarget = 3 // the target could not be probed
 	// An interrupted run exits as a shell reports a process killed by
 	// the signal: 128 + its number.
+	exitHangup      = 129 // SIGHUP (the terminal closed, the ssh session dropped)
 	exitInterrupted = 130 // SIGINT (Ctrl-C)
+	exitQuit        = 131 // SIGQUIT (Ctrl-\)
 	exitTerminated  = 143 // SIGTERM
 )
+
+// stopSignals are the signals that end a run, each with its name and
+// exit code. Each is caught, so that the servers' trees go with mcpprobe
+// whichever ends it: left to Go's default, SIGHUP killed mcpprobe on the
+// spot and SIGQUIT dumped its goroutines, both leaving every server and
+// the daemons they started running.
+var stopSignals = []struct {
+	sig  os.Signal
+	name string
+	code int
+}{
+	{syscall.SIGHUP, "SIGHUP", exitHangup},
+	{os.Interrupt, "SIGINT", exitInterrupted},
+	{syscall.SIGQUIT, "SIGQUIT", exitQuit},
+	{syscall.SIGTERM, "SIGTERM", exitTerminated},
+}
 
 // interruptGrace is how long, from the signal, mcpprobe takes to end: the
 // servers are killed at once (launch.Interrupt, itself bounded well below
@@ -74,12 +92,13 @@ func main() {
 // interrupt is the run's state once a signal came: which one, and
 // whether the command had printed its output by then.
 var interrupt struct {
-	signal  atomic.Value // string: "SIGINT" or "SIGTERM"
+	signal  atomic.Value // string: "SIGINT", "SIGTERM", "SIGHUP" or "SIGQUIT"
 	emitted atomic.Bool
 	command atomic.Value // string: the command running
 }
 
-// interruptedBy is "SIGINT" or "SIGTERM" once the run was interrupted.
+// interruptedBy is the signal's name ("SIGINT", …) once the run was
+// interrupted.
 func interruptedBy() string {
 	s, _ := interrupt.signal.Load().(string)
 	return s
@@ -90,7 +109,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// starts and leaves behind reparents here, to be found and killed.
 	_ = launch.EnableSubreaper()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	for _, st := range stopSignals {
+		signal.Notify(sigs, st.sig)
+	}
 	defer signal.Stop(sigs)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -127,8 +148,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case sig = <-sigs:
 	}
 	name, code := "SIGINT", exitInterrupted
-	if sig == syscall.SIGTERM {
-		name, code = "SIGTERM", exitTerminated
+	for _, st := range stopSignals {
+		if sig == st.sig {
+			name, code = st.name, st.code
+		}
 	}
 	// Marked first, so that whatever the command makes of its servers
 	// dying is not printed as their fault; then every wait is ended.
@@ -147,7 +170,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	select {
 	case <-done:
 	case <-time.After(time.Until(deadline)):
-	case <-sigs: // a second Ctrl-C: at once
+	case <-sigs: // a second signal, of any kind: at once
 	}
 	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(name, phases))
 	return code

@@ -114,6 +114,47 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 			fe.Try = "run it again with --trace FILE to see every frame it sent"
 		}
 	}
+	if stoppedBy == "" && (closed || exited || !s.answered()) {
+		if note := envNote(s.target, s.proc.Dropped(), s.stdio.StderrTail()); note != "" {
+			fe.Try += "; " + note
+		}
+	}
+}
+
+// answered reports whether the server sent a JSON-RPC message at all.
+func (s *Server) answered() bool {
+	for _, f := range s.trace.Tail(512) {
+		if f.Dir == transport.DirRecv {
+			return true
+		}
+	}
+	return false
+}
+
+// envNote says, for a server that exited or never answered, that it ran
+// with less of the environment than a shell gives, as under a host: a
+// server that needs another variable fails here as it will there. The
+// dropped variables that look like its runtime's or its own, or that its
+// stderr names, are named; values never are.
+func envNote(t Target, dropped, stderr []string) string {
+	if len(dropped) == 0 {
+		return ""
+	}
+	given := "--env"
+	if t.Name != "" {
+		given = "the config's env and --env"
+	}
+	note := fmt.Sprintf("mcpprobe passed only %s and %s, as the TypeScript SDK's stdio client does; rerun with --inherit-env to see whether it needs another variable",
+		strings.Join(HostInherited(), ", "), given)
+	if rel := relevantDropped(t.Command, dropped, stderr); len(rel) > 0 {
+		more := ""
+		if len(rel) > maxRelevant {
+			more = fmt.Sprintf(" and %d more", len(rel)-maxRelevant)
+			rel = rel[:maxRelevant]
+		}
+		note += fmt.Sprintf(" (not passed: %s%s)", strings.Join(rel, ", "), more)
+	}
+	return note
 }
 
 // idNote says why a response the server sent matched no request, where

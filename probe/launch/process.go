@@ -63,6 +63,9 @@ type Process struct {
 
 	name   string // the command as a person would type it, env values hidden
 	marker string // Target.Marker
+	// dropped names the variables of mcpprobe's environment the process
+	// did not get, as a host would not give them (never their values).
+	dropped []string
 
 	mu sync.Mutex
 	// sent is the last signal mcpprobe sent the group, and why: a
@@ -72,7 +75,8 @@ type Process struct {
 }
 
 // StartProcess starts t's command in a process group of its own, with
-// t.Env on top of this process's environment, in t.Dir. It fails with a
+// t.Env on top of what a host passes of this process's environment (all
+// of it with t.InheritEnv, t.BaseEnv when set), in t.Dir. It fails with a
 // *StartError when the command cannot be run.
 func StartProcess(t Target) (*Process, error) {
 	if t.Command == "" {
@@ -101,14 +105,11 @@ func StartProcess(t Target) (*Process, error) {
 	cmd := exec.Command(path, t.Args...)
 	cmd.Args[0] = t.Command
 	cmd.Dir = t.Dir
-	base := os.Environ()
-	if t.BaseEnv != nil {
-		base = t.BaseEnv
-	}
+	base, dropped := baseEnv(t)
 	cmd.Env = append(append([]string{}, base...), t.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()
-	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display(), marker: t.Marker}
+	p := &Process{Stdin: inW, Stdout: outR, Stderr: errR, cmd: cmd, exited: make(chan struct{}), name: t.Display(), marker: t.Marker, dropped: dropped}
 	// Started and registered in one step: the orphan search must never
 	// see a child of ours that it does not know as a server.
 	err = register(p, cmd.Start)
@@ -144,6 +145,10 @@ func closeAll(fs ...*os.File) {
 		_ = f.Close()
 	}
 }
+
+// Dropped names the variables of mcpprobe's own environment the process
+// was not given (sorted; none with InheritEnv or BaseEnv).
+func (p *Process) Dropped() []string { return p.dropped }
 
 // Pid is the process id, which is also its process group id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }

@@ -135,7 +135,7 @@ func Interrupted() string {
 }
 
 // Interrupt ends everything launch started, at once, for a run the user
-// interrupted (signal is "SIGINT" or "SIGTERM"): every server's process
+// interrupted (signal is "SIGINT", "SIGTERM", "SIGHUP" or "SIGQUIT"): every server's process
 // group is killed, every HTTP session dropped without a goodbye, every
 // orphan they left killed, and Start refuses from then on. It returns
 // what each live server was doing (Server.Phase), for the message that

@@ -14,7 +14,14 @@ type Target struct {
 	Kind    string // "stdio", "http", "sse", or "replay" (Frames played back, for tests)
 	Command string
 	Args    []string
-	Env     []string // KEY=VALUE, on top of mcpprobe's own environment
+	// Env is KEY=VALUE pairs (--env, the config's "env") on top of what a
+	// host passes of mcpprobe's own environment (HostInherited), or of
+	// all of it with InheritEnv.
+	Env []string
+	// InheritEnv gives the server mcpprobe's whole environment
+	// (--inherit-env), as the fault proxy does with the one its host gave
+	// it, instead of the few variables a host passes on.
+	InheritEnv bool
 	// BaseEnv, when not nil, is the environment Env goes on top of, in
 	// place of mcpprobe's own: survey gives each server only its entry's
 	// variables, PATH, and a private HOME and TMPDIR. It is not shown.
