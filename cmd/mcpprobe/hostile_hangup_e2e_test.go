@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -146,4 +147,71 @@ func TestHangupCleansUp(t *testing.T) {
 		}
 		noneLeft(t, pidsIn(t, pids))
 	})
+}
+
+// The host of a proxy goes away (its end of the proxy's stdout closes):
+// the next answer relayed meets a broken pipe, and mcpprobe ends as for
+// a stop signal, 141, with the server and its daemon gone, where Go's
+// default killed it on the spot and left them running.
+func TestBrokenStdoutCleansUp(t *testing.T) {
+	t.Parallel()
+	pids := pidFile(t)
+	cmd := exec.Command(bin.mcpprobe, "proxy", "--", bin.raw, "-escape", "-pidfile", pids)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inW.Close()
+	cmd.Stdout, cmd.Stdin = outW, inR
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	outW.Close()
+	inR.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for i := 0; i < 1000 && len(pidsIn(t, pids)) < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := pidsIn(t, pids); len(got) < 2 {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the servers did not start: pids %v; stderr %s", got, errb.String())
+	}
+	outR.Close() // the host is gone
+	// Requests until one is answered into the closed pipe; a server that
+	// died would make these writes fail, which ends the loop too.
+	for i := 0; i < 50; i++ {
+		if _, err := inW.Write([]byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"ping"}` + "\n")); err != nil {
+			break
+		}
+		select {
+		case err = <-done:
+			goto exited
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("still running 10 s after its stdout broke; stderr:\n%s", errb.String())
+	}
+exited:
+	code := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 141 {
+		t.Errorf("exit %d (%v), want 141; stderr:\n%s", code, err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "mcpprobe: interrupted by SIGPIPE during proxy") {
+		t.Errorf("stderr does not say the output broke:\n%s", errb.String())
+	}
+	noneLeft(t, pidsIn(t, pids))
 }

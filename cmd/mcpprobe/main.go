@@ -37,6 +37,7 @@ const (
 	exitHangup      = 129 // SIGHUP (the terminal closed, the ssh session dropped)
 	exitInterrupted = 130 // SIGINT (Ctrl-C)
 	exitQuit        = 131 // SIGQUIT (Ctrl-\)
+	exitBrokenPipe  = 141 // SIGPIPE for mcpprobe's own stdout or stderr (| head, a host gone)
 	exitTerminated  = 143 // SIGTERM
 )
 
@@ -54,6 +55,8 @@ var stopSignals = []struct {
 	{os.Interrupt, "SIGINT", exitInterrupted},
 	{syscall.SIGQUIT, "SIGQUIT", exitQuit},
 	{syscall.SIGTERM, "SIGTERM", exitTerminated},
+	// Not caught as the others: see ownPipeBroken.
+	{syscall.SIGPIPE, "SIGPIPE", exitBrokenPipe},
 }
 
 // interruptGrace is how long, from the signal, mcpprobe takes to end: the
@@ -92,7 +95,7 @@ func main() {
 // interrupt is the run's state once a signal came: which one, and
 // whether the command had printed its output by then.
 var interrupt struct {
-	signal  atomic.Value // string: "SIGINT", "SIGTERM", "SIGHUP" or "SIGQUIT"
+	signal  atomic.Value // string: "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" or "SIGPIPE"
 	emitted atomic.Bool
 	command atomic.Value // string: the command running
 }
@@ -110,9 +113,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	_ = launch.EnableSubreaper()
 	sigs := make(chan os.Signal, 2)
 	for _, st := range stopSignals {
-		signal.Notify(sigs, st.sig)
+		if st.sig != syscall.SIGPIPE {
+			signal.Notify(sigs, st.sig)
+		}
 	}
 	defer signal.Stop(sigs)
+	// Left to Go's default, a write to a closed stdout (mcpprobe … | head,
+	// the host of a proxy gone) killed mcpprobe on the spot and left its
+	// servers running. Caught, the write fails with EPIPE instead, and the
+	// run ends as for any stop signal when the broken pipe is its own.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// stderr carries messages that quote servers: every secret is hidden
@@ -142,10 +154,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		done <- outputsOf(app).exitCode(finish(err, errw, app, args), errw, runningProxy())
 	}()
 	var sig os.Signal
-	select {
-	case code := <-done:
-		return code
-	case sig = <-sigs:
+	for sig == nil {
+		select {
+		case code := <-done:
+			return code
+		case sig = <-sigs:
+		case <-pipes:
+			if ownPipeBroken() {
+				sig = syscall.SIGPIPE
+			}
+		}
 	}
 	name, code := "SIGINT", exitInterrupted
 	for _, st := range stopSignals {
