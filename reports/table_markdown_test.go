@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestMarkdownTableOneRowOneLine(t *testing.T) {
 		}
 		added := append(append(append([][]string(nil), rows[:k]...), changed[k]), rows[k:]...)
 		grown := render(added)
-		if strings.Join(append(append(append([]string(nil), grown[:k+2]...), grown[k+3:]...)), "\n") != strings.Join(before, "\n") {
+		if grown[k+2] != after[k+2] || !slices.Equal(slices.Delete(slices.Clone(grown), k+2, k+3), before) {
 			t.Fatalf("table %d: adding row %d changed other lines", n, k)
 		}
 	}
