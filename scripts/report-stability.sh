@@ -103,8 +103,12 @@ for entry in "${servers[@]}"; do
       elif [ ! -e "$dir/first.diff" ]; then
         diff -u "$dir/ref.md" "$dir/run$r.md" >"$dir/first.diff"
       fi
-      if "$work/mcpprobe" report --check "$dir/ref.md" -- "$@" >"$dir/check$r.out" 2>"$dir/check$r.err"; then
+      "$work/mcpprobe" report --check "$dir/ref.md" -- "$@" >"$dir/check$r.out" 2>"$dir/check$r.err"
+      c=$?
+      if [ "$c" = 0 ]; then
         checks=$((checks + 1))
+      elif [ ! -e "$dir/first.check" ]; then
+        { echo "exit $c"; cat "$dir/check$r.out" "$dir/check$r.err"; } >"$dir/first.check"
       fi
     done
   fi
@@ -114,9 +118,14 @@ for entry in "${servers[@]}"; do
     failed=1
     if [ "$code" -gt 1 ] || [ ! -s "$dir/ref.md" ]; then
       echo "  the first report failed (exit $code): $(head -c 300 "$dir/ref.err")"
-    elif [ -e "$dir/first.diff" ]; then
+    fi
+    if [ -e "$dir/first.diff" ]; then
       echo "  the first difference:"
       grep '^[-+][^-+]' "$dir/first.diff" | head -6 | sed 's/^/    /'
+    fi
+    if [ -e "$dir/first.check" ]; then
+      echo "  the first failed check:"
+      grep -v '^ ' "$dir/first.check" | head -12 | cut -c1-300 | sed 's/^/    /'
     fi
   fi
 done
