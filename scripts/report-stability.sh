@@ -7,7 +7,11 @@
 # installed, else two shell loops) run for the whole time and are killed at
 # the end: the machine is busier than any CI runner.
 #
-#   scripts/report-stability.sh [--load] [N]      N runs per server, default 10
+#   scripts/report-stability.sh [--load] [N] [-- REPORT_FLAGS…]
+#
+# N runs per server, default 10. Flags after "--" go to every report and
+# check (--discover-timeout 30s, say, to tell a deadline a loaded machine
+# misses from anything else).
 #
 # Needs Go and the npm peers (scripts/install-peers.sh). Prints one line per
 # server and exits 1 if any server's reports differ or a check failed.
@@ -16,12 +20,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 load=0
 n=10
-for a in "$@"; do
-  case "$a" in
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     --load) load=1 ;;
-    ''|*[!0-9]*) echo "usage: $0 [--load] [N]" >&2; exit 2 ;;
-    *) n=$a ;;
+    --) shift; extra=("$@"); break ;;
+    ''|*[!0-9]*) echo "usage: $0 [--load] [N] [-- REPORT_FLAGS…]" >&2; exit 2 ;;
+    *) n=$1 ;;
   esac
+  shift
 done
 [ "$n" -ge 1 ] || { echo "N must be at least 1" >&2; exit 2; }
 
@@ -92,18 +99,18 @@ for entry in "${servers[@]}"; do
   start=$(date +%s)
   # eval: the slow-boot entry quotes its sh -c script.
   eval "set -- $cmd"
-  "$work/mcpprobe" report --date 2026-01-01 --out "$dir/ref.md" -- "$@" 2>"$dir/ref.err"
+  "$work/mcpprobe" report "${extra[@]}" --date 2026-01-01 --out "$dir/ref.md" -- "$@" 2>"$dir/ref.err"
   code=$?
   same=0 checks=0
   if [ "$code" -le 1 ] && [ -s "$dir/ref.md" ]; then
     for r in $(seq 1 "$n"); do
-      "$work/mcpprobe" report --date 2026-01-01 -- "$@" >"$dir/run$r.md" 2>"$dir/run$r.err"
+      "$work/mcpprobe" report "${extra[@]}" --date 2026-01-01 -- "$@" >"$dir/run$r.md" 2>"$dir/run$r.err"
       if cmp -s "$dir/ref.md" "$dir/run$r.md"; then
         same=$((same + 1))
       elif [ ! -e "$dir/first.diff" ]; then
         diff -u "$dir/ref.md" "$dir/run$r.md" >"$dir/first.diff"
       fi
-      "$work/mcpprobe" report --check "$dir/ref.md" -- "$@" >"$dir/check$r.out" 2>"$dir/check$r.err"
+      "$work/mcpprobe" report "${extra[@]}" --check "$dir/ref.md" -- "$@" >"$dir/check$r.out" 2>"$dir/check$r.err"
       c=$?
       if [ "$c" = 0 ]; then
         checks=$((checks + 1))
