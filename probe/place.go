@@ -15,12 +15,20 @@ import (
 // stream is what the server wrote, and a report that shows it comes out
 // the same on every run. Seq stays the trace's own number.
 type Places struct {
-	at map[int]string
+	at map[int]place
+}
+
+// place is a frame's stream, its number on it, and whether a frame the
+// trace did not keep came before it.
+type place struct {
+	stream string
+	n      int
+	gap    bool
 }
 
 // NewPlaces indexes every frame the trace holds, once.
 func NewPlaces(t *transport.Trace) Places {
-	p := Places{at: map[int]string{}}
+	p := Places{at: map[int]place{}}
 	if t == nil {
 		return p
 	}
@@ -34,21 +42,21 @@ func NewPlaces(t *transport.Trace) Places {
 		prev = f.Seq
 		s := stream(f)
 		n[s]++
-		place := fmt.Sprintf("%s %d", s, n[s])
-		if gap {
-			place += " of those the trace kept"
-		}
-		p.at[f.Seq] = place
+		p.at[f.Seq] = place{s, n[s], gap}
 	}
 	return p
 }
 
 // Of names the frame numbered seq.
 func (p Places) Of(seq int) string {
-	if s, ok := p.at[seq]; ok {
-		return s
+	pl, ok := p.at[seq]
+	switch {
+	case !ok:
+		return "a frame the trace did not keep"
+	case pl.gap:
+		return fmt.Sprintf("%s %d of those the trace kept", pl.stream, pl.n)
 	}
-	return "a frame the trace did not keep"
+	return fmt.Sprintf("%s %d", pl.stream, pl.n)
 }
 
 // stream is the name of the stream a frame came on, its unit singular.
