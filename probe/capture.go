@@ -1004,6 +1004,12 @@ func (p *prober) eventFindings() {
 	seen := map[string]bool{}
 	kept := map[string]int{}
 	var keys []string
+	// A frame is named by its place on its own stream, not by the
+	// trace's Seq, which stderr lines interleaving with stdout move.
+	var places Places
+	if len(p.c.Events) > 0 {
+		places = NewPlaces(p.c.Trace)
+	}
 	for _, e := range p.c.Events {
 		k := e.Kind + "\x00" + e.Method
 		if !seen[k] {
@@ -1013,11 +1019,11 @@ func (p *prober) eventFindings() {
 		kept[k]++
 		switch e.Kind {
 		case "unknown_id":
-			p.c.Add(findings.UnknownID, "%s (frame %d)", e.Note, e.Seq)
+			p.c.Add(findings.UnknownID, "%s (%s)", e.Note, places.Of(e.Seq))
 		case "invalid":
-			p.c.Add(findings.InvalidMessage, "frame %d: %s", e.Seq, e.Note)
+			p.c.Add(findings.InvalidMessage, "%s: %s", places.Of(e.Seq), e.Note)
 		case "late_reply":
-			p.c.Add(findings.LateReply, "%s (frame %d)", e.Note, e.Seq)
+			p.c.Add(findings.LateReply, "%s (%s)", e.Note, places.Of(e.Seq))
 		}
 	}
 	var late []string

@@ -120,13 +120,18 @@ func integerCode(raw string) (int64, bool) {
 
 // codeFindings judges every error code the session saw.
 func (p *prober) codeFindings() {
+	var places *Places
 	for _, c := range p.s.ErrorCodes() {
 		j := JudgeErrorCode(c.Raw, p.c.ProtocolVersion)
 		if j.Severity == "" {
 			continue
 		}
+		if places == nil {
+			pl := NewPlaces(p.c.Trace)
+			places = &pl
+		}
 		p.c.Findings = append(p.c.Findings, findings.NewAt(j.Severity, findings.NonstandardErrorCode,
-			"an error reply (frame %d, ×%d, %q) has %s (%s)", c.Seq, c.N, c.Message, j.Why, j.URL))
+			"an error reply (%s, ×%d, %q) has %s (%s)", places.Of(c.Seq), c.N, c.Message, j.Why, j.URL))
 	}
 }
 

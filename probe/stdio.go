@@ -68,12 +68,13 @@ func streamFindings(c *Capture, srv *transport.Stdio) {
 		if first != "" {
 			c.Add(findings.StdoutNoise, "%d line(s) on stdout are not JSON-RPC, first: %q; the official Go SDK client drops the connection on such a line, the TypeScript SDK raises an error per line", noiseLines, first)
 		}
+		places := NewPlaces(c.Trace)
 		for _, f := range noise {
 			if off := transport.GluedMessage(f.Raw); off >= 0 {
-				c.Add(findings.PartialWrite, "stdout text without a newline (%q) was glued to the next message (frame %d); mcpprobe cut the message out, most clients lose it and time out", excerpt(f.Raw[:off], 40), f.Seq)
+				c.Add(findings.PartialWrite, "stdout text without a newline (%q) was glued to the next message (%s); mcpprobe cut the message out, most clients lose it and time out", excerpt(f.Raw[:off], 40), places.Of(f.Seq))
 			}
 			if f.NoNewline {
-				c.Add(findings.NoFinalNewline, "the last %d bytes on stdout had no newline (frame %d)", f.Len, f.Seq)
+				c.Add(findings.NoFinalNewline, "the last %d bytes on stdout had no newline (%s)", f.Len, places.Of(f.Seq))
 			}
 		}
 	}

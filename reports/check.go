@@ -23,13 +23,32 @@ func ReportDate(report []byte) string {
 	return string(m[2])
 }
 
+// reportVersion matches the version of mcpprobe that wrote a report, on
+// its "Probed …" line, just before the date. The greedy ".*" takes the
+// last "· mcpprobe ": what the server said (its server/discover error, on
+// the same line) comes before it.
+var reportVersion = regexp.MustCompile(`(?m)^(Probed .* · mcpprobe )(\S+)( · \d{4}-\d{2}-\d{2})$`)
+
+// ReportVersion returns the version of mcpprobe that wrote a report, or
+// "" when its "Probed …" line names none.
+func ReportVersion(report []byte) string {
+	m := reportVersion.FindSubmatch(report)
+	if m == nil {
+		return ""
+	}
+	return string(m[2])
+}
+
 // Check compares a committed report with a freshly generated one, ignoring
-// only the date. It returns "" when they agree, else a unified diff from
-// the committed file to the fresh one.
+// the date and the version of mcpprobe that wrote it: upgrading mcpprobe
+// does not make a report stale unless what it says changed. It returns ""
+// when they agree, else a unified diff from the committed file to the
+// fresh one.
 func Check(committed, fresh []byte) string {
 	norm := func(b []byte) string {
 		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-		return reportDate.ReplaceAllString(string(b), "${1}DATE")
+		s := reportVersion.ReplaceAllString(string(b), "${1}VERSION${3}")
+		return reportDate.ReplaceAllString(s, "${1}DATE")
 	}
 	a, b := norm(committed), norm(fresh)
 	if a == b {

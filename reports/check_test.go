@@ -19,8 +19,17 @@ func TestCheck(t *testing.T) {
 			[]string{"--- committed", "+++ fresh", "@@ -8,7 +8,7 @@", "-e", "+E", " b", " h"}},
 		{"added line", head + "2026-01-01" + body, head + "2026-01-01" + body + "i\n",
 			[]string{"@@ -12,3 +12,4 @@", "+i"}},
-		{"version is not ignored", head + "2026-01-01" + body, strings.Replace(head, "dev", "v1.0.0", 1) + "2026-01-01" + body,
-			[]string{"-Probed `./s` over stdio · protocol x · mcpprobe dev · 2026-01-01"}},
+		{"only the version", head + "2026-01-01" + body, strings.Replace(head, "dev", "v1.0.0", 1) + "2026-01-01" + body, nil},
+		{"the version and the date", head + "2026-01-01" + body, strings.Replace(head, "dev", "v1.0.0", 1) + "2026-12-31" + body, nil},
+		{"the version and a line", head + "2026-01-01" + body, strings.Replace(head, "dev", "v1.0.0", 1) + "2026-01-01" + strings.Replace(body, "e\n", "E\n", 1),
+			[]string{"-Probed `./s` over stdio · protocol x · mcpprobe dev · 2026-01-01", "+Probed `./s` over stdio · protocol x · mcpprobe v1.0.0 · 2026-01-01", "-e", "+E"}},
+		// Only the header's own version is masked: the same words in a
+		// finding are content.
+		{"the version elsewhere", head + "2026-01-01" + body + "mcpprobe dev\n", head + "2026-01-01" + body + "mcpprobe v1.0.0\n",
+			[]string{"+mcpprobe v1.0.0"}},
+		{"the server names a version first", "# s\n\nProbed `./s` over stdio · protocol x (server/discover: a · mcpprobe evil · ) · mcpprobe dev · 2026-01-01" + body,
+			"# s\n\nProbed `./s` over stdio · protocol x (server/discover: a · mcpprobe good · ) · mcpprobe v2 · 2026-01-01" + body,
+			[]string{"+Probed `./s` over stdio · protocol x (server/discover: a · mcpprobe good · ) · mcpprobe v2 · 2026-01-01"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := Check([]byte(tc.committed), []byte(tc.fresh))
@@ -51,6 +60,19 @@ func TestReportDate(t *testing.T) {
 	} {
 		if got := ReportDate([]byte(in)); got != want {
 			t.Errorf("ReportDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestReportVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"# x\n\nProbed `a` over stdio · mcpprobe dev · 2026-03-04\n\n":                                "dev",
+		"# x\n\nProbed `a` over stdio · mcpprobe v1.2.3-0.2026-abc+dirty · 2026-03-04\n":              "v1.2.3-0.2026-abc+dirty",
+		"# x\n\nProbed `a` (server/discover: · mcpprobe x · 2026-01-01) · mcpprobe v2 · 2026-03-04\n": "v2",
+		"no header\n": "",
+	} {
+		if got := ReportVersion([]byte(in)); got != want {
+			t.Errorf("ReportVersion(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

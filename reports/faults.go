@@ -206,8 +206,12 @@ func ShutdownLines(w io.Writer, st Style, sd faults.Shutdown, grace time.Duratio
 	}
 }
 
-// ScenarioRow sums up one fault scenario: what the client saw, how soon,
-// and whether it recovered.
+// ScenarioRow sums up one fault scenario for the committed report: what
+// the client saw, what told it, and whether the server answered again.
+// It gives no milliseconds: a report must come out the same on a machine
+// five times slower, and how a failure was detected (a closed stream at
+// once, a timeout at the client's deadline) is what does not move; the
+// faults command shows the figures.
 func ScenarioRow(name string, r faults.ClientRun) []string {
 	var seen []string
 	prev, n := "", 0
@@ -237,10 +241,13 @@ func ScenarioRow(name string, r faults.ClientRun) []string {
 	detected, recovered := "—", "—"
 	if len(r.Failures) > 0 {
 		f := r.Failures[0]
-		detected = fmt.Sprintf("%.0f ms", f.DetectedMs)
+		detected = detectedBy(f.Outcome)
 		recovered = "no"
 		if f.Recovered {
-			recovered = fmt.Sprintf("yes, +%.0f ms", f.RecoveryMs)
+			recovered = "yes"
+			if f.RecoveredBy != "" {
+				recovered += ", " + f.RecoveredBy + " answered"
+			}
 		}
 	}
 	what := joinComma(seen)
@@ -248,6 +255,20 @@ func ScenarioRow(name string, r faults.ClientRun) []string {
 		what += fmt.Sprintf("; %d late reply dropped", r.LateReplies)
 	}
 	return []string{Cell(name), what, detected, recovered}
+}
+
+// detectedBy is what told the client a call had failed, from the call's
+// outcome.
+func detectedBy(outcome string) string {
+	switch outcome {
+	case faults.Timeout:
+		return "at the client's timeout"
+	case faults.Closed, faults.NotConnected:
+		return "when the connection dropped"
+	case faults.RPCError, faults.IsError:
+		return "by the reply"
+	}
+	return outcome
 }
 
 // msFigure prints milliseconds to a tenth below 10 ms, whole above.
@@ -307,7 +328,7 @@ func FaultScenarios(w io.Writer, st Style, r *faults.ScenarioResult) {
 	for i, sc := range r.Scenarios {
 		rows[i] = ScenarioRow(sc.Name, sc.Run)
 	}
-	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "detected after", "recovered"}, rows)
+	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
 }

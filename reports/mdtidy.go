@@ -24,7 +24,7 @@ func TidyMarkdown(md []byte) []byte {
 	prevKind := ""
 	var table []string
 	flushTable := func() {
-		out = append(out, alignTable(table)...)
+		out = append(out, tableRows(table)...)
 		table = nil
 	}
 	for _, l := range lines {
@@ -146,58 +146,37 @@ func tidyTo(w io.Writer, render func(io.Writer)) {
 	_, _ = w.Write(TidyMarkdown(b.Bytes()))
 }
 
-// alignTable links the URLs in a table's cells and pads every column to
-// its widest cell again, so that a link's brackets do not put a row out
-// of line with the others.
-func alignTable(rows []string) []string {
-	cells := make([][]string, len(rows))
-	var widths []int
-	for i, r := range rows {
-		cells[i] = splitRow(r)
-		for j, c := range cells[i] {
-			if i != 1 {
-				c = linkURLs(c)
-				cells[i][j] = c
-			}
-			for len(widths) <= j {
-				widths = append(widths, 3)
-			}
-			if i != 1 {
-				widths[j] = max(widths[j], Width(c))
-			}
-		}
-	}
-	// The delimiter row says which columns are right-aligned (---:).
-	var right []bool
-	if len(cells) > 1 {
-		for _, d := range cells[1] {
-			right = append(right, strings.HasSuffix(d, ":") && !strings.HasPrefix(d, ":"))
-		}
-	}
+// tableRows links the URLs in a table's cells and writes each row again
+// unpadded, as MarkdownTable does: a link's brackets change its own cell,
+// and no other row.
+func tableRows(rows []string) []string {
 	out := make([]string, len(rows))
-	for i, r := range cells {
+	for i, r := range rows {
+		cells := splitRow(r)
+		for j, c := range cells {
+			switch {
+			case i == 1 && isDelimiter(c):
+				// |:---|---:|: keep each colon, three dashes.
+				d := "---"
+				if strings.HasPrefix(c, ":") {
+					d = ":" + d
+				}
+				if strings.HasSuffix(c, ":") && len(c) > 1 {
+					d += ":"
+				}
+				cells[j] = d
+			case i != 1:
+				cells[j] = linkURLs(c)
+			}
+		}
 		var b strings.Builder
 		b.WriteString("|")
-		for j, c := range r {
-			if i == 1 && isDelimiter(c) {
-				// |:---|---:|: keep each colon, dashes to the width.
-				left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
-				d := strings.Repeat("-", widths[j]+2)
-				if left {
-					d = ":" + d[1:]
-				}
-				if right {
-					d = d[:len(d)-1] + ":"
-				}
-				b.WriteString(d + "|")
-				continue
+		for _, c := range cells {
+			b.WriteString(" ")
+			if c != "" {
+				b.WriteString(c + " ")
 			}
-			pad := strings.Repeat(" ", widths[j]-Width(c))
-			if i > 1 && j < len(right) && right[j] {
-				b.WriteString(" " + pad + c + " |")
-			} else {
-				b.WriteString(" " + c + pad + " |")
-			}
+			b.WriteString("|")
 		}
 		out[i] = b.String()
 	}

@@ -48,6 +48,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	}
 	if r.Bench != nil {
 		section("Latency")
+		fmt.Fprint(w, "These figures are timings: unlike the rest of the report they change from run to run and machine to machine, and so do the findings about them. A report with this section (`--bench`) is not stable under `report --check`: commit one without it.\n\n")
 		Bench(w, Markdown, r.Bench)
 	}
 	if r.Faults != nil || r.FaultsNot != "" {

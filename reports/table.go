@@ -8,7 +8,6 @@ import (
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
@@ -21,10 +20,16 @@ const (
 )
 
 // Table renders rows under a header. Cells must already be escaped (Cell,
-// Code); align gives each column's alignment, left by default.
+// Code); align gives each column's alignment, left by default. Markdown
+// tables are unpadded (MarkdownTable); terminal tables are boxed, every
+// column as wide as its widest cell.
 func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.Align) {
+	if st == Markdown {
+		MarkdownTable(w, header, rows, align...)
+		return
+	}
 	compact := false
-	if width, color := screenOf(w); st == Terminal {
+	if width, color := screenOf(w); width > 0 || color {
 		if color {
 			rows = paint(w, rows)
 		}
@@ -32,15 +37,71 @@ func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.
 			header, rows, compact = fitTable(header, rows, width)
 		}
 	}
-	if len(rows) > fastRows && fastTable(w, st, header, rows, align, compact) {
+	if len(rows) > fastRows && fastTable(w, header, rows, align, compact) {
 		return
 	}
-	libTable(w, st, header, rows, align, compact)
+	libTable(w, header, rows, align, compact)
 }
 
-// libTable renders with the table library; compact drops the cells' left
-// padding.
-func libTable(w io.Writer, st Style, header []string, rows [][]string, align []tw.Align, compact bool) {
+// MarkdownTable writes a markdown table unpadded: "| a | b |", one space
+// either side of every cell, and a "| --- | ---: |" delimiter row that
+// keeps each column's alignment. A cell is as wide as its content, so
+// adding, removing or changing one row changes that one line of the file,
+// never the others: a committed report's diff shows what changed. An
+// empty cell is one space ("| |"), as markdownlint's table-column-style
+// (MD060, compact) wants it.
+func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
+	bw := bufio.NewWriterSize(w, 16<<10)
+	n := len(header)
+	writeMarkdownRow(bw, header, n)
+	delim := make([]string, n)
+	for i := range delim {
+		a := tw.AlignLeft
+		if i < len(align) && align[i] != tw.Empty {
+			a = align[i]
+		}
+		delim[i] = delimiterCell(a)
+	}
+	writeMarkdownRow(bw, delim, n)
+	for _, r := range rows {
+		writeMarkdownRow(bw, r, n)
+	}
+	_ = bw.Flush()
+}
+
+// delimiterCell is a column's cell of the delimiter row.
+func delimiterCell(a tw.Align) string {
+	switch a {
+	case tw.AlignRight:
+		return "---:"
+	case tw.AlignCenter:
+		return ":---:"
+	}
+	return "---"
+}
+
+// writeMarkdownRow writes one row of n cells (a short row padded with
+// empty cells, as the table library did).
+func writeMarkdownRow(bw *bufio.Writer, cells []string, n int) {
+	bw.WriteString("|")
+	for i := range max(n, len(cells)) {
+		c := ""
+		if i < len(cells) {
+			c = cells[i]
+		}
+		bw.WriteString(" ")
+		if c != "" {
+			bw.WriteString(c)
+			bw.WriteString(" ")
+		}
+		bw.WriteString("|")
+	}
+	bw.WriteByte('\n')
+}
+
+// libTable renders a terminal table with the table library; compact
+// drops the cells' left padding.
+func libTable(w io.Writer, header []string, rows [][]string, align []tw.Align, compact bool) {
 	opts := []tablewriter.Option{
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
@@ -56,9 +117,6 @@ func libTable(w io.Writer, st Style, header []string, rows [][]string, align []t
 			}
 		}
 		opts = append(opts, tablewriter.WithAlignment(full))
-	}
-	if st == Markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
 	if compact {
 		opts = append(opts, tablewriter.WithPadding(tw.Padding{Left: "", Right: " ", Overwrite: true}))
@@ -162,7 +220,7 @@ const fastRows = 200
 // for anything else: a cell with a line break or another control byte
 // (wrapped or coloured cells), or a column with nothing visible, goes to
 // the library.
-func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []tw.Align, compact bool) bool {
+func fastTable(w io.Writer, header []string, rows [][]string, align []tw.Align, compact bool) bool {
 	n := len(header)
 	widths := make([]int, n)
 	measure := func(r []string) bool {
@@ -207,9 +265,6 @@ func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []
 		padL = ""
 	}
 	edge, sep := "│", "│"
-	if st == Markdown {
-		edge, sep, padL = "|", "|", " "
-	}
 	line := func(r []string) {
 		bw.WriteString(edge)
 		for i, c := range r {
@@ -241,31 +296,15 @@ func fastTable(w io.Writer, st Style, header []string, rows [][]string, align []
 		bw.WriteString(r)
 		bw.WriteByte('\n')
 	}
-	if st == Markdown {
-		line(header)
-		bw.WriteString("|")
-		for i, wd := range widths {
-			if right[i] {
-				bw.WriteString(strings.Repeat("-", wd+1) + ":|")
-			} else {
-				bw.WriteString(":" + strings.Repeat("-", wd+1) + "|")
-			}
-		}
-		bw.WriteByte('\n')
-		for _, r := range rows {
-			line(r)
-		}
-	} else {
-		rule("┌", "┬", "┐")
-		line(header)
-		if len(rows) > 0 {
-			rule("├", "┼", "┤")
-		}
-		for _, r := range rows {
-			line(r)
-		}
-		rule("└", "┴", "┘")
+	rule("┌", "┬", "┐")
+	line(header)
+	if len(rows) > 0 {
+		rule("├", "┼", "┤")
 	}
+	for _, r := range rows {
+		line(r)
+	}
+	rule("└", "┴", "┘")
 	_ = bw.Flush()
 	return true
 }

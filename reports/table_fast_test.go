@@ -10,8 +10,9 @@ import (
 )
 
 // TestFastTableMatchesTheLibrary: for one-line cells, the fast path
-// writes exactly what the table library writes, in both styles, compact
+// writes exactly what the table library writes for a terminal, compact
 // or not, with any alignments; and it refuses what it does not handle.
+// (Markdown tables have one writer, MarkdownTable, whatever their size.)
 func TestFastTableMatchesTheLibrary(t *testing.T) {
 	cells := []string{"", "a", "abc def", "日本語", "é", "e\u0301", "—", "👍", "a\\|b", " lead", "trail ", "1,234",
 		"✓ ok", "ｆｕｌｌ", "…", "tool_0001", "`code`", "x  y", "\u00a0nbsp", "Ω≈ç√", "❤️", "🇫🇷", "ﾊﾝｶｸ", "\u200b"}
@@ -38,33 +39,32 @@ func TestFastTableMatchesTheLibrary(t *testing.T) {
 				align[i] = aligns[rng.IntN(len(aligns))]
 			}
 		}
-		st := Style(rng.IntN(2))
-		compact := st == Terminal && rng.IntN(2) == 0
+		compact := rng.IntN(2) == 0
 		var want, got bytes.Buffer
-		libTable(&want, st, header, rows, align, compact)
-		if !fastTable(&got, st, header, rows, align, compact) {
+		libTable(&want, header, rows, align, compact)
+		if !fastTable(&got, header, rows, align, compact) {
 			if !blankColumn(header, rows) {
 				t.Fatalf("table %d refused", n)
 			}
 			continue
 		}
 		if got.String() != want.String() {
-			t.Fatalf("table %d (style %d, compact %v, align %v) differs:\nlibrary:\n%s\nfast:\n%s", n, st, compact, align, want.String(), got.String())
+			t.Fatalf("table %d (compact %v, align %v) differs:\nlibrary:\n%s\nfast:\n%s", n, compact, align, want.String(), got.String())
 		}
 	}
 	for _, c := range []string{"two\nlines", "tab\there", "\x1b[31mred\x1b[0m"} {
 		var b bytes.Buffer
-		if fastTable(&b, Terminal, []string{"h"}, [][]string{{c}}, nil, false) || b.Len() > 0 {
+		if fastTable(&b, []string{"h"}, [][]string{{c}}, nil, false) || b.Len() > 0 {
 			t.Errorf("%q: not refused, or written", c)
 		}
-		if fastTable(&b, Terminal, []string{c}, [][]string{{"a"}}, nil, false) || b.Len() > 0 {
+		if fastTable(&b, []string{c}, [][]string{{"a"}}, nil, false) || b.Len() > 0 {
 			t.Errorf("header %q: not refused, or written", c)
 		}
 	}
 	// A blank column, a row too short, no columns.
 	for _, h := range [][]string{{"a", ""}, {"a", "b", "c"}, {}} {
 		var b bytes.Buffer
-		if fastTable(&b, Markdown, h, [][]string{{"a", ""}}, nil, false) || b.Len() > 0 {
+		if fastTable(&b, h, [][]string{{"a", ""}}, nil, false) || b.Len() > 0 {
 			t.Errorf("header %q: not refused, or written", h)
 		}
 	}

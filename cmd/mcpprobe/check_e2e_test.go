@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,29 @@ func TestReportCheck(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", tc.stderr, r.stderr)
 			}
 		})
+	}
+	// The same report written by another version of mcpprobe is current:
+	// upgrading does not fail CI, and the check says so on stderr.
+	committed, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := filepath.Join(t.TempDir(), "MCPPROBE.md")
+	if err := os.WriteFile(older, bytes.Replace(committed, []byte(" · mcpprobe dev · 2020-01-02\n"), []byte(" · mcpprobe v0.9.0 · 2020-01-02\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := mcpprobe(t, "report", "--check", older, bin.good); r.code != 0 || r.stdout != "" ||
+		!strings.Contains(r.stderr, older+": content unchanged; written by mcpprobe v0.9.0, this is dev") {
+		t.Errorf("another version: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Another version and another line: stale, and the diff shows both.
+	if err := os.WriteFile(older, bytes.Replace(bytes.Replace(committed, []byte(" · mcpprobe dev · "), []byte(" · mcpprobe v0.9.0 · "), 1),
+		[]byte("## Wire\n"), []byte("## Wire\n\nA line of old.\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := mcpprobe(t, "report", "--check", older, bin.good); r.code != 1 ||
+		!strings.Contains(r.stdout, "\n-A line of old.\n") || !strings.Contains(r.stdout, " · mcpprobe v0.9.0 · 2020-01-02\n") {
+		t.Errorf("another version and a changed line: exit %d\nstdout:\n%s", r.code, r.stdout)
 	}
 	if r := mcpprobe(t, "report", "--check", filepath.Join(t.TempDir(), "missing.md"), bin.good); r.code != 2 {
 		t.Errorf("missing file: exit %d, want 2", r.code)

@@ -214,10 +214,10 @@ func TestReportFaultsAndMalformedSections(t *testing.T) {
 	}
 	for _, want := range []string{
 		"## Faults\n",
-		"| crash during call 3                                | `ok` ×2, `closed`, `not_connected` ×2",
-		"| stray stdout text glued to reply 2, strict client  | `ok`, `closed`, `not_connected` ×3",
+		"| crash during call 3 | `ok` ×2, `closed`, `not_connected` ×2 | when the connection dropped | no |",
+		"| stray stdout text glued to reply 2, strict client | `ok`, `closed`, `not_connected` ×3 | when the connection dropped | no |",
 		"## Malformed calls\n",
-		"| wrong type (text)         | `echo`  | ok               | is_error                | ⚠ warn · no keyword",
+		"| wrong type (text) | `echo` | ok | is_error | ⚠ warn · no keyword",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.stdout)

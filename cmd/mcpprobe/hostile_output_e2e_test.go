@@ -187,7 +187,7 @@ func TestHostileFloodIsOneRow(t *testing.T) {
 	if n := strings.Count(r.stdout, "\n"); n > 200 || len(r.stdout) > 64<<10 {
 		t.Errorf("the report is %d lines, %d bytes", n, len(r.stdout))
 	}
-	rows := regexp.MustCompile(`(?m)^\| error +\| invalid-message .*×100,000 in all; the next: frame \d+`).FindAllString(r.stdout, -1)
+	rows := regexp.MustCompile(`(?m)^\| error \| invalid-message \| stdout line 3: .*×100,000 in all; the next: stdout line 4: `).FindAllString(r.stdout, -1)
 	if len(rows) != 1 || strings.Count(r.stdout, "invalid-message") != 1 {
 		t.Errorf("invalid-message rows: %d\n%s", len(rows), r.stdout)
 	}

@@ -35,7 +35,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
-			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring only the date; exit 1 with a unified diff when it is stale"},
+			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring the date and the version of mcpprobe that wrote it; exit 1 with a unified diff when it is stale"},
 		}, wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hosts, err := selectHosts(cmd)
@@ -125,12 +125,17 @@ const (
 )
 
 // checkReport prints a unified diff and exits 1 when the committed report
-// is stale, and prints nothing when it is current.
+// is stale. When it is current it prints nothing, or, when another
+// version of mcpprobe wrote it, a note saying so on stderr: the version
+// in the header is not content, and an upgrade alone must not fail CI.
 func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	var fresh bytes.Buffer
 	reports.ReportMarkdown(&fresh, r, version)
 	d := reports.Check(committed, fresh.Bytes())
 	if d == "" {
+		if was := reports.ReportVersion(committed); was != "" && was != version {
+			fmt.Fprintf(cmd.Root().ErrWriter, "%s: content unchanged; written by mcpprobe %s, this is %s\n", cmd.String("check"), was, version)
+		}
 		return nil
 	}
 	d = strings.Replace(d, "--- committed\n", "--- "+cmd.String("check")+" (committed)\n", 1)

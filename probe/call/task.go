@@ -133,7 +133,7 @@ func (c *caller) follow(created probe.Response) {
 		interval = c.get("tasks/get", deadline, interval)
 	}
 	if !t.Terminal && t.Final != statusInputRequired {
-		r.add(findings.TaskNotTerminal, "task %s of `%s` was still %q after --timeout %v (%d poll(s))", t.shown(), r.Name, t.Final, c.timeout, len(t.Polls)-1)
+		r.add(findings.TaskNotTerminal, "task %s of `%s` was still %q after --timeout %v", t.shown(), r.Name, t.Final, c.timeout)
 		r.Unanswered = fmt.Sprintf("the task did not end within %v", c.timeout)
 		return
 	}
@@ -142,7 +142,7 @@ func (c *caller) follow(created probe.Response) {
 	var te *probe.TimeoutError
 	if errors.As(err, &te) {
 		t.Polls = append(t.Polls, Poll{Method: "tasks/result", At: c.now(), Err: err.Error()})
-		r.add(findings.TaskNotTerminal, "tasks/result for task %s of `%s` got no answer within %v", t.shown(), r.Name, left.Round(time.Millisecond))
+		r.add(findings.TaskNotTerminal, "tasks/result for task %s of `%s` got no answer within what was left of --timeout %v", t.shown(), r.Name, c.timeout)
 		r.Unanswered = err.Error()
 		return
 	}
@@ -199,16 +199,16 @@ func (c *caller) observe(p Poll, task gjson.Result) time.Duration {
 	}
 	t.Polls = append(t.Polls, p)
 	if p.Status == "" {
-		r.add(findings.TaskMalformed, "%s for task %s answered without a status (frame %d)", p.Method, t.shown(), p.Seq)
+		r.add(findings.TaskMalformed, "%s for task %s answered without a status (%s)", p.Method, t.shown(), c.place(p.Seq))
 		return interval
 	}
 	prev := t.Final
 	if prev != "" && prev != p.Status {
 		switch {
 		case terminal[prev]:
-			r.add(findings.TaskForbiddenTransition, "task %s went from terminal %q to %q (frame %d): a terminal task MUST NOT change status", t.shown(), prev, p.Status, p.Seq)
+			r.add(findings.TaskForbiddenTransition, "task %s went from terminal %q to %q (%s): a terminal task MUST NOT change status", t.shown(), prev, p.Status, c.place(p.Seq))
 		case !allowed[prev][p.Status]:
-			r.add(findings.TaskForbiddenTransition, "task %s went from %q to %q (frame %d), which the lifecycle does not allow", t.shown(), prev, p.Status, p.Seq)
+			r.add(findings.TaskForbiddenTransition, "task %s went from %q to %q (%s), which the lifecycle does not allow", t.shown(), prev, p.Status, c.place(p.Seq))
 		}
 	}
 	t.Final = p.Status
@@ -248,3 +248,7 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n]) + "…"
 }
+
+// place names a frame by its place on its stream (probe.Places): the
+// trace's Seq moves with how stderr interleaved with stdout.
+func (c *caller) place(seq int) string { return probe.NewPlaces(c.trace).Of(seq) }

@@ -7,6 +7,8 @@ package report
 import (
 	"context"
 	"errors"
+	"sort"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
@@ -143,7 +145,66 @@ func (r *Result) Findings() []findings.Finding {
 			}
 		}
 	}
+	Canonical(out)
 	return out
+}
+
+// Canonical orders findings most severe first, then by code, tool and
+// message, numbers in a message compared as numbers: an order that only
+// their content decides. Wire order would do for a server's tools, but
+// events (notifications, server requests, unmatched replies) come in
+// whatever order the server's goroutines or the event loop sent them,
+// and a report must not change with that.
+func Canonical(fs []findings.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if ra, rb := a.Severity.Rank(), b.Severity.Rank(); ra != rb {
+			return ra > rb
+		}
+		if a.Code != b.Code {
+			return a.Code.String() < b.Code.String()
+		}
+		if a.Tool != b.Tool {
+			return naturalLess(a.Tool, b.Tool)
+		}
+		return naturalLess(a.Message, b.Message)
+	})
+}
+
+// naturalLess compares strings with each run of digits taken as a number,
+// so that "stdout line 9" comes before "stdout line 10".
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			if da != db {
+				return da < db // fewer leading zeros first
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+// digits is the length of the run of ASCII digits s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // Counts is empty: report's gates are finding gates.
