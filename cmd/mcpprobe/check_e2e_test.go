@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,28 @@ func TestReportCheck(t *testing.T) {
 	}
 	if _, err := os.Stat(file); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A server that leaves a daemon behind on every run: the finding names
+// what escaped by program, never by pid, so the committed report stays
+// current run after run.
+func TestReportCheckEscapedDaemon(t *testing.T) {
+	t.Parallel()
+	first := mcpprobe(t, "report", "--", bin.raw, "-escape")
+	if first.code != 0 || !strings.Contains(first.stdout, "escaped-processes") {
+		t.Fatalf("report: exit %d, no escaped-processes finding:\n%s%s", first.code, first.stdout, first.stderr)
+	}
+	if regexp.MustCompile(`pid \d+`).MatchString(first.stdout) {
+		t.Errorf("the report names a pid:\n%s", first.stdout)
+	}
+	file := filepath.Join(t.TempDir(), "MCPPROBE.md")
+	if err := os.WriteFile(file, []byte(first.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if r := mcpprobe(t, "report", "--check", file, "--", bin.raw, "-escape"); r.code != 0 {
+			t.Errorf("check %d: exit %d\n%s%s", i+1, r.code, r.stdout, r.stderr)
+		}
 	}
 }

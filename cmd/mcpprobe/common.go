@@ -83,16 +83,7 @@ func emit(cmd *cli.Command, o outcome) error {
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
 	// findings of this run like any other.
-	var extra []findings.Finding
-	have := map[findings.Code]bool{}
-	for _, f := range o.findings {
-		have[f.Code] = true
-	}
-	for _, f := range launch.RunFindings() {
-		if !have[f.Code] {
-			extra = append(extra, f)
-		}
-	}
+	extra := letGo(o.findings)
 	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
@@ -114,8 +105,7 @@ func emit(cmd *cli.Command, o outcome) error {
 			if o.command == "report" {
 				st = reports.Markdown
 			}
-			fmt.Fprintln(&b, "\nFound when the servers were let go:")
-			reports.Findings(&b, st, findings.Sorted(extra))
+			writeLetGo(&b, st, extra)
 		}
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
@@ -128,6 +118,30 @@ func emit(cmd *cli.Command, o outcome) error {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
 	return nil
+}
+
+// letGo is what the launcher found when it let the run's servers go that
+// the run's own findings lack.
+func letGo(have []findings.Finding) []findings.Finding {
+	codes := map[findings.Code]bool{}
+	for _, f := range have {
+		codes[f.Code] = true
+	}
+	var extra []findings.Finding
+	for _, f := range launch.RunFindings() {
+		if !codes[f.Code] {
+			extra = append(extra, f)
+		}
+	}
+	return extra
+}
+
+// writeLetGo writes letGo's findings after a command's output; report
+// --check writes them the same way, so a report that has them stays
+// current.
+func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
+	fmt.Fprintln(w, "\nFound when the servers were let go:")
+	reports.Findings(w, st, findings.Sorted(extra))
 }
 
 // json is the envelope with the command's section: what --json prints.

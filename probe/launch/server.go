@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -281,7 +283,7 @@ func (s *Server) Stop() ExitReport {
 		}
 		if len(r.Escaped) > 0 && Interrupted() == "" {
 			note(s, findings.New(findings.EscapedProcesses, "%s started %s, which left its process group and outlived it; a host that stops the server leaves %s running. mcpprobe killed %s",
-				s.target.Display(), strings.Join(r.Escaped, ", "), pronoun(len(r.Escaped), "it", "them"), pronoun(len(r.Escaped), "it", "them")))
+				s.target.Display(), escapedProcesses(r.Escaped), pronoun(len(r.Escaped), "it", "them"), pronoun(len(r.Escaped), "it", "them")))
 		}
 	})
 	return s.exit
@@ -339,4 +341,23 @@ func pronoun(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// escapedProcesses names what escaped by program, sorted, without pids:
+// the finding goes into reports, which must read the same on every run.
+// "a process (sleep)", "3 processes (node, sleep, sleep)".
+func escapedProcesses(escaped []string) string {
+	names := make([]string, 0, len(escaped))
+	for _, e := range escaped {
+		name := e
+		if i := strings.Index(e, " ("); i >= 0 && strings.HasSuffix(e, ")") {
+			name = e[i+2 : len(e)-1]
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		return "a process (" + names[0] + ")"
+	}
+	return strconv.Itoa(len(names)) + " processes (" + strings.Join(names, ", ") + ")"
 }
