@@ -67,11 +67,13 @@ type outcome struct {
 	target   string // already redacted or not: write redacts everything
 	protocol string
 	findings []findings.Finding
-	counts   map[string]int   // categories counted outside findings (drift)
-	section  func() []byte    // the command's --json section
-	text     func(io.Writer)  // text (or markdown, for report)
-	markdown bool             // text is markdown: never fitted to a terminal or coloured
-	fail     *reports.Failure // why the run ends without its whole result, for --json
+	counts   map[string]int  // categories counted outside findings (drift)
+	section  func() []byte   // the command's --json section
+	text     func(io.Writer) // text (or markdown, for report)
+	markdown bool            // text is markdown: never fitted to a terminal or coloured
+
+	// Why the run ends without its whole result: the --json error member.
+	fail *reports.Failure
 }
 
 // emit is the one output path of every command: --json gets the envelope
