@@ -28,6 +28,18 @@ type Envelope struct {
 	Findings        []findings.Finding
 	Gates           []string // --fail-on as given, split
 	Tripped         []findings.Tripped
+	Error           *Failure // nil for a run that finished
+}
+
+// Failure is why a run ended without its whole result: the three parts
+// of the message on stderr, and the exit code. A --json run that cannot
+// probe its target, or is interrupted, still prints one envelope, so that
+// what reads it (jq in CI) gets JSON that says what happened.
+type Failure struct {
+	ExitCode int    // 3, 4, 130 or 143
+	What     string // what happened
+	Received string // what came from the server; a line per thing
+	Try      string // what to do about it
 }
 
 // JSON writes the envelope followed by the command's section, verbatim.
@@ -59,6 +71,10 @@ func (e Envelope) JSON(section []byte) []byte {
 		tripped = append(tripped, (&Object{}).Set("gate", t.Gate).Set("count", t.Count).Set("codes", codes).Bytes())
 	}
 	o.Raw("fail_on", (&Object{}).Set("gates", gates).Raw("tripped", RawArray(tripped)).Bytes())
+	if f := e.Error; f != nil {
+		o.Raw("error", (&Object{}).Set("exit_code", f.ExitCode).Set("what", f.What).
+			Set("received", f.Received).Set("try", f.Try).Bytes())
+	}
 	o.Raw(e.Command, section)
 	// Members encoded here are escaped already (marshal); what is left is
 	// the server's bytes, embedded verbatim. A control or invisible

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -142,8 +143,39 @@ func splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target [
 	if strings.TrimSpace(what) == "" {
 		return nil, "", usageErr("%s: the %s is empty", cmd.Name, noun)
 	}
+	if !dashed && cmd.String("config") == "" && len(target) == 1 && swapped(target[0], what) {
+		msg := fmt.Sprintf("%s: %q is not a file or a command, and %q is a file: the target comes first, then the %s: mcpprobe %s %s, or, for a command with arguments, mcpprobe %s %s -- %s ARGS…",
+			cmd.Name, target[0], what, noun, cmd.Name, shellJoin([]string{what, target[0]}), cmd.Name, shellJoin(target), shellJoin([]string{what}))
+		if isURL(what) {
+			msg = fmt.Sprintf("%s: %q is not a file or a command, and %q is a URL: the target comes first, then the %s: mcpprobe %s %s",
+				cmd.Name, target[0], what, noun, cmd.Name, shellJoin([]string{what, target[0]}))
+		}
+		return nil, "", usageErr("%s", msg)
+	}
 	return target, what, nil
 }
+
+// swapped reports whether `call TOOL ./server` was meant: the word in the
+// target's place is no file, URL or command on PATH, and the last word,
+// where the tool goes, is a file or a URL.
+func swapped(target, what string) bool {
+	if isURL(target) {
+		return false
+	}
+	if _, err := os.Stat(target); err == nil {
+		return false
+	}
+	if _, err := exec.LookPath(target); err == nil {
+		return false
+	}
+	if isURL(what) {
+		return true
+	}
+	st, err := os.Stat(what)
+	return err == nil && !st.IsDir()
+}
+
+func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
 
 // callOptions maps the command's own flags to call.Options.
 func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Options, error) {

@@ -42,6 +42,7 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
 		return launch.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
 	}
+	interrupt.target.Store(t.Display())
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = probePhase(cmd)
@@ -73,6 +74,9 @@ type outcome struct {
 	section  func() []byte   // the command's --json section
 	text     func(io.Writer) // text (or markdown, for report)
 	markdown bool            // text is markdown: never fitted to a terminal or coloured
+
+	// Why the run ends without its whole result: the --json error member.
+	fail *reports.Failure
 }
 
 // emit is the one output path of every command: --json gets the envelope
@@ -88,6 +92,9 @@ func emit(cmd *cli.Command, o outcome) error {
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
+	if sig := interruptedBy(); sig != "" {
+		o.fail = interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
+	}
 	if cmd.Bool("json") {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
@@ -110,6 +117,9 @@ func emit(cmd *cli.Command, o outcome) error {
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
 	clearStatus(cmd.Root()) // the progress line goes before the output comes
+	if !interrupt.printing.CompareAndSwap(false, true) {
+		return nil // the interrupt printed the failure envelope first
+	}
 	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
@@ -147,7 +157,7 @@ func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
 // json is the envelope with the command's section: what --json prints.
 func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
 	env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
-		Findings: findings.Sorted(o.findings), Gates: gates, Tripped: tripped}
+		Findings: findings.Sorted(o.findings), Gates: gates, Tripped: tripped, Error: o.fail}
 	var section []byte
 	if o.section != nil {
 		section = o.section()
@@ -211,6 +221,7 @@ var notUsedBecause = map[string]string{
 // command has no use for is a usage error, never silently ignored.
 func refuseUnused(cmd *cli.Command) error {
 	interrupt.command.Store(cmd.Name)
+	interrupt.leaf.Store(cmd)
 	if cmd.Int("max-bytes") < 0 {
 		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
 	}

@@ -70,6 +70,7 @@ const interruptGrace = 800 * time.Millisecond
 type exitError struct {
 	code int
 	msg  string
+	fail *reports.Failure // the message in parts, for --json; nil but for exit 3
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -98,6 +99,10 @@ var interrupt struct {
 	signal  atomic.Value // string: "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" or "SIGPIPE"
 	emitted atomic.Bool
 	command atomic.Value // string: the command running
+	// For the failure envelope of a --json run that printed nothing.
+	leaf     atomic.Pointer[cli.Command] // the command running
+	target   atomic.Value                // string: the target last resolved
+	printing atomic.Bool                 // stdout is taken: by emit, or by the failure envelope
 }
 
 // interruptedBy is the signal's name ("SIGINT", …) once the run was
@@ -140,9 +145,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// completion request keeps it: the library then offers nothing after
 	// it, and nothing is run.
 	completing := len(args) > 0 && args[len(args)-1] == "--generate-shell-completion"
+	var tail []string
 	for i, a := range args {
 		if a == "--" && i > 0 && !completing {
-			ctx = context.WithValue(ctx, dashKey{}, append([]string{}, args[i+1:]...))
+			tail = append([]string{}, args[i+1:]...)
+			ctx = context.WithValue(ctx, dashKey{}, tail)
 			args = args[:i]
 			break
 		}
@@ -151,7 +158,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	go func() {
 		err := app.Run(ctx, args)
 		clearStatus(app)
-		done <- outputsOf(app).exitCode(finish(err, errw, app, args), errw, runningProxy())
+		code := outputsOf(app).exitCode(finish(err, errw, app, args), errw, runningProxy())
+		if interruptedBy() == "" {
+			failureEnvelope(runFailure(app, err, code), tail)
+		}
+		done <- code
 	}()
 	var sig os.Signal
 	for sig == nil {
@@ -190,13 +201,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case <-time.After(time.Until(deadline)):
 	case <-sigs: // a second signal, of any kind: at once
 	}
-	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(name, phases))
+	what := interruptWhat(name, phases)
+	fail := interruptedFailure(name, "nothing: the run stopped before it had a result")
+	fail.What = safe(what)
+	enveloped := failureEnvelope(fail, tail)
+	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(what, enveloped))
 	return code
 }
 
-// interruptMessage says that the run was interrupted, where, and what of
-// it was printed.
-func interruptMessage(signal string, phases []string) string {
+// interruptWhat says that the run was interrupted, and where.
+func interruptWhat(signal string, phases []string) string {
 	cmd, _ := interrupt.command.Load().(string)
 	msg := "interrupted by " + signal
 	if cmd != "" {
@@ -208,9 +222,18 @@ func interruptMessage(signal string, phases []string) string {
 	default:
 		msg += ": " + strings.Join(phases, "; ") + "; every server it started was stopped (process trees killed, HTTP sessions dropped)"
 	}
-	if interrupt.emitted.Load() {
+	return msg
+}
+
+// interruptMessage is what, then what of the run was printed.
+func interruptMessage(what string, enveloped bool) string {
+	msg := what
+	switch {
+	case interrupt.emitted.Load():
 		msg += "\nWhat is printed above was gathered before the interrupt and is partial."
-	} else {
+	case enveloped:
+		msg += "\nNo result was printed: the run stopped before it had one; the --json envelope says so in its error member."
+	default:
 		msg += "\nNothing was printed: the run stopped before it had a result."
 	}
 	return safe(msg)

@@ -20,6 +20,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
 
@@ -229,4 +232,72 @@ func openStream(path string) (*os.File, error) {
 func runningProxy() bool {
 	c, _ := interrupt.command.Load().(string)
 	return c == "proxy"
+}
+
+// failureOf is the failure an exit-3 error carries in parts, or nil.
+func failureOf(err error) *reports.Failure {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.fail
+	}
+	return nil
+}
+
+// interruptedFailure is the error member of an interrupted run.
+func interruptedFailure(signal, received string) *reports.Failure {
+	code := exitInterrupted
+	for _, st := range stopSignals {
+		if st.name == signal {
+			code = st.code
+		}
+	}
+	what := "interrupted by " + signal
+	if cmd, _ := interrupt.command.Load().(string); cmd != "" {
+		what += " during " + cmd
+	}
+	return &reports.Failure{ExitCode: code, What: what, Received: received,
+		Try: "run it again and let it finish: every wait is bounded (--startup-timeout, --timeout)"}
+}
+
+// failureEnvelope prints the envelope of a --json run that ends without
+// having printed one (exit 3 before any capture, 4 before the output,
+// an interrupt before the result), with fail as its error member and the
+// section null: whatever reads the output gets JSON on every exit but a
+// usage error's. It reports whether it printed.
+func failureEnvelope(fail *reports.Failure, tail []string) bool {
+	cmd := interrupt.leaf.Load()
+	if cmd == nil || fail == nil || !cmd.Bool("json") || !interrupt.printing.CompareAndSwap(false, true) {
+		return false
+	}
+	target, _ := interrupt.target.Load().(string)
+	if target == "" {
+		target = shellJoin(append(cmd.Args().Slice(), tail...))
+	}
+	env := reports.Envelope{Version: version, Command: cmd.Name, Target: target,
+		Findings: findings.Sorted(launch.RunFindings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
+	return write(cmd, cmd.Root().Writer, nil, env.JSON(nil)) == nil
+}
+
+// runFailure is the error member for a run that ends with code: the
+// parts of an exit-3 message, or the writes that failed.
+func runFailure(app *cli.Command, err error, code int) *reports.Failure {
+	if f := failureOf(err); f != nil {
+		return f
+	}
+	switch code {
+	case exitOK, exitGate, exitUsage:
+		return nil
+	case exitWrite:
+		o := outputsOf(app)
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return &reports.Failure{ExitCode: code, What: strings.Join(o.failed, "; "),
+			Received: "the run's results, not all of them written",
+			Try:      "a path on a file system with room, that you may write to"}
+	}
+	what := "the run failed"
+	if err != nil {
+		what = err.Error()
+	}
+	return &reports.Failure{ExitCode: code, What: what, Received: "nothing more than the line above says", Try: "run it again with --trace FILE to record every frame"}
 }

@@ -324,7 +324,9 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 	if redact == nil {
 		redact = redactor()
 	}
-	return &exitError{code: exitNoTarget, msg: redact.String(msg)}
+	fail := &reports.Failure{ExitCode: exitNoTarget, What: redact.String(fe.What),
+		Received: redact.String(strings.Join(lines, "\n")), Try: redact.String(try)}
+	return &exitError{code: exitNoTarget, msg: redact.String(msg), fail: fail}
 }
 
 // write sends the output where --out says, with every secret of the run

@@ -292,7 +292,6 @@ func helpCommand() *cli.Command {
 		Name:      "help",
 		Usage:     "show the help of mcpprobe or of a command",
 		ArgsUsage: "[COMMAND]",
-		HideHelp:  true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			root := cmd.Root()
 			switch cmd.Args().Len() {

@@ -343,7 +343,8 @@ func TestUsageLinesMatchBehaviour(t *testing.T) {
 				t.Fatalf("help %s: exit %d:\n%s", name, help.code, help.stdout)
 			}
 			usage := help.stdout[i+len("USAGE:\n"):]
-			usage = usage[:strings.Index(usage, "\n\n")]
+			// The help wraps it to the terminal: read it as one line.
+			usage = strings.Join(strings.Fields(usage[:strings.Index(usage, "\n\n")]), " ")
 			target := []string{"./no-such-server"}
 			if name == "diff" {
 				target = []string{"./no-such-a", "--", "./no-such-b"}

@@ -49,10 +49,13 @@ func wireCommand() *cli.Command {
 			if err != nil {
 				// With --json, a server that could not be probed still
 				// gets what was received before it failed.
+				ferr := failure(err)
 				if r != nil && cmd.Bool("json") {
-					_ = emit(cmd, wireOutcome(r))
+					o := wireOutcome(r)
+					o.fail = failureOf(ferr)
+					_ = emit(cmd, o)
 				}
-				return failure(err)
+				return ferr
 			}
 			if dir := cmd.String("save"); dir != "" {
 				if len(r.Pages()) == 0 {

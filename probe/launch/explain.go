@@ -93,7 +93,7 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 			got = append(got, "stdout: "+excerpt(f.Raw, 200)+idNote(f.Raw))
 		}
 	}
-	for _, l := range tail(s.stdio.StderrTail(), 5) {
+	for _, l := range stderrExcerpt(s.stdio.StderrTail(), 5) {
 		got = append(got, "stderr: "+excerpt([]byte(l), 200))
 	}
 	if len(got) > 0 {
@@ -103,6 +103,12 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 		fe.Received = strings.Join(got, "\n  ")
 	} else if fe.Received == "" {
 		fe.Received = "nothing on stdout or stderr"
+	}
+	var te *probe.TimeoutError
+	if errors.As(err, &te) && !exited && strings.Contains(fe.What, "--startup-timeout") {
+		if hint := downloadHint(s.target.Command, s.target.Args); hint != "" {
+			fe.Try = hint + "; otherwise " + fe.Try
+		}
 	}
 	if fe.Try == "" {
 		switch {
