@@ -91,9 +91,7 @@ func calibrate() {
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i] < runs[j] })
 	loadfactor.Observe("mcpprobe wire goodserver", runs[2], startReference)
-	if testing.Verbose() || loadfactor.Factor() > 1.5 {
-		fmt.Fprintf(os.Stderr, "e2e: %s; wall-clock bounds scaled by it\n", loadfactor.Describe())
-	}
+	fmt.Fprintf(os.Stderr, "e2e: %s; wall-clock bounds scaled by it\n", loadfactor.Describe())
 }
 
 // bound is a wall-clock bound set on an idle machine, scaled by the load
