@@ -123,10 +123,13 @@ func fixtureFleet(t *testing.T, n int, npm bool) ([]fleetLine, map[string]string
 // (no_answer) before the slow ones fail on the per-server one (timed_out);
 // the startup bound leaves a Node server room on a loaded 2-core machine,
 // where server-everything once took over 1.5 s to answer initialize.
-// Each bound scales with the measured load (secs), the slow servers' 30 s
-// with them, so the order of the two bounds holds on any machine.
+// Each bound scales with the measured load (secs), and with them the
+// request bound (the default 10 s, which the per-server one must stay
+// under) and the slow servers' 30 s, so that their order holds on any
+// machine.
 func surveyBounds() []string {
-	return []string{"--per-server-timeout", secs(6 * time.Second), "--startup-timeout", secs(3 * time.Second), "--grace", secs(500 * time.Millisecond)}
+	return []string{"--per-server-timeout", secs(6 * time.Second), "--startup-timeout", secs(3 * time.Second),
+		"--timeout", secs(10 * time.Second), "--grace", secs(500 * time.Millisecond)}
 }
 
 // 200 servers: 200 lines, each failure explained with its cause, in
@@ -491,7 +494,8 @@ func TestSurveyWith(t *testing.T) {
 	t.Parallel()
 	fleet := writeFleet(t, []fleetLine{{ID: "good", Command: bin.good}})
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	r := mcpprobe(t, "survey", fleet, "--with", "bench,faults", "--with", "malformed", "--timeout", secs(time.Second), "-o", out)
+	r := mcpprobe(t, "survey", fleet, "--with", "bench,faults", "--with", "malformed", "--timeout", secs(time.Second),
+		"--per-server-timeout", secs(60*time.Second), "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

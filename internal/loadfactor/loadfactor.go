@@ -84,17 +84,16 @@ func Describe() string {
 }
 
 func calibrate() {
-	f := 1.0
 	c := cpuFactor()
 	measured = fmt.Sprintf("cpu work %.2f×", c)
-	f = math.Max(f, c)
+	factor = math.Min(math.Max(1, c), maxFactor)
+	// The variable is the user's word, above the cap if they say so.
 	if s := os.Getenv(Env); s != "" {
 		if v, err := strconv.ParseFloat(s, 64); err == nil && v > 0 {
 			measured += fmt.Sprintf("; %s=%s", Env, s)
-			f = math.Max(f, v)
+			factor = math.Max(factor, v)
 		}
 	}
-	factor = math.Min(f, maxFactor)
 }
 
 // cpuFactor times cpuWork five times and takes the median against the
