@@ -6,8 +6,11 @@
 // The factor is measured once per test process: a fixed piece of CPU work
 // (hashing) timed against its idle reference, and, in a package that
 // starts servers, whatever that package observes of its own (Observe: a
-// known server's start timed against its idle reference). It is never
-// below 1, so an idle or faster machine keeps the bounds as written. The
+// known server's start timed against its idle reference). Load that comes
+// later (a package's own parallel tests, another package's) is seen in
+// the system's load average per core, read at each use where the system
+// has one (Linux): the factor is the larger of the two. It is never below
+// 1, so an idle or faster machine keeps the bounds as written. The
 // environment variable MCPPROBE_TEST_SLOWDOWN raises it (a number, such
 // as 4), for a machine whose load comes and goes after the measurement.
 package loadfactor
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -48,8 +52,27 @@ var (
 func Factor() float64 {
 	once.Do(calibrate)
 	mu.Lock()
-	defer mu.Unlock()
-	return factor
+	f := factor
+	mu.Unlock()
+	if l := loadPerCore(); l > f {
+		f = math.Min(l, maxFactor)
+	}
+	return f
+}
+
+// loadPerCore is the one-minute load average over the cores (0 where
+// there is none to read): how many runnable tasks share each core, about
+// how many times slower a CPU-bound task runs.
+func loadPerCore() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var l float64
+	if _, err := fmt.Sscanf(string(b), "%g", &l); err != nil {
+		return 0
+	}
+	return l / float64(runtime.NumCPU())
 }
 
 // Scale is a wall-clock bound set on the idle reference machine, scaled to
@@ -80,7 +103,7 @@ func Describe() string {
 	f := Factor()
 	mu.Lock()
 	defer mu.Unlock()
-	return fmt.Sprintf("load factor %.2f (%s)", f, measured)
+	return fmt.Sprintf("load factor %.2f (%s; load average per core %.2f)", f, measured, loadPerCore())
 }
 
 func calibrate() {
