@@ -59,7 +59,12 @@ func benchCommand() *cli.Command {
 				o.Request = prog.Request
 			}
 			if o.Budget > 0 && !cmd.Bool("quiet") {
-				fmt.Fprintf(cmd.Root().ErrWriter, "bench: budget %s (--budget)\n", bench.Short(o.Budget))
+				// Once the server has answered: a server that cannot start
+				// gets its message alone.
+				o.Begin = func() {
+					prog.Done()
+					fmt.Fprintf(cmd.Root().ErrWriter, "bench: budget %s (--budget)\n", bench.Short(o.Budget))
+				}
 			}
 			r, err := bench.Run(ctx, o)
 			prog.Done()

@@ -249,7 +249,9 @@ func TestBenchStopsATimedOutSeries(t *testing.T) {
 	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "t.jsonl")
 	// slow_progress takes a minute here: past any --timeout on any load.
-	args := []string{"--timeout", secs(300 * time.Millisecond), "-n", "5", "--warmup", "3", "--startup", "0", "--trace", trace,
+	// Once: the factor follows the load, and the message quotes the value.
+	timeout := secs(300 * time.Millisecond)
+	args := []string{"--timeout", timeout, "-n", "5", "--warmup", "3", "--startup", "0", "--trace", trace,
 		"--call", "slow_progress", "--args", `{"duration_ms":60000}`, "--call", "find_orders", "--", bin.good, "-calls"}
 	v := benchJSONRun(t, args...)
 	slow, fast := v.Get(`bench.calls.#(tool=="slow_progress")`), v.Get(`bench.calls.#(tool=="find_orders")`)
@@ -268,7 +270,7 @@ func TestBenchStopsATimedOutSeries(t *testing.T) {
 			msg = f.Get("message").String()
 		}
 	}
-	if !strings.Contains(msg, "call slow_progress: stopped: the first 2 calls timed out after "+secs(300*time.Millisecond)+" each") {
+	if !strings.Contains(msg, "call slow_progress: stopped: the first 2 calls timed out after "+timeout+" each") {
 		t.Errorf("call-timeout finding %q", msg)
 	}
 	r := mcpprobe(t, append([]string{"bench"}, args...)...)

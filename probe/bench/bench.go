@@ -59,6 +59,10 @@ type Options struct {
 	// ("series 3/14 · tools/call echo"), when it was sent and its bound,
 	// for the progress line to show what is in flight. Nil costs nothing.
 	Request func(what string, sent time.Time, limit time.Duration)
+	// Begin, if set, is called once, when the target has first started
+	// and answered its handshake: the CLI announces the budget then, so
+	// that a server that cannot start gets its message alone on stderr.
+	Begin func()
 
 	deadline time.Time // when Budget runs out (zero: never)
 }
@@ -258,6 +262,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Vs == nil && o.Budget > 0 {
 		o.deadline = time.Now().Add(o.Budget)
 	}
+	if b := o.Begin; b != nil {
+		var once sync.Once
+		o.Begin = func() { once.Do(b) }
+	}
 	n := o.OverheadCalls
 	if n <= 0 {
 		n = 2000
@@ -308,6 +316,7 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	if err != nil {
 		return nil, srv.Explain(err)
 	}
+	o.begin()
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)
 	calls, skipped, err := Plan(cl.Capture, o)
@@ -357,6 +366,13 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 		}
 	}
 	return res, nil
+}
+
+// begin calls Begin, if set.
+func (o Options) begin() {
+	if o.Begin != nil {
+		o.Begin()
+	}
 }
 
 // spent reports whether the budget has run out.

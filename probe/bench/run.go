@@ -63,6 +63,7 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 		}
 		cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
 		if err == nil {
+			o.begin()
 			cl.ListTools(ctx)
 			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
 			if len(cl.Capture.Tools.Pages) > 0 {
