@@ -2,11 +2,12 @@
 #   make demo   build, print what hosts deliver of the bundled fixture server and its
 #               findings, and write them with the wire's tables to MCPPROBE.demo.md
 #   make test   install the pinned npm peer servers, then vet and run every test
+#   make test-loaded   the same, while CPU burners keep every core busy
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build demo test unit peers bench fuzz fmt vet cross clean
+.PHONY: all build demo test test-loaded unit peers bench fuzz fmt vet cross clean
 
 all: build
 
@@ -36,6 +37,11 @@ vet:
 
 test: peers vet
 	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 -parallel 4 ./...
+
+# make test under load: stress-ng (or shell loops) on every core, started
+# before and killed after, also on Ctrl-C (scripts/test-loaded.sh).
+test-loaded:
+	MAKE="$(MAKE)" scripts/test-loaded.sh GO="$(GO)"
 
 # Every release platform builds, and every package's tests type-check there
 # (tests that need a process of that OS run only on it).

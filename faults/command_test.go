@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -155,7 +156,7 @@ func TestRun(t *testing.T) {
 	tests = append(tests, recoveryCases(t)...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(60*time.Second))
 			defer cancel()
 			r, err := Run(ctx, tc.o)
 			if err != nil {
@@ -186,7 +187,7 @@ func TestRun(t *testing.T) {
 // 2) for what the user asked, a fatal error with what was received (exit
 // 3) for a server that cannot be probed.
 func TestRunRefuses(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(30*time.Second))
 	defer cancel()
 	var oe *probe.OptionError
 	if _, err := Run(ctx, Options{Spec: mcpSpec("MCPPROBE_NO_READONLY=1"), N: 1}); !errors.Is(err, ErrNoCall) || !errors.As(err, &oe) {

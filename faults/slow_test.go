@@ -3,6 +3,8 @@ package faults
 import (
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 func TestSlow(t *testing.T) {
@@ -41,7 +43,7 @@ func TestSlow(t *testing.T) {
 			t.Error("Settle says an hour-long hold is over")
 		}
 		r.e.Close()
-		if time.Since(t0) > time.Second {
+		if time.Since(t0) > loadfactor.Scale(time.Second) {
 			t.Error("Close waited for the hold")
 		}
 		diffLog(t, r.play(), []string{sent("S", call(1, "a"))})

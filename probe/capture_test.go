@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/tidwall/gjson"
 )
@@ -213,7 +214,7 @@ func equalStrings(a, b []string) bool {
 
 func run(t *testing.T, c *fakeConn, o Options) (*Capture, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(10*time.Second))
 	defer cancel()
 	capt, err := Run(ctx, c, o)
 	if capt == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -94,7 +95,7 @@ func (c *fakeConn) next(t *testing.T) gjson.Result {
 	select {
 	case raw := <-c.sent:
 		return gjson.ParseBytes(raw)
-	case <-time.After(2 * time.Second):
+	case <-time.After(loadfactor.Scale(2 * time.Second)):
 		t.Fatalf("the probe sent nothing")
 		return gjson.Result{}
 	}
@@ -128,7 +129,7 @@ func settle(t *testing.T, s *Session, c *fakeConn) {
 	c.end(nil)
 	select {
 	case <-s.Done():
-	case <-time.After(2 * time.Second):
+	case <-time.After(loadfactor.Scale(2 * time.Second)):
 		t.Fatalf("session did not finish")
 	}
 }
@@ -152,7 +153,7 @@ func wait(t *testing.T, ch <-chan callResult) callResult {
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(3 * time.Second):
+	case <-time.After(loadfactor.Scale(3 * time.Second)):
 		t.Fatalf("Call did not return")
 		return callResult{}
 	}
@@ -369,7 +370,7 @@ func TestCallContextCanceled(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(loadfactor.Scale(2 * time.Second)):
 		t.Fatal("Call ignored the context")
 	}
 	// The answer that comes after is a late reply.
@@ -629,7 +630,7 @@ func TestStreamEndFailsPendingCall(t *testing.T) {
 			}
 			select {
 			case <-s.Done():
-			case <-time.After(time.Second):
+			case <-time.After(loadfactor.Scale(time.Second)):
 				t.Fatal("Done not closed")
 			}
 			// A Call after the end fails at once.
@@ -638,7 +639,7 @@ func TestStreamEndFailsPendingCall(t *testing.T) {
 			if !errors.As(err, &ce) || ce.Method != "tools/list" || ce.Cause != tc.cause {
 				t.Errorf("Call after end: %v", err)
 			}
-			if time.Since(start) > 500*time.Millisecond {
+			if time.Since(start) > loadfactor.Scale(500*time.Millisecond) {
 				t.Errorf("Call after end waited")
 			}
 			c.nothingSent(t, 20*time.Millisecond)

@@ -156,10 +156,16 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	}
 	warnings := func(who string, all []bench.Series) {
 		for _, s := range all {
+			if s.Stopped > 0 {
+				note("warning: %s%s.", who, cell(st, bench.StoppedNote(s)))
+			}
+			if s.Cut {
+				note("%s%s: cut short when the budget ran out; its figures are the calls made until then.", who, cell(st, s.Name))
+			}
 			if s.FirstSlow {
 				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, cell(st, s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
 			}
-			if s.Timeouts > 0 {
+			if s.Timeouts > 0 && s.Stopped == 0 {
 				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, cell(st, s.Name), s.Timeouts)
 			}
 			if s.Errors > 0 {
@@ -170,6 +176,9 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	warnings("", all)
 	if len(a.Skipped) > 0 {
 		note("not called: %s", cell(st, strings.Join(a.Skipped, "; ")))
+	}
+	if len(a.NotRun) > 0 {
+		note("not run: the budget (--budget %s) ran out before %s.", bench.Short(r.Budget), cell(st, strings.Join(a.NotRun, ", ")))
 	}
 	if b := r.B; b != nil {
 		fmt.Fprintln(w)
@@ -218,6 +227,13 @@ func BenchJSON(r *bench.Result) []byte {
 	}
 	o.Raw("calls", RawArray(calls))
 	o.Set("skipped", nonNilStrings(res.Skipped))
+	if r.Budget > 0 {
+		o.Set("budget_ns", int64(r.Budget))
+	} else {
+		o.Raw("budget_ns", nil)
+	}
+	o.Set("budget_spent", r.BudgetSpent)
+	o.Set("not_run", nonNilStrings(res.NotRun))
 	deadlines := make([][]byte, 0, len(r.Deadlines))
 	for _, d := range r.Deadlines {
 		deadlines = append(deadlines, (&Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
@@ -263,6 +279,10 @@ func statsJSON(se bench.Series) []byte {
 		o.Set(f.k, int64(f.v))
 	}
 	o.Set("first_slow", s.FirstSlow)
+	o.Set("stopped_after", s.Stopped).Set("cut", se.Cut)
+	if se.Timeout > 0 {
+		o.Set("timeout_ns", int64(se.Timeout))
+	}
 	outl := s.Outliers
 	if outl == nil {
 		outl = []int{}

@@ -36,11 +36,16 @@ type Progress struct {
 
 	done, total int
 	stop        chan struct{}
+	now         func() time.Time // the clock: time.Now, or a test's
 }
 
 // NewProgress draws on w when on (stderr is a terminal and --quiet is not
 // set); otherwise it draws nothing.
-func NewProgress(w io.Writer, on bool) *Progress { return &Progress{w: w, on: on, start: time.Now()} }
+func NewProgress(w io.Writer, on bool) *Progress { return newProgress(w, on, time.Now) }
+
+func newProgress(w io.Writer, on bool, now func() time.Time) *Progress {
+	return &Progress{w: w, on: on, start: now(), now: now}
+}
 
 // On reports whether the line is drawn at all.
 func (p *Progress) On() bool { return p != nil && p.on }
@@ -62,7 +67,14 @@ func (p *Progress) Phase(what string, since time.Time, limit time.Duration) {
 
 // Step is what the run now does, with no bound of its own.
 func (p *Progress) Step(what string) {
-	p.update(func() { p.what, p.since, p.limit = what, time.Now(), 0 }, true)
+	p.update(func() { p.what, p.since, p.limit = what, p.now(), 0 }, true)
+}
+
+// Request is a request just sent, when it was sent and its own bound:
+// Phase for a run that sends many (bench), drawn at most ten times a
+// second rather than at each, so that a fast series pays nothing for it.
+func (p *Progress) Request(what string, sent time.Time, limit time.Duration) {
+	p.update(func() { p.what, p.since, p.limit = what, sent, limit }, false)
 }
 
 // Report is the callback of a counted run: done steps out of total.
@@ -84,7 +96,7 @@ func (p *Progress) update(set func(), force bool) {
 		p.stop = make(chan struct{})
 		go p.tick(p.stop)
 	}
-	if force || time.Since(p.last) >= 100*time.Millisecond {
+	if force || p.now().Sub(p.last) >= 100*time.Millisecond {
 		p.draw()
 	}
 }
@@ -121,14 +133,14 @@ func (p *Progress) line() string {
 	if p.what != "" {
 		s := p.what
 		if p.limit > 0 {
-			s += fmt.Sprintf(" (%s of %s)", elapsed(time.Since(p.since)), bound(p.limit))
+			s += fmt.Sprintf(" (%s of %s)", elapsed(p.now().Sub(p.since)), bound(p.limit))
 		}
 		parts = append(parts, s)
 	}
 	if p.total > 0 {
 		parts = append(parts, fmt.Sprintf("%d/%d", p.done, p.total))
 	}
-	parts = append(parts, elapsed(time.Since(p.start)))
+	parts = append(parts, elapsed(p.now().Sub(p.start)))
 	return strings.Join(parts, " · ")
 }
 
@@ -156,7 +168,7 @@ func (p *Progress) draw() {
 		l = twwidth.Truncate(l, width-1, "…")
 	}
 	fmt.Fprintf(p.w, "\r\x1b[2K%s", l)
-	p.last, p.drawn = time.Now(), true
+	p.last, p.drawn = p.now(), true
 }
 
 // Done clears the line, if one was drawn, and stops redrawing it.

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +46,48 @@ func TestProgressLine(t *testing.T) {
 	nilp.Done()
 	if none.Len() != 0 || nilp.On() {
 		t.Errorf("an off progress line drew %q", none.String())
+	}
+}
+
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time          { return c.t }
+func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// bench's line: the request in flight with its own elapsed time and
+// bound, the series' count against a total that does not grow, the run's
+// time; a tools/list wait before it does not linger once calls start.
+func TestProgressLineBench(t *testing.T) {
+	clk := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	var b bytes.Buffer
+	p := newProgress(&b, true, clk.now).Label("bench", 120)
+	defer p.Done()
+	p.Phase("waiting for tools/list page 1", clk.now(), 10*time.Second)
+	clk.advance(2 * time.Second)
+	steps := []struct {
+		advance    time.Duration // before the request is sent
+		sent       string
+		inFlight   time.Duration // after it is sent
+		done, want string
+	}{
+		{0, "series 1/14 · tools/call echo", 300 * time.Millisecond, "0/100", "bench · series 1/14 · tools/call echo (0 s of 10 s) · 0/100 · 2 s"},
+		{time.Second, "series 3/14 · tools/call get-sum", 7 * time.Second, "40/100", "bench · series 3/14 · tools/call get-sum (7 s of 10 s) · 40/100 · 10 s"},
+		// 134 s into the run, the call under way was sent 9 s ago: its
+		// elapsed time is its own, never the run's.
+		{115 * time.Second, "series 9/14 · tools/call trigger-long-running-operation", 9 * time.Second, "1/100", "bench · series 9/14 · tools/call trigger-long-running-operation (9 s of 10 s) · 1/100 · 134 s"},
+	}
+	for _, s := range steps {
+		clk.advance(s.advance)
+		var done, total int
+		if _, err := fmt.Sscanf(s.done, "%d/%d", &done, &total); err != nil {
+			t.Fatal(err)
+		}
+		p.Report(done, total)
+		p.Request(s.sent, clk.now(), 10*time.Second)
+		clk.advance(s.inFlight)
+		if got := p.Line(); got != s.want {
+			t.Errorf("Line =\n%q, want\n%q", got, s.want)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 // A trace's http object is output as much as its raw text: a URL's query
@@ -133,7 +135,7 @@ func TestStdioMaxBytes(t *testing.T) {
 		if !errors.Is(err, ErrTooMuch) {
 			t.Errorf("problem %v, want ErrTooMuch", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(loadfactor.Scale(5 * time.Second)):
 		t.Fatal("no problem raised past MaxBytes")
 	}
 	if !s.Overflowed() {
@@ -165,7 +167,7 @@ func TestStdioLineTooLongWithoutNewline(t *testing.T) {
 		if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), "no newline yet") {
 			t.Errorf("problem %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(loadfactor.Scale(5 * time.Second)):
 		t.Fatal("a line past the bound with no newline was not reported while the stream was open")
 	}
 	outW.Close()
@@ -260,7 +262,7 @@ func TestHTTPMaxBytes(t *testing.T) {
 	if err := c.Send([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`)); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(loadfactor.Scale(10 * time.Second))
 	for {
 		select {
 		case _, ok := <-c.Messages():

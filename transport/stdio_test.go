@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 // TestStdioOverGivenPipes: Stdio frames and records pipes it did not
@@ -29,7 +31,7 @@ func TestStdioOverGivenPipes(t *testing.T) {
 		if string(m.Raw) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
 			t.Errorf("message %q", m.Raw)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(loadfactor.Scale(5 * time.Second)):
 		t.Fatal("no message")
 	}
 	if s.FirstByte() <= 0 {
@@ -53,14 +55,14 @@ func TestStdioOverGivenPipes(t *testing.T) {
 	if s.OutputEnded() {
 		t.Error("OutputEnded before stdout closed")
 	}
-	for deadline := time.Now().Add(5 * time.Second); len(s.StderrTail()) < 2 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(loadfactor.Scale(5 * time.Second)); len(s.StderrTail()) < 2 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
 	// The write ends stay open, as a stray grandchild would keep them:
 	// CloseOutput must return anyway.
 	t0 := time.Now()
 	s.CloseOutput(100 * time.Millisecond)
-	if took := time.Since(t0); took > 2*time.Second {
+	if took := time.Since(t0); took > loadfactor.Scale(2*time.Second) {
 		t.Errorf("CloseOutput took %v", took)
 	}
 	noise, stderr, dropped := s.Counts()
@@ -148,7 +150,7 @@ func TestStdioDirect(t *testing.T) {
 			}
 			select {
 			case <-endedCh:
-			case <-time.After(5 * time.Second):
+			case <-time.After(loadfactor.Scale(5 * time.Second)):
 				t.Fatal("no end")
 			}
 			s.CloseOutput(time.Second)

@@ -28,6 +28,7 @@ func benchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "vs", Usage: "a second `TARGET` (a command without spaces in its path, words split on spaces, or a URL), compared with the first over --rounds rounds"},
 		&cli.IntFlag{Name: "rounds", Value: bench.DefaultRounds, Usage: "with --vs: rounds, each a fresh process of A and of B measured in turn (2 or more; 8 or more for a difference to be significant)"},
 		&cli.Uint64Flag{Name: "seed", Usage: "with --vs: shuffle which side goes first in each round with this seed (0: ABBA order)"},
+		&cli.DurationFlag{Name: "budget", Value: bench.DefaultBudget, Usage: "bound on the whole run (0: none; not with --vs): past it the series under way ends with what it has and the rest are listed as not run"},
 	}
 }
 
@@ -54,6 +55,17 @@ func benchCommand() *cli.Command {
 			}
 			prog := progressBar(cmd)
 			o.Progress = prog.Report
+			if prog.On() {
+				o.Request = prog.Request
+			}
+			if o.Budget > 0 && !cmd.Bool("quiet") {
+				// Once the server has answered: a server that cannot start
+				// gets its message alone.
+				o.Begin = func() {
+					prog.Done()
+					fmt.Fprintf(cmd.Root().ErrWriter, "bench: budget %s (--budget)\n", bench.Short(o.Budget))
+				}
+			}
 			r, err := bench.Run(ctx, o)
 			prog.Done()
 			closeTrace()
@@ -121,6 +133,14 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 		}
 	}
 	o.Rounds, o.Seed = int(cmd.Int("rounds")), cmd.Uint64("seed")
+	switch b := cmd.Duration("budget"); {
+	case b < 0:
+		return o, usageErr("--budget %s: want a length of 0 (none) or more, such as 2m", b)
+	case cmd.IsSet("vs") && cmd.IsSet("budget"):
+		return o, usageErr("--budget and --vs conflict: --vs runs the --rounds it is given; bound it with --rounds and -n")
+	case !cmd.IsSet("vs"):
+		o.Budget = b
+	}
 	if o.Rounds < 2 || o.Rounds > bench.MaxRounds {
 		return o, usageErr("--rounds %d: want 2 to %d", o.Rounds, bench.MaxRounds)
 	}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
@@ -175,6 +177,9 @@ func TestBenchModes(t *testing.T) {
 			{[]string{"--duration", "-1s", "--rate", "10/s", bin.raw}, []string{"--duration"}},
 			{[]string{"--args", "{}", bin.raw}, []string{"--args", "--call"}},
 			{[]string{"--fail-on", "cut", bin.raw}, []string{"--fail-on cut"}},
+			{[]string{"--budget", "-1s", bin.raw}, []string{"--budget -1s"}},
+			{[]string{"--budget", "soon", bin.raw}, []string{"--budget"}},
+			{[]string{"--vs", bin.raw, "--budget", "1m", bin.raw}, []string{"--budget", "--vs", "conflict"}},
 		} {
 			r := mcpprobe(t, append([]string{"bench"}, tc.args...)...)
 			if r.code != 2 {
@@ -222,5 +227,101 @@ func TestBenchWarnings(t *testing.T) {
 	}
 	if v.Get("bench.calls.0.first_error").String() != "JSON-RPC error -32603: backend unavailable" {
 		t.Errorf("first_error = %s", v.Get("bench.calls.0.first_error").Raw)
+	}
+}
+
+// sentCalls counts the tools/call requests for tool in a trace.
+func sentCalls(t *testing.T, trace, tool string) int {
+	t.Helper()
+	n := 0
+	for _, f := range readTrace(t, trace) {
+		if f.Dir == "send" && gjson.Get(f.Raw, "method").String() == "tools/call" && gjson.Get(f.Raw, "params.name").String() == tool {
+			n++
+		}
+	}
+	return n
+}
+
+// A series whose first calls time out is stopped after two of them, not
+// waited out for warmup + n + 1 timeouts; it says so, and the next
+// series is measured as usual.
+func TestBenchStopsATimedOutSeries(t *testing.T) {
+	t.Parallel()
+	trace := filepath.Join(t.TempDir(), "t.jsonl")
+	// slow_progress takes a minute here: past any --timeout on any load.
+	// Once: the factor follows the load, and the message quotes the value.
+	timeout := secs(300 * time.Millisecond)
+	args := []string{"--timeout", timeout, "-n", "5", "--warmup", "3", "--startup", "0", "--trace", trace,
+		"--call", "slow_progress", "--args", `{"duration_ms":60000}`, "--call", "find_orders", "--", bin.good, "-calls"}
+	v := benchJSONRun(t, args...)
+	slow, fast := v.Get(`bench.calls.#(tool=="slow_progress")`), v.Get(`bench.calls.#(tool=="find_orders")`)
+	if slow.Get("stopped_after").Int() != 2 || slow.Get("n").Int() != 0 {
+		t.Errorf("slow_progress: stopped_after %d, n %d, want 2 and 0: %.300s", slow.Get("stopped_after").Int(), slow.Get("n").Int(), slow.Raw)
+	}
+	if got := sentCalls(t, trace, "slow_progress"); got != 2 {
+		t.Errorf("%d calls of slow_progress sent, want 2 (then stopped); 1 + 3 + 5 without the stop", got)
+	}
+	if fast.Get("stopped_after").Int() != 0 || fast.Get("n").Int() != 5 {
+		t.Errorf("find_orders: %.300s", fast.Raw)
+	}
+	var msg string
+	for _, f := range v.Get("findings").Array() {
+		if f.Get("code").String() == "call-timeout" {
+			msg = f.Get("message").String()
+		}
+	}
+	if !strings.Contains(msg, "call slow_progress: stopped: the first 2 calls timed out after "+timeout+" each") {
+		t.Errorf("call-timeout finding %q", msg)
+	}
+	r := mcpprobe(t, append([]string{"bench"}, args...)...)
+	if r.code != 0 || !strings.Contains(r.stdout, "warning: call slow_progress: stopped: the first 2 calls timed out") {
+		t.Errorf("text: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The budget is announced, ends the series under way, and names the
+// series it left no time for; with -n this large only it can end the run.
+func TestBenchBudget(t *testing.T) {
+	t.Parallel()
+	args := []string{"bench", "--budget", "1s", "-n", "10000000", "--warmup", "0", "--startup", "0",
+		"--call", "find_orders", "--call", "tiny_image", "--call", "bad_structured", "--", bin.good, "-calls"}
+	r := mcpprobe(t, append(args[:1:1], append([]string{"--json"}, args[1:]...)...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.stderr, "bench: budget 1s (--budget)\n") {
+		t.Errorf("the budget is not announced on stderr: %q", r.stderr)
+	}
+	b := gjson.Get(r.stdout, "bench")
+	if b.Get("budget_ns").Int() != int64(time.Second) || !b.Get("budget_spent").Bool() {
+		t.Errorf("budget_ns %s, budget_spent %s", b.Get("budget_ns").Raw, b.Get("budget_spent").Raw)
+	}
+	// On a loaded machine the budget may run out before the first series
+	// starts; either way every series is measured-and-cut or not run,
+	// and the last two are not run.
+	var notRun []string
+	for _, n := range b.Get("not_run").Array() {
+		notRun = append(notRun, n.String())
+	}
+	for _, c := range b.Get("calls").Array() {
+		if c.Get("tool").String() != "find_orders" || !c.Get("cut").Bool() {
+			t.Errorf("a series measured past the budget: %.300s", c.Raw)
+		}
+	}
+	if len(notRun)+len(b.Get("calls").Array()) != 3 || !has(notRun, "call tiny_image") || !has(notRun, "call bad_structured") {
+		t.Errorf("not_run %v, calls %d", notRun, len(b.Get("calls").Array()))
+	}
+	text := mcpprobe(t, args...)
+	if text.code != 0 || !strings.Contains(text.stdout, "not run: the budget (--budget 1s) ran out before ") ||
+		!strings.Contains(text.stdout, "call tiny_image, call bad_structured.") {
+		t.Errorf("text: exit %d:\n%s\n%s", text.code, text.stdout, text.stderr)
+	}
+	// --budget 0: none, and nothing announced.
+	none := mcpprobe(t, "bench", "--json", "--budget", "0", "-n", "2", "--warmup", "0", "--startup", "0", "--call", "find_orders", "--", bin.good, "-calls")
+	if none.code != 0 || gjson.Get(none.stdout, "bench.budget_ns").Type != gjson.Null || strings.Contains(none.stderr, "budget") {
+		t.Errorf("--budget 0: exit %d, budget_ns %s, stderr %q", none.code, gjson.Get(none.stdout, "bench.budget_ns").Raw, none.stderr)
 	}
 }

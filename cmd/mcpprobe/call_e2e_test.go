@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -143,7 +144,7 @@ func TestCallStructuredAndImage(t *testing.T) {
 func TestCallTaskResearch(t *testing.T) {
 	t.Parallel()
 	se := everything(t)
-	v := callJSON(t, 0, "call", append([]string{"--task", "--timeout", "20s", "--args", `{"topic":"tides"}`, "simulate-research-query", "--"}, se...)...)
+	v := callJSON(t, 0, "call", append([]string{"--task", "--timeout", secs(20 * time.Second), "--args", `{"topic":"tides"}`, "simulate-research-query", "--"}, se...)...)
 	tk := v.Get("call.task")
 	if !tk.Get("terminal").Bool() || tk.Get("final_status").String() != "completed" || tk.Get("task_id").String() == "" {
 		t.Fatalf("task not followed to its end: %s", tk.Raw)
@@ -523,7 +524,9 @@ func TestCallHTTP(t *testing.T) {
 	if n := len(c.Get("progress").Array()); n < 3 {
 		t.Errorf("%d progress notifications over HTTP", n)
 	}
-	if at := c.Get("cancel.at_ns").Int(); at < 500_000_000 || at > 650_000_000 {
+	// A timer of 500 ms, then the work of sending: only the work is
+	// slower on a loaded machine.
+	if at := c.Get("cancel.at_ns").Int(); at < 500_000_000 || at > int64(500*time.Millisecond+bound(150*time.Millisecond)) {
 		t.Errorf("cancelled at %d ns, want about 500 ms after sending", at)
 	}
 	if !c.Get("cancel.healthy").Bool() {

@@ -262,7 +262,7 @@ func TestConfigAllUsage(t *testing.T) {
 // mcpprobeEnv runs the built binary with extra environment variables.
 func mcpprobeEnv(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 	cmd.Env = append(os.Environ(), env...)

@@ -131,7 +131,7 @@ func recordCalls(t *testing.T, dir string, argv []string) error {
 
 // replayCall runs the case in-process on its trace, at the recorded times.
 func replayCall(dir string, c callCase) (*call.Result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(30*time.Second))
 	defer cancel()
 	f, err := os.Open(filepath.Join(dir, c.name+".jsonl"))
 	if err != nil {
@@ -145,8 +145,8 @@ func replayCall(dir string, c callCase) (*call.Result, error) {
 	target := launch.ReplayTarget(c.name, frames)
 	target.Timed = true
 	o := call.Options{
-		Spec: launch.Spec{Target: target, Probe: probe.Options{Protocol: "auto", Timeout: 10 * time.Second,
-			StartupTimeout: 2 * time.Second, DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000}},
+		Spec: launch.Spec{Target: target, Probe: probe.Options{Protocol: "auto", Timeout: bound(10 * time.Second),
+			StartupTimeout: bound(2 * time.Second), DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000}},
 		Kind: map[string]callresult.Kind{"call": callresult.KindTool, "read": callresult.KindResource, "prompt": callresult.KindPrompt}[c.command],
 		Name: c.what, Progress: c.progress,
 	}

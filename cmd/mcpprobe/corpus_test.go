@@ -86,7 +86,7 @@ var corpusTools = []string{"echo", "pick", "strict_echo", "lookup"}
 // so that a loaded machine records no false no_answer. A replay delivers
 // each recorded answer at once and can wait less for one never recorded.
 const (
-	corpusRecordTimeout = "2s"
+	corpusRecordTimeout = 2 * time.Second
 	corpusReplayTimeout = 300 * time.Millisecond
 )
 
@@ -114,7 +114,7 @@ var mcpgoBuild struct {
 func mcpgoServer(t *testing.T) string {
 	t.Helper()
 	mcpgoBuild.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), bound(5*time.Minute))
 		defer cancel()
 		p := filepath.Join(bin.dir, "mcpgoserver")
 		mcpgoBuild.out, mcpgoBuild.err = exec.CommandContext(ctx, "go", "build", "-o", p, "../../fixtures/mcpgoserver").CombinedOutput()
@@ -181,7 +181,7 @@ func recordCorpus(t *testing.T, cs corpusServer, dir string) error {
 		return &recordError{"wire", r}
 	}
 	mTrace := filepath.Join(t.TempDir(), "malformed.jsonl")
-	args := []string{"malformed", "--quiet", "--timeout", corpusRecordTimeout, "--trace", mTrace}
+	args := []string{"malformed", "--quiet", "--timeout", secs(corpusRecordTimeout), "--trace", mTrace}
 	for _, tool := range corpusTools {
 		args = append(args, "--call", tool)
 	}
@@ -213,9 +213,9 @@ func (e *recordError) Error() string {
 // replayCorpus runs wire and malformed in-process on the recorded traces,
 // with the options they were recorded with.
 func replayCorpus(dir string) corpusRun {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(30*time.Second))
 	defer cancel()
-	po := probe.Options{Protocol: "auto", Timeout: corpusReplayTimeout, StartupTimeout: 2 * time.Second,
+	po := probe.Options{Protocol: "auto", Timeout: bound(corpusReplayTimeout), StartupTimeout: bound(2 * time.Second),
 		DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000}
 
 	wf, err := os.Open(filepath.Join(dir, "wire.jsonl"))

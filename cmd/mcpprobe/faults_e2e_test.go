@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
@@ -73,26 +74,26 @@ func TestFaults(t *testing.T) {
 					t.Errorf("run = %s", v.Raw)
 				}
 			}},
-		{"slow reply past the timeout", []string{"--slow-at", "2", "--delay", "1s", "--timeout", "300ms", "--calls", "4", "--call", "echo"},
+		{"slow reply past the timeout", []string{"--slow-at", "2", "--delay", secs(1 * time.Second), "--timeout", secs(300 * time.Millisecond), "--calls", "4", "--call", "echo"},
 			"ok timeout ok ok",
 			func(t *testing.T, v gjson.Result) {
 				if v.Get("late_replies").Int() != 1 {
 					t.Errorf("late replies = %d", v.Get("late_replies").Int())
 				}
-				if ms := v.Get("calls.1.ms").Float(); ms < 300 || ms > 1000 {
+				if ms := v.Get("calls.1.ms").Float(); ms < 300 || ms > float64(bound(time.Second).Milliseconds()) {
 					t.Errorf("timeout detected after %.0f ms", ms)
 				}
 			}},
-		{"dropped reply", []string{"--drop-at", "1", "--timeout", "300ms", "--calls", "2", "--call", "echo"}, "timeout ok", nil},
+		{"dropped reply", []string{"--drop-at", "1", "--timeout", secs(300 * time.Millisecond), "--calls", "2", "--call", "echo"}, "timeout ok", nil},
 		{"tool selector and errors", []string{"--crash-at", "tool:write", "--call", "fail", "--call", "write", "--calls", "3"},
 			"is_error closed not_connected", nil},
 		{"exit at startup", []string{"--exit-at-startup", "--calls", "2", "--call", "echo"}, "closed not_connected not_connected", nil},
 		{"exit at startup, restart", []string{"--exit-at-startup", "--restart", "--calls", "2", "--call", "echo"}, "closed ok ok", nil},
-		{"garbled reply, spec client", []string{"--garble-at", "2", "--timeout", "300ms", "--calls", "3", "--call", "echo"}, "ok timeout ok", nil},
+		{"garbled reply, spec client", []string{"--garble-at", "2", "--timeout", secs(300 * time.Millisecond), "--calls", "3", "--call", "echo"}, "ok timeout ok", nil},
 		{"garbled reply, strict client", []string{"--garble-at", "2", "--client", "strict", "--calls", "3", "--call", "echo"}, "ok closed not_connected", nil},
-		{"combined faults", []string{"--slow-at", "1", "--delay", "600ms", "--drop-at", "3", "--timeout", "300ms", "--calls", "4", "--call", "echo"}, "timeout ok timeout ok", nil},
-		{"probability, seeded", []string{"--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo"}, "", func(t *testing.T, v gjson.Result) {
-			again := faultsRun(t, "--drop-at", "p:0.5", "--seed", "3", "--timeout", "200ms", "--calls", "6", "--call", "echo", "--", bin.raw, "-bench-tools")
+		{"combined faults", []string{"--slow-at", "1", "--delay", secs(600 * time.Millisecond), "--drop-at", "3", "--timeout", secs(300 * time.Millisecond), "--calls", "4", "--call", "echo"}, "timeout ok timeout ok", nil},
+		{"probability, seeded", []string{"--drop-at", "p:0.5", "--seed", "3", "--timeout", secs(200 * time.Millisecond), "--calls", "6", "--call", "echo"}, "", func(t *testing.T, v gjson.Result) {
+			again := faultsRun(t, "--drop-at", "p:0.5", "--seed", "3", "--timeout", secs(200*time.Millisecond), "--calls", "6", "--call", "echo", "--", bin.raw, "-bench-tools")
 			if outcomes(v) != outcomes(again) || !strings.Contains(outcomes(v), "timeout") || !strings.Contains(outcomes(v), "ok") {
 				t.Errorf("seeded runs differ or hit all/none: %q vs %q", outcomes(v), outcomes(again))
 			}
@@ -113,7 +114,7 @@ func TestFaults(t *testing.T) {
 
 func TestFaultsClientPolicies(t *testing.T) {
 	t.Parallel()
-	v := faultsJSON(t, "--client", "all", "--pollute", "partial", "--pollute-at", "2", "--timeout", "300ms", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
+	v := faultsJSON(t, "--client", "all", "--pollute", "partial", "--pollute-at", "2", "--timeout", secs(300*time.Millisecond), "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools")
 	want := map[string]string{
 		"spec":    "ok timeout ok",
 		"strict":  "ok closed not_connected",
@@ -208,7 +209,7 @@ func TestFaultsRealPeer(t *testing.T) {
 
 func TestReportFaultsAndMalformedSections(t *testing.T) {
 	t.Parallel()
-	r := mcpprobe(t, "report", "--faults", "--malformed", "--timeout", "1s", "--", bin.raw, "-bench-tools")
+	r := mcpprobe(t, "report", "--faults", "--malformed", "--timeout", secs(1*time.Second), "--", bin.raw, "-bench-tools")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -270,7 +271,7 @@ func TestFaultsRecoveryOnErrorAnswers(t *testing.T) {
 // that client did with it.
 func TestFaultsStrayOutputShown(t *testing.T) {
 	t.Parallel()
-	args := []string{"--client", "all", "--timeout", "1s", "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools", "-log-between-calls"}
+	args := []string{"--client", "all", "--timeout", secs(1 * time.Second), "--calls", "3", "--call", "echo", "--", bin.raw, "-bench-tools", "-log-between-calls"}
 	v := faultsJSON(t, args...)
 	did := map[string]string{"spec": "skipped (reported as a transport error)", "strict": "a strict client ends the session",
 		"lenient": "skipped silently", "ts": "skipped (reported as a transport error)"}

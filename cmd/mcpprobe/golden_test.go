@@ -69,7 +69,7 @@ func recorded(t *testing.T, name string) wire.Options {
 	}
 	return wire.Options{Spec: launch.Spec{
 		Target: launch.Target{Kind: "replay", Name: name, Frames: frames},
-		Probe: probe.Options{Protocol: "auto", Timeout: 2 * time.Second, StartupTimeout: 2 * time.Second,
+		Probe: probe.Options{Protocol: "auto", Timeout: bound(2 * time.Second), StartupTimeout: bound(2 * time.Second),
 			DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000},
 	}}
 }
@@ -142,7 +142,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), bound(20*time.Second))
 			defer cancel()
 			o := tc.run(ctx, t)
 			var text bytes.Buffer

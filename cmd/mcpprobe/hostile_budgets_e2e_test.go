@@ -33,17 +33,17 @@ func TestHostileServersStayBounded(t *testing.T) {
 	}{
 		// 5.1 GB RSS before: notifications without end while tools/list
 		// waits. The default --max-bytes stops it.
-		{"notification flood", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-flood-notifications"},
+		{"notification flood", []string{"wire", "--json", "--timeout", secs(30 * time.Second), "--", bin.raw, "-flood-notifications"},
 			0, []string{"max-bytes", "capture-capped"}, 20 * time.Second, nil},
 		// 6.7 GB before: 1 MB pages, each with a fresh cursor.
-		{"endless pages", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-endless-pages", "1000000"},
+		{"endless pages", []string{"wire", "--json", "--timeout", secs(30 * time.Second), "--", bin.raw, "-endless-pages", "1000000"},
 			0, []string{"capture-capped"}, 20 * time.Second, nil},
 		// Reported as silence after the timeout before: a line of 100 MB
 		// (200 MB in the issue; the same past 16 MiB), no newline.
-		{"100 MB line without newline", []string{"wire", "--json", "--timeout", "30s", "--", bin.raw, "-line-no-newline", "100000000"},
+		{"100 MB line without newline", []string{"wire", "--json", "--timeout", secs(30 * time.Second), "--", bin.raw, "-line-no-newline", "100000000"},
 			0, []string{"line-too-long"}, 20 * time.Second, nil},
 		// Past --max-bytes before the handshake: exit 3, in three parts.
-		{"stderr flood past --max-bytes", []string{"wire", "--max-bytes", "100000", "--startup-timeout", "30s", "--", bin.raw, "-stderr-flood", "100000"},
+		{"stderr flood past --max-bytes", []string{"wire", "--max-bytes", "100000", "--startup-timeout", secs(30 * time.Second), "--", bin.raw, "-stderr-flood", "100000"},
 			3, nil, 20 * time.Second, []string{"more than --max-bytes before it answered initialize", "\nReceived: stderr: debug: warming cache", "\nTry: raise --max-bytes"}},
 	}
 	for _, tc := range tests {
@@ -54,8 +54,8 @@ func TestHostileServersStayBounded(t *testing.T) {
 			if r.code != tc.wantCode {
 				t.Fatalf("exit %d, want %d: %s", r.code, tc.wantCode, r.stderr)
 			}
-			if r.took > tc.within {
-				t.Errorf("took %v, want under %v", r.took, tc.within)
+			if r.took > bound(tc.within) {
+				t.Errorf("took %v, want under %v", r.took, bound(tc.within))
 			}
 			if r.hwmKB == 0 || r.hwmKB > maxRSSKB {
 				t.Errorf("peak RSS %d KiB, want under %d", r.hwmKB, maxRSSKB)
@@ -170,7 +170,7 @@ func TestProxyDeliversEverythingToASlowHost(t *testing.T) {
 			}
 		}
 	}()
-	limit := time.NewTimer(time.Minute)
+	limit := time.NewTimer(bound(time.Minute))
 	defer limit.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -253,9 +253,9 @@ func TestProxyExitCodeMirrorsTheServer(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err = <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(bound(30 * time.Second)):
 		_ = cmd.Process.Kill()
-		t.Fatal("the proxy outlived its crashed server by 30 s")
+		t.Fatalf("the proxy outlived its crashed server by %v", bound(30*time.Second))
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -19,8 +19,15 @@ import (
 
 // hostileCall runs a one-request command with --json and returns the run
 // and its section, the envelope checked against the schema.
+//
+// Without a --timeout of its own, the call gets the default 10 s scaled by
+// the load: the hostile answers are large, and reading them is work a
+// loaded machine does slowly.
 func hostileCall(t *testing.T, code int, args ...string) (result, gjson.Result) {
 	t.Helper()
+	if !has(args, "--timeout") {
+		args = append([]string{"--timeout", secs(10 * time.Second)}, args...)
+	}
 	r := mcpprobe(t, append([]string{"call", "--json"}, args...)...)
 	if r.code != code {
 		t.Fatalf("exit %d, want %d: %s\n%.800s", r.code, code, r.stderr, r.stdout)
@@ -50,7 +57,7 @@ func lines(s string) int { return strings.Count(s, "\n") }
 func TestHostileCallHugeResult(t *testing.T) {
 	t.Parallel()
 	const size = 64 << 20
-	r := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", "40s", "call", "--", bin.raw, "-result-text", fmt.Sprint(size))
+	r := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", secs(40*time.Second), "call", "--", bin.raw, "-result-text", fmt.Sprint(size))
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -68,7 +75,7 @@ func TestHostileCallHugeResult(t *testing.T) {
 
 	// Over --max-line (16 MiB by default): the line is refused as it is
 	// read, never held whole.
-	_, v := hostileCall(t, 0, "--timeout", "20s", "call", "--", bin.raw, "-result-text", "20000000")
+	_, v := hostileCall(t, 0, "--timeout", secs(20*time.Second), "call", "--", bin.raw, "-result-text", "20000000")
 	wantCodes(t, v, "call-unanswered")
 	if u := v.Get("call.unanswered").String(); !strings.Contains(u, "line too long") || !strings.Contains(u, "--max-line") {
 		t.Errorf("unanswered: %q", u)
@@ -89,7 +96,7 @@ func TestHostileCallHugeResult(t *testing.T) {
 // and an image/png holding text are findings.
 func TestHostileCallBase64(t *testing.T) {
 	t.Parallel()
-	r := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", "40s", "call", "--", bin.raw, "-result-base64", "30000000")
+	r := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", secs(40*time.Second), "call", "--", bin.raw, "-result-base64", "30000000")
 	if r.code != 0 || r.hwmKB > maxRSSKB {
 		t.Fatalf("exit %d, peak RSS %d KiB: %s", r.code, r.hwmKB, r.stderr)
 	}
@@ -114,8 +121,8 @@ func TestHostileCallStructuredAndSchemas(t *testing.T) {
 	// The raw result is embedded as sent, as wire embeds a deep schema:
 	// valid JSON, deeper than the schema validator's parser takes, so it
 	// is read with gjson here.
-	dr := mcpprobe(t, "call", "--json", "call", "--", bin.raw, "-result-deep", "100000")
-	if dr.code != 0 || !gjson.Valid(dr.stdout) || dr.took > 20*time.Second || dr.peakKB > maxRSSKB {
+	dr := mcpprobe(t, "call", "--json", "--timeout", secs(10*time.Second), "call", "--", bin.raw, "-result-deep", "100000")
+	if dr.code != 0 || !gjson.Valid(dr.stdout) || dr.took > bound(20*time.Second) || dr.peakKB > maxRSSKB {
 		t.Fatalf("deep: exit %d in %v, %d KiB, valid JSON %v: %s", dr.code, dr.took, dr.peakKB, gjson.Valid(dr.stdout), dr.stderr)
 	}
 	v := gjson.Parse(dr.stdout)
@@ -129,13 +136,13 @@ func TestHostileCallStructuredAndSchemas(t *testing.T) {
 		}
 	}
 
-	r, v2 := hostileCall(t, 0, "--timeout", "30s", "call", "--", bin.raw, "-schema-fanout", "40")
+	r, v2 := hostileCall(t, 0, "--timeout", secs(30*time.Second), "call", "--", bin.raw, "-schema-fanout", "40")
 	v = v2
 	wantCodes(t, v, "structured-unchecked")
 	if m := v.Get(`findings.#(code=="structured-unchecked").message`).String(); !strings.Contains(m, "abandoned") {
 		t.Errorf("fan-out: %q", m)
 	}
-	if r.took > 20*time.Second {
+	if r.took > bound(20*time.Second) {
 		t.Errorf("a $ref fan-out took %v", r.took)
 	}
 
@@ -145,7 +152,7 @@ func TestHostileCallStructuredAndSchemas(t *testing.T) {
 		t.Errorf("20 MB schema: %q", m)
 	}
 
-	r = mcpprobe(t, "call", "--max-line", "80000000", "call", "--", bin.raw, "-schema-bytes", "50000000")
+	r = mcpprobe(t, "call", "--max-line", "80000000", "--timeout", secs(10*time.Second), "call", "--", bin.raw, "-schema-bytes", "50000000")
 	if r.code != 3 || !strings.Contains(r.stderr, "tools/list failed") || !strings.Contains(r.stderr, "keep budget") {
 		t.Errorf("50 MB schema: exit %d: %s", r.code, r.stderr)
 	}
@@ -206,7 +213,7 @@ func TestHostileCallEscapes(t *testing.T) {
 	}
 	// A call never answered, in a report: bounded by --timeout, said so.
 	r = mcpprobe(t, "report", "--timeout", "2s", "--call", "call={}", "--", bin.raw, "-call-silent")
-	if r.code != 0 || !strings.Contains(r.stdout, "## Calls") || r.took > 15*time.Second {
+	if r.code != 0 || !strings.Contains(r.stdout, "## Calls") || r.took > bound(15*time.Second) {
 		t.Errorf("report, silent call: exit %d in %v: %s", r.code, r.took, r.stderr)
 	}
 }
@@ -216,16 +223,16 @@ func TestHostileCallEscapes(t *testing.T) {
 // clipped; foreign, tokenless and non-numeric progress are findings.
 func TestHostileCallProgress(t *testing.T) {
 	t.Parallel()
-	r, v := hostileCall(t, 0, "--progress", "--timeout", "40s", "call", "--", bin.raw, "-progress-flood", "1000000")
+	r, v := hostileCall(t, 0, "--progress", "--timeout", secs(40*time.Second), "call", "--", bin.raw, "-progress-flood", "1000000")
 	c := v.Get("call")
 	if !c.Get("completed").Bool() || c.Get("progress_seen").Int() != 1_000_000 || c.Get("progress.#").Int() > 10_000 {
 		t.Errorf("completed %v, progress_seen %d, kept %d", c.Get("completed").Bool(), c.Get("progress_seen").Int(), c.Get("progress.#").Int())
 	}
 	wantCodes(t, v, "capture-capped")
-	if r.took > 40*time.Second {
+	if r.took > bound(40*time.Second) {
 		t.Errorf("took %v", r.took)
 	}
-	tr := probeRun(t, nil, nil, "call", "--progress", "--timeout", "40s", "call", "--", bin.raw, "-progress-flood", "1000000")
+	tr := probeRun(t, nil, nil, "call", "--progress", "--timeout", secs(40*time.Second), "call", "--", bin.raw, "-progress-flood", "1000000")
 	if tr.code != 0 || lines(tr.stdout) > 300 || !strings.Contains(tr.stdout, "kept of 1,000,000 read") || !strings.Contains(tr.stdout, "9,950 more not shown") {
 		t.Errorf("text: exit %d, %d lines:\n%.3000s", tr.code, lines(tr.stdout), tr.stdout)
 	}
@@ -234,7 +241,7 @@ func TestHostileCallProgress(t *testing.T) {
 	}
 
 	// A 10 MB message: kept in --json as sent, clipped in the text.
-	tr = probeRun(t, nil, nil, "call", "--progress", "call", "--", bin.raw, "-progress-huge", "10000000")
+	tr = probeRun(t, nil, nil, "call", "--progress", "--timeout", secs(10*time.Second), "call", "--", bin.raw, "-progress-huge", "10000000")
 	if tr.code != 0 || len(tr.stdout) > 64<<10 || !strings.Contains(tr.stdout, "mmm…") {
 		t.Errorf("huge progress message: exit %d, %d bytes of text", tr.code, len(tr.stdout))
 	}
@@ -248,7 +255,7 @@ func TestHostileCallProgress(t *testing.T) {
 	// ends where the kept part does, and a policy whose timer would fire
 	// past it is inconclusive, not "would time out" for want of the
 	// progress that was counted and dropped.
-	_, v = hostileCall(t, 0, "--progress", "--policy", "mine=timeout:500ms,reset-on-progress", "--timeout", "20s", "call", "--", bin.raw, "-call-progress", "2500ms", "-progress-batch", "1000")
+	_, v = hostileCall(t, 0, "--progress", "--policy", "mine=timeout:500ms,reset-on-progress", "--timeout", secs(20*time.Second), "call", "--", bin.raw, "-call-progress", "2500ms", "-progress-batch", "1000")
 	if seen, kept := v.Get("call.progress_seen").Int(), v.Get("call.progress.#").Int(); seen < 20_000 || kept >= seen {
 		t.Errorf("progress seen %d, kept %d", seen, kept)
 	}
@@ -276,14 +283,14 @@ func TestHostileCallProgress(t *testing.T) {
 func TestHostileCallServerRequests(t *testing.T) {
 	t.Parallel()
 	for _, policy := range [][]string{nil, {"--elicit", "decline", "--sampling-reply", "hi", "--root", "file:///tmp"}} {
-		args := append(append([]string{"--timeout", "20s"}, policy...), "call", "--", bin.raw, "-request-flood", "30000")
+		args := append(append([]string{"--timeout", secs(20 * time.Second)}, policy...), "call", "--", bin.raw, "-request-flood", "30000")
 		r, v := hostileCall(t, 0, args...)
 		c := v.Get("call")
 		if !c.Get("completed").Bool() {
 			t.Errorf("%v: the response behind the flood was not read: %s", policy, c.Get("unanswered").String())
 		}
 		wantCodes(t, v, "server-request")
-		if r.took > 20*time.Second {
+		if r.took > bound(20*time.Second) {
 			t.Errorf("%v: took %v", policy, r.took)
 		}
 		if policy != nil && !strings.Contains(c.Get(`events.#(method=="sampling/createMessage").answer`).String(), "--sampling-reply") {
@@ -322,25 +329,25 @@ func TestHostileCallTasks(t *testing.T) {
 	}
 	r, v := task(0, []string{"--timeout", "3s"}, "good", "-task-poll", "1000000000000")
 	wantCodes(t, v, "task-not-terminal")
-	if n := len(v.Get(`call.task.polls.#(method=="tasks/get")#`).Array()); n != 1 || r.took > 10*time.Second {
+	if n := len(v.Get(`call.task.polls.#(method=="tasks/get")#`).Array()); n != 1 || r.took > bound(10*time.Second) {
 		t.Errorf("pollInterval 10^12: %d tasks/get in %v", n, r.took)
 	}
 	_, v = task(0, nil, "reopen")
 	wantCodes(t, v, "task-forbidden-transition")
 	r, v = task(0, []string{"--timeout", "2s"}, "get-silent")
 	wantCodes(t, v, "task-not-terminal")
-	if r.took < 1500*time.Millisecond || r.took > 10*time.Second {
+	if r.took < 1500*time.Millisecond || r.took > bound(10*time.Second) {
 		t.Errorf("get-silent took %v", r.took)
 	}
 	r, v = task(0, []string{"--timeout", "2s"}, "result-silent")
-	if m := v.Get(`findings.#(code=="task-not-terminal").message`).String(); !strings.Contains(m, "tasks/result") || r.took > 10*time.Second {
+	if m := v.Get(`findings.#(code=="task-not-terminal").message`).String(); !strings.Contains(m, "tasks/result") || r.took > bound(10*time.Second) {
 		t.Errorf("result-silent (%v): %q", r.took, m)
 	}
 	if v.Get("call.completed").Bool() {
 		t.Errorf("result-silent completed")
 	}
 
-	tr := probeRun(t, nil, nil, "call", "--task", "research", "--", bin.raw, "-tasks", "reopen", "-task-id-len", "1048576")
+	tr := probeRun(t, nil, nil, "call", "--task", "--timeout", secs(10*time.Second), "research", "--", bin.raw, "-tasks", "reopen", "-task-id-len", "1048576")
 	if tr.code != 0 || len(tr.stdout) > 64<<10 || tr.hwmKB > maxRSSKB {
 		t.Errorf("1 MB task id: exit %d, %d bytes of text, %d KiB", tr.code, len(tr.stdout), tr.hwmKB)
 	}
@@ -377,7 +384,7 @@ func TestHostileCallAnswers(t *testing.T) {
 		if tc.flag == "-call-exit" && !strings.Contains(m, "exited on its own during the probe (exit status 1)") {
 			t.Errorf("exited: %q", m)
 		}
-		if r.took < tc.min || r.took > tc.max {
+		if r.took < tc.min || r.took > bound(tc.max) {
 			t.Errorf("%s took %v, want %v to %v", tc.flag, r.took, tc.min, tc.max)
 		}
 		if f := mcpprobe(t, "call", "--fail-on", "warning", "--timeout", "2s", "call", "--", bin.raw, tc.flag); f.code != 1 || !strings.Contains(f.stderr, "--fail-on tripped: warning") {
@@ -405,7 +412,7 @@ func TestHostileCallCancel(t *testing.T) {
 	if cn.Get("outcome").String() != "went on" || !cn.Get("healthy").Bool() || cn.Get("progress_after").Int() < 10 {
 		t.Errorf("ignored: %s", cn.Raw)
 	}
-	if r.took > 15*time.Second {
+	if r.took > bound(15*time.Second) {
 		t.Errorf("ignored: took %v", r.took)
 	}
 	_, v = hostileCall(t, 0, "--progress", "--cancel-after", "300ms", "--timeout", "10s", "call", "--", bin.raw, "-call-progress", "1500ms")
@@ -416,10 +423,10 @@ func TestHostileCallCancel(t *testing.T) {
 	r, v = hostileCall(t, 0, "--progress", "--cancel-after", "300ms", "--timeout", "10s", "call", "--", bin.raw, "-call-progress", "6s", "-cancel-die")
 	cn = v.Get("call.cancel")
 	wantCodes(t, v, "cancel-session-unusable")
-	if cn.Get("outcome").String() != "ended" || cn.Get("healthy").Bool() || cn.Get("ended_ns").Int() > int64(2*time.Second) {
+	if cn.Get("outcome").String() != "ended" || cn.Get("healthy").Bool() || cn.Get("ended_ns").Int() > int64(bound(2*time.Second)) {
 		t.Errorf("died: %s", cn.Raw)
 	}
-	if r.took > 5*time.Second {
+	if r.took > bound(5*time.Second) {
 		t.Errorf("died: took %v, as if it waited for a server that is gone", r.took)
 	}
 	tr := mcpprobe(t, "call", "--progress", "--cancel-after", "300ms", "call", "--", bin.raw, "-call-progress", "6s", "-cancel-die")
@@ -481,18 +488,18 @@ func hostileHTTP(t *testing.T, size int) string {
 // echo), one past --max-line, and a call never answered.
 func TestHostileCallHTTP(t *testing.T) {
 	t.Parallel()
-	tr := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", "40s", hostileHTTP(t, 64<<20), "call")
+	tr := probeRun(t, nil, nil, "call", "--max-line", "80000000", "--timeout", secs(40*time.Second), hostileHTTP(t, 64<<20), "call")
 	if tr.code != 0 || tr.hwmKB > maxRSSKB || len(tr.stdout) > 64<<10 || !strings.Contains(tr.stdout, "67,108,864 chars") {
 		t.Errorf("64 MB over HTTP: exit %d, peak %d KiB, %d bytes of text: %s\n%.2000s", tr.code, tr.hwmKB, len(tr.stdout), tr.stderr, tr.stdout)
 	}
-	_, v := hostileCall(t, 0, "--timeout", "20s", hostileHTTP(t, 20_000_000), "call")
+	_, v := hostileCall(t, 0, "--timeout", secs(20*time.Second), hostileHTTP(t, 20_000_000), "call")
 	wantCodes(t, v, "call-unanswered")
 	if u := v.Get("call.unanswered").String(); !strings.Contains(u, "--max-line") {
 		t.Errorf("over --max-line over HTTP: %q", u)
 	}
 	r, v := hostileCall(t, 0, "--timeout", "2s", hostileHTTP(t, -1), "call")
 	wantCodes(t, v, "call-unanswered")
-	if r.took < 2*time.Second || r.took > 12*time.Second {
+	if r.took < 2*time.Second || r.took > bound(12*time.Second) {
 		t.Errorf("never answered over HTTP: took %v", r.took)
 	}
 	if f := mcpprobe(t, "call", "--fail-on", "warning", "--timeout", "2s", hostileHTTP(t, -1), "call"); f.code != 1 {

@@ -111,7 +111,7 @@ func TestHTTPServerRequestFlood(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	r := mcpprobe(t, "wire", "--json", "--timeout", "3s", srv.URL+"/mcp")
+	r := mcpprobe(t, "wire", "--json", "--timeout", secs(3*time.Second), srv.URL+"/mcp")
 	if r.code != 0 || strings.Contains(r.stderr, "panic") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -132,7 +132,7 @@ func TestHangupCleansUp(t *testing.T) {
 			{ID: "b-silent", Command: bin.raw, Args: []string{"-silent", "-escape", "-pidfile", pids}},
 		})
 		out := filepath.Join(t.TempDir(), "results.jsonl")
-		code, _, msg := signalled(t, syscall.SIGHUP, pids, 2, append([]string{"survey", fleet, "--jobs", "1", "-o", out}, surveyBounds...)...)
+		code, _, msg := signalled(t, syscall.SIGHUP, pids, 2, append([]string{"survey", fleet, "--jobs", "1", "-o", out}, surveyBounds()...)...)
 		if code != 129 {
 			t.Errorf("exit %d, want 129; stderr:\n%s", code, msg)
 		}

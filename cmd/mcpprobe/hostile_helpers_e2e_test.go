@@ -36,7 +36,7 @@ type measured struct {
 // memory.
 func probeRun(t *testing.T, env []string, stdin []byte, args ...string) measured {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -49,7 +49,7 @@ func probeRun(t *testing.T, env []string, stdin []byte, args ...string) measured
 	start := time.Now()
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("mcpprobe %q ran for a minute", args)
+		t.Fatalf("mcpprobe %q ran for %v", args, bound(time.Minute))
 	}
 	r := measured{result: result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}, hwmKB: peak()}
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -93,7 +93,7 @@ func pidsIn(t *testing.T, path string) []int {
 // for a reaper that will never come does not count), and kills it.
 func noneLeft(t *testing.T, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(bound(2 * time.Second))
 	for _, pid := range pids {
 		for alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)

@@ -75,7 +75,7 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 			// Wait until the server and its grandchild are up (the
 			// pid file has both), then a little longer, so the command
 			// is inside its wait.
-			for i := 0; i < 200 && len(pidsIn(t, pids)) < 2; i++ {
+			for up := time.Now().Add(bound(2 * time.Second)); time.Now().Before(up) && len(pidsIn(t, pids)) < 2; {
 				time.Sleep(10 * time.Millisecond)
 			}
 			time.Sleep(300 * time.Millisecond)
@@ -88,9 +88,9 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 			_ = cmd.Process.Signal(tc.sig)
 			select {
 			case err = <-done:
-			case <-time.After(10 * time.Second):
+			case <-time.After(bound(10 * time.Second)):
 				_ = cmd.Process.Kill()
-				t.Fatalf("still running 10 s after %v", tc.sig)
+				t.Fatalf("still running %v after %v", bound(10*time.Second), tc.sig)
 			}
 			took := time.Since(sent)
 			t.Logf("%v: exit after %v", tc.sig, took.Round(time.Millisecond))
@@ -101,9 +101,11 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 			if code != tc.want {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.want, errb.String())
 			}
-			// The bound is the user's: a second. mcpprobe aims at 800 ms.
-			if took > time.Second {
-				t.Errorf("took %v after %v to exit, want under 1 s", took, tc.sig)
+			// The bound is the user's: a second. mcpprobe aims at 800 ms,
+			// which are its timers (the same under any load); the rest is
+			// work, which a loaded machine does slower.
+			if limit := 800*time.Millisecond + bound(200*time.Millisecond); took > limit {
+				t.Errorf("took %v after %v to exit, want under %v (1 s on an idle machine)", took, tc.sig, limit)
 			}
 			msg := errb.String()
 			name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[tc.sig]

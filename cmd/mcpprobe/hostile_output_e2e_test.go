@@ -41,10 +41,12 @@ func rusageRun(t *testing.T, args ...string) rusageResult {
 	return rusageResult{result: r, maxRSSKB: int64(r.peakKB)}
 }
 
-// bounded fails the test for a run past within or maxRSSKB.
+// bounded fails the test for a run past within (an idle machine's bound,
+// scaled by the load) or maxRSSKB.
 func bounded(t *testing.T, r rusageResult, within time.Duration) {
 	t.Helper()
 	t.Logf("exit %d in %v, peak RSS %d MiB", r.code, r.took.Round(time.Millisecond), r.maxRSSKB>>10)
+	within = bound(within)
 	if r.took > within {
 		t.Errorf("took %v, want under %v", r.took, within)
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -281,7 +282,7 @@ func TestLegacySessionIDCutInTrace(t *testing.T) {
 	}))
 	defer srv.Close()
 	trace := filepath.Join(t.TempDir(), "t.jsonl")
-	r := probeRun(t, nil, nil, "wire", "--transport", "sse", "--timeout", "5s", "--trace", trace, srv.URL+"/sse")
+	r := probeRun(t, nil, nil, "wire", "--transport", "sse", "--timeout", secs(5*time.Second), "--trace", trace, srv.URL+"/sse")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -182,8 +182,8 @@ func TestHTTPBadInput(t *testing.T) {
 		{"400 html body escaped", "400html", nil, 3, []string{"HTTP 400", `<h1>Bad \x1b[31mRequest</h1>`}},
 		{"json-rpc error in a 4xx body", "rpc4xx", nil, 3, []string{"HTTP 400", "JSON-RPC error -32000: Bad Request: No valid session ID provided"}},
 		{"sse that only trickles", "trickle", []string{"--startup-timeout", "1s", "--discover-timeout", "300ms"}, 3, []string{"did not answer initialize within"}},
-		{"sse cut mid-event", "cut", []string{"--startup-timeout", "2s"}, 3, []string{"ended in the middle of an event"}},
-		{"body not json", "notjson", []string{"--startup-timeout", "2s"}, 3, []string{"not a JSON-RPC message", "hello world"}},
+		{"sse cut mid-event", "cut", []string{"--startup-timeout", secs(2 * time.Second)}, 3, []string{"ended in the middle of an event"}},
+		{"body not json", "notjson", []string{"--startup-timeout", secs(2 * time.Second)}, 3, []string{"not a JSON-RPC message", "hello world"}},
 		{"gzip body", "gzip", nil, 3, []string{"compressed (Content-Encoding: gzip)"}},
 	}
 	for _, tc := range tests {
@@ -205,7 +205,7 @@ func TestHTTPBadInput(t *testing.T) {
 			if strings.ContainsRune(r.stderr, 0x1b) {
 				t.Errorf("raw escape character on stderr")
 			}
-			if r.took > 10*time.Second {
+			if r.took > bound(10*time.Second) {
 				t.Errorf("took %v", r.took)
 			}
 		})
@@ -382,8 +382,8 @@ func startHTTPServer(t *testing.T, env []string, want string, argv ...string) st
 	select {
 	case line := <-found:
 		return line
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%v did not say %q within 20s", argv, want)
+	case <-time.After(bound(20 * time.Second)):
+		t.Fatalf("%v did not say %q within %v", argv, want, bound(20*time.Second))
 	}
 	return ""
 }
@@ -492,7 +492,7 @@ func TestHTTPGoSDKServers(t *testing.T) {
 // waitPort waits until addr accepts connections.
 func waitPort(t *testing.T, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(bound(20 * time.Second))
 	for time.Now().Before(deadline) {
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			c.Close()

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
@@ -90,7 +91,7 @@ func checkVerdictsCite(t *testing.T, name string, env gjson.Result) {
 // reason of its own (no such order), so its cases are inconclusive.
 func TestMalformedGoSDK(t *testing.T) {
 	t.Parallel()
-	env := malformedRun(t, "--timeout", "1s", bin.good)
+	env := malformedRun(t, "--timeout", secs(1*time.Second), bin.good)
 	got := casesOf(env)
 	checkCases(t, got, map[string]want{
 		"find_orders|baseline (valid call)":      {"ok", "pass"},
@@ -120,7 +121,7 @@ func TestMalformedGoSDK(t *testing.T) {
 // client observed.
 func TestMalformedRawServer(t *testing.T) {
 	t.Parallel()
-	env := malformedRun(t, "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools")
+	env := malformedRun(t, "--timeout", secs(500*time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools")
 	got := casesOf(env)
 	checkCases(t, got, map[string]want{
 		"echo|baseline (valid call)":   {"ok", "pass"},
@@ -145,13 +146,13 @@ func TestMalformedRawServer(t *testing.T) {
 	checkVerdictsCite(t, "rawserver", env)
 	// 2025-03-26 is the one version with batches: there a silent server
 	// breaks a MUST.
-	old := casesOf(malformedRun(t, "--protocol", "2025-03-26", "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools"))
+	old := casesOf(malformedRun(t, "--protocol", "2025-03-26", "--timeout", secs(500*time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools"))
 	checkCases(t, old, map[string]want{
 		"|batch":                 {"no_answer", "fail"},
 		"echo|wrong type (text)": {"ok", "warn"},
 	})
 	// --args are the baseline's arguments, and the cases start from them.
-	user := casesOf(malformedRun(t, "--timeout", "500ms", "--call", "echo", "--args", `{"text":"hi","n":9}`, "--", bin.raw, "-bench-tools"))
+	user := casesOf(malformedRun(t, "--timeout", secs(500*time.Millisecond), "--call", "echo", "--args", `{"text":"hi","n":9}`, "--", bin.raw, "-bench-tools"))
 	if a := user["echo|baseline (valid call)"].Get("args").Raw; a != `{"text":"hi","n":9}` {
 		t.Errorf("baseline args with --args = %s", a)
 	}
@@ -168,7 +169,7 @@ func TestMalformedRawServer(t *testing.T) {
 // the text shows the message.
 func TestMalformedOutsideFailure(t *testing.T) {
 	t.Parallel()
-	argv := []string{"--timeout", "500ms", "--", bin.raw, "-bench-tools", "-call-error", "network unreachable"}
+	argv := []string{"--timeout", secs(500 * time.Millisecond), "--", bin.raw, "-bench-tools", "-call-error", "network unreachable"}
 	env := malformedRun(t, argv...)
 	tools := 0
 	for _, c := range env.Get("malformed.cases").Array() {
@@ -220,7 +221,7 @@ func TestMalformedErrorCodes(t *testing.T) {
 		{"-32050", "rpc_error -32050", "warn", ""}, // JSON-RPC's server range: free before 2026-07-28
 	}
 	for _, tc := range tests {
-		env := malformedRun(t, "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools", "-error-code", tc.code)
+		env := malformedRun(t, "--timeout", secs(500*time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools", "-error-code", tc.code)
 		c := casesOf(env)["|unknown method"]
 		if answerOf(c) != tc.answer || c.Get("verdict").String() != tc.verdict {
 			t.Errorf("code %s: %s → %s, want %s → %s", tc.code, answerOf(c), c.Get("verdict"), tc.answer, tc.verdict)
@@ -249,7 +250,7 @@ func TestMalformedTypeScriptSDK(t *testing.T) {
 	for _, mode := range []string{"raw", "zod"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			argv := append([]string{"--timeout", "2s", "--call", "find_orders", "--call", "order_total", "--"}, tsServer(t, mode)...)
+			argv := append([]string{"--timeout", secs(2 * time.Second), "--call", "find_orders", "--call", "order_total", "--"}, tsServer(t, mode)...)
 			env := malformedRun(t, argv...)
 			got := casesOf(env)
 			wants := map[string]want{
@@ -286,7 +287,7 @@ func TestMalformedTypeScriptSDK(t *testing.T) {
 func TestMalformedRealPeer(t *testing.T) {
 	t.Parallel()
 	entry := peer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	env := malformedRun(t, "--timeout", "2s", "--call", "get-sum", "--", "node", entry, "stdio")
+	env := malformedRun(t, "--timeout", secs(2*time.Second), "--call", "get-sum", "--", "node", entry, "stdio")
 	checkCases(t, casesOf(env), map[string]want{
 		"get-sum|baseline (valid call)": {"ok", "pass"},
 		"get-sum|missing required (a)":  {"is_error", "pass"},
@@ -301,7 +302,7 @@ func TestMalformedRealPeer(t *testing.T) {
 // JSON says which codes tripped the gate.
 func TestMalformedFailOn(t *testing.T) {
 	t.Parallel()
-	args := []string{"malformed", "--json", "--quiet", "--timeout", "500ms", "--call", "echo", "--", bin.raw, "-bench-tools"}
+	args := []string{"malformed", "--json", "--quiet", "--timeout", secs(500 * time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools"}
 	r := mcpprobe(t, append([]string{"--fail-on", "warning"}, args...)...)
 	if r.code != 1 {
 		t.Fatalf("--fail-on warning: exit %d, want 1: %s", r.code, r.stderr)

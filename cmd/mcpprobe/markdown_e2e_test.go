@@ -63,7 +63,7 @@ func markdownlint() string {
 // default rules, MD013 off) over the markdown files in dir.
 func lint(dir string) (string, error) {
 	cfg, _ := filepath.Abs("../../.markdownlint-cli2.jsonc")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, markdownlint(), "--config", cfg, "*.md")
 	cmd.Dir = dir
@@ -110,7 +110,7 @@ func TestReportMarkdownLintsClean(t *testing.T) {
 	ref := "markdown-lint-ref.json"
 	runIn := func(args ...string) string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 		defer cancel()
 		cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 		cmd.Dir = bin.dir // the target as a user types it: ./goodserver
@@ -125,7 +125,7 @@ func TestReportMarkdownLintsClean(t *testing.T) {
 	}
 	docs := map[string]string{
 		"report.md":     runIn("report", "--date", "2026-12-01", "./goodserver"),
-		"report-all.md": runIn("report", "--date", "2026-12-01", "--ref", ref, "--faults", "--malformed", "--bench", "--timeout", "2s", "./goodserver"),
+		"report-all.md": runIn("report", "--date", "2026-12-01", "--ref", ref, "--faults", "--malformed", "--bench", "--timeout", secs(2*time.Second), "./goodserver"),
 		"report-raw.md": runIn("report", "--date", "2026-12-01", "--ref", ref, "--", "./rawserver", "-banner"),
 		"view.md":       runIn("budget", "--view", "codex", "./goodserver"),
 	}

@@ -31,9 +31,9 @@ func TestReplayGivesTheLiveCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(10*time.Second))
 	defer cancel()
-	po := probe.Options{Protocol: "auto", Timeout: 2 * time.Second, StartupTimeout: 2 * time.Second, DiscoverTimeout: time.Second, ClientVersion: version, RecheckTools: true, MaxPages: 1000}
+	po := probe.Options{Protocol: "auto", Timeout: bound(2 * time.Second), StartupTimeout: bound(2 * time.Second), DiscoverTimeout: time.Second, ClientVersion: version, RecheckTools: true, MaxPages: 1000}
 	c, err := launch.Probe(ctx, launch.Target{Kind: "replay", Name: "recorded", Frames: frames}, launch.Options{}, po)
 	if err != nil {
 		t.Fatalf("replay: %v", err)

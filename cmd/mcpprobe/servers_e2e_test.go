@@ -15,7 +15,7 @@ import (
 // at home, as a user in a project would.
 func inFolder(t *testing.T, dir, home string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 	cmd.Dir = dir

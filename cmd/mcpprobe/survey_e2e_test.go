@@ -97,7 +97,7 @@ func fixtureFleet(t *testing.T, n int, npm bool) ([]fleetLine, map[string]string
 		cause := ""
 		switch {
 		case i%50 == 7:
-			e.Command, e.Args, cause = bin.raw, []string{"-slow-list", "30s"}, "timed_out"
+			e.Command, e.Args, cause = bin.raw, []string{"-slow-list", secs(30 * time.Second)}, "timed_out"
 		case i%50 == 8:
 			e.Command, e.Args, cause = bin.raw, []string{"-silent"}, "no_answer"
 		case i%25 == 9:
@@ -123,7 +123,14 @@ func fixtureFleet(t *testing.T, n int, npm bool) ([]fleetLine, map[string]string
 // (no_answer) before the slow ones fail on the per-server one (timed_out);
 // the startup bound leaves a Node server room on a loaded 2-core machine,
 // where server-everything once took over 1.5 s to answer initialize.
-var surveyBounds = []string{"--per-server-timeout", "6s", "--startup-timeout", "3s", "--grace", "500ms"}
+// Each bound scales with the measured load (secs), and with them the
+// request bound (the default 10 s, which the per-server one must stay
+// under) and the slow servers' 30 s, so that their order holds on any
+// machine.
+func surveyBounds() []string {
+	return []string{"--per-server-timeout", secs(6 * time.Second), "--startup-timeout", secs(3 * time.Second),
+		"--timeout", secs(10 * time.Second), "--grace", secs(500 * time.Millisecond)}
+}
 
 // 200 servers: 200 lines, each failure explained with its cause, in
 // bounded memory.
@@ -132,7 +139,7 @@ func TestSurvey200(t *testing.T) {
 	es, want := fixtureFleet(t, 200, true)
 	fleet := writeFleet(t, es)
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	r := rusageRun(t, append([]string{"survey", fleet, "--jobs", "8", "-o", out}, surveyBounds...)...)
+	r := rusageRun(t, append([]string{"survey", fleet, "--jobs", "8", "-o", out}, surveyBounds()...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -189,7 +196,7 @@ func TestSurveyShardsMerge(t *testing.T) {
 		{"survey", fleet, "--shard", "0/2", "-o", p0},
 		{"survey", fleet, "--shards", "2", "-o", p1}, // the index from JOB_COMPLETION_INDEX
 	} {
-		args = append(args, surveyBounds...)
+		args = append(args, surveyBounds()...)
 		var r measured
 		if args[2] == "--shards" {
 			r = probeRun(t, []string{"JOB_COMPLETION_INDEX=1"}, nil, args...)
@@ -259,7 +266,7 @@ func TestSurveyKillResume(t *testing.T) {
 	}
 	fleet := writeFleet(t, es)
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	args := append([]string{"survey", fleet, "--jobs", "2", "-o", out, "--resume"}, surveyBounds...)
+	args := append([]string{"survey", fleet, "--jobs", "2", "-o", out, "--resume"}, surveyBounds()...)
 	stopAfter := func(sig syscall.Signal, lines int) (int, string) {
 		t.Helper()
 		cmd := exec.Command(bin.mcpprobe, args...)
@@ -268,7 +275,7 @@ func TestSurveyKillResume(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(bound(30 * time.Second))
 		for time.Now().Before(deadline) {
 			b, _ := os.ReadFile(out)
 			if strings.Count(string(b), "\n") >= lines {
@@ -327,7 +334,7 @@ func TestSurveyIsolation(t *testing.T) {
 		{ID: "daemon", Command: bin.raw, Args: []string{"-escape", "-pidfile", pf}},
 	})
 	out := filepath.Join(dir, "results.jsonl")
-	r := probeRun(t, []string{"SURVEY_LEAK=must-not-pass"}, nil, append([]string{"survey", fleet, "-o", out}, surveyBounds...)...)
+	r := probeRun(t, []string{"SURVEY_LEAK=must-not-pass"}, nil, append([]string{"survey", fleet, "-o", out}, surveyBounds()...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -368,7 +375,7 @@ func TestSurveyIsolation(t *testing.T) {
 		{ID: "remote", URL: "http://127.0.0.1:9/mcp"},
 	})
 	out2 := filepath.Join(dir, "sandbox.jsonl")
-	r = probeRun(t, nil, nil, append([]string{"survey", fleet2, "-o", out2, "--sandbox", "env SANDBOXED='yes it is'"}, surveyBounds...)...)
+	r = probeRun(t, nil, nil, append([]string{"survey", fleet2, "-o", out2, "--sandbox", "env SANDBOXED='yes it is'"}, surveyBounds()...)...)
 	if r.code != 0 {
 		t.Fatalf("--sandbox: exit %d: %s", r.code, r.stderr)
 	}
@@ -410,7 +417,7 @@ func TestSurveyInputFormats(t *testing.T) {
     "variables": {"tenant": {"isRequired": true}}}]
 }`), 0o644)
 	out := filepath.Join(dir, "results.jsonl")
-	r := mcpprobe(t, append([]string{"survey", cfg, sj, "-o", out}, surveyBounds...)...)
+	r := mcpprobe(t, append([]string{"survey", cfg, sj, "-o", out}, surveyBounds()...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -487,7 +494,8 @@ func TestSurveyWith(t *testing.T) {
 	t.Parallel()
 	fleet := writeFleet(t, []fleetLine{{ID: "good", Command: bin.good}})
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	r := mcpprobe(t, "survey", fleet, "--with", "bench,faults", "--with", "malformed", "--timeout", "1s", "-o", out)
+	r := mcpprobe(t, "survey", fleet, "--with", "bench,faults", "--with", "malformed", "--timeout", secs(time.Second),
+		"--per-server-timeout", secs(60*time.Second), "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -510,7 +518,7 @@ func TestSurveyDaemonAttributed(t *testing.T) {
 		es = append(es, fleetLine{ID: fmt.Sprintf("busy%d", i), Command: bin.raw, Args: []string{"-slow-list", "1500ms"}})
 	}
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	r := mcpprobe(t, append([]string{"survey", writeFleet(t, es), "--jobs", "4", "-o", out}, surveyBounds...)...)
+	r := mcpprobe(t, append([]string{"survey", writeFleet(t, es), "--jobs", "4", "-o", out}, surveyBounds()...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -556,12 +564,13 @@ func TestSurveyHostileFleet(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "results.jsonl")
 	const perServer = 4 * time.Second
-	r := rusageRun(t, "survey", fleet, "--jobs", "8", "-o", out, "--per-server-timeout", perServer.String(), "--startup-timeout", "2s", "--grace", "500ms")
+	r := rusageRun(t, "survey", fleet, "--jobs", "8", "-o", out, "--per-server-timeout", secs(perServer), "--startup-timeout", secs(2*time.Second), "--grace", "500ms")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	// Two waves of at most the per-server bound and two graces each, and
-	// the time to start and write.
+	// the time to start and write (bounded scales it with the load, as
+	// the flags are).
 	bounded(t, r, 2*(perServer+time.Second)+8*time.Second)
 	noneLeft(t, pidsIn(t, pf))
 	recs := surveyLines(t, out)
@@ -632,7 +641,7 @@ func TestSurveyConfigToolLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "results.jsonl")
-	if r := mcpprobe(t, append([]string{"survey", cfg, "-o", out}, surveyBounds...)...); r.code != 0 {
+	if r := mcpprobe(t, append([]string{"survey", cfg, "-o", out}, surveyBounds()...)...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var rec gjson.Result

@@ -30,7 +30,7 @@ func onTerminal(t *testing.T, cols int, onStderr bool, env []string, args ...str
 	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: uint16(cols)}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -80,7 +80,7 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 		{"diff", []string{"diff", bin.good, "--", bin.raw}, "instructions"},
 		{"bench", []string{"bench", "--startup", "1", "-n", "5", "--warmup", "1", bin.good}, "find_orders"},
 		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, "not_connected"},
-		{"malformed", []string{"malformed", "--timeout", "1s", "--call", "find_orders", bin.good}, "\x1b[32m✓ pass"},
+		{"malformed", []string{"malformed", "--timeout", secs(time.Second), "--call", "find_orders", bin.good}, "\x1b[32m✓ pass"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

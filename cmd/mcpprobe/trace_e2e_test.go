@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -115,7 +116,7 @@ func TestMalformedTraceEveryConnection(t *testing.T) {
 	t.Parallel()
 	argv := []string{bin.raw, "-bench-tools"}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
-	r := mcpprobe(t, append([]string{"malformed", "--quiet", "--trace", path, "--timeout", "500ms", "--call", "echo", "--"}, argv...)...)
+	r := mcpprobe(t, append([]string{"malformed", "--quiet", "--trace", path, "--timeout", secs(500 * time.Millisecond), "--call", "echo", "--"}, argv...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -134,7 +135,7 @@ func TestMalformedTraceEveryConnection(t *testing.T) {
 	}
 	// A server that crashes on a case is restarted: a connection more.
 	path = filepath.Join(t.TempDir(), "good.jsonl")
-	if r := mcpprobe(t, "malformed", "--quiet", "--trace", path, "--timeout", "1s", "--call", "order_total", bin.good); r.code != 0 {
+	if r := mcpprobe(t, "malformed", "--quiet", "--trace", path, "--timeout", secs(1*time.Second), "--call", "order_total", bin.good); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if conns := readConns(t, path); len(conns) != 3 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 // MinimalArgs takes the server's schema: whatever it holds, the arguments
@@ -31,7 +33,7 @@ func FuzzMinimalArgs(f *testing.F) {
 		}
 		start := time.Now()
 		got := MinimalArgs(schema)
-		if took := time.Since(start); took > 2*time.Second {
+		if took := time.Since(start); took > loadfactor.Scale(2*time.Second) {
 			t.Fatalf("MinimalArgs took %v on %q", took, schema)
 		}
 		var v map[string]any
@@ -54,7 +56,7 @@ func FuzzFromPattern(f *testing.F) {
 		minLen = min(max(minLen, 1), maxArgString)
 		start := time.Now()
 		v, ok := fromPattern(p, minLen, 0)
-		if took := time.Since(start); took > 2*time.Second {
+		if took := time.Since(start); took > loadfactor.Scale(2*time.Second) {
 			t.Fatalf("fromPattern(%q) took %v", p, took)
 		}
 		if ok && len(v) > maxArgString+8 {
@@ -71,7 +73,7 @@ func TestMinimalArgsReferencesBounded(t *testing.T) {
 	schema := `{"type":"object",` + pad + `,"properties":{"a":{"type":"array","minItems":16,"items":{` + pad + `,"$ref":"#"}}},"required":["a"]}`
 	start := time.Now()
 	got := MinimalArgs([]byte(schema))
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > loadfactor.Scale(2*time.Second) {
 		t.Errorf("took %v", took)
 	}
 	if !json.Valid(got) {

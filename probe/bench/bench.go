@@ -45,11 +45,36 @@ type Options struct {
 	Hosts []budget.Host
 	// OverheadCalls calibrate the probe's own cost per call (0: 2000).
 	OverheadCalls int
-	// Progress, if set, is told after each measured step how many are done
-	// out of how many are planned so far; the total grows as series are
-	// planned. It is called from the measuring goroutines, one at a time.
+	// Budget bounds the whole run without Vs (0: none): once it is spent
+	// no series starts, the one under way ends with what it has (Cut),
+	// the call in flight is abandoned, and the series left are NotRun.
+	Budget time.Duration
+	// Progress, if set, is told after each measured step how many of the
+	// series under way are done out of its total (one per start for the
+	// startup series, -n for a call series; with Vs, of the whole run):
+	// a total known before its first step, which never grows. It is
+	// called from the measuring goroutines, one at a time.
 	Progress func(done, total int)
+	// Request, if set, is told of each request as it is sent: what it is
+	// ("series 3/14 · tools/call echo"), when it was sent and its bound,
+	// for the progress line to show what is in flight. Nil costs nothing.
+	Request func(what string, sent time.Time, limit time.Duration)
+	// Begin, if set, is called once, when the target has first started
+	// and answered its handshake: the CLI announces the budget then, so
+	// that a server that cannot start gets its message alone on stderr.
+	Begin func()
+
+	deadline time.Time // when Budget runs out (zero: never)
 }
+
+// DefaultBudget is the CLI's --budget: a bench with no --call times every
+// read-only tool, and one slow tool must not make that minutes long.
+const DefaultBudget = 2 * time.Minute
+
+// StopAfterTimeouts is how many timeouts in a row a series may begin with
+// before it is stopped: a tool that never answers within --timeout has no
+// figures to give, only --timeout × (warmup + n + 1) of waiting.
+const StopAfterTimeouts = 2
 
 // Check refuses what cannot be measured as asked. The CLI checks its flags
 // first; this guards every other caller.
@@ -69,6 +94,10 @@ func (o Options) Check() error {
 		return probe.Optionf("--rounds %d: want 2 to %d (each round is a fresh process of A and of B)", o.Rounds, MaxRounds)
 	case o.Duration < 0:
 		return probe.Optionf("--duration must not be negative")
+	case o.Budget < 0:
+		return probe.Optionf("--budget must not be negative")
+	case o.Budget > 0 && o.Vs != nil:
+		return probe.Optionf("--budget bounds a run without --vs; --vs is bounded by its --rounds")
 	}
 	return nil
 }
@@ -84,6 +113,9 @@ type Side struct {
 	Ping    *Series // nil in the modern era, which has no ping
 	Calls   []Series
 	Skipped []string // tools not called, and why
+	// NotRun are the series the budget left no time for, by name
+	// ("call echo", "ping", "startup").
+	NotRun []string
 }
 
 // All is every series in the order they are shown: startup, calls, ping.
@@ -113,6 +145,9 @@ type Result struct {
 	// peer: the floor under every figure.
 	Overhead  Stats
 	Deadlines []Deadline
+	// Budget is the run's bound (0: none); BudgetSpent that it ran out.
+	Budget      time.Duration
+	BudgetSpent bool
 }
 
 // Findings are what the figures say a host will feel: a cold first call,
@@ -130,11 +165,14 @@ func (r *Result) Findings() []findings.Finding {
 		}
 		for _, s := range side.All() {
 			var f []findings.Finding
+			if s.Stopped > 0 {
+				f = append(f, findings.New(findings.CallTimeout, "%s%s", who, StoppedNote(s)))
+			}
 			if s.FirstSlow {
 				f = append(f, findings.New(findings.ColdStart, "%sthe first %s took %s, over 3× its p50 (%s) and over %s: a cold start a host will feel",
 					who, s.Name, human(s.First), human(s.P50), human(ColdFloor)))
 			}
-			if s.Timeouts > 0 {
+			if s.Timeouts > 0 && s.Stopped == 0 {
 				f = append(f, findings.New(findings.CallTimeout, "%s%s: %d of %d call(s) timed out, and are not in the figures",
 					who, s.Name, s.Timeouts, s.N+s.Timeouts))
 			}
@@ -175,6 +213,24 @@ func ErrorNote(s Series) string {
 	return fmt.Sprintf("%s: %d of %d calls failed; the first error: %s", s.Name, s.Errors, total, s.FirstError)
 }
 
+// Short is a length as a person writes it: "2m", "90s", "1h30m".
+func Short(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// StoppedNote says that a series was stopped for its first calls timing
+// out, and after how long each.
+func StoppedNote(s Series) string {
+	return fmt.Sprintf("%s: stopped: the first %d calls timed out after %s each; not measured further", s.Name, s.Stopped, Short(s.Timeout))
+}
+
 // MaxRounds bounds --rounds: each is two fresh processes.
 const MaxRounds = 1000
 
@@ -202,7 +258,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	r := &Result{}
+	r := &Result{Budget: o.Budget}
+	if o.Vs == nil && o.Budget > 0 {
+		o.deadline = time.Now().Add(o.Budget)
+	}
+	if b := o.Begin; b != nil {
+		var once sync.Once
+		o.Begin = func() { once.Do(b) }
+	}
 	n := o.OverheadCalls
 	if n <= 0 {
 		n = 2000
@@ -223,19 +286,27 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.A = *a
 	}
 	r.Deadlines = deadlines(o.Hosts, r.A.Startup)
+	r.BudgetSpent = len(r.A.NotRun) > 0
+	for _, s := range r.A.All() {
+		r.BudgetSpent = r.BudgetSpent || s.Cut
+	}
 	return r, nil
 }
 
 // one runs the startup series, then every call series on one long-lived
-// session.
+// session, within the budget: the calls run under a context that ends
+// with it, so a call in flight when it runs out is abandoned.
 func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	res := &Side{Target: o.Target.Display(), Mode: modeName(o)}
-	p.add(o.Startup)
+	p.begin(o.Startup)
 	startup, err := Startup(ctx, o.Spec, o, p.step)
 	if err != nil {
 		return nil, err
 	}
 	res.Startup = startup
+	if o.Startup > 0 && len(startup) == 0 && o.spent() {
+		res.NotRun = append(res.NotRun, "startup")
+	}
 	srv, err := start(ctx, o.Spec)
 	if err != nil {
 		return nil, err
@@ -245,6 +316,7 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	if err != nil {
 		return nil, srv.Explain(err)
 	}
+	o.begin()
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)
 	calls, skipped, err := Plan(cl.Capture, o)
@@ -255,18 +327,66 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	if o.N == 0 && o.Rate == 0 {
 		return res, nil // startup only
 	}
+	bctx := ctx
+	if !o.deadline.IsZero() {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithDeadline(ctx, o.deadline)
+		defer cancel()
+	}
 	timeout := o.Probe.Timeout
+	type planned struct {
+		name, method, tool string
+		args               []byte
+		ping               bool
+		do                 func() (bool, error)
+	}
+	var series []planned
 	if !cl.Modern() && o.Rate == 0 {
-		p.add(o.N)
-		s := Measure(ctx, o, PingFunc(ctx, cl, timeout), p.step)
-		res.Ping = &Series{Name: "ping", Stats: s, Rounds: 1}
+		series = append(series, planned{name: "ping", method: "ping", ping: true, do: PingFunc(bctx, cl, timeout)})
 	}
 	for _, c := range calls {
-		p.add(o.N)
-		s := Measure(ctx, o, CallFunc(ctx, cl, c, timeout), p.step)
-		res.Calls = append(res.Calls, Series{Name: "call " + c.Tool, Tool: c.Tool, Args: c.Args, Stats: s, Rounds: 1})
+		series = append(series, planned{name: "call " + c.Tool, method: "tools/call " + c.Tool, tool: c.Tool, args: c.Args, do: CallFunc(bctx, cl, c, timeout)})
+	}
+	for i, sp := range series {
+		if bctx.Err() != nil {
+			if ctx.Err() == nil {
+				res.NotRun = append(res.NotRun, sp.name)
+			}
+			continue
+		}
+		p.begin(o.N)
+		do := announce(o, fmt.Sprintf("series %d/%d · %s", i+1, len(series), sp.method), timeout, sp.do)
+		st := Measure(bctx, o, do, p.step)
+		s := Series{Name: sp.name, Tool: sp.tool, Args: sp.args, Stats: st, Rounds: 1, Timeout: timeout,
+			Cut: bctx.Err() != nil && ctx.Err() == nil}
+		if sp.ping {
+			res.Ping = &s
+		} else {
+			res.Calls = append(res.Calls, s)
+		}
 	}
 	return res, nil
+}
+
+// begin calls Begin, if set.
+func (o Options) begin() {
+	if o.Begin != nil {
+		o.Begin()
+	}
+}
+
+// spent reports whether the budget has run out.
+func (o Options) spent() bool { return !o.deadline.IsZero() && !time.Now().Before(o.deadline) }
+
+// announce tells o.Request of each request do sends, when it is set.
+func announce(o Options, what string, limit time.Duration, do func() (bool, error)) func() (bool, error) {
+	if o.Request == nil {
+		return do
+	}
+	return func() (bool, error) {
+		o.Request(what, time.Now(), limit)
+		return do()
+	}
 }
 
 func modeName(o Options) string {
@@ -306,10 +426,21 @@ type counter struct {
 	report      func(done, total int)
 }
 
+// add adds n steps to the total (with Vs: the whole run, before it).
 func (c *counter) add(n int) {
 	c.mu.Lock()
 	c.total += n
 	c.mu.Unlock()
+}
+
+// begin starts counting a series of n steps afresh.
+func (c *counter) begin(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done, c.total = 0, n
+	if c.report != nil && n > 0 {
+		c.report(0, n)
+	}
 }
 
 func (c *counter) step() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
@@ -80,7 +81,7 @@ func TestGolden(t *testing.T) {
 			o := gc.opts(spec)
 			o.Hosts = budget.Known()
 			o.OverheadCalls = 50
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(30*time.Second))
 			defer cancel()
 			r, err := bench.Run(ctx, o)
 			if err != nil {

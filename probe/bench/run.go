@@ -35,6 +35,11 @@ type Series struct {
 	// RoundP50s, with --vs, is each round's median (ns; 0 for a round
 	// with no sample): what the test compares.
 	RoundP50s []float64
+	// Timeout is each call's bound (--timeout), for a call or ping series.
+	Timeout time.Duration
+	// Cut: the budget ran out while the series was under way; its
+	// figures are the calls made until then.
+	Cut bool
 }
 
 // startupNames are the startup phases, in the order they happen.
@@ -46,13 +51,19 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 	samples := make([][]int64, len(startupNames))
 	var errs, timeouts int
 	var firstErr string
+	cut := false
 	for i := 0; i < o.Startup; i++ {
+		if o.spent() {
+			cut = true
+			break
+		}
 		srv, err := start(ctx, s)
 		if err != nil {
 			return nil, err
 		}
 		cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
 		if err == nil {
+			o.begin()
 			cl.ListTools(ctx)
 			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
 			if len(cl.Capture.Tools.Pages) > 0 {
@@ -92,6 +103,7 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 		if i == 1 || i == 2 {
 			s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
 		}
+		s.Cut = cut
 		out = append(out, s)
 	}
 	return out, nil
@@ -174,10 +186,14 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 	// The first call is reported on its own; errors and timeouts are
-	// counted over the measured calls, as n is.
+	// counted over the measured calls, as n is. A series that begins with
+	// StopAfterTimeouts timeouts in a row, first call and warmup included,
+	// is stopped there.
+	lead := &leading{}
 	first := time.Now()
-	_, _ = do()
+	_, err := do()
 	firstNs := time.Since(first)
+	lead.see(err)
 	errs, timeouts := 0, 0
 	firstErr := ""
 	count := func(failed bool, err error) {
@@ -191,14 +207,19 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 			}
 		}
 	}
-	for i := 0; i < o.Warmup; i++ {
-		_, _ = do()
+	for i := 0; i < o.Warmup && !lead.stopped() && ctx.Err() == nil; i++ {
+		_, err := do()
+		lead.see(err)
 	}
 	var samples []int64
 	var mu sync.Mutex
 	record := func(d time.Duration, failed bool, err error) {
 		mu.Lock()
 		defer mu.Unlock()
+		if err != nil && ctx.Err() != nil && !isTimeout(err) {
+			return // abandoned: the run ended (its budget, an interrupt), the server did not fail
+		}
+		lead.see(err)
 		count(failed, err)
 		if !isTimeout(err) && !isClosed(err) {
 			samples = append(samples, int64(d))
@@ -208,8 +229,9 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 		}
 	}
 	switch {
+	case lead.stopped():
 	case o.Rate > 0:
-		openLoop(ctx, o, do, record)
+		openLoop(ctx, o, do, record, lead.stopped)
 	default:
 		k := max(o.Concurrency, 1)
 		var wg sync.WaitGroup
@@ -223,7 +245,7 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 			go func() {
 				defer wg.Done()
 				for range next {
-					if ctx.Err() != nil {
+					if ctx.Err() != nil || lead.stopped() {
 						return
 					}
 					t0 := time.Now()
@@ -236,9 +258,39 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 	}
 	s := Summarize(samples)
 	s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
+	if lead.stopped() {
+		s.Stopped = lead.n
+	}
 	s.First = float64(firstNs)
 	s.FirstSlow = s.N >= 5 && coldFirst(s.First, s.P50)
 	return s
+}
+
+// leading watches the calls a series begins with: StopAfterTimeouts
+// timeouts in a row, before any answer, stop it. Once one call is
+// answered (or fails otherwise), later timeouts are counted as usual.
+type leading struct {
+	mu       sync.Mutex
+	n        int
+	answered bool
+}
+
+func (l *leading) see(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.answered || l.n >= StopAfterTimeouts:
+	case isTimeout(err):
+		l.n++
+	default:
+		l.answered = true
+	}
+}
+
+func (l *leading) stopped() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.answered && l.n >= StopAfterTimeouts
 }
 
 // errText is a failure's message for FirstError: what the server said,
@@ -276,7 +328,7 @@ func isClosed(err error) bool {
 // openLoop sends on a fixed schedule and times each call from the moment
 // it was due, so a server that stalls pays for every call it delayed
 // (no coordinated omission).
-func openLoop(ctx context.Context, o Options, do func() (bool, error), record func(time.Duration, bool, error)) {
+func openLoop(ctx context.Context, o Options, do func() (bool, error), record func(time.Duration, bool, error), stopped func() bool) {
 	interval := time.Duration(float64(time.Second) / o.Rate)
 	total := int(o.Duration / interval)
 	if o.Duration <= 0 {
@@ -285,7 +337,7 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 	start := time.Now()
 	var wg sync.WaitGroup
 	inFlight := make(chan struct{}, 4096)
-	for i := 0; i < total && ctx.Err() == nil; i++ {
+	for i := 0; i < total && ctx.Err() == nil && !stopped(); i++ {
 		due := start.Add(time.Duration(i) * interval)
 		waitUntil(due)
 		inFlight <- struct{}{}

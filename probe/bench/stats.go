@@ -25,8 +25,11 @@ type Stats struct {
 	// isError result's text, why a start failed), cut to MaxErrorLen;
 	// set by the caller, as Errors is.
 	FirstError string
-	Outliers   []int   // input indexes whose |0.6745 (x - median) / MAD| > 3.5; none when MAD == 0
-	Samples    []int64 // the input, in input order, copied
+	// Stopped, when not 0, is how many calls the series made before it
+	// was stopped, every one timed out (StopAfterTimeouts); set by Measure.
+	Stopped  int
+	Outliers []int   // input indexes whose |0.6745 (x - median) / MAD| > 3.5; none when MAD == 0
+	Samples  []int64 // the input, in input order, copied
 }
 
 // outlierThreshold is the modified z-score above which a sample is an

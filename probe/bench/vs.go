@@ -75,11 +75,13 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 		per = 0
 	}
 	var ra, rb []roundSide
+	// The whole run's steps, counted before its first: the total shown
+	// never grows.
+	p.add(rounds * 2 * (1 + per*o.N))
 	for r, aFirst := range Order(rounds, o.Seed) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
-		p.add(2 * (1 + per*o.N))
 		sides := []bool{true, false} // A?
 		if !aFirst {
 			sides = []bool{false, true}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
 )
 
@@ -31,7 +32,7 @@ func FuzzAnalyse(f *testing.F) {
 		if _, err := Analyse(context.Background(), c, Known(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if took := time.Since(start); took > 2*time.Second {
+		if took := time.Since(start); took > loadfactor.Scale(2*time.Second) {
 			t.Fatalf("budget took %v on %.200q", took, schema)
 		}
 	})
@@ -47,7 +48,7 @@ func TestDeepSchemaBounded(t *testing.T) {
 	if _, err := Analyse(context.Background(), c, Known(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(start); took > loadfactor.Scale(3*time.Second) {
 		t.Errorf("took %v", took)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 func TestStopSequence(t *testing.T) {
@@ -146,7 +148,7 @@ func ready(t *testing.T, p *Process) []string {
 	}()
 	go func() { _, _ = io.Copy(io.Discard, p.Stderr) }()
 	var before []string
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(loadfactor.Scale(10 * time.Second))
 	for {
 		select {
 		case l, ok := <-lines:

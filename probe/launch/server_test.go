@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
@@ -197,7 +198,7 @@ func TestServerKillAndStop(t *testing.T) {
 	t0 := time.Now()
 	srv.Kill()
 	r := srv.Stop()
-	if took := time.Since(t0); took > 3*time.Second {
+	if took := time.Since(t0); took > loadfactor.Scale(3*time.Second) {
 		t.Errorf("Kill then Stop took %v: the grace period was waited out", took)
 	}
 	if r.Status != "signal: killed" {

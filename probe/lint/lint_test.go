@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
@@ -309,7 +310,7 @@ func TestLongDescription(t *testing.T) {
 	if n := len(Blocks(desc)); n < 1000 {
 		t.Errorf("Blocks found %d blocks", n)
 	}
-	if d := time.Since(start); d > 500*time.Millisecond {
+	if d := time.Since(start); d > loadfactor.Scale(500*time.Millisecond) {
 		t.Errorf("100,000-char description took %v", d)
 	}
 }
@@ -338,7 +339,7 @@ func TestManyTools(t *testing.T) {
 			t.Fatalf("finding %d: %s %s, want param-no-description tool_%d", i, f.Code, f.Tool, n)
 		}
 	}
-	if d := time.Since(start); d > 500*time.Millisecond {
+	if d := time.Since(start); d > loadfactor.Scale(500*time.Millisecond) {
 		t.Errorf("1,000 tools took %v", d)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -65,7 +66,7 @@ func TestGolden(t *testing.T) {
 				},
 				Tools: gc.tools,
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(30*time.Second))
 			defer cancel()
 			r, err := malformed.Run(ctx, o)
 			if err != nil {
