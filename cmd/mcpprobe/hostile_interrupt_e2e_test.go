@@ -78,7 +78,7 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 			for up := time.Now().Add(bound(2 * time.Second)); time.Now().Before(up) && len(pidsIn(t, pids)) < 2; {
 				time.Sleep(10 * time.Millisecond)
 			}
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(bound(300 * time.Millisecond))
 			started := pidsIn(t, pids)
 			if len(started) < 2 {
 				_ = cmd.Process.Kill()
