@@ -62,6 +62,36 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 		return
 	}
 	fs = findings.Fold(fs)
+	var infos []string
+	if st == Terminal && !verbose(w) {
+		// Infos fold into one line of their codes; --verbose has each.
+		n := map[string]int{}
+		var kept []probe.Finding
+		for _, f := range fs {
+			if f.Severity != "info" {
+				kept = append(kept, f)
+				continue
+			}
+			if n[f.Code.String()] == 0 {
+				infos = append(infos, f.Code.String())
+			}
+			n[f.Code.String()]++
+		}
+		for i, c := range infos {
+			if n[c] > 1 {
+				infos[i] = fmt.Sprintf("%s ×%d", c, n[c])
+			}
+		}
+		fs = kept
+	}
+	defer func() {
+		if len(infos) > 0 {
+			fmt.Fprintf(w, "info: %s (--verbose says what)\n", strings.Join(infos, ", "))
+		}
+	}()
+	if len(fs) == 0 {
+		return
+	}
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
 		named := f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`")
