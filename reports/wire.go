@@ -47,6 +47,9 @@ func protocolLine(st Style, c *probe.Capture) string {
 // WireText is wire's text: what the server offers, every finding about
 // the wire, and when each phase finished.
 func WireText(w io.Writer, r *wire.Result) {
+	c := r.Capture
+	fmt.Fprintf(w, "%s: %s, %s, %s; %s\n\n", Escape(ServerName(c)), plural(len(c.Tools.Items), "tool"), plural(len(c.Prompts.Items), "prompt"),
+		plural(len(c.Resources.Items), "resource"), findingCount(c.Findings))
 	Wire(w, Terminal, r.Capture)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Findings:")
