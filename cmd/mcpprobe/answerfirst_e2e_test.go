@@ -22,7 +22,7 @@ func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 		{"wire raw", []string{"wire", "--", bin.raw, "-banner"}, "rawserver"},
 		{"budget good", []string{"budget", bin.good}, "3 tools, 2 delivered whole"},
 		{"budget raw", []string{"budget", "--", bin.raw, "-budget"}, ""},
-		{"call", []string{"call", "--arg", "text=hi", "echo", "--", bin.raw, "-bench-tools"}, "echo: result"},
+		{"call", []string{"call", "--arg", "text=hi", "--arg", "n=3", "echo", "--", bin.raw, "-bench-tools"}, "echo: result"},
 		{"read", []string{"read", bin.good, "orders://recent"}, "orders://recent: result"},
 		{"prompt", []string{"prompt", "--arg", "id=A-1001", bin.good, "summarize_order"}, "summarize_order: result"},
 		{"diff", []string{"diff", bin.good, "--", bin.raw}, "differences in"},
