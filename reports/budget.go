@@ -62,12 +62,24 @@ func BudgetVerdict(st Style, r budget.Delivery, c *probe.Capture) string {
 		}
 	}
 	switch {
+	case len(ts) == 0:
 	case len(cut) == 0:
-		return s + ", delivered whole on every known host"
+		s += ", delivered whole on every known host"
 	case len(cut) == len(ts):
-		return s + ", none delivered whole on every host"
+		s += ", none delivered whole on every host"
+	default:
+		s = fmt.Sprintf("%s, %d delivered whole on every known host; not whole somewhere: %s", s, len(ts)-len(cut), strings.Join(cut, ", "))
 	}
-	return fmt.Sprintf("%s, %d delivered whole on every known host; not whole somewhere: %s", s, len(ts)-len(cut), strings.Join(cut, ", "))
+	var instrCut []string
+	for _, hr := range r.Hosts {
+		if hr.Instructions.Mode == "cut" {
+			instrCut = append(instrCut, hr.Host.ID)
+		}
+	}
+	if len(instrCut) > 0 {
+		s += "; instructions cut on " + strings.Join(instrCut, ", ")
+	}
+	return s
 }
 
 // deliveredWhole is whether every host delivers tool i's description

@@ -23,6 +23,8 @@ func ReportMarkdown(w io.Writer, r *report.Result, version string) {
 func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	c := r.Wire.Capture
 	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
+	// The answer first, under the title markdown wants there.
+	fmt.Fprintf(w, "%s; %s.\n\n", BudgetVerdict(Markdown, r.Budget.Delivery, c), findingCount(r.Findings()))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
 		Code(c.Target), c.Transport, protocolLine(Markdown, c), version, r.Date)
 	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }

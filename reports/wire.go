@@ -133,9 +133,34 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	}
 	instructions(w, st, c.Instructions)
 	tools(w, st, c)
-	prompts(w, st, c)
-	itemTable(w, st, "Resources", c.Resources, []string{"uri", "name", "mimeType"})
-	itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
+	// A list the server's capabilities do not offer gets no section of
+	// its own: they are named together on one line (--verbose: each).
+	var unoffered []string
+	skip := func(title string, l probe.List) bool {
+		if verbose(w) || l.Asked || !strings.Contains(l.Skipped, "does not advertise") {
+			return false
+		}
+		unoffered = append(unoffered, strings.ToLower(title))
+		return true
+	}
+	if !skip("Prompts", c.Prompts) {
+		prompts(w, st, c)
+	}
+	if !skip("Resources", c.Resources) {
+		itemTable(w, st, "Resources", c.Resources, []string{"uri", "name", "mimeType"})
+	}
+	if !skip("Resource templates", c.Templates) {
+		itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
+	}
+	if len(unoffered) > 0 {
+		if st == Terminal {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Not listed (the server does not advertise the capability): %s.\n", strings.Join(unoffered, ", "))
+		if st == Markdown {
+			fmt.Fprintln(w)
+		}
+	}
 }
 
 // Capabilities renders a capabilities object as "tools(listChanged) logging".
