@@ -175,7 +175,7 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 			default:
 				if rr, ok := s.Result.(*report.Result); ok {
 					var b bytes.Buffer
-					reportMarkdown(&b, rr, version)
+					reportMarkdown(&Screen{W: &b, Verbose: verbose(w)}, rr, version)
 					demote(w, b.Bytes(), s.Name)
 				}
 			}
