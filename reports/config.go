@@ -66,9 +66,9 @@ func ConfigText(w io.Writer, r *config.Result) {
 // the tools not delivered whole), then every finding once, with the
 // servers it applies to.
 func configAnswerFirst(w io.Writer, r *config.Result) {
-	fmt.Fprintf(w, "%s: %s, %d probed, %d failed, %d disabled; %s\n",
-		Escape(r.Path), plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), findingCount(r.Findings()))
-	fmt.Fprintf(w, "%s format · in name order\n\n", r.Format)
+	fmt.Fprintf(w, "%s, %d probed, %d failed, %d disabled; %s\n",
+		plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), findingCount(r.Findings()))
+	fmt.Fprintf(w, "%s · %s format · in name order\n\n", Escape(r.Path), r.Format)
 	configServers(w, Terminal, r)
 	fmt.Fprintln(w)
 	if r.Hosts {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,8 @@ import (
 // and the first line is the answer, not a table.
 func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	writeFile(t, cfg, `{"mcpServers":{"good":{"command":"`+bin.good+`"},"whole":{"command":"`+bin.raw+`","args":["-bench-tools"]},"off":{"command":"false"}}}`)
 	tests := []struct {
 		name  string
 		args  []string
@@ -26,14 +29,25 @@ func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 		{"read", []string{"read", bin.good, "orders://recent"}, "orders://recent: result"},
 		{"prompt", []string{"prompt", "--arg", "id=A-1001", bin.good, "summarize_order"}, "summarize_order: result"},
 		{"diff", []string{"diff", bin.good, "--", bin.raw}, "differences in"},
-		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, ""},
-		{"malformed", []string{"malformed", "--timeout", "1s", "--call", "find_orders", bin.good}, ""},
+		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, "client policy: spec · "},
+		{"malformed", []string{"malformed", "--timeout", "1s", "--call", "find_orders", bin.good}, "13 cases: "},
+		{"faults, every client", []string{"faults", "--crash-at", "2", "--calls", "3", "--client", "all", bin.good}, "what each client would see: "},
+		{"servers", []string{"servers", "--config", cfg}, "3 servers in 1 host config file"},
+		{"budget --all", []string{"budget", "--config", cfg, "--all"}, "3 servers, 2 probed, 1 failed"},
+		{"wire --all", []string{"wire", "--config", cfg, "--all"}, "3 servers, 2 probed, 1 failed"},
+	}
+	// -q keeps the progress line off the terminal; servers has none.
+	args := func(a []string) []string {
+		if a[0] == "servers" {
+			return a
+		}
+		return append([]string{"-q"}, a...)
 	}
 	for _, tc := range tests {
 		for _, cols := range []int{80, 100} {
 			t.Run(tc.name+" "+strings.Repeat("|", cols/20), func(t *testing.T) {
 				t.Parallel()
-				shown, stderr, code := onTerminal(t, 200, false, []string{"COLUMNS=" + strconv.Itoa(cols)}, append([]string{"-q"}, tc.args...)...)
+				shown, stderr, code := onTerminal(t, 200, false, []string{"COLUMNS=" + strconv.Itoa(cols)}, args(tc.args)...)
 				if code != 0 && code != 1 {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}

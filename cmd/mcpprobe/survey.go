@@ -309,7 +309,7 @@ func surveySummaryCommand() *cli.Command {
 				return usageErr("survey summary: %v", err)
 			}
 			var b bytes.Buffer
-			reports.SurveySummary(&reports.Screen{W: &b, Verbose: cmd.Bool("verbose")}, c)
+			reports.SurveySummary(&b, c)
 			return write(cmd, cmd.Root().Writer, nil, b.Bytes())
 		},
 	}
