@@ -208,7 +208,7 @@ var globalUse = map[string][]string{
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
 	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
-	"verbose":          {"wire", "report", "budget", "diff", "snapshot", "faults", "malformed", "call", "read", "prompt", "servers", "summary"},
+	"verbose":          {"wire", "report", "budget", "faults", "call", "read", "prompt"},
 }
 
 // notUsedBecause says why a command refuses a global flag where the list
