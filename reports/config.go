@@ -84,6 +84,13 @@ func configAnswerFirst(w io.Writer, r *config.Result) {
 		default:
 			if b, ok := s.Result.(*budget.Result); ok {
 				fmt.Fprintf(w, "server %s: %s; %s\n", Escape(s.Name), BudgetVerdict(Terminal, b.Delivery, b.Capture), findingCount(b.Findings()))
+				if len(b.FilteredOut) > 0 {
+					var names []string
+					for _, n := range b.FilteredOut {
+						names = append(names, Escape(n))
+					}
+					fmt.Fprintf(w, "  Left out by the config's tool lists (not paid for): %s.\n", strings.Join(names, ", "))
+				}
 			}
 		}
 	}

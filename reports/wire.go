@@ -89,7 +89,7 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 	}
 	defer func() {
 		if len(infos) > 0 {
-			fmt.Fprintf(w, "info: %s (--verbose says what)\n", strings.Join(infos, ", "))
+			fmt.Fprintf(w, "%s: %s (--verbose says what)\n", Severity(w, "info"), strings.Join(infos, ", "))
 		}
 	}()
 	if len(fs) == 0 {
