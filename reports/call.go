@@ -726,17 +726,32 @@ func Calls(w io.Writer, cs []*call.Result) {
 		} else {
 			fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
 		}
-		if len(r.Deliveries) > 0 {
+		// As in call's text: the hosts whose rule is unknown are one
+		// line, and so are policies that all survive (--verbose: rows).
+		ds, unknown, why := foldUnknown(w, r.Deliveries)
+		if len(ds) > 0 {
 			var drows [][]string
-			for _, d := range r.Deliveries {
+			for _, d := range ds {
 				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), Num(d.Size), Num(d.Lost), MD(d.Note)})
 			}
 			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+			fmt.Fprintln(w)
+		}
+		if len(unknown) > 0 {
+			for i, n := range unknown {
+				unknown[i] = MD(n)
+			}
+			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), MDMessage(why))
+		}
+		if len(r.Verdicts) > 1 && !verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
+			var names []string
+			for _, v := range r.Verdicts {
+				names = append(names, MD(v.Policy.Name))
+			}
+			fmt.Fprintf(w, "Timeouts: survives every policy (%s).\n", strings.Join(names, ", "))
+			continue
 		}
 		if len(r.Verdicts) > 0 {
-			if len(r.Deliveries) > 0 {
-				fmt.Fprintln(w)
-			}
 			var vrows [][]string
 			for _, v := range r.Verdicts {
 				vrows = append(vrows, []string{MD(v.Policy.Name), Code(policyRule(v.Policy)), v.Outcome})
