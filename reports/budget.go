@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -15,14 +16,20 @@ import (
 // cut texts when showCut is set, and the budget's and lint's findings.
 func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	c := r.Capture
+	fmt.Fprintf(w, "%s; %s\n", BudgetVerdict(Terminal, r.Delivery, c), findingCount(r.Findings()))
 	fmt.Fprintf(w, "%s · %s tools · what each host delivers (description length in UTF-16 units)\n\n", Escape(ServerName(c)), Num(len(c.Tools.Items)))
 	Delivery(w, Terminal, r.Delivery, c)
 	fmt.Fprintln(w)
 	if r.Tokens != nil {
 		Tokens(w, Terminal, c, *r.Tokens)
-		TokenTable(w, Terminal, *r.Tokens)
-		fmt.Fprintln(w)
-		HostTokens(w, Terminal, r)
+		if verbose(w) {
+			TokenTable(w, Terminal, *r.Tokens)
+			fmt.Fprintln(w)
+			HostTokens(w, Terminal, r)
+		} else {
+			largest(w, *r.Tokens)
+			hostTokensLine(w, r)
+		}
 	}
 	if showCut {
 		ShowCut(w, r.Delivery)
@@ -40,6 +47,98 @@ func BudgetView(w io.Writer, r *budget.Result) {
 	}
 }
 
+// BudgetVerdict is budget's answer in a phrase: how many tools, and
+// which of them some host cuts or drops the property descriptions of.
+func BudgetVerdict(st Style, r budget.Delivery, c *probe.Capture) string {
+	ts := wire.Tools(c)
+	s := plural(len(ts), "tool")
+	if len(r.Hosts) == 0 {
+		return s
+	}
+	var cut []string
+	for i, t := range ts {
+		if !deliveredWhole(r, i) {
+			cut = append(cut, code(st, t.Name))
+		}
+	}
+	switch {
+	case len(ts) == 0:
+	case len(cut) == 0:
+		s += ", delivered whole on every known host"
+	case len(cut) == len(ts):
+		s += ", none delivered whole on every host"
+	default:
+		s = fmt.Sprintf("%s, %d delivered whole on every known host; not whole somewhere: %s", s, len(ts)-len(cut), strings.Join(cut, ", "))
+	}
+	var instrCut []string
+	for _, hr := range r.Hosts {
+		if hr.Instructions.Mode == "cut" {
+			instrCut = append(instrCut, hr.Host.ID)
+		}
+	}
+	if len(instrCut) > 0 {
+		s += "; instructions cut on " + strings.Join(instrCut, ", ")
+	}
+	return s
+}
+
+// deliveredWhole is whether every host delivers tool i's description
+// whole and keeps its schema's property descriptions.
+func deliveredWhole(r budget.Delivery, i int) bool {
+	for _, hr := range r.Hosts {
+		t := hr.Tools[i]
+		if t.Description.Describe() != "whole" || t.Schema.Dropped {
+			return false
+		}
+	}
+	return true
+}
+
+// largest names the three tools that cost the most tokens (--verbose
+// has the table of every tool).
+func largest(w io.Writer, d tokens.Definitions) {
+	if len(d.Tools) < 2 {
+		return
+	}
+	ts := append([]tokens.Tool(nil), d.Tools...)
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Tokens > ts[j].Tokens })
+	var parts []string
+	for _, t := range ts[:min(3, len(ts))] {
+		parts = append(parts, fmt.Sprintf("%s %s", Escape(t.Name), Num(t.Tokens)))
+	}
+	fmt.Fprintf(w, "largest: %s\n", strings.Join(parts, ", "))
+}
+
+// hostTokensLine is HostTokens' table on one line.
+func hostTokensLine(w io.Writer, r *budget.Result) {
+	if len(r.FilteredOut) > 0 {
+		var names []string
+		for _, n := range r.FilteredOut {
+			names = append(names, Escape(n))
+		}
+		fmt.Fprintf(w, "Left out by the config's tool lists (not paid for): %s.\n", strings.Join(names, ", "))
+	}
+	if len(r.HostTokens) == 0 {
+		fmt.Fprintln(w)
+		return
+	}
+	names := map[string]string{}
+	for _, hr := range r.Delivery.Hosts {
+		names[hr.Host.ID] = hr.Host.Name
+	}
+	var parts []string
+	deferred := false
+	for _, h := range r.HostTokens {
+		parts = append(parts, fmt.Sprintf("%s ~%s%s", Escape(names[h.Host]), Num(h.Tokens), ifLoaded(h.Deferred)))
+		deferred = deferred || h.Deferred
+	}
+	fmt.Fprintf(w, "each request costs: %s\n", strings.Join(parts, ", "))
+	if deferred {
+		fmt.Fprintln(w, "(\"if loaded\": behind a tool search, once loaded; --verbose splits out the instructions)")
+	}
+	fmt.Fprintln(w)
+}
+
 // Delivery writes one table of every tool against every host: how much
 // of each description reaches the model, and the instructions below.
 func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
@@ -51,7 +150,17 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 		header = append(header, hr.Host.ID)
 	}
 	var rows [][]string
+	folded := 0
+	deferredOn := map[string]bool{}
 	for i, t := range wire.Tools(c) {
+		if !verbose(w) && deliveredWhole(r, i) {
+			// Tools delivered whole everywhere fold into one line.
+			folded++
+			for _, hr := range r.Hosts {
+				deferredOn[hr.Host.ID] = deferredOn[hr.Host.ID] || hr.Tools[i].Description.Deferred
+			}
+			continue
+		}
 		row := []string{code(st, t.Name), Num(t.DescUTF16)}
 		if !t.HasDescription {
 			row[1] = "none"
@@ -61,9 +170,29 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 		}
 		rows = append(rows, row)
 	}
+	if folded > 0 {
+		var on []string
+		for _, hr := range r.Hosts {
+			if deferredOn[hr.Host.ID] {
+				on = append(on, hr.Host.ID)
+			}
+		}
+		s := fmt.Sprintf("%s delivered whole on every host", plural(folded, "tool"))
+		if len(on) > 0 {
+			s += " (deferred on " + strings.Join(on, ", ") + ")"
+		}
+		fmt.Fprintln(w, s)
+		if st == Markdown {
+			fmt.Fprintln(w)
+		}
+	}
 	in := "instructions (none)"
 	if c.Instructions != nil {
 		in = "instructions (" + Num(wire.UTF16Len(*c.Instructions)) + ")"
+	}
+	if len(rows) == 0 && !verbose(w) {
+		instructionsLine(w, st, in, r)
+		return
 	}
 	row := []string{in, ""}
 	for _, hr := range r.Hosts {
@@ -73,6 +202,28 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	align := []Align{Left, Right}
 	Table(w, st, header, rows, align...)
 	deliveryLegend(w, st, rows)
+}
+
+// instructionsLine is the instructions' row of the delivery table on
+// one line, the hosts grouped by what they do with them.
+func instructionsLine(w io.Writer, st Style, in string, r budget.Delivery) {
+	by := map[string][]string{}
+	var order []string
+	for _, hr := range r.Hosts {
+		d := hr.Instructions.Describe()
+		if by[d] == nil {
+			order = append(order, d)
+		}
+		by[d] = append(by[d], hr.Host.ID)
+	}
+	var parts []string
+	for _, d := range order {
+		parts = append(parts, d+" on "+strings.Join(by[d], ", "))
+	}
+	fmt.Fprintf(w, "%s: %s\n", in, strings.Join(parts, "; "))
+	if st == Markdown {
+		fmt.Fprintln(w)
+	}
 }
 
 // deliveryTerms explain, once, each word of the delivery table.

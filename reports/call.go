@@ -28,6 +28,7 @@ const callRows = 50
 // host delivers, the progress timeline, the cancellation, the task, the
 // messages that came during the call, the verdicts and the findings.
 func Call(w io.Writer, st Style, r *call.Result) {
+	fmt.Fprintln(w, callVerdict(st, r))
 	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, plain(st, r.Name), plain(st, orNone(r.Protocol)))
 	fmt.Fprintln(w, callAnswerLine(st, r))
 	if r.Error != nil {
@@ -62,6 +63,38 @@ func errCode(r *call.Result) string {
 		return r.Error.RawCode
 	}
 	return strconv.FormatInt(r.Error.Code, 10)
+}
+
+// callVerdict is call's first line: the answer, what the hosts deliver
+// of it, what the timeout policies make of it, and the findings.
+func callVerdict(st Style, r *call.Result) string {
+	parts := []string{plain(st, r.Name) + ": " + callOutcome(st, r)}
+	if r.Result != nil && len(r.Deliveries) > 0 {
+		parts = append(parts, deliveryVerdict(r.Deliveries))
+	}
+	if len(r.Verdicts) > 0 {
+		parts = append(parts, policyVerdict(r.Verdicts))
+	}
+	return strings.Join(append(parts, findingCount(r.Findings())), "; ")
+}
+
+// callOutcome is how a call was answered, with its blocks' count.
+func callOutcome(st Style, r *call.Result) string {
+	switch {
+	case r.Error != nil:
+		return "JSON-RPC error " + plain(st, errCode(r))
+	case !r.Completed:
+		return "no answer"
+	}
+	s := "result"
+	if gjson.GetBytes(r.Result, "isError").Bool() {
+		s = "isError result"
+	}
+	n := len(blocksOf(r.Kind, r.Result))
+	if n == 1 {
+		return s + ", 1 block"
+	}
+	return fmt.Sprintf("%s, %d blocks", s, n)
 }
 
 // callAnswerLine says when the answer came, and its size.
@@ -183,7 +216,6 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 			}
 		}
 	}
-	fmt.Fprintln(w, head+":")
 	// probe/result's reading, where it lines up with the blocks: what
 	// the decoded bytes look like.
 	if len(r.Analysis.Blocks) == len(rows) {
@@ -193,7 +225,17 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 			}
 		}
 	}
-	if len(rows) > 0 {
+	// Text blocks alone need no table: each is headed by its size below.
+	plainText := !verbose(w)
+	for _, b := range rows {
+		plainText = plainText && b.typ == "text" && b.mime == "" && b.detail == "" && b.text != ""
+	}
+	if !plainText {
+		fmt.Fprintln(w, head+":")
+	} else if head != fmt.Sprintf("Result: %d block(s)", len(rows)) {
+		fmt.Fprintln(w, head+".") // what the blocks alone do not say
+	}
+	if len(rows) > 0 && !plainText {
 		var cells [][]string
 		for _, b := range rows {
 			cells = append(cells, []string{cell(st, b.where), cell(st, orDash(b.typ)), cell(st, orDash(b.mime)), b.size, cell(st, Clip(b.detail, 120))})
@@ -205,7 +247,11 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 			continue
 		}
 		n := utf8.RuneCountInString(b.text)
-		fmt.Fprintf(w, "\n%s:\n", plain(st, b.where))
+		if plainText {
+			fmt.Fprintf(w, "%s (text, %s):\n", plain(st, b.where), b.size)
+		} else {
+			fmt.Fprintf(w, "\n%s:\n", plain(st, b.where))
+		}
 		t := Clip(b.text, callTextChars)
 		if st == Markdown {
 			fmt.Fprintf(w, "\n%s\n", quoteBlock(t))
@@ -237,7 +283,15 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 	if len(ds) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nWhat each host delivers of it:")
+	ds, unknown, why := foldUnknown(w, ds)
+	ds, whole := foldWhole(w, ds)
+	fmt.Fprintln(w)
+	if len(ds) > 0 {
+		fmt.Fprintln(w, "What each host delivers of it:")
+	}
+	if len(whole) > 0 {
+		fmt.Fprintf(w, "result delivery: whole on %s\n", plain(st, strings.Join(whole, ", ")))
+	}
 	var rows [][]string
 	for _, d := range ds {
 		limit := "none"
@@ -246,8 +300,59 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 		}
 		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), cell(st, d.Note)})
 	}
-	Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
-		tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	if len(rows) > 0 {
+		Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
+			tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	}
+	if len(unknown) > 0 {
+		foldedLine(w, st, "result delivery", result.Unknown, unknown, why)
+	}
+}
+
+// foldWhole takes out of ds, unless w is verbose, the hosts that deliver
+// the result whole, each named with its size against its limit.
+func foldWhole(w io.Writer, ds []result.Delivery) (rest []result.Delivery, whole []string) {
+	if verbose(w) {
+		return ds, nil
+	}
+	for _, d := range ds {
+		if d.Outcome != result.Whole {
+			rest = append(rest, d)
+			continue
+		}
+		limit := "no limit"
+		if d.Limit > 0 {
+			limit = Num(d.Limit)
+		}
+		whole = append(whole, fmt.Sprintf("%s (%s of %s %s)", d.HostName, Num(d.Size), limit, d.Unit))
+	}
+	return rest, whole
+}
+
+// foldUnknown takes out of ds, unless w is verbose, the hosts whose
+// delivery is unknown: they fold into one line naming them, with the
+// note they share.
+func foldUnknown(w io.Writer, ds []result.Delivery) (rest []result.Delivery, unknown []string, why string) {
+	if verbose(w) {
+		return ds, nil, ""
+	}
+	notes := map[string]bool{}
+	for _, d := range ds {
+		if d.Outcome == result.Unknown {
+			unknown = append(unknown, d.HostName)
+			notes[d.Note] = true
+			why = d.Note
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	if len(unknown) < 2 {
+		return ds, nil, ""
+	}
+	if len(notes) > 1 {
+		why = "--verbose says why for each"
+	}
+	return rest, unknown, why
 }
 
 func callProgress(w io.Writer, st Style, r *call.Result) {
@@ -379,6 +484,14 @@ func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
 	if len(vs) == 0 {
 		return
 	}
+	if !verbose(w) && len(vs) > 1 && sameOutcome(vs) && vs[0].Outcome == result.Survives {
+		var names []string
+		for _, v := range vs {
+			names = append(names, v.Policy.Name)
+		}
+		fmt.Fprintf(w, "\ntimeouts: %s every policy (%s)\n", vs[0].Outcome, plain(st, strings.Join(names, ", ")))
+		return
+	}
 	fmt.Fprintln(w, "\nWould a client give up on it?")
 	var rows [][]string
 	for _, v := range vs {
@@ -389,6 +502,15 @@ func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
 		rows = append(rows, []string{cell(st, v.Policy.Name), policyRule(v.Policy), Verdict(w, v.Outcome), at, cell(st, v.Why)})
 	}
 	Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
+}
+
+func sameOutcome(vs []result.Verdict) bool {
+	for _, v := range vs {
+		if v.Outcome != vs[0].Outcome {
+			return false
+		}
+	}
+	return true
 }
 
 // policyRule is a policy as --policy spells it.
@@ -604,17 +726,32 @@ func Calls(w io.Writer, cs []*call.Result) {
 		} else {
 			fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
 		}
-		if len(r.Deliveries) > 0 {
+		// As in call's text: the hosts whose rule is unknown are one
+		// line, and so are policies that all survive (--verbose: rows).
+		ds, unknown, why := foldUnknown(w, r.Deliveries)
+		if len(ds) > 0 {
 			var drows [][]string
-			for _, d := range r.Deliveries {
+			for _, d := range ds {
 				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), Num(d.Size), Num(d.Lost), MD(d.Note)})
 			}
 			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+			fmt.Fprintln(w)
+		}
+		if len(unknown) > 0 {
+			for i, n := range unknown {
+				unknown[i] = MD(n)
+			}
+			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), MDMessage(why))
+		}
+		if len(r.Verdicts) > 1 && !verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
+			var names []string
+			for _, v := range r.Verdicts {
+				names = append(names, MD(v.Policy.Name))
+			}
+			fmt.Fprintf(w, "Timeouts: survives every policy (%s).\n", strings.Join(names, ", "))
+			continue
 		}
 		if len(r.Verdicts) > 0 {
-			if len(r.Deliveries) > 0 {
-				fmt.Fprintln(w)
-			}
 			var vrows [][]string
 			for _, v := range r.Verdicts {
 				vrows = append(vrows, []string{MD(v.Policy.Name), Code(policyRule(v.Policy)), v.Outcome})

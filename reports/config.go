@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/report"
@@ -17,6 +18,10 @@ import (
 // server's own text (budget) under its name, then the whole config's
 // table and sums. Wire shows the table and totals only.
 func ConfigText(w io.Writer, r *config.Result) {
+	if !verbose(w) {
+		configAnswerFirst(w, r)
+		return
+	}
 	fmt.Fprintf(w, "%s · %s format · %s (%d probed, %d failed, %d disabled) · in name order\n\n",
 		Escape(r.Path), r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r))
 	if r.Hosts {
@@ -56,6 +61,100 @@ func ConfigText(w io.Writer, r *config.Result) {
 	Findings(w, Terminal, SortFindings(r.Findings()))
 }
 
+// configAnswerFirst is ConfigText without --verbose: the answer, the
+// whole config's tables, one line per server (budget: its answer and
+// the tools not delivered whole), then every finding once, with the
+// servers it applies to.
+func configAnswerFirst(w io.Writer, r *config.Result) {
+	fmt.Fprintf(w, "%s, %d probed, %d failed, %d disabled; %s\n",
+		plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), findingCount(r.Findings()))
+	fmt.Fprintf(w, "%s · %s format · in name order\n\n", Escape(r.Path), r.Format)
+	configServers(w, Terminal, r)
+	fmt.Fprintln(w)
+	if r.Hosts {
+		configHosts(w, Terminal, r)
+	}
+	for _, s := range r.Servers {
+		switch {
+		case s.Disabled:
+			fmt.Fprintf(w, "server %s: disabled in the config (enabled = false): not run, not counted\n", Escape(s.Name))
+		case s.Err != nil:
+			fmt.Fprintf(w, "server %s: ", Escape(s.Name))
+			failureText(w, Terminal, s.Err)
+		default:
+			if b, ok := s.Result.(*budget.Result); ok {
+				fmt.Fprintf(w, "server %s: %s; %s\n", Escape(s.Name), BudgetVerdict(Terminal, b.Delivery, b.Capture), findingCount(b.Findings()))
+				if len(b.FilteredOut) > 0 {
+					var names []string
+					for _, n := range b.FilteredOut {
+						names = append(names, Escape(n))
+					}
+					fmt.Fprintf(w, "  Left out by the config's tool lists (not paid for): %s.\n", strings.Join(names, ", "))
+				}
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nFindings (each once, with the servers it applies to; --verbose: each server's own text):")
+	groupedFindings(w, r)
+}
+
+// groupedFindings is the findings of every server and of the whole
+// config, a finding several servers share in one row naming them.
+func groupedFindings(w io.Writer, r *config.Result) {
+	type group struct {
+		f       probe.Finding
+		servers []string
+	}
+	var groups []*group
+	by := map[string]*group{}
+	add := func(server string, f probe.Finding) {
+		if f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`") {
+			f.Message = "`" + f.Tool + "`: " + f.Message
+			f.Tool = ""
+		}
+		key := string(f.Severity) + "\x00" + f.Code.String() + "\x00" + f.Message
+		g := by[key]
+		if g == nil {
+			g = &group{f: f}
+			by[key] = g
+			groups = append(groups, g)
+		}
+		if server != "" {
+			g.servers = append(g.servers, server)
+		}
+	}
+	for _, s := range r.Servers {
+		if s.Result != nil {
+			for _, f := range s.Result.Findings() {
+				add(s.Name, f)
+			}
+		}
+	}
+	for _, f := range r.Whole() {
+		add("", f)
+	}
+	if len(groups) == 0 {
+		fmt.Fprintln(w, "No findings.")
+		return
+	}
+	var fs []probe.Finding
+	for _, g := range groups {
+		f := g.f
+		if len(g.servers) > 0 {
+			var names []string
+			for _, n := range g.servers {
+				names = append(names, "`"+n+"`")
+			}
+			f.Message = "server " + strings.Join(names, ", ") + ": " + f.Message
+			if len(g.servers) > 1 {
+				f.Message = "servers " + strings.Join(names, ", ") + ": " + g.f.Message
+			}
+		}
+		fs = append(fs, f)
+	}
+	Findings(w, Terminal, SortFindings(fs))
+}
+
 // ConfigMarkdown is report --config FILE --all: the whole config's
 // section, then each server's report a level down, its headings named
 // after the server so that none repeats.
@@ -83,7 +182,7 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 			default:
 				if rr, ok := s.Result.(*report.Result); ok {
 					var b bytes.Buffer
-					reportMarkdown(&b, rr, version)
+					reportMarkdown(&Screen{W: &b, Verbose: verbose(w)}, rr, version)
 					demote(w, b.Bytes(), s.Name)
 				}
 			}

@@ -188,6 +188,12 @@ func listOrDash(st Style, s []string) string {
 // DiffText is diff's text: the three answers and the changes, between
 // the sides as the user named them.
 func DiffText(w io.Writer, r *diff.Result) {
+	c := r.Comparison
+	if c.Drift() {
+		fmt.Fprintf(w, "%s: %s in %s\n\n", Escape(r.Live.Label), plural(c.DriftCount(), "difference"), diff.JoinParts(c.ChangedParts()))
+	} else {
+		fmt.Fprintf(w, "%s: no drift from %s\n\n", Escape(r.Live.Label), Escape(r.Ref.Label))
+	}
 	Diff(w, Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
 }
 

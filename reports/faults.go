@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
@@ -295,15 +296,41 @@ func joinComma(s []string) string {
 // Faults writes a faults run: with one client policy, call by call and a
 // summary; with several, what each would see. Then how the server took
 // being shut down, and the findings, if any.
+// clientOutcomes names, in a phrase, the clients a fault broke: those
+// with an outcome other than ok on some call.
+func clientOutcomes(rs []faults.ClientRun) string {
+	var broke []string
+	for _, run := range rs {
+		var sum strings.Builder
+		FaultSummary(&sum, Markdown, run)
+		first, _, _ := strings.Cut(sum.String(), "\n")
+		head, _, _ := strings.Cut(first, ";")
+		for _, part := range strings.Split(head, ", ") {
+			if !strings.HasPrefix(strings.TrimSpace(part), "ok ") {
+				broke = append(broke, string(run.Policy))
+				break
+			}
+		}
+	}
+	if len(broke) == 0 {
+		return "every client gets ok on every call"
+	}
+	return "not ok on " + strings.Join(broke, ", ")
+}
+
 func Faults(w io.Writer, st Style, r *faults.Result) {
 	if len(r.Runs) == 1 {
 		run := r.Runs[0]
-		fmt.Fprintf(w, "faults: %s · client policy: %s\n\n", r.Plan, run.Policy)
+		// The answer first: the summary's first line.
+		var sum strings.Builder
+		FaultSummary(&sum, st, run)
+		first, _, _ := strings.Cut(sum.String(), "\n")
+		fmt.Fprintf(w, "faults: %s · client policy: %s · %s\n\n", r.Plan, run.Policy, first)
 		FaultTable(w, st, run)
 		fmt.Fprintln(w)
 		FaultSummary(w, st, run)
 	} else if len(r.Runs) > 1 {
-		fmt.Fprintf(w, "faults: %s · what each client would see\n\n", r.Plan)
+		fmt.Fprintf(w, "faults: %s · what each client would see: %s\n\n", r.Plan, clientOutcomes(r.Runs))
 		ClientsTable(w, st, r.Runs)
 		fmt.Fprintln(w)
 		for _, run := range r.Runs {

@@ -20,6 +20,9 @@ var verdictMark = map[string]string{
 // observation the text has something to say of) what answered, the
 // clause and why.
 func Malformed(w io.Writer, st Style, r *malformed.Result) {
+	if st == Terminal {
+		fmt.Fprintf(w, "%s.\n", r.Summary()) // the answer first
+	}
 	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", plain(st, r.Protocol))
 	MalformedTable(w, st, r.Cases, r.Protocol)
 	fmt.Fprintf(w, "\n%s.\n", r.Summary())

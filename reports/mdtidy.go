@@ -142,7 +142,12 @@ func splitCodeSpans(l string) []string {
 // tidyTo writes what render writes to w, tidied (TidyMarkdown).
 func tidyTo(w io.Writer, render func(io.Writer)) {
 	var b bytes.Buffer
-	render(&b)
+	var into io.Writer = &b
+	if s, ok := w.(*Screen); ok {
+		// The renderer still sees the screen's choices (--verbose).
+		into = &Screen{W: &b, Width: s.Width, Color: s.Color, Verbose: s.Verbose}
+	}
+	render(into)
 	_, _ = w.Write(TidyMarkdown(b.Bytes()))
 }
 

@@ -23,6 +23,9 @@ func ReportMarkdown(w io.Writer, r *report.Result, version string) {
 func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	c := r.Wire.Capture
 	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
+	// The answer first, under the title markdown wants there; no counts
+	// of findings, so that one finding more changes one line only.
+	fmt.Fprintf(w, "%s.\n\n", BudgetVerdict(Markdown, r.Budget.Delivery, c))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
 		Code(c.Target), c.Transport, protocolLine(Markdown, c), version, r.Date)
 	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }

@@ -16,6 +16,10 @@ type Screen struct {
 	W     io.Writer
 	Width int  // columns; 0 for no limit
 	Color bool // ANSI colour for severities and verdicts
+	// Verbose asks for every row of every table (--verbose): by default
+	// rows that all say the same fold into one line naming what they
+	// cover, and the answer comes first.
+	Verbose bool
 }
 
 func (s *Screen) Write(p []byte) (int, error) { return s.W.Write(p) }
@@ -25,6 +29,12 @@ func screenOf(w io.Writer) (width int, color bool) {
 		return s.Width, s.Color
 	}
 	return 0, false
+}
+
+// verbose is whether w asks for the full tables (--verbose).
+func verbose(w io.Writer) bool {
+	s, ok := w.(*Screen)
+	return ok && s.Verbose
 }
 
 // ANSI colours: the few a terminal shows the same everywhere.

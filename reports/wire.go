@@ -47,6 +47,9 @@ func protocolLine(st Style, c *probe.Capture) string {
 // WireText is wire's text: what the server offers, every finding about
 // the wire, and when each phase finished.
 func WireText(w io.Writer, r *wire.Result) {
+	c := r.Capture
+	fmt.Fprintf(w, "%s: %s, %s, %s; %s\n\n", Escape(ServerName(c)), plural(len(c.Tools.Items), "tool"), plural(len(c.Prompts.Items), "prompt"),
+		plural(len(c.Resources.Items), "resource"), findingCount(c.Findings))
 	Wire(w, Terminal, r.Capture)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Findings:")
@@ -62,6 +65,36 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 		return
 	}
 	fs = findings.Fold(fs)
+	var infos []string
+	if st == Terminal && !verbose(w) {
+		// Infos fold into one line of their codes; --verbose has each.
+		n := map[string]int{}
+		var kept []probe.Finding
+		for _, f := range fs {
+			if f.Severity != "info" {
+				kept = append(kept, f)
+				continue
+			}
+			if n[f.Code.String()] == 0 {
+				infos = append(infos, f.Code.String())
+			}
+			n[f.Code.String()]++
+		}
+		for i, c := range infos {
+			if n[c] > 1 {
+				infos[i] = fmt.Sprintf("%s ×%d", c, n[c])
+			}
+		}
+		fs = kept
+	}
+	defer func() {
+		if len(infos) > 0 {
+			fmt.Fprintf(w, "%s: %s (--verbose says what)\n", Severity(w, "info"), strings.Join(infos, ", "))
+		}
+	}()
+	if len(fs) == 0 {
+		return
+	}
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
 		named := f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`")
@@ -100,9 +133,34 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	}
 	instructions(w, st, c.Instructions)
 	tools(w, st, c)
-	prompts(w, st, c)
-	itemTable(w, st, "Resources", c.Resources, []string{"uri", "name", "mimeType"})
-	itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
+	// A list the server's capabilities do not offer gets no section of
+	// its own: they are named together on one line (--verbose: each).
+	var unoffered []string
+	skip := func(title string, l probe.List) bool {
+		if verbose(w) || l.Asked || !strings.Contains(l.Skipped, "does not advertise") {
+			return false
+		}
+		unoffered = append(unoffered, strings.ToLower(title))
+		return true
+	}
+	if !skip("Prompts", c.Prompts) {
+		prompts(w, st, c)
+	}
+	if !skip("Resources", c.Resources) {
+		itemTable(w, st, "Resources", c.Resources, []string{"uri", "name", "mimeType"})
+	}
+	if !skip("Resource templates", c.Templates) {
+		itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
+	}
+	if len(unoffered) > 0 {
+		if st == Terminal {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Not listed (the server does not advertise the capability): %s.\n", strings.Join(unoffered, ", "))
+		if st == Markdown {
+			fmt.Fprintln(w)
+		}
+	}
 }
 
 // Capabilities renders a capabilities object as "tools(listChanged) logging".

@@ -104,7 +104,7 @@ func emit(cmd *cli.Command, o outcome) error {
 		}
 		s := screenFor(cmd, &b)
 		if o.markdown {
-			s = &reports.Screen{W: &b} // markdown is for a file, whatever the terminal
+			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
 		o.text(s)
 		if len(extra) > 0 {
@@ -208,6 +208,7 @@ var globalUse = map[string][]string{
 	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
 	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
 	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
+	"verbose":          {"wire", "report", "budget", "faults", "call", "read", "prompt"},
 }
 
 // notUsedBecause says why a command refuses a global flag where the list

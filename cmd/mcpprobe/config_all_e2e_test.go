@@ -44,7 +44,21 @@ func TestConfigAllBudget(t *testing.T) {
 	t.Parallel()
 	cfg := fiveServers(t)
 
+	// By default: the answer, a line per server, every finding once.
 	r := mcpprobe(t, "budget", "--config", cfg, "--all", "--wide")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "5 servers, 4 probed, 1 failed, 0 disabled; ") || strings.Contains(r.stdout, "=== server") {
+		t.Errorf("not the answer first, a line per server:\n%s", r.stdout)
+	}
+	for _, want := range []string{"server good: 3 tools, 2 delivered whole", "server crash: Could not be probed", "Findings (each once, with the servers it applies to"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// --verbose: each server's own budget text, then the whole config.
+	r = mcpprobe(t, "budget", "--config", cfg, "--all", "--wide", "--verbose")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -254,7 +268,7 @@ func TestConfigAllUsage(t *testing.T) {
 	}
 	// A config whose every server fails: exit 3, the rows still printed.
 	r := mcpprobe(t, "budget", "--config", p, "--all")
-	if r.code != 3 || !strings.Contains(r.stdout, "=== server a ===") {
+	if r.code != 3 || !strings.Contains(r.stdout, "server a: Could not be probed") {
 		t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 	}
 }

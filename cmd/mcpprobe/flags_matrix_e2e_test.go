@@ -408,6 +408,15 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 				t.Errorf("--wide on a 40-column terminal: widest line %d", widest)
 			}
 		}),
+		effectRow("verbose", "every row of every table (the policy table)", func(t *testing.T) {
+			const full = "Would a client give up on it?"
+			if r := wantCode(t, 0, line("--verbose")...); !strings.Contains(r.stdout, full) {
+				t.Errorf("--verbose lacks %q:\n%s", full, r.stdout)
+			}
+			if r := wantCode(t, 0, line()...); strings.Contains(r.stdout, full) {
+				t.Errorf("without --verbose the policies are not folded:\n%s", r.stdout)
+			}
+		}),
 		effectRow("save", "request.json and response.json into DIR", func(t *testing.T) {
 			dir := t.TempDir()
 			wantCode(t, 0, line("--save", dir)...)
@@ -720,8 +729,8 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			}
 		}),
 	}
-	for _, f := range []string{"json", "env", "secret-env", "inherit-env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide"} {
-		args := map[string][]string{"json": {"--json"}, "env": {"--env", "A=1"}, "secret-env": {"--secret-env", "A"}, "inherit-env": {"--inherit-env"}, "header": {"--header", "A: 1"},
+	for _, f := range []string{"json", "env", "secret-env", "inherit-env", "header", "header-env", "config", "trace", "fail-on", "no-color", "wide", "verbose"} {
+		args := map[string][]string{"verbose": {"--verbose"}, "json": {"--json"}, "env": {"--env", "A=1"}, "secret-env": {"--secret-env", "A"}, "inherit-env": {"--inherit-env"}, "header": {"--header", "A: 1"},
 			"header-env": {"--header-env", "A=B"}, "config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")},
 			"fail-on": {"--fail-on", "error"}, "no-color": {"--no-color"}, "wide": {"--wide"}}[f]
 		rows = append(rows, refusedRow(f, append(append([]string{"survey"}, args...), fleet)...))
@@ -741,7 +750,7 @@ func TestFlagMatrixSurveyMergeSummary(t *testing.T) {
 		"secret-env": {"--secret-env", "A"}, "inherit-env": {"--inherit-env"}, "header": {"--header", "A: 1"}, "header-env": {"--header-env", "A=B"}, "transport": {"--transport", "sse"}, "insecure": {"--insecure"},
 		"config": {"--config", fx.cfg}, "trace": {"--trace", filepath.Join(fx.dir, "t")}, "max-line": {"--max-line", "9"},
 		"max-pages": {"--max-pages", "9"}, "max-bytes": {"--max-bytes", "9"}, "grace": {"--grace", "1s"}, "fail-on": {"--fail-on", "error"},
-		"quiet": {"--quiet"}, "no-color": {"--no-color"}, "wide": {"--wide"}}
+		"quiet": {"--quiet"}, "no-color": {"--no-color"}, "wide": {"--wide"}, "verbose": {"--verbose"}}
 	for _, sub := range []string{"merge", "summary"} {
 		t.Run(sub, func(t *testing.T) {
 			t.Parallel()
@@ -1044,6 +1053,27 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 					}),
 				)
 			}
+			rows = append(rows, effectRow("verbose", "each server's text, each finding, every row", func(t *testing.T) {
+				// Without it: one line per server, a finding two servers
+				// share once, tools delivered whole folded; with it, as
+				// each server's own command writes them.
+				cfg, shortHas, fullHas := fx.cfg, "server g: ", "=== server g ==="
+				switch cmd {
+				case "wire":
+					j, _ := json.Marshal(map[string]any{"command": bin.raw, "args": []string{"-banner"}})
+					cfg = config(t, `"a":`+string(j)+`,"b":`+string(j))
+					shortHas, fullHas = "servers `a`, `b`: ", "server `b`: "
+				case "report":
+					shortHas, fullHas = "2 tools delivered whole on every host", "| `delete_order` | 68 |"
+				}
+				short, full := mcpprobe(t, all(cfg)...).stdout, mcpprobe(t, all(cfg, "--verbose")...).stdout
+				if !strings.Contains(short, shortHas) || strings.Contains(short, fullHas) {
+					t.Errorf("without --verbose: want %q, not %q:\n%s", shortHas, fullHas, short)
+				}
+				if !strings.Contains(full, fullHas) || strings.Contains(full, shortHas) {
+					t.Errorf("--verbose: want %q, not %q:\n%s", fullHas, shortHas, full)
+				}
+			}))
 			var global []string
 			for _, f := range acceptedFlags(t, cmd) {
 				if has(acceptedFlags(t), f) {

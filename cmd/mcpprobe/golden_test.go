@@ -106,6 +106,14 @@ func TestGolden(t *testing.T) {
 		{"budget-rawserver", func(ctx context.Context, t *testing.T) outcome {
 			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})))
 		}, "txt"},
+		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) outcome {
+			// --verbose: every table as it was before the answer came first.
+			o := budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
+			text := o.text
+			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
+			o.section = nil // the same --json as budget-goodserver's
+			return o
+		}, "txt"},
 		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) outcome {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
 			o := budgetOutcome(r)
@@ -135,6 +143,13 @@ func TestGolden(t *testing.T) {
 		}, "md"},
 		{"report-rawserver", func(ctx context.Context, t *testing.T) outcome {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+		}, "md"},
+		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) outcome {
+			o := reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+			text := o.text
+			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
+			o.section = nil
+			return o
 		}, "md"},
 		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))

@@ -69,7 +69,7 @@ func TestHelpListsTheGlobalFlagsACommandTakes(t *testing.T) {
 	values := map[string]string{
 		"out": filepath.Join(dir, "out"), "trace": filepath.Join(dir, "trace"), "config": cfg,
 		"protocol": "auto", "transport": "auto", "env": "A=b", "header": "X: y", "header-env": "X=HOME",
-		"fail-on": "error",
+		"fail-on": "error", "secret-env": "A",
 	}
 	root := newApp(io.Discard, io.Discard)
 	for _, p := range commandPaths() {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,6 +158,16 @@ func TestDemoShowsTheReportsFindings(t *testing.T) {
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(sep) + ` *(error|warning|info) *` + regexp.QuoteMeta(sep) + ` *([a-z0-9-]+) `)
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			out = append(out, m[1]+" "+m[2])
+		}
+		// The terminal folds the infos into one line of their codes.
+		if m := regexp.MustCompile(`(?m)^info: (.*) \(--verbose says what\)$`).FindStringSubmatch(text); m != nil {
+			for _, c := range strings.Split(m[1], ", ") {
+				code, n, _ := strings.Cut(c, " ×")
+				times, _ := strconv.Atoi(n)
+				for range max(times, 1) {
+					out = append(out, "info "+code)
+				}
+			}
 		}
 		slices.Sort(out)
 		return out

@@ -130,7 +130,7 @@ const (
 // in the header is not content, and an upgrade alone must not fail CI.
 func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	var fresh bytes.Buffer
-	reports.ReportMarkdown(&fresh, r, version)
+	reports.ReportMarkdown(&reports.Screen{W: &fresh, Verbose: cmd.Bool("verbose")}, r, version)
 	if extra := letGo(r.Findings()); len(extra) > 0 {
 		writeLetGo(&fresh, reports.Markdown, extra)
 	}

@@ -16,7 +16,7 @@ import (
 // severities and verdicts are coloured unless NO_COLOR, --no-color or
 // TERM=dumb. Written to a file or a pipe, it is full width and plain.
 func screenFor(cmd *cli.Command, w io.Writer) *reports.Screen {
-	s := &reports.Screen{W: w}
+	s := &reports.Screen{W: w, Verbose: cmd.Bool("verbose")}
 	out := cmd.Root().Writer
 	if p := cmd.String("out"); (p != "" && p != "-") || !isTerminal(out) {
 		return s

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -62,6 +63,7 @@ func listServers(cmd *cli.Command) error {
 		return flush(cmd, w, &b)
 	}
 	var rows [][]string
+	servers := 0
 	for _, hc := range files {
 		list, err := launch.ListConfig(hc.Path, os.LookupEnv)
 		if err != nil {
@@ -74,11 +76,14 @@ func listServers(cmd *cli.Command) error {
 		}
 		for _, s := range list {
 			rows = append(rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path)), from(hc)})
+			servers++
 		}
 		if len(list) == 0 {
 			rows = append(rows, []string{"—", "—", "no servers", from(hc)})
 		}
 	}
+	// The answer first: how many servers, in how many files.
+	fmt.Fprintf(w, "%s in %s\n", plural(servers, "server"), plural(len(files), "host config file"))
 	reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL", "from"}, rows)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME; all of a file: mcpprobe budget --config FILE --all. Values of env and headers are not shown.")
@@ -157,4 +162,11 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

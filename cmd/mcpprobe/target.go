@@ -47,6 +47,7 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
 		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
+		&cli.BoolFlag{Name: "verbose", Usage: "every row of every table, as measured; by default rows that say the same fold into one line after the answer"},
 	}
 }
 
