@@ -36,10 +36,13 @@ type Envelope struct {
 // probe its target, or is interrupted, still prints one envelope, so that
 // what reads it (jq in CI) gets JSON that says what happened.
 type Failure struct {
-	ExitCode int    // 3, 4, 130 or 143
+	ExitCode int    // 3, 4, or a stop signal's 129, 130, 131, 141, 143
 	What     string // what happened
 	Received string // what came from the server; a line per thing
 	Try      string // what to do about it
+	// Redacted says a secret was hidden in these texts before they came
+	// here, so that the envelope that carries them says so.
+	Redacted bool
 }
 
 // JSON writes the envelope followed by the command's section, verbatim.

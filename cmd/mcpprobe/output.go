@@ -9,6 +9,7 @@ package main
 // was.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -275,7 +276,11 @@ func failureEnvelope(fail *reports.Failure, tail []string) bool {
 	}
 	env := reports.Envelope{Version: version, Command: cmd.Name, Target: target,
 		Findings: findings.Sorted(launch.RunFindings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
-	return write(cmd, cmd.Root().Writer, nil, env.JSON(nil)) == nil
+	b := env.JSON(nil)
+	if fail.Redacted && bytes.HasSuffix(b, []byte("}\n")) {
+		b = append(b[:len(b)-2:len(b)-2], ",\"redacted\":true}\n"...)
+	}
+	return write(cmd, cmd.Root().Writer, nil, b) == nil
 }
 
 // runFailure is the error member for a run that ends with code: the

@@ -325,8 +325,11 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 	if redact == nil {
 		redact = redactor()
 	}
-	fail := &reports.Failure{ExitCode: exitNoTarget, What: redact.String(fe.What),
-		Received: redact.String(strings.Join(lines, "\n")), Try: redact.String(try)}
+	what, whatHid := redact.Bytes([]byte(fe.What))
+	recv, receivedHid := redact.Bytes([]byte(strings.Join(lines, "\n")))
+	tried, tryHid := redact.Bytes([]byte(try))
+	fail := &reports.Failure{ExitCode: exitNoTarget, What: string(what), Received: string(recv), Try: string(tried),
+		Redacted: whatHid || receivedHid || tryHid}
 	return &exitError{code: exitNoTarget, msg: redact.String(msg), fail: fail}
 }
 
@@ -337,7 +340,9 @@ func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) 
 	if redacted {
 		// Secrets never leave, even where the output would be the
 		// server's bytes: the output says it was changed.
-		if cmd.Bool("json") && bytes.HasSuffix(b, []byte("}\n")) {
+		if cmd.Bool("json") && bytes.HasSuffix(b, []byte(`,"redacted":true}`+"\n")) {
+			// marked already (a failure's texts, hidden before)
+		} else if cmd.Bool("json") && bytes.HasSuffix(b, []byte("}\n")) {
 			b = append(b[:len(b)-2:len(b)-2], ",\"redacted\":true}\n"...)
 		} else {
 			fmt.Fprintln(cmd.Root().ErrWriter, "mcpprobe: the output held a secret of this run (an --env value, a header, a credential in the arguments), in some encoding; it shows *** in its place")
