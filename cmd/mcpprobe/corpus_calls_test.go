@@ -320,7 +320,7 @@ func TestCorpusCallsDeterministic(t *testing.T) {
 	}
 }
 
-const readmeFile = "../../README.md"
+const readmeFile = "../../docs/reference.md"
 
 var callsTableRE = regexp.MustCompile(`(?s)(<!-- corpus-calls:begin -->\n)(.*?)(<!-- corpus-calls:end -->)`)
 
@@ -352,7 +352,7 @@ func TestCorpusCallsREADME(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(want, readme) {
-		t.Errorf("README.md's call corpus table is stale: run go test ./cmd/mcpprobe -run CorpusCalls -update, then review the diff\n%s", gold.FirstDiff(readme, want))
+		t.Errorf("docs/reference.md's call corpus table is stale: run go test ./cmd/mcpprobe -run CorpusCalls -update, then review the diff\n%s", gold.FirstDiff(readme, want))
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 )
 
-const readmePath = "../../README.md"
+const readmePath = "../../docs/reference.md"
 
 // A block of the README that this test owns: the codes of the origins
 // named in its begin marker, as a table.
@@ -88,7 +88,7 @@ func TestREADME(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(want, readme) {
-		t.Errorf("README.md's tables of finding codes are stale: run go test ./probe/findings -update, then review the diff\n%s", firstDiff(readme, want))
+		t.Errorf("docs/reference.md's tables of finding codes are stale: run go test ./probe/findings -update, then review the diff\n%s", firstDiff(readme, want))
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 )
 
-const readmePath = "../../README.md"
+const readmePath = "../../docs/reference.md"
 
 var rulesRE = regexp.MustCompile(`(?s)(<!-- hostrules:begin -->\n)(.*?)(<!-- hostrules:end -->)`)
 
@@ -37,6 +37,6 @@ func TestREADMERules(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(want, readme) {
-		t.Errorf("README.md's result rules are stale: run go test ./probe/result -update, then review the diff\n%s", gold.FirstDiff(readme, want))
+		t.Errorf("docs/reference.md's result rules are stale: run go test ./probe/result -update, then review the diff\n%s", gold.FirstDiff(readme, want))
 	}
 }
