@@ -67,7 +67,8 @@ type Process struct {
 	// did not get, as a host would not give them (never their values).
 	dropped []string
 
-	mu sync.Mutex
+	mu       sync.Mutex
+	stopOnce sync.Once
 	// sent is the last signal mcpprobe sent the group, and why: a
 	// process that died of it was stopped, it did not exit on its own.
 	sent    syscall.Signal
@@ -127,6 +128,7 @@ func StartProcess(t Target) (*Process, error) {
 	if err := startedGroup(cmd.Process.Pid); err != nil {
 		_ = cmd.Wait()
 		unregister(p)
+		stopped(p)
 		closeAll(inW, outR, errR)
 		return nil, &StartError{Command: t.Command, Err: err}
 	}
@@ -310,6 +312,9 @@ func (p *Process) Stop(grace time.Duration) ExitReport {
 // stop is Stop with the closing of stdin left to closeInput, for a caller
 // that writes to stdin itself (transport.Stdio refuses sends after it).
 func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
+	// Its orphans stay its own until they are reported, below: another
+	// server stopping meanwhile must not take them for its own.
+	defer p.stopOnce.Do(func() { stopped(p) })
 	r := ExitReport{process: true}
 	// Whether it had exited is decided before stdin closes: a server that
 	// exits at once on EOF did not exit early.
@@ -368,7 +373,7 @@ func (p *Process) stop(grace time.Duration, closeInput func()) ExitReport {
 	// A server whose environment holds a marker of its own (survey's
 	// private TMPDIR) is told apart: its orphans go with it.
 	if !otherServersRun(p) {
-		r.Escaped = reapOrphans()
+		r.Escaped = reapOrphans(p.marker)
 	} else {
 		r.Escaped = reapMarked(p.marker)
 	}

@@ -159,8 +159,23 @@ func procStat(pid int) (state byte, ppid, pgid int, comm string) {
 // its parent and was reparented here. Killing one orphans its own
 // children in turn, so it goes round until none is left (bounded). It
 // returns the live ones it killed, "pid N (name)"; zombies are reaped
-// without a word, as they had exited.
-func reapOrphans() []string { return orphans(true) }
+// without a word, as they had exited. An orphan that holds the marker of
+// another server still being stopped is that server's to report: its
+// leader may be reaped (and so no longer "running") a moment before its
+// own stop reaches its orphans.
+func reapOrphans(own string) []string {
+	return orphansOf(true, func(pid int) bool {
+		reg.Lock()
+		others := otherMarkers(own)
+		reg.Unlock()
+		for _, m := range others {
+			if environHas(pid, m) {
+				return false
+			}
+		}
+		return true
+	})
+}
 
 // reapZombies reaps the orphans that have exited, and leaves the live
 // ones be: a dead member of a server's group no longer counts as alive.

@@ -100,3 +100,46 @@ func resetInterrupt() {
 	reg.interrupted = ""
 	reg.Unlock()
 }
+
+// A marked server's leader can be reaped a moment before its stop
+// reaches its orphans. A second server stopping in that moment, with no
+// other process running, must leave them to the first: they carry its
+// marker, and they are its finding (survey's "escaped-processes").
+func TestOrphansStayWithTheirMarkedServer(t *testing.T) {
+	ta := helperTarget(t, "escape")
+	ta.Env = append(ta.Env, "MCPPROBE_TEST_MARK=a")
+	ta.Marker = "MCPPROBE_TEST_MARK=a"
+	a, err := StartProcess(ta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := ready(t, a)
+	pid, err := strconv.Atoi(lines[0])
+	if err != nil {
+		t.Fatal(lines)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	b, err := StartProcess(helperTarget(t, "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready(t, b)
+	// a's leader dies and is reaped; its stop has not run yet.
+	_ = syscall.Kill(a.Pid(), syscall.SIGKILL)
+	if !a.Wait(loadfactor.Scale(10 * time.Second)) {
+		t.Fatal("a's leader did not exit")
+	}
+	if rb := b.Stop(time.Second); len(rb.Escaped) != 0 {
+		t.Errorf("b's stop reported %q, a's orphan", rb.Escaped)
+	}
+	if !alive(pid) {
+		t.Fatal("b's stop killed a's orphan")
+	}
+	ra := a.Stop(time.Second)
+	if len(ra.Escaped) != 1 || !strings.HasPrefix(ra.Escaped[0], "pid "+strconv.Itoa(pid)+" (") {
+		t.Errorf("a's Escaped = %q, want its grandchild %d", ra.Escaped, pid)
+	}
+	if alive(pid) {
+		t.Errorf("a's grandchild %d survived a's stop", pid)
+	}
+}

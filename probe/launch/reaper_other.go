@@ -11,7 +11,7 @@ func EnableSubreaper() error {
 	return errors.New("finding processes that left the server's group needs Linux (PR_SET_CHILD_SUBREAPER)")
 }
 
-func reapOrphans() []string { return nil }
+func reapOrphans(string) []string { return nil }
 
 func reapMarked(string) []string { return nil }
 

@@ -10,7 +10,7 @@ package launch
 // EnableSubreaper has nothing to do on Windows: the job object owns the tree.
 func EnableSubreaper() error { return nil }
 
-func reapOrphans() []string { return nil }
+func reapOrphans(string) []string { return nil }
 
 func reapMarked(string) []string { return nil }
 

@@ -20,10 +20,14 @@ var reg = struct {
 	procs       map[*Process]bool
 	servers     map[*Server]bool
 	pids        map[int]bool // the servers' own pids, while unreaped
+	// markers counts, per Target.Marker, the processes started with it
+	// whose stop has not finished: their orphans are theirs to report,
+	// even after the leader was reaped and left procs.
+	markers map[string]int
 	// found are findings about processes and budgets raised when a server
 	// was let go, for the command to report whatever analysis it runs.
 	found []record
-}{procs: map[*Process]bool{}, servers: map[*Server]bool{}, pids: map[int]bool{}}
+}{procs: map[*Process]bool{}, servers: map[*Server]bool{}, pids: map[int]bool{}, markers: map[string]int{}}
 
 type record struct {
 	s *Server
@@ -101,7 +105,35 @@ func register(p *Process, start func() error) error {
 	}
 	reg.procs[p] = true
 	reg.pids[p.cmd.Process.Pid] = true
+	if p.marker != "" {
+		reg.markers[p.marker]++
+	}
 	return nil
+}
+
+// stopped ends p's claim on the orphans that hold its marker; once per
+// process, when its stop has reported them (or it never started).
+func stopped(p *Process) {
+	if p.marker == "" {
+		return
+	}
+	reg.Lock()
+	defer reg.Unlock()
+	if reg.markers[p.marker]--; reg.markers[p.marker] <= 0 {
+		delete(reg.markers, p.marker)
+	}
+}
+
+// otherMarkers are the markers of processes other than those marked own
+// whose stop has not finished. Taken under the registry's lock.
+func otherMarkers(own string) []string {
+	var out []string
+	for m := range reg.markers {
+		if m != own {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func unregister(p *Process) {
