@@ -191,7 +191,7 @@ func newMatrixFixtures(t *testing.T) *matrixFixtures {
 	f.tlsURL = tsrv.URL + "/mcp"
 	f.badHosts = filepath.Join(f.dir, "hosts.json")
 	writeFile(t, f.badHosts, `[{"id": "x"}]`)
-	b, err := os.ReadFile("../../probe/budget/hosts.json")
+	b, err := os.ReadFile("../../probe/hosts/hosts.json")
 	if err != nil {
 		t.Fatal(err)
 	}
