@@ -432,6 +432,21 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 				t.Errorf("stdout: %.200s", r.stdout)
 			}
 		}),
+		effectRow("host", "only that host's delivery row", func(t *testing.T) {
+			ds := section(t, wantCode(t, 0, line("--json", "--host", "codex")...)).Get("deliveries.#.host").Array()
+			if len(ds) != 1 || ds[0].String() != "codex" {
+				t.Errorf("deliveries for %v, want codex alone", ds)
+			}
+		}),
+		effectRow("hosts", "a host of FILE has its delivery row", func(t *testing.T) {
+			c := section(t, wantCode(t, 0, line("--json", "--hosts", fx.hosts)...))
+			if n := c.Get(`deliveries.#(host=="matrix-host").host_name`).String(); n != "Matrix Host" {
+				t.Errorf("no matrix-host row: %s", c.Get("deliveries.#.host").Raw)
+			}
+			if r := mcpprobe(t, line("--hosts", fx.badHosts)...); r.code != 2 || !strings.Contains(r.stderr, "--hosts") {
+				t.Errorf("a bad --hosts file: exit %d: %s", r.code, r.stderr)
+			}
+		}),
 		effectRow("progress", "a progressToken in the request", func(t *testing.T) {
 			c := section(t, wantCode(t, 0, line("--json", "--progress")...))
 			if !c.Get("request.params._meta.progressToken").Exists() {
