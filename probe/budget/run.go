@@ -15,8 +15,8 @@ import (
 // it against.
 type Options struct {
 	wire.Options
-	// Hosts are the profiles to compute delivery for, in order (Select
-	// gives them from --host, Known or Load from --hosts).
+	// Hosts are the profiles to compute delivery for, in order
+	// (hosts.Resolve's Selected, from --host and --hosts).
 	Hosts []hosts.Host
 	// View, when set, is one host whose delivered text is kept whole in
 	// Result.View, to show exactly what reaches the model.
