@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 )
@@ -271,7 +272,7 @@ func deliveryLegend(w io.Writer, st Style, rows [][]string) {
 	}
 }
 
-func toolCell(t budget.Tool, h budget.Host) string {
+func toolCell(t budget.Tool, h hosts.Host) string {
 	s := t.Description.Describe()
 	if t.Description.Deferred {
 		s += ", deferred"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/config"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -67,15 +68,15 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 // cannot be probed is a row with its explanation (and a
 // config-server-failed finding); the run exits 3 only when no server could
 // be probed.
-func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date string) error {
+func runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string) error {
 	path := cmd.String("config")
 	list, err := launch.ListConfig(path, os.LookupEnv)
 	if err != nil {
 		return configErr(path, err)
 	}
 	format, _ := launch.ConfigFormat(path)
-	if len(hosts) > 0 {
-		if hosts, err = budget.ToolSearchFromEnv(hosts, os.LookupEnv); err != nil {
+	if len(hs) > 0 {
+		if hs, err = hosts.ToolSearchFromEnv(hs, os.LookupEnv); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -111,7 +112,7 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 	st := statusFor(cmd)
 	var mu sync.Mutex
 	done := 0
-	o := config.Options{Path: path, Format: format, Servers: list, Jobs: int(cmd.Int("jobs")), Hosts: hosts,
+	o := config.Options{Path: path, Format: format, Servers: list, Jobs: int(cmd.Int("jobs")), Hosts: hs,
 		Run: func(ctx context.Context, i int, s launch.ConfigServer) (config.Single, error) {
 			defer func() {
 				mu.Lock()
@@ -123,13 +124,13 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 			}()
 			switch cmd.Name {
 			case "budget":
-				r, err := budget.Run(ctx, budget.Options{Options: opts[i], Hosts: hosts, Filter: config.Filter(s)})
+				r, err := budget.Run(ctx, budget.Options{Options: opts[i], Hosts: hs, Filter: config.Filter(s)})
 				if err != nil {
 					return nil, err
 				}
 				return r, nil
 			case "report":
-				r, err := report.Run(ctx, report.Options{Options: opts[i], Hosts: hosts, Date: date, Filter: config.Filter(s)})
+				r, err := report.Run(ctx, report.Options{Options: opts[i], Hosts: hs, Date: date, Filter: config.Filter(s)})
 				if err != nil {
 					return nil, err
 				}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v3"
@@ -38,12 +37,17 @@ func benchCommand() *cli.Command {
 		Before:    before(),
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
-		Flags:     benchFlags(),
+		Flags:     append(benchFlags(), hostFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := benchOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
+			hc, err := hostChoice(cmd)
+			if err != nil {
+				return err
+			}
+			o.Hosts = hc.Each()
 			tf, err := openTraces(cmd)
 			if err != nil {
 				return err
@@ -94,7 +98,6 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 		Startup: int(cmd.Int("startup")), N: int(cmd.Int("n")), Warmup: int(cmd.Int("warmup")),
 		Concurrency: int(cmd.Int("concurrency")), Duration: cmd.Duration("duration"),
 		AutoCalls: !cmd.IsSet("call"),
-		Hosts:     budget.Known(),
 	}
 	for _, c := range []struct {
 		flag string

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -16,14 +17,12 @@ func budgetCommand() *cli.Command {
 		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT to override its description cut (repeatable, or comma-separated); default every known host and all"},
-			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
+		Flags: append(append(hostFlags(),
 			&cli.BoolFlag{Name: "show-cut", Usage: "print the delivered head and the lost tail of every cut text"},
 			&cli.StringFlag{Name: "view", Usage: "print, as markdown, exactly what `HOST` delivers to the model"},
-		}, wholeConfigFlags()...),
+		), wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			hosts, err := selectHosts(cmd)
+			hc, err := hostChoice(cmd)
 			if err != nil {
 				return err
 			}
@@ -32,21 +31,14 @@ func budgetCommand() *cli.Command {
 				return err
 			}
 			if all {
-				return runAll(ctx, cmd, hosts.selected, "")
+				return runAll(ctx, cmd, hc.Selected, "")
 			}
-			o := budget.Options{Hosts: hosts.selected, Filter: configFilter(ctx, cmd)}
+			o := budget.Options{Hosts: hc.Selected, View: hc.View, Filter: configFilter(ctx, cmd)}
 			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
 				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
 			}
-			if id := cmd.String("view"); id != "" {
-				if cmd.Bool("json") {
-					return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
-				}
-				vh, err := budget.Select(hosts.all, []string{id})
-				if err != nil {
-					return usageErr("--view: %v", err)
-				}
-				o.View = &vh[0]
+			if hc.View != nil && cmd.Bool("json") {
+				return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
 			}
 			tf, err := openTrace(cmd)
 			if err != nil {
@@ -82,28 +74,28 @@ func budgetOutcome(r *budget.Result) outcome {
 		text:    func(w io.Writer) { reports.BudgetText(w, r, false) }}
 }
 
-type hostSet struct {
-	all      []budget.Host // every profile known, after --hosts
-	selected []budget.Host
+// hostFlags is the host-flag group: every command that judges a server
+// against hosts (budget, report, call, read, prompt, bench) takes it and
+// reads it with hostChoice, so a profile of --hosts or a pick of --host
+// reaches every figure that depends on a host.
+func hostFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT to override its description cut: only those hosts (repeatable, or comma-separated; all is the strictest of each rule); default every known host"},
+		&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
+	}
 }
 
-// selectHosts reads --hosts and --host; a file or an id that does not
-// work is a usage error, before any server starts.
-func selectHosts(cmd *cli.Command) (hostSet, error) {
-	all := budget.Known()
-	if f := cmd.String("hosts"); f != "" {
-		var err error
-		if all, err = budget.Load(f, all); err != nil {
-			return hostSet{}, usageErr("--hosts: %v", err)
-		}
-	}
-	var specs []string
+// hostChoice reads the host-flag group, and --view where the command has
+// it; a file or an id that does not work is a usage error, before any
+// server starts.
+func hostChoice(cmd *cli.Command) (hosts.Choice, error) {
+	f := hosts.Flags{File: cmd.String("hosts"), View: cmd.String("view")}
 	if cmd.IsSet("host") {
-		specs = cmd.StringSlice("host")
+		f.Specs = cmd.StringSlice("host")
 	}
-	sel, err := budget.Select(all, specs)
+	c, err := hosts.Resolve(f)
 	if err != nil {
-		return hostSet{}, usageErr("--host: %v", err)
+		return hosts.Choice{}, usageErr("%v", err)
 	}
-	return hostSet{all: all, selected: sel}, nil
+	return c, nil
 }

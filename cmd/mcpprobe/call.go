@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -53,6 +52,7 @@ func oneRequestCommand(name string) *cli.Command {
 		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
+	flags = append(flags, hostFlags()...)
 	if name == "call" {
 		flags = append(flags, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
 	}
@@ -71,14 +71,14 @@ func oneRequestCommand(name string) *cli.Command {
 				return err
 			}
 			view := cmd.String("view")
-			if view != "" {
-				if cmd.Bool("json") {
-					return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; --json has every host's")
-				}
-				if _, err := budget.Select(budget.Known(), []string{view}); err != nil {
-					return usageErr("--view: %v", err)
-				}
+			if view != "" && cmd.Bool("json") {
+				return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; --json has every host's")
 			}
+			hc, err := hostChoice(cmd)
+			if err != nil {
+				return err
+			}
+			o.Hosts = hc.Each()
 			if dir := cmd.String("save"); cmd.IsSet("save") {
 				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
 					return usageErr("--save %s: want a folder to write the raw bytes into", dir)

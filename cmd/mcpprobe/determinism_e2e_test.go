@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -64,7 +64,7 @@ func TestReportIgnoresScheduling(t *testing.T) {
 	if len(seqs) < 3 {
 		t.Fatalf("the variants put the unmatched reply at %d places only", len(seqs))
 	}
-	hosts, err := budget.Select(budget.Known(), nil)
+	hosts, err := hosts.Select(hosts.Known(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func perStretch(fs []transport.Frame, reorder func([]transport.Frame) []transpor
 // to its markdown and changes none of the others, wherever it sorts.
 func TestReportOneFindingOneLine(t *testing.T) {
 	t.Parallel()
-	hosts, err := budget.Select(budget.Known(), nil)
+	hosts, err := hosts.Select(hosts.Known(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

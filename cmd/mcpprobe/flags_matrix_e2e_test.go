@@ -191,7 +191,7 @@ func newMatrixFixtures(t *testing.T) *matrixFixtures {
 	f.tlsURL = tsrv.URL + "/mcp"
 	f.badHosts = filepath.Join(f.dir, "hosts.json")
 	writeFile(t, f.badHosts, `[{"id": "x"}]`)
-	b, err := os.ReadFile("../../probe/budget/hosts.json")
+	b, err := os.ReadFile("../../probe/hosts/hosts.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,6 +430,21 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			r := wantCode(t, 0, line("--view", "claude-code")...)
 			if !strings.HasPrefix(r.stdout, "# What Claude Code receives") {
 				t.Errorf("stdout: %.200s", r.stdout)
+			}
+		}),
+		effectRow("host", "only that host's delivery row", func(t *testing.T) {
+			ds := section(t, wantCode(t, 0, line("--json", "--host", "codex")...)).Get("deliveries.#.host").Array()
+			if len(ds) != 1 || ds[0].String() != "codex" {
+				t.Errorf("deliveries for %v, want codex alone", ds)
+			}
+		}),
+		effectRow("hosts", "a host of FILE has its delivery row", func(t *testing.T) {
+			c := section(t, wantCode(t, 0, line("--json", "--hosts", fx.hosts)...))
+			if n := c.Get(`deliveries.#(host=="matrix-host").host_name`).String(); n != "Matrix Host" {
+				t.Errorf("no matrix-host row: %s", c.Get("deliveries.#.host").Raw)
+			}
+			if r := mcpprobe(t, line("--hosts", fx.badHosts)...); r.code != 2 || !strings.Contains(r.stderr, "--hosts") {
+				t.Errorf("a bad --hosts file: exit %d: %s", r.code, r.stderr)
 			}
 		}),
 		effectRow("progress", "a progressToken in the request", func(t *testing.T) {

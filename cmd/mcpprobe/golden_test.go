@@ -27,6 +27,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -77,11 +78,11 @@ func recorded(t *testing.T, name string) wire.Options {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	ref := "../../fixtures/goodserver/reference.anthropic.json"
-	allHosts, err := budget.Select(budget.Known(), nil)
+	allHosts, err := hosts.Select(hosts.Known(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claude, err := budget.Select(budget.Known(), []string{"claude-code"})
+	claude, err := hosts.Select(hosts.Known(), []string{"claude-code"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
@@ -26,19 +25,17 @@ func reportCommand() *cli.Command {
 		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
+		Flags: append(append(hostFlags(),
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
 			&cli.BoolFlag{Name: "faults", Usage: "add a faults section (a crash, with and without restart, a slow reply, stray stdout text under each client policy; takes a few seconds)"},
 			&cli.BoolFlag{Name: "malformed", Usage: "add a malformed-calls section"},
 			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
-			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring the date and the version of mcpprobe that wrote it; exit 1 with a unified diff when it is stale"},
-		}, wholeConfigFlags()...),
+		), wholeConfigFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			hosts, err := selectHosts(cmd)
+			hc, err := hostChoice(cmd)
 			if err != nil {
 				return err
 			}
@@ -46,7 +43,7 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: configFilter(ctx, cmd)}
+			o := report.Options{Hosts: hc.Selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: configFilter(ctx, cmd)}
 			var committed []byte
 			if file := cmd.String("check"); file != "" {
 				if cmd.Bool("json") || cmd.String("out") != "" {
@@ -66,7 +63,7 @@ func reportCommand() *cli.Command {
 				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
 			}
 			if all {
-				return runAll(ctx, cmd, hosts.selected, o.Date)
+				return runAll(ctx, cmd, hc.Selected, o.Date)
 			}
 			tf, err := openTraces(cmd)
 			if err != nil {
@@ -83,7 +80,7 @@ func reportCommand() *cli.Command {
 				prog := progressBar(cmd)
 				defer prog.Done()
 				o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
-					Hosts: budget.Known(), Progress: prog.Report}
+					Hosts: hc.Each(), Progress: prog.Report}
 			}
 			if cmd.Bool("faults") {
 				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/survey"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
@@ -78,11 +77,9 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 			return usageErr("--sandbox %q: want a command, such as 'docker run --rm -i IMAGE'", cmd.String("sandbox"))
 		}
 	}
-	hosts := budget.Known()
-	if f := cmd.String("hosts"); f != "" {
-		if hosts, err = budget.Load(f, hosts); err != nil {
-			return usageErr("--hosts: %v", err)
-		}
+	hc, err := hostChoice(cmd)
+	if err != nil {
+		return err
 	}
 	path := cmd.String("out")
 	if path == "-" {
@@ -106,7 +103,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	errw := cmd.Root().ErrWriter
 	o := survey.Options{
 		Inputs: inputs, Jobs: int(cmd.Int("jobs")), Shard: shard, PerServer: cmd.Duration("per-server-timeout"),
-		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hosts,
+		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hc.Known,
 	}
 	o.Probe.MaxPages = int(cmd.Int("max-pages"))
 	if !cmd.IsSet("max-bytes") {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 
 	// Hosts are the host profiles whose initialize deadlines A's slowest
 	// start is held against.
-	Hosts []budget.Host
+	Hosts []hosts.Host
 	// OverheadCalls calibrate the probe's own cost per call (0: 2000).
 	OverheadCalls int
 	// Budget bounds the whole run without Vs (0: none): once it is spent
@@ -401,7 +401,7 @@ func modeName(o Options) string {
 
 // deadlines holds every host's initialize deadline against the slowest
 // start to the handshake.
-func deadlines(hosts []budget.Host, startup []Series) []Deadline {
+func deadlines(hosts []hosts.Host, startup []Series) []Deadline {
 	var out []Deadline
 	for _, h := range hosts {
 		if h.InitializeDeadlineMs <= 0 {

@@ -11,10 +11,10 @@ import (
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 					DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},
 			}
 			o := gc.opts(spec)
-			o.Hosts = budget.Known()
+			o.Hosts = hosts.Known()
 			o.OverheadCalls = 50
 			ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(30*time.Second))
 			defer cancel()

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
@@ -93,7 +93,7 @@ func TestResultFindings(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
-	hosts := []budget.Host{{Name: "none"}, {Name: "slow host", InitializeDeadlineMs: 10000}, {Name: "fast host", InitializeDeadlineMs: 1}}
+	hosts := []hosts.Host{{Name: "none"}, {Name: "slow host", InitializeDeadlineMs: 10000}, {Name: "fast host", InitializeDeadlineMs: 1}}
 	startup := []Series{
 		{Name: "startup: spawn → first byte", Stats: Stats{Max: 5e6}},
 		{Name: "startup: spawn → handshake", Stats: Stats{Max: 2e6}},

@@ -1,3 +1,7 @@
+// Package budget works out what each AI host delivers to the model of what
+// a server sends: where descriptions and instructions are cut, which
+// schema parts are dropped, and what is lost. The hosts' rules are data
+// it reads from probe/hosts, never code here.
 package budget
 
 import (
@@ -11,6 +15,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
 )
@@ -68,7 +73,7 @@ type Tool struct {
 
 // HostResult is one host's view of the server.
 type HostResult struct {
-	Host         Host
+	Host         hosts.Host
 	Tools        []Tool
 	Instructions Text
 }
@@ -89,7 +94,7 @@ type OutputLoss struct {
 }
 
 // Compute works out every host's view of the capture.
-func Compute(c *probe.Capture, hosts []Host) Delivery {
+func Compute(c *probe.Capture, hs []hosts.Host) Delivery {
 	var r Delivery
 	// Each tool is read once, not once per host: with six hosts and
 	// 10,000 tools the lookups and unescaping were a third of budget.
@@ -97,7 +102,7 @@ func Compute(c *probe.Capture, hosts []Host) Delivery {
 	for i, raw := range c.Tools.Items {
 		parsed[i] = parseTool(raw)
 	}
-	for _, h := range hosts {
+	for _, h := range hs {
 		hr := HostResult{Host: h}
 		if len(parsed) > 0 {
 			hr.Tools = make([]Tool, 0, len(parsed))
@@ -109,7 +114,7 @@ func Compute(c *probe.Capture, hosts []Host) Delivery {
 		r.Hosts = append(r.Hosts, hr)
 	}
 	anyDelivers := false
-	for _, h := range hosts {
+	for _, h := range hs {
 		if h.OutputSchema == "delivered" || h.OutputSchema == "sometimes" {
 			anyDelivers = true
 		}
@@ -140,7 +145,7 @@ func parseTool(raw []byte) parsedTool {
 	return parsedTool{name: r[0].String(), desc: r[1].String(), hasDesc: r[1].Exists(), input: r[2], hasOut: r[3].Exists()}
 }
 
-func tool(p *parsedTool, h Host) Tool {
+func tool(p *parsedTool, h hosts.Host) Tool {
 	t := Tool{Name: p.name}
 	if p.hasDesc {
 		t.Description = Deliver(p.desc, h.Description)
@@ -155,7 +160,7 @@ func tool(p *parsedTool, h Host) Tool {
 	return t
 }
 
-func instructions(in *string, r Rule) Text {
+func instructions(in *string, r hosts.Rule) Text {
 	if in == nil {
 		return Text{Mode: "missing", Unit: unitOf(r)}
 	}
@@ -172,7 +177,7 @@ func instructions(in *string, r Rule) Text {
 	return t
 }
 
-func unitOf(r Rule) string {
+func unitOf(r hosts.Rule) string {
 	if r.Unit == "" {
 		return "utf16"
 	}
@@ -191,7 +196,7 @@ func Length(s, unit string) int {
 }
 
 // Deliver applies a host's rule to a text.
-func Deliver(s string, r Rule) Text {
+func Deliver(s string, r hosts.Rule) Text {
 	unit := unitOf(r)
 	t := Text{Mode: "whole", Unit: unit, Len: Length(s, unit), Bytes: len(s), Runes: utf8.RuneCountInString(s), Head: s}
 	t.Delivered = t.Len
@@ -248,7 +253,7 @@ func cutAt(s string, limit int, unit string) (string, bool) {
 }
 
 // schema applies a host's input-schema rule.
-func schema(v gjson.Result, r SchemaRule) Schema {
+func schema(v gjson.Result, r hosts.SchemaRule) Schema {
 	s := Schema{Rule: r.Rule, Over: r.Over, Unit: r.Unit}
 	if !v.Exists() {
 		return s

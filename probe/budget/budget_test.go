@@ -2,23 +2,23 @@ package budget
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
-var claude = Rule{Rule: "cut", Limit: 2048, Unit: "utf16", Marker: "… [truncated]"}
+var claude = hosts.Rule{Rule: "cut", Limit: 2048, Unit: "utf16", Marker: "… [truncated]"}
 
 func TestDeliver(t *testing.T) {
 	emoji := "😀" // 1 code point, 2 UTF-16 units, 4 bytes
 	tests := []struct {
 		name                  string
 		text                  string
-		rule                  Rule
+		rule                  hosts.Rule
 		mode                  string
 		len, delivered, lost  int
 		line, col             int
@@ -34,9 +34,9 @@ func TestDeliver(t *testing.T) {
 		{"accents are one unit, two bytes", strings.Repeat("é", 2048), claude, "whole", 2048, 2048, 0, 0, 0, false, false},
 		{"line and column of the cut", strings.Repeat("x", 2000) + "\nline two is here and goes on past the cut" + strings.Repeat(".", 100), claude, "cut", 2142, 2048, 94, 2, 48, false, false},
 		{"empty", "", claude, "whole", 0, 0, 0, 0, 0, false, false},
-		{"codepoint unit", strings.Repeat(emoji, 513), Rule{Rule: "cut", Limit: 512, Unit: "codepoint"}, "cut", 513, 512, 1, 1, 513, false, false},
-		{"byte unit splits a character", "a" + strings.Repeat("é", 10), Rule{Rule: "cut", Limit: 4, Unit: "byte"}, "cut", 21, 4, 17, 1, 3, true, true},
-		{"whole rule", strings.Repeat("a", 100000), Rule{Rule: "whole"}, "whole", 100000, 100000, 0, 0, 0, false, false},
+		{"codepoint unit", strings.Repeat(emoji, 513), hosts.Rule{Rule: "cut", Limit: 512, Unit: "codepoint"}, "cut", 513, 512, 1, 1, 513, false, false},
+		{"byte unit splits a character", "a" + strings.Repeat("é", 10), hosts.Rule{Rule: "cut", Limit: 4, Unit: "byte"}, "cut", 21, 4, 17, 1, 3, true, true},
+		{"whole rule", strings.Repeat("a", 100000), hosts.Rule{Rule: "whole"}, "whole", 100000, 100000, 0, 0, 0, false, false},
 		{"100,000 chars cut", strings.Repeat("a", 100000), claude, "cut", 100000, 2048, 97952, 1, 2049, true, false},
 	}
 	for _, tc := range tests {
@@ -78,9 +78,9 @@ func capture(tools []string, instructions *string) *probe.Capture {
 	return c
 }
 
-func hostByID(t *testing.T, id string) Host {
+func hostByID(t *testing.T, id string) hosts.Host {
 	t.Helper()
-	hs, err := Select(Known(), []string{id})
+	hs, err := hosts.Select(hosts.Known(), []string{id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestInstructions(t *testing.T) {
 		{"claude-code", nil, "missing", 0},
 	}
 	for _, tc := range tests {
-		r := Compute(capture(nil, tc.in), []Host{hostByID(t, tc.host)})
+		r := Compute(capture(nil, tc.in), []hosts.Host{hostByID(t, tc.host)})
 		got := r.Hosts[0].Instructions
 		if got.Mode != tc.mode || got.Lost != tc.lost {
 			t.Errorf("%s: mode %s lost %d, want %s %d", tc.host, got.Mode, got.Lost, tc.mode, tc.lost)
@@ -110,7 +110,7 @@ func TestInstructions(t *testing.T) {
 	}
 	for _, n := range []int{511, 512} {
 		s := strings.Repeat("i", n)
-		if got := Compute(capture(nil, &s), []Host{hostByID(t, "chatgpt-chat")}).Hosts[0].Instructions; got.Mode != "whole" {
+		if got := Compute(capture(nil, &s), []hosts.Host{hostByID(t, "chatgpt-chat")}).Hosts[0].Instructions; got.Mode != "whole" {
 			t.Errorf("%d chars of instructions on ChatGPT: %s, want whole", n, got.Mode)
 		}
 	}
@@ -140,7 +140,7 @@ func TestCodexSchemaRule(t *testing.T) {
 	}{{4999, false}, {5000, false}, {5001, true}} {
 		s := schemaOfSize(t, tc.size)
 		tool := `{"name":"t","description":"x","inputSchema":` + s + `}`
-		got := Compute(capture([]string{tool}, nil), []Host{codex}).Hosts[0].Tools[0].Schema
+		got := Compute(capture([]string{tool}, nil), []hosts.Host{codex}).Hosts[0].Tools[0].Schema
 		if got.Serialized != tc.size || got.Dropped != tc.dropped || got.Descriptions != 2 {
 			t.Errorf("size %d: %+v", tc.size, got)
 		}
@@ -154,37 +154,14 @@ func TestCodexSchemaRule(t *testing.T) {
 	}
 	// A spaced-out schema is measured as sent, compact.
 	spaced := `{ "type" : "object" , "properties" : { } }`
-	got := Compute(capture([]string{`{"name":"t","inputSchema":` + spaced + `}`}, nil), []Host{codex}).Hosts[0].Tools[0].Schema
+	got := Compute(capture([]string{`{"name":"t","inputSchema":` + spaced + `}`}, nil), []hosts.Host{codex}).Hosts[0].Tools[0].Schema
 	if got.Serialized != len(`{"properties":{},"type":"object"}`) {
 		t.Errorf("serialized = %d", got.Serialized)
 	}
 	// ChatGPT Work drops at a threshold nobody measured.
-	got = Compute(capture([]string{`{"name":"t","inputSchema":{"type":"object"}}`}, nil), []Host{hostByID(t, "chatgpt-work")}).Hosts[0].Tools[0].Schema
+	got = Compute(capture([]string{`{"name":"t","inputSchema":{"type":"object"}}`}, nil), []hosts.Host{hostByID(t, "chatgpt-work")}).Hosts[0].Tools[0].Schema
 	if !got.Unknown {
 		t.Errorf("chatgpt-work schema rule should be unknown: %+v", got)
-	}
-}
-
-func TestStrictestAndOverrides(t *testing.T) {
-	all := Strictest(Known())
-	if all.Description.Rule != "cut" || all.Description.Limit != 2048 || all.Description.Unit != "utf16" || !all.Description.Deferred {
-		t.Errorf("all.description = %+v", all.Description)
-	}
-	if all.Instructions.Rule != "not_delivered" || all.InputSchema.Over != 5000 || all.OutputSchema != "not_delivered" {
-		t.Errorf("all = %+v", all)
-	}
-	hs, err := Select(Known(), []string{"claude-code=3000"})
-	if err != nil || hs[0].Description.Limit != 3000 {
-		t.Fatalf("override: %v %+v", err, hs)
-	}
-	if _, err := Select(Known(), []string{"nosuchhost"}); err == nil || !strings.Contains(err.Error(), "claude-code") {
-		t.Errorf("unknown host error = %v", err)
-	}
-	if _, err := Select(Known(), []string{"codex=abc"}); err == nil {
-		t.Errorf("bad override accepted")
-	}
-	if hs, _ := Select(Known(), nil); len(hs) != len(Known())+1 || hs[len(hs)-1].ID != "all" {
-		t.Errorf("default selection = %d hosts", len(hs))
 	}
 }
 
@@ -193,7 +170,7 @@ func TestMissingDescriptionAndOutputLoss(t *testing.T) {
 		`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"x":{"type":"string","description":"the x"}}}}`,
 		`{"name":"b","description":"","inputSchema":{"type":"object"}}`,
 	}
-	r := Compute(capture(tools, nil), []Host{hostByID(t, "claude-code")})
+	r := Compute(capture(tools, nil), []hosts.Host{hostByID(t, "claude-code")})
 	if got := r.Hosts[0].Tools[0].Description.Mode; got != "missing" {
 		t.Errorf("missing description mode = %s", got)
 	}
@@ -203,7 +180,7 @@ func TestMissingDescriptionAndOutputLoss(t *testing.T) {
 	if len(r.OutputLost) != 1 || r.OutputLost[0].Tool != "a" || r.OutputLost[0].Descriptions != 1 || r.OutputLost[0].Chars != 5 {
 		t.Errorf("output lost = %+v", r.OutputLost)
 	}
-	if r := Compute(capture(tools, nil), Known()); len(r.OutputLost) != 0 {
+	if r := Compute(capture(tools, nil), hosts.Known()); len(r.OutputLost) != 0 {
 		t.Errorf("codex delivers output schemas, yet %+v", r.OutputLost)
 	}
 }
@@ -214,7 +191,7 @@ func TestThousandToolsIsFast(t *testing.T) {
 		tools = append(tools, fmt.Sprintf(`{"name":"t%04d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"query"}}}}`, i, strings.Repeat("w ", 1500)))
 	}
 	start := time.Now()
-	hs, _ := Select(Known(), nil)
+	hs, _ := hosts.Select(hosts.Known(), nil)
 	r := Compute(capture(tools, nil), hs)
 	if len(r.Hosts) != 7 || len(r.Hosts[0].Tools) != 1000 {
 		t.Fatalf("%d hosts, %d tools", len(r.Hosts), len(r.Hosts[0].Tools))
@@ -226,52 +203,5 @@ func TestThousandToolsIsFast(t *testing.T) {
 	// quadratic blow-up only.
 	if d := time.Since(start); d > loadfactor.Scale(20*time.Second) {
 		t.Errorf("1,000 tools took %v", d)
-	}
-}
-
-func TestLoadHosts(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/hosts.json"
-	writeFile(t, path, `{"hosts":[{"id":"claude-code","name":"Claude Code (new)","description":{"rule":"cut","limit":4096,"unit":"utf16"},"instructions":{"rule":"whole"},"input_schema":{"rule":"whole"},"output_schema":"not_delivered"},
-	{"id":"my-host","name":"Mine","description":{"rule":"whole"},"instructions":{"rule":"whole"},"input_schema":{"rule":"whole"},"output_schema":"delivered"}]}`)
-	hs, err := Load(path, Known())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h, _ := find(hs, "claude-code"); h.Description.Limit != 4096 {
-		t.Errorf("claude-code not replaced: %+v", h.Description)
-	}
-	if _, ok := find(hs, "my-host"); !ok || len(hs) != len(Known())+1 {
-		t.Errorf("my-host not added: %d hosts", len(hs))
-	}
-	writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"cut","limit":0,"unit":"utf16"},"instructions":{"rule":"whole"}}]}`)
-	if _, err := Load(path, Known()); err == nil {
-		t.Errorf("a cut without a limit was accepted")
-	}
-	for _, bad := range []string{
-		`{"rule":"truncate"}`,
-		`{"rule":"cap"}`,
-		`{"rule":"cap","token_limit":5,"count":"words"}`,
-		`{"rule":"cap","token_limit":5,"over":"dropped"}`,
-		`{"rule":"head_tail"}`,
-		`{"rule":"whole","content":{"image":"maybe"}}`,
-	} {
-		writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"whole"},"instructions":{"rule":"whole"},"result":`+bad+`}]}`)
-		if _, err := Load(path, Known()); err == nil || !strings.Contains(err.Error(), "result") {
-			t.Errorf("result rule %s: err = %v", bad, err)
-		}
-	}
-	// Every embedded row passes the same checks.
-	for _, h := range Known() {
-		if err := h.validate(); err != nil {
-			t.Errorf("embedded %s: %v", h.ID, err)
-		}
-	}
-}
-
-func writeFile(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 // ServerTools is what the sum of a whole host config reads of one server:
@@ -43,7 +44,7 @@ type ServerTool struct{ Server, Tool string }
 
 // HostTotal is one host's view of the whole config.
 type HostTotal struct {
-	Host Host
+	Host hosts.Host
 	// Tokens is what the host pays on every request for every server's
 	// definitions as it delivers them (HostTokens, added up).
 	Tokens int
@@ -75,7 +76,7 @@ type LongName struct {
 
 // Sum adds up the servers of a host config for each host. Servers are
 // taken in the order given; every list in the result follows it.
-func Sum(servers []ServerTools, hosts []Host) Totals {
+func Sum(servers []ServerTools, hs []hosts.Host) Totals {
 	t := Totals{Servers: len(servers)}
 	byName := map[string][]ServerTool{}
 	var order []string
@@ -91,7 +92,7 @@ func Sum(servers []ServerTools, hosts []Host) Totals {
 		}
 	}
 	t.Collisions = collisions(order, byName, true)
-	for _, h := range hosts {
+	for _, h := range hs {
 		ht := HostTotal{Host: h, ToolSearch: "unknown"}
 		for _, s := range servers {
 			if p, ok := s.Hosts[h.ID]; ok {

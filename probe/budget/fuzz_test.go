@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 // The budget walks the server's schemas (descriptions counted, dropped,
@@ -29,7 +30,7 @@ func FuzzAnalyse(f *testing.F) {
 		tool := []byte(`{"name":"t","description":"d","inputSchema":` + string(schema) + `}`)
 		c := &probe.Capture{Tools: probe.List{Asked: true, Items: [][]byte{tool}}}
 		start := time.Now()
-		if _, err := Analyse(context.Background(), c, Known(), nil); err != nil {
+		if _, err := Analyse(context.Background(), c, hosts.Known(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if took := time.Since(start); took > loadfactor.Scale(2*time.Second) {
@@ -45,7 +46,7 @@ func TestDeepSchemaBounded(t *testing.T) {
 	tool := []byte(`{"name":"t","description":"d","inputSchema":` + schema + `}`)
 	c := &probe.Capture{Tools: probe.List{Asked: true, Items: [][]byte{tool}}}
 	start := time.Now()
-	if _, err := Analyse(context.Background(), c, Known(), nil); err != nil {
+	if _, err := Analyse(context.Background(), c, hosts.Known(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > loadfactor.Scale(3*time.Second) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/tidwall/gjson"
 )
@@ -31,7 +32,7 @@ func TestDeliveredTools(t *testing.T) {
 	} {
 		t.Run(tc.host, func(t *testing.T) {
 			h := hostByID(t, tc.host)
-			hr := Compute(c, []Host{h}).Hosts[0]
+			hr := Compute(c, []hosts.Host{h}).Hosts[0]
 			out, changed := deliveredTools(c.Tools.Items, hr, c.Instructions)
 			if same := !changed[0] && !changed[1]; same != tc.same {
 				t.Errorf("same = %v, want %v (changed %v)", same, tc.same, changed)
@@ -63,7 +64,7 @@ func TestHostTokens(t *testing.T) {
 	big := `{"name":"big","description":"` + long + `","inputSchema":{"type":"object"}}`
 	small := `{"name":"small","description":"A small tool.","inputSchema":{"type":"object"}}`
 	c := capture([]string{big, small}, &instr)
-	hosts := []Host{hostByID(t, "claude-code"), hostByID(t, "claude-ai"), hostByID(t, "codex")}
+	hs := []hosts.Host{hostByID(t, "claude-code"), hostByID(t, "claude-ai"), hostByID(t, "codex")}
 	count := func(items ...string) int {
 		var b [][]byte
 		for _, s := range items {
@@ -106,15 +107,15 @@ func TestHostTokens(t *testing.T) {
 		{"include small", ToolFilter{Include: []string{"small", "absent"}}, nil, []string{"big"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := AnalyseFiltered(context.Background(), c, hosts, nil, tc.filter)
+			r, err := AnalyseFiltered(context.Background(), c, hs, nil, tc.filter)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if strings.Join(r.FilteredOut, ",") != strings.Join(tc.out, ",") {
 				t.Errorf("filtered out %q, want %q", r.FilteredOut, tc.out)
 			}
-			if len(r.HostTokens) != len(hosts) {
-				t.Fatalf("%d hosts, want %d", len(r.HostTokens), len(hosts))
+			if len(r.HostTokens) != len(hs) {
+				t.Fatalf("%d hosts, want %d", len(r.HostTokens), len(hs))
 			}
 			for _, got := range r.HostTokens {
 				want, ok := tc.want[got.Host]
@@ -145,12 +146,12 @@ func TestSumPerHost(t *testing.T) {
 		{Name: "b", Tools: []string{"y"}, Tokens: 200, Hosts: map[string]HostTokens{"claude-code": {Tokens: 6000}}},
 		{Name: "c", Tools: []string{"z"}, Tokens: 50}, // no per-host figure: paid as sent
 	}
-	tt := Sum(servers, []Host{cc})
+	tt := Sum(servers, []hosts.Host{cc})
 	h := tt.Hosts[0]
 	if tt.Tokens != 350 || h.Tokens != 21050 || h.Instructions != 10 || h.ToolSearch != "defers" || !h.IfLoaded {
 		t.Errorf("totals %d, host %+v", tt.Tokens, h)
 	}
-	tt = Sum(servers[1:], []Host{cc})
+	tt = Sum(servers[1:], []hosts.Host{cc})
 	if h := tt.Hosts[0]; h.Tokens != 6050 || h.ToolSearch != "loads" || h.IfLoaded {
 		t.Errorf("two servers: host %+v", h)
 	}
@@ -164,9 +165,9 @@ func TestFilterDropsBudgetFindings(t *testing.T) {
 		`{"name":"big","description":"` + long + `","inputSchema":{"type":"object"}}`,
 		`{"name":"big2","description":"` + long + `","inputSchema":{"type":"object"}}`,
 	}, nil)
-	hosts := []Host{hostByID(t, "claude-code")}
+	hs := []hosts.Host{hostByID(t, "claude-code")}
 	cuts := func(f ToolFilter) []string {
-		r, err := AnalyseFiltered(context.Background(), c, hosts, nil, f)
+		r, err := AnalyseFiltered(context.Background(), c, hs, nil, f)
 		if err != nil {
 			t.Fatal(err)
 		}

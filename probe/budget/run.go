@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/lint"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -14,12 +15,12 @@ import (
 // it against.
 type Options struct {
 	wire.Options
-	// Hosts are the profiles to compute delivery for, in order (Select
-	// gives them from --host, Known or Load from --hosts).
-	Hosts []Host
+	// Hosts are the profiles to compute delivery for, in order
+	// (hosts.Resolve's Selected, from --host and --hosts).
+	Hosts []hosts.Host
 	// View, when set, is one host whose delivered text is kept whole in
 	// Result.View, to show exactly what reaches the model.
-	View *Host
+	View *hosts.Host
 	// Filter is the host config's list of the tools it shows (--config
 	// FILE NAME with includeTools/excludeTools or enabled_tools/
 	// disabled_tools): HostTokens pays only for those it keeps.
@@ -58,15 +59,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // Analyse is the budget of a capture already taken: the report's, which
 // probes once for every section. Counting tokens is the one part whose
 // cost a server controls, so it stops when ctx is done.
-func Analyse(ctx context.Context, c *probe.Capture, hosts []Host, view *Host) (*Result, error) {
-	return AnalyseFiltered(ctx, c, hosts, view, ToolFilter{})
+func Analyse(ctx context.Context, c *probe.Capture, hs []hosts.Host, view *hosts.Host) (*Result, error) {
+	return AnalyseFiltered(ctx, c, hs, view, ToolFilter{})
 }
 
 // AnalyseFiltered is Analyse for a server whose host config shows only
 // some of its tools: the capture stays whole (what the server sent), the
 // per-host figures count what the filter keeps.
-func AnalyseFiltered(ctx context.Context, c *probe.Capture, hosts []Host, view *Host, f ToolFilter) (*Result, error) {
-	r := &Result{Capture: c, Delivery: Compute(c, hosts), Filter: f}
+func AnalyseFiltered(ctx context.Context, c *probe.Capture, hs []hosts.Host, view *hosts.Host, f ToolFilter) (*Result, error) {
+	r := &Result{Capture: c, Delivery: Compute(c, hs), Filter: f}
 	r.Budget = Findings(r.Delivery)
 	if f.Active() {
 		// A cut or a drop of a tool the host never shows costs the model
@@ -81,7 +82,7 @@ func AnalyseFiltered(ctx context.Context, c *probe.Capture, hosts []Host, view *
 	}
 	r.Lint = lint.Check(c)
 	if view != nil {
-		hr := Compute(c, []Host{*view}).Hosts[0]
+		hr := Compute(c, []hosts.Host{*view}).Hosts[0]
 		r.View = &hr
 	}
 	var names []string

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -53,7 +53,7 @@ type Options struct {
 	// Policies are the user's timeout policies, judged after the known ones.
 	Policies []result.Policy
 	// Hosts whose delivery of the result is worked out; nil is every known.
-	Hosts []budget.Host
+	Hosts []hosts.Host
 }
 
 // Result is one call and everything seen of it.
@@ -741,11 +741,11 @@ func (r *Result) analyse(o Options) {
 	if r.Result != nil {
 		r.Analysis = result.Analyse(in)
 		r.addAll(r.Analysis.Findings)
-		hosts := o.Hosts
-		if hosts == nil {
-			hosts = budget.Known()
+		hs := o.Hosts
+		if hs == nil {
+			hs = hosts.Known()
 		}
-		r.Deliveries = result.Deliver(hosts, in, r.Analysis)
+		r.Deliveries = result.Deliver(hs, in, r.Analysis)
 		r.addAll(result.DeliveryFindings(r.Deliveries))
 	}
 	// The progress timeline held to the spec (basic/utilities/progress).

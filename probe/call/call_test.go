@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/tidwall/gjson"
 )
 
@@ -215,7 +215,7 @@ func TestProgressChecked(t *testing.T) {
 				ev := Event{Kind: "notification", Method: "notifications/progress", Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + p + `}`), Seq: i, At: time.Duration(i+1) * time.Millisecond}
 				r.Progress = append(r.Progress, progressOf(ev, tc.token))
 			}
-			r.analyse(Options{Hosts: []budget.Host{}})
+			r.analyse(Options{Hosts: []hosts.Host{}})
 			var got []findings.Code
 			for _, f := range r.Findings() {
 				if f.Tool != "t" {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -37,7 +38,7 @@ type Options struct {
 	Jobs int
 	// Hosts are the profiles the sum is worked out for; none (wire) adds
 	// up tools and bytes only.
-	Hosts []budget.Host
+	Hosts []hosts.Host
 	// Run probes one server, each in its own process group through
 	// probe/launch, and returns its result; a server that cannot be probed
 	// is its error (with what was received before, when there is some).

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 )
@@ -23,7 +24,7 @@ import (
 // Options are the report command's.
 type Options struct {
 	wire.Options
-	Hosts []budget.Host // for the delivery section, as budget takes them
+	Hosts []hosts.Host // for the delivery section, as budget takes them
 	// Filter is the host config's include/exclude list (budget.Options').
 	Filter budget.ToolFilter
 	Ref    string // a reference file: adds the diff section

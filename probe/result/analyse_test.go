@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -400,7 +400,7 @@ func FuzzAnalyse(f *testing.F) {
 	f.Add([]byte(`{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}`), []byte(weatherTool), "2025-06-18")
 	f.Add([]byte(`{"content":[{"type":"image","data":"!!","mimeType":"image/png"},{"type":"resource","resource":{"uri":"a","blob":"AA=="}}]}`), []byte(`{"_meta":{"anthropic/maxResultSizeChars":-1}}`), "2026-07-28")
 	f.Add([]byte(`{"messages":[{"content":[{"type":"text"}]}],"contents":[{}]}`), []byte(`{"outputSchema":true}`), "")
-	hosts := budget.Known()
+	hosts := hosts.Known()
 	f.Fuzz(func(t *testing.T, result, tool []byte, version string) {
 		for _, k := range []Kind{KindTool, KindResource, KindPrompt} {
 			in := Input{Kind: k, Result: result, Tool: tool, Version: version}

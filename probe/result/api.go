@@ -2,7 +2,7 @@
 // resources/read or prompts/get, from its raw bytes, and works out what
 // each AI host delivers of it to the model and whether a long call
 // survives each host's timeout policy. Host rules are data (the host
-// profiles of probe/budget), never code.
+// profiles of probe/hosts), never code.
 //
 // This file is the contract between the call engine (probe/call) and this
 // package: fields and functions here may grow, not change.
@@ -11,8 +11,8 @@ package result
 import (
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 // Kind says which request a result answers.
@@ -114,7 +114,7 @@ type Delivery struct {
 }
 
 // Deliver applies each host's result rule to a result.
-func Deliver(hosts []budget.Host, in Input, a Analysis) []Delivery { return deliver(hosts, in, a) }
+func Deliver(hosts []hosts.Host, in Input, a Analysis) []Delivery { return deliver(hosts, in, a) }
 
 // Policy is one client's rule for how long it waits on a call.
 type Policy struct {

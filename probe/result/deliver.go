@@ -13,8 +13,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/tidwall/gjson"
 )
@@ -36,7 +36,7 @@ const MaxEstimateBytes = 4 << 20
 // approxLabel starts a View that is not the host's exact text.
 const approxLabel = "(approximation by mcpprobe: the host's exact wording is not published)\n"
 
-func deliver(hosts []budget.Host, in Input, a Analysis) []Delivery {
+func deliver(hosts []hosts.Host, in Input, a Analysis) []Delivery {
 	out := make([]Delivery, 0, len(hosts))
 	var text *resultText
 	for _, h := range hosts {
@@ -148,7 +148,7 @@ func utf16Len(s string) int {
 // capRule applies a Claude Code style rule: a character threshold past
 // which the result is saved to a file, a token cap counted by the host's
 // rule, and a warning threshold.
-func capRule(d *Delivery, r budget.ResultRule, in Input, a Analysis, t *resultText) {
+func capRule(d *Delivery, r hosts.ResultRule, in Input, a Analysis, t *resultText) {
 	d.Unit = "tokens (" + r.Count + ")"
 	if r.Count == "" {
 		d.Unit = "tokens"
@@ -231,7 +231,7 @@ func estimate(s string) (int, bool) {
 
 // persistedView is what replaces a persisted result, as far as known: a
 // reference to the file and a preview of the start.
-func persistedView(outcome string, r budget.ResultRule, t *resultText) string {
+func persistedView(outcome string, r hosts.ResultRule, t *resultText) string {
 	if outcome == Notice {
 		return approxLabel + fmt.Sprintf("MCP tool response (%s tokens) exceeds maximum allowed tokens (%s). Please use pagination, filtering, or limit parameters to reduce the response size.",
 			num(countBy(r.Count, t.chars)), num(r.TokenLimit))
@@ -246,7 +246,7 @@ func persistedView(outcome string, r budget.ResultRule, t *resultText) string {
 }
 
 // headTail applies a Codex style rule to the JSON the host serializes.
-func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
+func headTail(d *Delivery, r hosts.ResultRule, a Analysis, t *resultText) {
 	s := t.content
 	what := "the content array, as JSON"
 	if r.Prefers == "structured" && t.structured != "" {
@@ -280,7 +280,7 @@ func headTail(d *Delivery, r budget.ResultRule, a Analysis, t *resultText) {
 // line limit only, a line head and tail around a marker, each within the
 // byte budget. It returns the view and how many bytes of s's head and
 // tail it keeps.
-func cutHeadTail(s string, r budget.ResultRule) (view string, head, tail int) {
+func cutHeadTail(s string, r hosts.ResultRule) (view string, head, tail int) {
 	total := countLines(s)
 	if (r.MaxBytes <= 0 || len(s) <= r.MaxBytes) && (r.MaxLines <= 0 || total <= r.MaxLines) {
 		return s, len(s), 0
@@ -390,7 +390,7 @@ func gjsonEscape(k string) string {
 // contentNote says which of the result's block types the host is not
 // known to pass, or drops, and what it reads when structured content and
 // text are both there.
-func contentNote(r budget.ResultRule, a Analysis, host string) string {
+func contentNote(r hosts.ResultRule, a Analysis, host string) string {
 	if r.Rule == "" || r.Rule == Unknown {
 		return ""
 	}

@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
-func host(t *testing.T, id string) budget.Host {
+func host(t *testing.T, id string) hosts.Host {
 	t.Helper()
-	for _, h := range budget.Known() {
+	for _, h := range hosts.Known() {
 		if h.ID == id {
 			return h
 		}
 	}
 	t.Fatalf("no host %s", id)
-	return budget.Host{}
+	return hosts.Host{}
 }
 
 func textResult(text string) []byte {
@@ -122,7 +122,7 @@ func TestDeliver(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := host(t, c.host)
-			ds := Deliver([]budget.Host{h}, c.in, Analyse(c.in))
+			ds := Deliver([]hosts.Host{h}, c.in, Analyse(c.in))
 			if len(ds) != 1 {
 				t.Fatalf("%d deliveries", len(ds))
 			}
@@ -173,7 +173,7 @@ func TestDeliver(t *testing.T) {
 // on each host with a rule, with the amount lost; one under every cap is
 // whole on each.
 func TestDeliverAcceptance(t *testing.T) {
-	hosts := budget.Known()
+	hosts := hosts.Known()
 	big := Input{Kind: KindTool, Result: textResult(strings.Repeat("a", 120_000))}
 	small := Input{Kind: KindTool, Result: textResult("short")}
 	for _, d := range Deliver(hosts, big, Analyse(big)) {
@@ -274,7 +274,7 @@ func TestDeliverUnreadable(t *testing.T) {
 		if !a.Unreadable {
 			t.Errorf("%.40s: not unreadable", raw)
 		}
-		for _, d := range Deliver(budget.Known(), in, a) {
+		for _, d := range Deliver(hosts.Known(), in, a) {
 			if d.Outcome != Unknown || d.Size != 0 || !strings.Contains(d.Note, "could not be analysed") {
 				t.Errorf("%.40s: %s %s size %d: %s", raw, d.Host, d.Outcome, d.Size, d.Note)
 			}

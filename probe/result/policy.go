@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 // Verdict outcomes.
@@ -22,7 +22,7 @@ const (
 
 func policies() []Policy {
 	var out []Policy
-	for _, c := range budget.KnownPolicies() {
+	for _, c := range hosts.KnownPolicies() {
 		p := Policy{Name: c.Name, ResetOnProgress: c.ResetOnProgress, Source: c.Source, MeasuredOn: c.MeasuredOn, Note: c.Note}
 		for _, f := range []struct {
 			s string

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
-	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 const readmePath = "../../docs/reference.md"
@@ -26,7 +26,7 @@ func TestREADMERules(t *testing.T) {
 	}
 	want := rulesRE.ReplaceAllFunc(readme, func(m []byte) []byte {
 		sm := rulesRE.FindSubmatch(m)
-		return append(append(append([]byte(nil), sm[1]...), RulesMarkdown(budget.Known(), Policies())...), sm[3]...)
+		return append(append(append([]byte(nil), sm[1]...), RulesMarkdown(hosts.Known(), Policies())...), sm[3]...)
 	})
 	if gold.Update() {
 		if !bytes.Equal(want, readme) {

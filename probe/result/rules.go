@@ -5,15 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 // RulesMarkdown lists the hosts' result rules and the call timeout
 // policies as markdown tables, each row with its source and date. The
 // README carries it (go test ./probe/result -update rewrites it).
-func RulesMarkdown(hosts []budget.Host, ps []Policy) string {
+func RulesMarkdown(hosts []hosts.Host, ps []Policy) string {
 	var b strings.Builder
-	b.WriteString("<!-- generated from probe/budget/hosts.json by `go test ./probe/result -update`: edit there -->\n\n")
+	b.WriteString("<!-- generated from probe/hosts/hosts.json by `go test ./probe/result -update`: edit there -->\n\n")
 	b.WriteString("| host | what the model gets of a tool result | measured on | source |\n|---|---|---|---|\n")
 	for _, h := range hosts {
 		r := h.Result
@@ -43,7 +43,7 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-func describeRule(r budget.ResultRule) string {
+func describeRule(r hosts.ResultRule) string {
 	var parts []string
 	switch r.Rule {
 	case "cap":

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -58,7 +59,7 @@ type Options struct {
 	With    []string
 	Launch  launch.Options
 	Probe   probe.Options
-	Hosts   []budget.Host
+	Hosts   []hosts.Host
 	// Scratch is where each server's private HOME and TMPDIR are made
 	// and removed ("": the system's temporary folder).
 	Scratch string

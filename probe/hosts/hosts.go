@@ -1,8 +1,11 @@
-// Package budget works out what each AI host delivers to the model of what
-// a server sends: where descriptions and instructions are cut, which
-// schema parts are dropped, and what is lost. Host behaviour is data
-// (hosts.json), never code.
-package budget
+// Package hosts holds what is known of each AI host: its profile (where
+// it cuts descriptions and instructions, which schema parts it drops,
+// how it names tools, what it hands the model of a result, how long it
+// waits to start a server) and the clients' call timeout policies. Host
+// behaviour is data (hosts.json, embedded, or a --hosts file), never
+// code; the packages that judge a server against it (budget, result,
+// bench) import this one.
+package hosts
 
 import (
 	_ "embed"
@@ -13,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
@@ -218,23 +222,24 @@ type hostsFile struct {
 	CallPolicies []CallPolicy `json:"call_policies"`
 }
 
-// KnownPolicies returns the embedded call timeout policies.
-func KnownPolicies() []CallPolicy {
+// builtin is the embedded file, parsed once per process: every command
+// and every server of a run reads the same rows.
+var builtin = sync.OnceValue(func() hostsFile {
 	var f hostsFile
 	if err := json.Unmarshal(hostsJSON, &f); err != nil {
-		panic("budget: embedded hosts.json: " + err.Error())
+		panic("hosts: embedded hosts.json: " + err.Error())
 	}
-	return f.CallPolicies
-}
+	return f
+})
 
-// Known returns the embedded host profiles.
-func Known() []Host {
-	var f hostsFile
-	if err := json.Unmarshal(hostsJSON, &f); err != nil {
-		panic("budget: embedded hosts.json: " + err.Error())
-	}
-	return f.Hosts
-}
+// KnownPolicies returns the embedded call timeout policies, a copy the
+// caller may change.
+func KnownPolicies() []CallPolicy { return append([]CallPolicy(nil), builtin().CallPolicies...) }
+
+// Known returns the embedded host profiles, a copy the caller may change
+// (a profile's pointer fields are shared: replace them, do not write
+// through them, as ToolSearchFromEnv does).
+func Known() []Host { return append([]Host(nil), builtin().Hosts...) }
 
 // Load reads a hosts file and merges it into base: a row with a known id
 // replaces it, a new id is added.
