@@ -76,7 +76,7 @@ func importList(g map[string][]string) string {
 	return b.String()
 }
 
-// entries are the packages the prose describes: each `### \`path\``
+// entries are the packages the prose describes: each `### \`path\“
 // heading before the generated section.
 func entries(doc []byte) map[string]bool {
 	prose := doc
