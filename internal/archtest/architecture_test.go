@@ -76,8 +76,8 @@ func importList(g map[string][]string) string {
 	return b.String()
 }
 
-// entries are the packages the prose describes: each `### \`path\“
-// heading before the generated section.
+// entries are the packages the prose describes: each level-3 heading
+// naming a package in backquotes, before the generated section.
 func entries(doc []byte) map[string]bool {
 	prose := doc
 	if loc := generatedRE.FindIndex(doc); loc != nil {
