@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Hostile servers against call, read, prompt and report --call (issue 15):
