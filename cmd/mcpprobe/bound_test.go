@@ -7,8 +7,7 @@ import (
 )
 
 // bound is a wall-clock bound set on an idle machine, scaled by the load
-// this machine was measured to be under (see calibrate).
+// this machine was measured to be under (see calibrate in e2e_test.go,
+// with the e2e tag; without it, loadfactor's own measures). Untagged: the
+// golden and corpus replays bound their waits with it too.
 func bound(d time.Duration) time.Duration { return loadfactor.Scale(d) }
-
-// secs is bound as a flag value for the binary ("3s" → "7.5s").
-func secs(d time.Duration) string { return loadfactor.Seconds(d) }

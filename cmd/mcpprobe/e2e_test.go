@@ -96,6 +96,9 @@ func calibrate() {
 	fmt.Fprintf(os.Stderr, "e2e: %s; wall-clock bounds scaled by it\n", loadfactor.Describe())
 }
 
+// secs is bound as a flag value for the binary ("3s" → "7.5s").
+func secs(d time.Duration) string { return loadfactor.Seconds(d) }
+
 type result struct {
 	stdout, stderr string
 	code           int
