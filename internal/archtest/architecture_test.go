@@ -218,3 +218,18 @@ func TestArchitectureParsing(t *testing.T) {
 		t.Errorf("want one new entry, for transport, before the generated section's heading:\n%s", added)
 	}
 }
+
+// The opening of docs/architecture.md: renderers sit above every domain
+// package, so no package but the CLI and reports' own imports reports.
+func TestOnlyTheCLIImportsReports(t *testing.T) {
+	for p, deps := range graph(t) {
+		if p == "cmd/mcpprobe" || p == "reports" || strings.HasPrefix(p, "reports/") {
+			continue
+		}
+		for _, d := range deps {
+			if d == "reports" || strings.HasPrefix(d, "reports/") {
+				t.Errorf("%s imports %s: a domain package returns values and reports renders them (docs/architecture.md)", p, d)
+			}
+		}
+	}
+}
