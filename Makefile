@@ -1,13 +1,15 @@
 # Two commands do all the set-up on a fresh machine (Go and Node.js/npm present):
 #   make demo   build, print what hosts deliver of the bundled fixture server and its
 #               findings, and write them with the wire's tables to MCPPROBE.demo.md
-#   make test   install the pinned npm peer servers, then vet and run every test
+#   make test   install the pinned npm peer servers, then vet and run every test,
+#               the end-to-end ones included (build tag e2e)
 #   make test-loaded   the same, while CPU burners keep every core busy
+#   make unit   the unit tests only (no tag): no npm, no built binaries
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build demo test test-loaded unit peers bench fuzz fmt vet cross clean
+.PHONY: all build demo test test-loaded unit e2e peers bench fuzz fmt vet cross clean
 
 all: build
 
@@ -29,14 +31,18 @@ peers:
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+# Both builds of the tests are checked: with the e2e tag (every test file)
+# and without it (the stand-ins the untagged build uses instead).
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) run $(STATICCHECK) -tags e2e ./...
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 test: peers vet
-	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -count=1 -parallel 4 ./...
+	MCPPROBE_REQUIRE_PEERS=1 $(GO) test -tags e2e -count=1 -parallel 4 ./...
 
 # make test under load: stress-ng (or shell loops) on every core, started
 # before and killed after, also on Ctrl-C (scripts/test-loaded.sh).
@@ -51,12 +57,19 @@ cross:
 	@for p in $(PLATFORMS); do \
 		echo "cross $$p"; \
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/mcpprobe || exit 1; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... || exit 1; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags e2e ./... || exit 1; \
 	done
 
-# Unit and fixture tests only, no npm needed.
+# Unit tests only: no build tag, so no built binaries and no npm (38 s of
+# CPU on the reference machine).
 unit:
 	$(GO) test ./...
+
+# The end-to-end tests (and cmd/mcpprobe's unit tests beside them): the
+# built binary against the fixtures and, once `make peers` has run, the
+# npm servers (missing ones skip; make test requires them).
+e2e:
+	$(GO) test -tags e2e -count=1 -parallel 4 ./cmd/mcpprobe/
 
 bench: build
 	scripts/install-peers.sh --bench

@@ -21,9 +21,9 @@ package main
 // calls/verdicts.json keeps what `--json` says of each. The README's table
 // of what each SDK does is generated from the same replays.
 //
-//	go test ./cmd/mcpprobe -run CorpusCalls                  replay, compare
-//	go test ./cmd/mcpprobe -run CorpusCalls -update          rewrite verdicts.json and the README table
-//	go test ./cmd/mcpprobe -run CorpusCalls -record -update  re-record from the live servers first
+//	go test ./cmd/mcpprobe -run CorpusCalls                            replay, compare
+//	go test ./cmd/mcpprobe -run CorpusCalls -update                    rewrite verdicts.json and the README table
+//	go test -tags e2e ./cmd/mcpprobe -run CorpusCalls -record -update  re-record from the live servers first
 
 import (
 	"bytes"
@@ -90,7 +90,7 @@ var callCorpus = []struct {
 	{"typescript-sdk-v1", func(t *testing.T) []string { return append(tsServer(t, "corpus"), "--calls") }},
 	{"typescript-sdk-v2", func(t *testing.T) []string { return append(tsServer2(t, "connect"), "--calls") }},
 	{"typescript-sdk-v2-serve", func(t *testing.T) []string { return append(tsServer2(t, "serve"), "--calls") }},
-	{"go-sdk", func(t *testing.T) []string { return []string{bin.good, "-corpus", "-calls"} }},
+	{"go-sdk", func(t *testing.T) []string { return []string{goodServer(t), "-corpus", "-calls"} }},
 	{"mcp-go", func(t *testing.T) []string { return []string{mcpgoServer(t), "-calls"} }},
 }
 
@@ -104,30 +104,6 @@ func corpusEntry(name string) corpusServer {
 }
 
 func callsDir(name string) string { return filepath.Join("testdata", "corpus", name, "calls") }
-
-// recordCalls makes each case of the live server with the built binary,
-// as a user would, keeping its trace.
-func recordCalls(t *testing.T, dir string, argv []string) error {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, c := range callCases {
-		args := []string{c.command, "--quiet", "--trace", filepath.Join(dir, c.name+".jsonl")}
-		if c.progress {
-			args = append(args, "--progress")
-		}
-		if c.args != "" {
-			args = append(args, "--args", c.args)
-		}
-		args = append(append(args, c.what, "--"), argv...)
-		// 1 is a finding at the gate: a verdict, still recorded.
-		if r := mcpprobe(t, args...); r.code != 0 && r.code != 1 {
-			return &recordError{c.cli(), r}
-		}
-	}
-	return nil
-}
 
 // replayCall runs the case in-process on its trace, at the recorded times.
 func replayCall(dir string, c callCase) (*call.Result, error) {
@@ -473,34 +449,4 @@ func rawCodeOf(e *probe.RPCError) string {
 		return e.RawCode
 	}
 	return fmt.Sprint(e.Code)
-}
-
-// Each live server, with its calls flag, has the corpus's tools and the
-// call corpus's, and is the SDK release recorded.
-func TestCorpusCallsLive(t *testing.T) {
-	t.Parallel()
-	for _, cc := range callCorpus {
-		t.Run(cc.corpus, func(t *testing.T) {
-			t.Parallel()
-			cs := corpusEntry(cc.corpus)
-			v := wireJSON(t, append([]string{"--"}, cc.argv(t)...)...)
-			if got := v.Get("wire.server_info.version").String(); got != cs.version {
-				t.Errorf("the installed SDK is %s, the call corpus was recorded with %s: re-record (go test ./cmd/mcpprobe -run CorpusCalls -record -update)", got, cs.version)
-			}
-			have := map[string]bool{}
-			for _, n := range names(v, "wire.tools") {
-				have[n] = true
-			}
-			for _, c := range callCases {
-				if c.command == "call" && !have[c.what] {
-					t.Errorf("no tool %s: tools %v", c.what, names(v, "wire.tools"))
-				}
-			}
-			for _, n := range corpusTools {
-				if !have[n] {
-					t.Errorf("no corpus tool %s beside the call tools", n)
-				}
-			}
-		})
-	}
 }

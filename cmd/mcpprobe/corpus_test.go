@@ -9,13 +9,14 @@ package main
 // (testdata/corpus/NAME/verdicts.json), so that any change in a verdict,
 // ours or an SDK's, shows in review.
 //
-//	go test ./cmd/mcpprobe -run Corpus                    replay the traces, compare the verdicts
-//	go test ./cmd/mcpprobe -run Corpus -update            rewrite verdicts.json from the traces
-//	go test ./cmd/mcpprobe -run Corpus -record -update    re-record the traces from the live servers first
+//	go test ./cmd/mcpprobe -run Corpus                               replay the traces, compare the verdicts
+//	go test ./cmd/mcpprobe -run Corpus -update                       rewrite verdicts.json from the traces
+//	go test -tags e2e ./cmd/mcpprobe -run Corpus -record -update     re-record the traces from the live servers first
 //
-// Replays run in-process with no server; TestCorpusLive runs one quick
-// `wire` against each live server to check that the installed SDK is the
-// one recorded.
+// Replays run in-process with no server, with or without the e2e tag;
+// TestCorpusLive (corpus_live_e2e_test.go, tag e2e) runs one quick `wire`
+// against each live server to check that the installed SDK is the one
+// recorded.
 
 import (
 	"bytes"
@@ -23,11 +24,8 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,7 +67,7 @@ var corpus = []corpusServer{
 		func(t *testing.T) []string { return tsServer2(t, "serve") }},
 	{"go-sdk", "github.com/modelcontextprotocol/go-sdk v1.8.0: mcp.AddTool with typed arguments, StdioTransport",
 		"corpus-go-sdk", "v1.8.0", "2026-07-28",
-		func(t *testing.T) []string { return []string{bin.good, "-corpus"} }},
+		func(t *testing.T) []string { return []string{goodServer(t), "-corpus"} }},
 	{"mcp-go", "github.com/mark3labs/mcp-go v1.2.1: mcp.NewTool, ServeStdio, no input validation (the default)",
 		"corpus-mcp-go", "v1.2.1", "2026-07-28",
 		func(t *testing.T) []string { return []string{mcpgoServer(t)} }},
@@ -82,49 +80,10 @@ var corpus = []corpusServer{
 // (read-only tools only) would leave three of them out.
 var corpusTools = []string{"echo", "pick", "strict_echo", "lookup"}
 
-// corpusRecordTimeout is malformed's --timeout when recording: generous,
-// so that a loaded machine records no false no_answer. A replay delivers
-// each recorded answer at once and can wait less for one never recorded.
-const (
-	corpusRecordTimeout = 2 * time.Second
-	corpusReplayTimeout = 300 * time.Millisecond
-)
-
-func tsServer2(t *testing.T, mode string) []string {
-	t.Helper()
-	entry, _ := filepath.Abs("../../fixtures/tsserver2/server.mjs")
-	if _, err := os.Stat("../../fixtures/tsserver2/node_modules/@modelcontextprotocol/server"); err != nil {
-		if os.Getenv("MCPPROBE_REQUIRE_PEERS") != "" {
-			t.Fatalf("fixtures/tsserver2 is not installed: run scripts/install-peers.sh")
-		}
-		t.Skip("fixtures/tsserver2 is not installed (scripts/install-peers.sh)")
-	}
-	return []string{"node", entry, mode}
-}
-
-var mcpgoBuild struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
-// mcpgoServer builds fixtures/mcpgoserver once, when a test first needs
-// it: only the corpus uses it.
-func mcpgoServer(t *testing.T) string {
-	t.Helper()
-	mcpgoBuild.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), bound(5*time.Minute))
-		defer cancel()
-		p := filepath.Join(bin.dir, "mcpgoserver")
-		mcpgoBuild.out, mcpgoBuild.err = exec.CommandContext(ctx, "go", "build", "-o", p, "../../fixtures/mcpgoserver").CombinedOutput()
-		mcpgoBuild.path = p
-	})
-	if mcpgoBuild.err != nil {
-		t.Fatalf("building fixtures/mcpgoserver: %v\n%s", mcpgoBuild.err, mcpgoBuild.out)
-	}
-	return mcpgoBuild.path
-}
+// corpusReplayTimeout is how long a replay waits for an answer never
+// recorded: a replay delivers each recorded answer at once, so it can wait
+// less than the recording did (corpusRecordTimeout).
+const corpusReplayTimeout = 300 * time.Millisecond
 
 // corpusRun is one server's recorded runs, replayed.
 type corpusRun struct {
@@ -165,49 +124,6 @@ func replayed(t *testing.T, cs corpusServer) corpusRun {
 		t.Fatal(co.run.err)
 	}
 	return co.run
-}
-
-// recordCorpus runs the built binary against the live server, as a user
-// would, and stores its traces: wire.jsonl as written, malformed.jsonl
-// gzipped (it holds the 1 MB case, twice when the server echoes it).
-func recordCorpus(t *testing.T, cs corpusServer, dir string) error {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	argv := cs.argv(t)
-	wireTrace := filepath.Join(dir, "wire.jsonl")
-	if r := mcpprobe(t, append([]string{"wire", "--quiet", "--trace", wireTrace, "--"}, argv...)...); r.code != 0 {
-		return &recordError{"wire", r}
-	}
-	mTrace := filepath.Join(t.TempDir(), "malformed.jsonl")
-	args := []string{"malformed", "--quiet", "--timeout", secs(corpusRecordTimeout), "--trace", mTrace}
-	for _, tool := range corpusTools {
-		args = append(args, "--call", tool)
-	}
-	if r := mcpprobe(t, append(append(args, "--"), argv...)...); r.code != 0 {
-		return &recordError{"malformed", r}
-	}
-	raw, err := os.ReadFile(mTrace)
-	if err != nil {
-		return err
-	}
-	var gz bytes.Buffer
-	z, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	z.Write(raw)
-	if err := z.Close(); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "malformed.jsonl.gz"), gz.Bytes(), 0o644)
-}
-
-type recordError struct {
-	command string
-	r       result
-}
-
-func (e *recordError) Error() string {
-	return fmt.Sprintf("recording %s: exit %d: %s", e.command, e.r.code, e.r.stderr)
 }
 
 // replayCorpus runs wire and malformed in-process on the recorded traces,
@@ -394,40 +310,5 @@ func TestPermittedErrors(t *testing.T) {
 		if got := permittedErrors(r); len(got) != tc.want {
 			t.Errorf("%s: %d errors %q, want %d", tc.name, len(got), got, tc.want)
 		}
-	}
-}
-
-// Each live corpus server is the SDK release recorded: one quick wire per
-// server, its serverInfo (which carries the SDK's version), its
-// negotiated version and what it lists.
-func TestCorpusLive(t *testing.T) {
-	t.Parallel()
-	for _, cs := range corpus {
-		t.Run(cs.name, func(t *testing.T) {
-			t.Parallel()
-			v := wireJSON(t, append([]string{"--"}, cs.argv(t)...)...)
-			if got := v.Get("wire.server_info.name").String(); got != cs.server {
-				t.Errorf("serverInfo.name %q, want %q", got, cs.server)
-			}
-			if got := v.Get("wire.server_info.version").String(); got != cs.version {
-				t.Errorf("the installed SDK is %s, the corpus was recorded with %s: re-record (go test ./cmd/mcpprobe -run Corpus -record -update) and review the verdicts", got, cs.version)
-			}
-			if got := v.Get("protocol_version").String(); got != cs.protocol {
-				t.Errorf("negotiated %s, want %s", got, cs.protocol)
-			}
-			tools := names(v, "wire.tools")
-			slices.Sort(tools)
-			want := slices.Clone(corpusTools)
-			slices.Sort(want)
-			if !slices.Equal(tools, want) {
-				t.Errorf("tools %v, want %v", tools, want)
-			}
-			if got := names(v, "wire.prompts"); !slices.Equal(got, []string{"greet"}) {
-				t.Errorf("prompts %v, want [greet]", got)
-			}
-			if got := v.Get("wire.resources.#.uri").String(); got != `["corpus://about"]` {
-				t.Errorf("resources %s, want [corpus://about]", got)
-			}
-		})
 	}
 }

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The report is a pure function of what the server did: not of how its

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // End-to-end tests: the built binary against real processes, the fixture
@@ -93,10 +95,6 @@ func calibrate() {
 	loadfactor.Observe("mcpprobe wire goodserver", runs[2], startReference)
 	fmt.Fprintf(os.Stderr, "e2e: %s; wall-clock bounds scaled by it\n", loadfactor.Describe())
 }
-
-// bound is a wall-clock bound set on an idle machine, scaled by the load
-// this machine was measured to be under (see calibrate).
-func bound(d time.Duration) time.Duration { return loadfactor.Scale(d) }
 
 // secs is bound as a flag value for the binary ("3s" → "7.5s").
 func secs(d time.Duration) string { return loadfactor.Seconds(d) }

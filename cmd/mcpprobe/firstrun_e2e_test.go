@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The first hour (issue 26): a server fetched by npx on its first run,

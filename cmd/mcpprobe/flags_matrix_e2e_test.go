@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The flag matrix: every flag call, read, prompt, survey, survey merge,

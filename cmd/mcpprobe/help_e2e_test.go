@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Help that fits (issue 26): every --help, of mcpprobe and of every

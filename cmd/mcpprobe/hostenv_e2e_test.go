@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The environment a stdio server gets (issue 23): what a host passes of

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Budgets on what a server controls (issue 12): floods, endless pages,

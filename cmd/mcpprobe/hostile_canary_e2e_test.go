@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The canary matrix (issue 23): a secret echoed by a server in every form

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Regression tests from a review: what a hostile server (or a careless

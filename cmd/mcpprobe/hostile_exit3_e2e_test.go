@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Honest exit-3 messages (issue 12): every way a target can fail to be

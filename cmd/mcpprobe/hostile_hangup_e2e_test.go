@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // SIGHUP (a closed terminal, a dropped ssh session) and SIGQUIT (Ctrl-\)

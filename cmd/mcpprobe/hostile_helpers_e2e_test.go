@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Helpers of the hostile-server tests (issue 12): running mcpprobe with

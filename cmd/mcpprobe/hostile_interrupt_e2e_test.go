@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Ctrl-C and SIGTERM (issue 12): every command stops within a second,

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Hostile servers against what mcpprobe writes (issue 12): markdown a

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // The proxy bounds both directions with --max-line (issue 23): a host

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Secrets (issue 12): a server that echoes every credential it got, the

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // End-to-end tests over HTTP: the built binary against a hand-written

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // --json on a failure (issue 26): a run that cannot probe its target, or

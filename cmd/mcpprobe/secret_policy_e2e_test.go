@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 // Which values are secrets (issue 23): a value that looks like a
