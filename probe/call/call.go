@@ -54,6 +54,10 @@ type Options struct {
 	Policies []result.Policy
 	// Hosts whose delivery of the result is worked out; nil is every known.
 	Hosts []budget.Host
+	// Announce, when set, hears the target's display name as the server
+	// starts and "" when the call is done, for a progress line (as
+	// wire.Options.Progress does).
+	Announce func(target string)
 }
 
 // Result is one call and everything seen of it.
@@ -240,6 +244,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	spec := o.Spec
 	spec.Probe.Capabilities = o.Replies.Capabilities()
 	spec.Probe.Answer = o.Replies.Answerer()
+	if o.Announce != nil {
+		o.Announce(o.Target.Display())
+		defer o.Announce("")
+	}
 	ss, err := dial.Open(ctx, spec)
 	if err != nil {
 		return nil, err
