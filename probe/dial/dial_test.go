@@ -78,3 +78,30 @@ func TestOpenExplains(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseJudgesTheExit: how a server took being let go is judged with
+// the grace it was given, the launcher's default when the spec sets none
+// (call used to pass the spec's 0 on, and said "(0s each)").
+func TestCloseJudgesTheExit(t *testing.T) {
+	ss, err := Start(context.Background(), Spec{Target: helperTarget(t, "ignore-term")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &probe.Capture{Trace: ss.Trace()}
+	exit := ss.Close()
+	if exit.Signal != "SIGKILL" {
+		t.Fatalf("Signal = %q, want SIGKILL: the helper ignores stdin closing and SIGTERM", exit.Signal)
+	}
+	ss.Judge(c, exit, nil)
+	var msgs []string
+	for _, f := range c.Findings {
+		msgs = append(msgs, f.Message)
+	}
+	want := "the server ignored stdin closing and SIGTERM (" + launch.DefaultGrace.String() + " each)"
+	if !strings.Contains(strings.Join(msgs, "\n"), want) {
+		t.Errorf("findings %q lack %q", msgs, want)
+	}
+	if c.Transport != "stdio" || c.Target == "" || !c.Timings.ExitKnown {
+		t.Errorf("capture: transport %q, target %q, exit known %v", c.Transport, c.Target, c.Timings.ExitKnown)
+	}
+}
