@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
@@ -18,7 +19,7 @@ type Options struct {
 	// of the run (the one that picks the calls, one per start and restart
 	// under each policy, the two that measure shutdown) is started with
 	// Spec.Launch: a trace of the run would be given there.
-	Spec     launch.Spec
+	Spec     dial.Spec
 	Plan     Plan
 	Policies []Policy // one run per client policy, in this order; none: Spec alone
 	// Calls are the tools to call, round robin; a call without Args gets
@@ -124,7 +125,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res.ProtocolVersion = version
-	start := LaunchStarter(o.Spec.Target, o.Spec.Launch)
+	start := LaunchStarter(o.Spec)
 	for i, pol := range policies {
 		o.progress(fmt.Sprintf("run %d of %d: %s client", i+1, len(policies), pol))
 		r, err := Drive(ctx, start, DriveOptions{Plan: o.Plan, Policy: pol, Calls: calls, N: o.N,
@@ -139,9 +140,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if k := o.Spec.Target.Kind; k == "stdio" || k == "" {
 		o.progress("measuring shutdown")
-		sd, err := MeasureShutdown(ctx, func() (*launch.Server, error) {
-			return launch.Start(ctx, o.Spec.Target, o.Spec.Launch)
-		}, o.Spec.Probe, res.Grace)
+		sd, err := MeasureShutdown(ctx, o.Spec, res.Grace)
 		if err == nil {
 			res.Shutdown = &sd
 		}
@@ -156,7 +155,7 @@ func (o Options) progress(step string) {
 }
 
 // grace is the grace period the launcher gives the spec's servers.
-func grace(s launch.Spec) time.Duration {
+func grace(s dial.Spec) time.Duration {
 	if s.Launch.Grace > 0 {
 		return s.Launch.Grace
 	}
@@ -165,29 +164,26 @@ func grace(s launch.Spec) time.Duration {
 
 // LaunchStarter starts the target afresh each time, through the launcher;
 // a crash kills a command's process group, or drops a URL's session.
-func LaunchStarter(t launch.Target, lo launch.Options) Starter {
+func LaunchStarter(s dial.Spec) Starter {
 	return func() (Server, error) {
-		srv, err := launch.Start(context.Background(), t, lo)
+		ss, err := dial.Start(context.Background(), s)
 		if err != nil {
 			return Server{}, err
 		}
-		return Server{Conn: srv.Conn(), Kill: srv.Kill, Stop: func() { srv.Stop() }, Explain: srv.Explain}, nil
+		return Server{Conn: ss.Conn(), Kill: ss.Server().Kill, Stop: func() { ss.Close() }, Explain: ss.Explain}, nil
 	}
 }
 
 // pickCalls finds the calls with one clean probe: those named, with
 // minimal arguments where none were given, or every tool annotated
 // read-only. It returns the protocol version the probe negotiated.
-func pickCalls(ctx context.Context, s launch.Spec, named []Call) ([]Call, string, error) {
-	srv, err := launch.Start(ctx, s.Target, s.Launch)
+func pickCalls(ctx context.Context, s dial.Spec, named []Call) ([]Call, string, error) {
+	ss, err := dial.Open(ctx, s)
 	if err != nil {
 		return nil, "", err
 	}
-	defer srv.Stop()
-	cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
-	if err != nil {
-		return nil, "", srv.Explain(err)
-	}
+	defer ss.Close()
+	cl := ss.Client
 	cl.ListTools(ctx)
 	o := bench.Options{AutoCalls: len(named) == 0}
 	for _, c := range named {
@@ -210,7 +206,7 @@ func pickCalls(ctx context.Context, s launch.Spec, named []Call) ([]Call, string
 // ScenarioOptions are the report's fault scenarios: only the target; the
 // scenarios and their calls are fixed.
 type ScenarioOptions struct {
-	Spec     launch.Spec
+	Spec     dial.Spec
 	Progress func(step string)
 }
 
@@ -277,7 +273,7 @@ func Scenarios(ctx context.Context, o ScenarioOptions) (*ScenarioResult, error) 
 		return nil, err
 	}
 	res := &ScenarioResult{ProtocolVersion: version, N: ScenarioCalls}
-	start := LaunchStarter(o.Spec.Target, o.Spec.Launch)
+	start := LaunchStarter(o.Spec)
 	for i, sc := range scenarios() {
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("fault scenario %d of %d: %s", i+1, len(scenarios()), sc.name))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
@@ -78,9 +79,9 @@ func mcpServer() {
 	}
 }
 
-func mcpSpec(env ...string) launch.Spec {
+func mcpSpec(env ...string) dial.Spec {
 	exe, _ := os.Executable()
-	return launch.Spec{
+	return dial.Spec{
 		Target: launch.Target{Kind: "stdio", Command: exe, Env: append([]string{"MCPPROBE_MCP=1"}, env...)},
 		Launch: launch.Options{Grace: 300 * time.Millisecond},
 		Probe:  probe.Options{Protocol: "2025-06-18", Timeout: 2 * time.Second, StartupTimeout: 5 * time.Second, DiscoverTimeout: time.Second},

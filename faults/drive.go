@@ -48,7 +48,7 @@ type Server struct {
 	Kill func()
 	Stop func()
 	// Explain, if set, turns a failed handshake into what happened, what
-	// was received and what to try (launch.Server.Explain).
+	// was received and what to try (dial.Session.Explain).
 	Explain func(error) error
 }
 

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 )
 
-func withTimeout(s launch.Spec, d string) launch.Spec {
+func withTimeout(s dial.Spec, d string) dial.Spec {
 	s.Probe.Timeout, _ = time.ParseDuration(d)
 	return s
 }

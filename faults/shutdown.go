@@ -4,8 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 )
 
 // Shutdown is how a server takes the two ways a host ends it.
@@ -20,31 +19,31 @@ type Shutdown struct {
 	SigtermExited bool
 }
 
-// MeasureShutdown starts the server twice: once to close its stdin, once
-// to send it SIGTERM. start must give servers whose own grace period
-// (launch.Options.Grace) is grace. A server that does not answer its
-// handshake measures nothing: its exit says nothing of how it takes
+// MeasureShutdown starts the server s names twice: once to close its
+// stdin, once to send it SIGTERM. s's servers must have grace as their
+// own grace period (launch.Options.Grace). A server that does not answer
+// its handshake measures nothing: its exit says nothing of how it takes
 // being shut down.
-func MeasureShutdown(ctx context.Context, start func() (*launch.Server, error), o probe.Options, grace time.Duration) (Shutdown, error) {
+func MeasureShutdown(ctx context.Context, s dial.Spec, grace time.Duration) (Shutdown, error) {
 	var sd Shutdown
-	srv, err := start()
+	ss, err := dial.Start(ctx, s)
 	if err != nil {
 		return sd, err
 	}
-	if _, err := probe.Connect(ctx, srv.Conn(), o); err != nil {
-		srv.Stop()
+	if err := ss.Connect(ctx); err != nil {
+		ss.Close()
 		return sd, err
 	}
-	r := srv.Stop()
+	r := ss.Close()
 	sd.StdinClose, sd.StdinCloseSignal = r.After, r.Signal
-	srv, err = start()
+	ss, err = dial.Start(ctx, s)
 	if err != nil {
 		return sd, err
 	}
-	defer srv.Stop()
-	if _, err := probe.Connect(ctx, srv.Conn(), o); err != nil {
+	defer ss.Close()
+	if err := ss.Connect(ctx); err != nil {
 		return sd, err
 	}
-	sd.Sigterm, sd.SigtermExited = srv.Terminate(grace)
+	sd.Sigterm, sd.SigtermExited = ss.Server().Terminate(grace)
 	return sd, nil
 }

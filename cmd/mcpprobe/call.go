@@ -70,20 +70,14 @@ func oneRequestCommand(name string) *cli.Command {
 			if err != nil {
 				return err
 			}
-			view := cmd.String("view")
-			if view != "" && cmd.Bool("json") {
-				return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; --json has every host's")
+			if err := checkCallOutput(cmd); err != nil {
+				return err
 			}
 			hc, err := hostChoice(cmd)
 			if err != nil {
 				return err
 			}
 			o.Hosts = hc.Each()
-			if dir := cmd.String("save"); cmd.IsSet("save") {
-				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
-					return usageErr("--save %s: want a folder to write the raw bytes into", dir)
-				}
-			}
 			tf, err := openTrace(cmd)
 			if err != nil {
 				return err
@@ -94,10 +88,7 @@ func oneRequestCommand(name string) *cli.Command {
 				return err
 			}
 			spec.Launch.Trace = tf.next()
-			o.Spec = spec
-			if p := progressLine(cmd); p != nil {
-				p(spec.Target.Display())
-			}
+			o.Spec, o.Announce = spec, progressLine(cmd)
 			r, err := call.Run(ctx, o)
 			tf.close()
 			if err != nil {
@@ -112,12 +103,27 @@ func oneRequestCommand(name string) *cli.Command {
 				findings: r.Findings(), counts: r.Counts(),
 				section: func() []byte { return reports.CallJSON(r) },
 				text:    func(w io.Writer) { reports.Call(w, reports.Terminal, r) }}
-			if view != "" {
+			if view := cmd.String("view"); view != "" {
 				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
 			}
 			return emit(cmd, out)
 		},
 	}
+}
+
+// checkCallOutput refuses, before anything starts, an output the command
+// could not write: --view of an unknown host or with --json, --save to
+// something that is not a folder.
+func checkCallOutput(cmd *cli.Command) error {
+	if cmd.String("view") != "" && cmd.Bool("json") {
+		return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; --json has every host's")
+	}
+	if dir := cmd.String("save"); cmd.IsSet("save") {
+		if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
+			return usageErr("--save %s: want a folder to write the raw bytes into", dir)
+		}
+	}
+	return nil
 }
 
 // splitCallArgs separates the target's words from the last word, the

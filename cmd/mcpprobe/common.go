@@ -10,43 +10,44 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
 
-// specFromFlags fills a launch.Spec from the target words (or --config)
+// specFromFlags fills a dial.Spec from the target words (or --config)
 // and the global flags, refusing what cannot apply to the target's kind.
-func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
+func specFromFlags(cmd *cli.Command, args []string) (dial.Spec, error) {
 	t, err := resolveTarget(cmd, args)
 	if err != nil {
-		return launch.Spec{}, err
+		return dial.Spec{}, err
 	}
 	if err := checkProtocolTransport(cmd); err != nil {
-		return launch.Spec{}, err
+		return dial.Spec{}, err
 	}
 	if t.Kind == "stdio" && len(t.Headers) > 0 {
-		return launch.Spec{}, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
+		return dial.Spec{}, usageErr("headers (-H, --header-env) apply to URL targets; a command gets --env")
 	}
 	if t.Kind == "stdio" {
 		for _, f := range []string{"transport", "insecure"} {
 			if cmd.IsSet(f) {
-				return launch.Spec{}, usageErr("--%s applies to URL targets; %s is a command", f, t.Display())
+				return dial.Spec{}, usageErr("--%s applies to URL targets; %s is a command", f, t.Display())
 			}
 		}
 	}
 	if t.Kind != "stdio" && len(cmd.StringSlice("env")) > 0 {
-		return launch.Spec{}, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
+		return dial.Spec{}, usageErr("--env applies to commands; a URL target gets headers (-H, --header-env)")
 	}
 	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
-		return launch.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
+		return dial.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
 	}
 	interrupt.target.Store(t.Display())
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = probePhase(cmd)
-	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
+	return dial.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
 }
 
 // checkProtocolTransport refuses a --protocol or --transport value

@@ -42,6 +42,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
@@ -121,7 +122,7 @@ func replayCall(dir string, c callCase) (*call.Result, error) {
 	target := launch.ReplayTarget(c.name, frames)
 	target.Timed = true
 	o := call.Options{
-		Spec: launch.Spec{Target: target, Probe: probe.Options{Protocol: "auto", Timeout: bound(10 * time.Second),
+		Spec: dial.Spec{Target: target, Probe: probe.Options{Protocol: "auto", Timeout: bound(10 * time.Second),
 			StartupTimeout: bound(2 * time.Second), DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000}},
 		Kind: map[string]callresult.Kind{"call": callresult.KindTool, "read": callresult.KindResource, "prompt": callresult.KindPrompt}[c.command],
 		Name: c.what, Progress: c.progress,

@@ -34,6 +34,7 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
@@ -143,7 +144,7 @@ func replayCorpus(dir string) corpusRun {
 	if err != nil {
 		return corpusRun{err: err}
 	}
-	w, err := wire.Run(ctx, wire.Options{Spec: launch.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po}})
+	w, err := wire.Run(ctx, wire.Options{Spec: dial.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po}})
 	if err != nil {
 		return corpusRun{err: err}
 	}
@@ -162,7 +163,7 @@ func replayCorpus(dir string) corpusRun {
 		return corpusRun{err: err}
 	}
 	m, err := malformed.Run(ctx, malformed.Options{
-		Spec:  launch.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po},
+		Spec:  dial.Spec{Target: launch.ReplayTarget(filepath.Base(dir), frames), Probe: po},
 		Tools: corpusTools,
 	})
 	if err != nil {

@@ -31,6 +31,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/report"
@@ -68,7 +69,7 @@ func recorded(t *testing.T, name string) wire.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return wire.Options{Spec: launch.Spec{
+	return wire.Options{Spec: dial.Spec{
 		Target: launch.Target{Kind: "replay", Name: name, Frames: frames},
 		Probe: probe.Options{Protocol: "auto", Timeout: bound(2 * time.Second), StartupTimeout: bound(2 * time.Second),
 			DiscoverTimeout: time.Second, ClientVersion: version, MaxPages: 1000},

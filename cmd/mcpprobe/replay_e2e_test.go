@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
@@ -36,11 +37,11 @@ func TestReplayGivesTheLiveCapture(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound(10*time.Second))
 	defer cancel()
 	po := probe.Options{Protocol: "auto", Timeout: bound(2 * time.Second), StartupTimeout: bound(2 * time.Second), DiscoverTimeout: time.Second, ClientVersion: version, RecheckTools: true, MaxPages: 1000}
-	c, err := launch.Probe(ctx, launch.Target{Kind: "replay", Name: "recorded", Frames: frames}, launch.Options{}, po)
+	c, err := dial.Probe(ctx, dial.Spec{Target: launch.Target{Kind: "replay", Name: "recorded", Frames: frames}, Probe: po})
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
-	live, err := launch.Probe(ctx, launch.Target{Kind: "stdio", Command: bin.good}, launch.Options{}, po)
+	live, err := dial.Probe(ctx, dial.Spec{Target: launch.Target{Kind: "stdio", Command: bin.good}, Probe: po})
 	if err != nil {
 		t.Fatalf("live: %v", err)
 	}

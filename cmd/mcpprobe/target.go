@@ -85,81 +85,24 @@ func targetArgs(ctx context.Context, cmd *cli.Command) []string {
 	return append(cmd.Args().Slice(), tail...)
 }
 
-// resolveTarget reads the target from --config or the arguments.
+// resolveTarget reads the target from --config or the arguments, with the
+// flags that add to it (launch.Resolve), and makes its secrets the run's.
 func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
-	var t launch.Target
-	var err error
-	if cfg := cmd.String("config"); cfg != "" {
-		if len(args) != 1 {
-			list, err := launch.ListConfig(cfg, os.LookupEnv)
-			if err != nil {
-				return t, configErr(cfg, err)
-			}
-			names := make([]string, len(list))
-			for i, s := range list {
-				names[i] = s.Name
-			}
-			if len(args) == 0 {
-				return t, usageErr("--config %s needs the name of one of its servers after it: %s", cfg, strings.Join(names, ", "))
-			}
-			return t, usageErr("--config %s takes one server name, got %d words; its servers: %s", cfg, len(args), strings.Join(names, ", "))
-		}
-		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
-		if err != nil {
-			return t, configErr(cfg, err)
-		}
-	} else {
+	cfg := cmd.String("config")
+	if cfg == "" {
 		if err := quotedCommand(cmd.Name, args); err != nil {
-			return t, err
-		}
-		t, err = launch.FromArgs(args)
-		if err != nil {
-			return t, usageErr("%v", err)
+			return launch.Target{}, err
 		}
 	}
-	if err := t.WithEnv(cmd.StringSlice("env")); err != nil {
+	t, err := launch.Resolve(launch.Asked{Config: cfg, Words: args,
+		Env: cmd.StringSlice("env"), SecretEnv: cmd.StringSlice("secret-env"), InheritEnv: cmd.Bool("inherit-env"),
+		HeaderEnv: cmd.StringSlice("header-env"), Headers: cmd.StringSlice("header")})
+	var ce *launch.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return t, configErr(ce.Path, ce.Err)
+	case err != nil:
 		return t, usageErr("%v", err)
-	}
-	// A value the policy takes for plain (short, words) is a secret all
-	// the same when the user says so.
-	for _, name := range cmd.StringSlice("secret-env") {
-		if name == "" || strings.ContainsAny(name, "= ") {
-			return t, usageErr("--secret-env %q: want the NAME of an environment variable; its value comes from --env, the config or the environment", name)
-		}
-		for _, e := range t.Env {
-			if k, v, _ := strings.Cut(e, "="); k == name {
-				t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
-			}
-		}
-		if v, ok := os.LookupEnv(name); ok {
-			t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
-		}
-	}
-	t.InheritEnv = cmd.Bool("inherit-env")
-	for _, he := range cmd.StringSlice("header-env") {
-		name, envVar, ok := strings.Cut(he, "=")
-		if !ok || name == "" || envVar == "" {
-			return t, usageErr("--header-env %q: want Name=VAR", he)
-		}
-		v, set := os.LookupEnv(envVar)
-		if !set {
-			return t, usageErr("--header-env %s: environment variable %s is not set", name, envVar)
-		}
-		t.Headers = append(t.Headers, name+": "+v)
-		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, v)...)
-	}
-	for _, h := range cmd.StringSlice("header") {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return t, usageErr("--header %q: want 'Name: value'", h)
-		}
-		t.Headers = append(t.Headers, strings.TrimSpace(name)+": "+strings.TrimSpace(value))
-		t.Secrets = append(t.Secrets, launch.HeaderSecrets(name, value)...)
-	}
-	// A server may inherit mcpprobe's own environment (launch builds it):
-	// whatever credential is there is a secret of the run too.
-	if t.Kind == "stdio" {
-		t.Secrets = append(t.Secrets, launch.InheritedSecrets(os.Environ())...)
 	}
 	addSecrets(t.Secrets)
 	return t, nil

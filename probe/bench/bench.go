@@ -11,19 +11,19 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 // Options say what to measure. The embedded Spec is the target (A): every
 // start of it is a fresh process or HTTP session. The measuring helpers
 // (Measure, Startup, Plan) read only the fields they need.
 type Options struct {
-	launch.Spec
+	dial.Spec
 	// Vs is a second target (B), compared with A over Rounds rounds, each
 	// a fresh process of A and of B, in an order that cancels drift.
-	Vs *launch.Spec
+	Vs *dial.Spec
 	// Rounds is how many rounds Vs runs (0: DefaultRounds).
 	Rounds int
 	// Seed, when not 0, shuffles which side goes first in each round
@@ -307,15 +307,12 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	if o.Startup > 0 && len(startup) == 0 && o.spent() {
 		res.NotRun = append(res.NotRun, "startup")
 	}
-	srv, err := start(ctx, o.Spec)
+	ss, err := dial.Open(ctx, o.Spec.Afresh())
 	if err != nil {
 		return nil, err
 	}
-	defer srv.Stop()
-	cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
-	if err != nil {
-		return nil, srv.Explain(err)
-	}
+	defer ss.Close()
+	cl := ss.Client
 	o.begin()
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)

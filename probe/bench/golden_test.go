@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -47,12 +48,12 @@ import (
 var goldenCases = []struct {
 	name  string
 	trace string
-	opts  func(a launch.Spec) bench.Options
+	opts  func(a dial.Spec) bench.Options
 }{
-	{"raw", "raw.jsonl", func(a launch.Spec) bench.Options {
+	{"raw", "raw.jsonl", func(a dial.Spec) bench.Options {
 		return bench.Options{Spec: a, Startup: 2, N: 5, Warmup: 1, Concurrency: 1, AutoCalls: true}
 	}},
-	{"vs", "vs.jsonl", func(a launch.Spec) bench.Options {
+	{"vs", "vs.jsonl", func(a dial.Spec) bench.Options {
 		b := a
 		b.Target.Name = "B (replayed)"
 		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []bench.Call{{Tool: "echo"}}}
@@ -73,7 +74,7 @@ func TestGolden(t *testing.T) {
 			}
 			// Copies of a replay target share its recording, so A and B
 			// (with --vs) take their connections in the recorded order.
-			spec := launch.Spec{
+			spec := dial.Spec{
 				Target: launch.ReplayTarget("A (replayed)", frames),
 				Probe: probe.Options{Protocol: "auto", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second,
 					DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 func TestOptionsCheck(t *testing.T) {
@@ -25,8 +25,8 @@ func TestOptionsCheck(t *testing.T) {
 		{"rate too high", func(o *Options) { o.Rate = 2e6 }, "--rate"},
 		{"rate with concurrency", func(o *Options) { o.Rate, o.Concurrency = 10, 4 }, "--rate and --concurrency 4 conflict"},
 		{"rate alone", func(o *Options) { o.Rate = 10 }, ""},
-		{"vs with rate", func(o *Options) { o.Vs, o.Rate = &launch.Spec{}, 10 }, "--vs"},
-		{"vs with concurrency", func(o *Options) { o.Vs, o.Concurrency = &launch.Spec{}, 2 }, "--vs"},
+		{"vs with rate", func(o *Options) { o.Vs, o.Rate = &dial.Spec{}, 10 }, "--vs"},
+		{"vs with concurrency", func(o *Options) { o.Vs, o.Concurrency = &dial.Spec{}, 2 }, "--vs"},
 		{"negative duration", func(o *Options) { o.Duration = -time.Second }, "--duration"},
 	}
 	for _, tc := range tests {

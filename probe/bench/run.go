@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/tidwall/gjson"
 )
 
@@ -47,7 +47,7 @@ var startupNames = []string{"spawn → first byte", "spawn → handshake", "spaw
 
 // Startup measures o.Startup fresh starts of the target s: each a new
 // process (or HTTP session) with a trace of its own.
-func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]Series, error) {
+func Startup(ctx context.Context, s dial.Spec, o Options, progress func()) ([]Series, error) {
 	samples := make([][]int64, len(startupNames))
 	var errs, timeouts int
 	var firstErr string
@@ -57,12 +57,13 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 			cut = true
 			break
 		}
-		srv, err := start(ctx, s)
+		srv, err := dial.Start(ctx, s.Afresh())
 		if err != nil {
 			return nil, err
 		}
-		cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
+		err = srv.Connect(ctx)
 		if err == nil {
+			cl := srv.Client
 			o.begin()
 			cl.ListTools(ctx)
 			samples[1] = append(samples[1], int64(cl.Capture.Timings.Handshake))
@@ -80,7 +81,7 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 		if fb := srv.FirstByte(); fb > 0 {
 			samples[0] = append(samples[0], int64(fb))
 		}
-		if exit := srv.Stop(); exit.Timed() {
+		if exit := srv.Close(); exit.Timed() {
 			samples[3] = append(samples[3], int64(exit.After))
 		}
 		if progress != nil {
@@ -107,14 +108,6 @@ func Startup(ctx context.Context, s launch.Spec, o Options, progress func()) ([]
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// start starts s afresh: a trace of its own (or the Recorder's next
-// connection), whose times count from this start.
-func start(ctx context.Context, s launch.Spec) (*launch.Server, error) {
-	lo := s.Launch
-	lo.Trace = nil
-	return launch.Start(ctx, s.Target, lo)
 }
 
 // notStarted says the server never came up, with the last try's

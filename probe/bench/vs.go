@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/tidwall/gjson"
 )
 
@@ -166,7 +166,7 @@ func inRound(err error, r int) error {
 // planVs picks the calls on one start of each side, not measured (it
 // also brings both binaries into the file cache before round 1): the
 // calls A would make, those B lacks skipped; ping when both eras have it.
-func planVs(ctx context.Context, o Options, specB launch.Spec, sa, sb *Side) (vsPlan, error) {
+func planVs(ctx context.Context, o Options, specB dial.Spec, sa, sb *Side) (vsPlan, error) {
 	var plan vsPlan
 	clA, stopA, err := probeOnce(ctx, o.Spec)
 	if err != nil {
@@ -200,18 +200,13 @@ func planVs(ctx context.Context, o Options, specB launch.Spec, sa, sb *Side) (vs
 }
 
 // probeOnce starts a spec, connects and lists its tools.
-func probeOnce(ctx context.Context, s launch.Spec) (*probe.Client, func(), error) {
-	srv, err := start(ctx, s)
+func probeOnce(ctx context.Context, s dial.Spec) (*probe.Client, func(), error) {
+	ss, err := dial.Open(ctx, s.Afresh())
 	if err != nil {
 		return nil, nil, err
 	}
-	cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
-	if err != nil {
-		srv.Stop()
-		return nil, nil, srv.Explain(err)
-	}
-	cl.ListTools(ctx)
-	return cl, func() { srv.Stop() }, nil
+	ss.Client.ListTools(ctx)
+	return ss.Client, func() { ss.Close() }, nil
 }
 
 // measureRound starts one fresh process of a side and measures on it: its
@@ -219,13 +214,14 @@ func probeOnce(ctx context.Context, s launch.Spec) (*probe.Client, func(), error
 // its own, the warmup discarded, then -n calls), then its exit. A start
 // that fails its handshake is counted, not fatal: the round has no calls
 // for that side. A process that cannot be started at all is fatal.
-func measureRound(ctx context.Context, s launch.Spec, o Options, plan vsPlan, p *counter) (roundSide, error) {
+func measureRound(ctx context.Context, s dial.Spec, o Options, plan vsPlan, p *counter) (roundSide, error) {
 	rs := roundSide{startup: make([][]int64, len(startupNames))}
-	srv, err := start(ctx, s)
+	srv, err := dial.Start(ctx, s.Afresh())
 	if err != nil {
 		return rs, err
 	}
-	cl, err := probe.Connect(ctx, srv.Conn(), s.Probe)
+	err = srv.Connect(ctx)
+	cl := srv.Client
 	if err == nil {
 		cl.ListTools(ctx)
 		rs.startup[1] = []int64{int64(cl.Capture.Timings.Handshake)}
@@ -247,7 +243,7 @@ func measureRound(ctx context.Context, s launch.Spec, o Options, plan vsPlan, p 
 			rs.series = append(rs.series, Measure(ctx, o, CallFunc(ctx, cl, c, s.Probe.Timeout), p.step))
 		}
 	}
-	if exit := srv.Stop(); exit.Timed() {
+	if exit := srv.Close(); exit.Timed() {
 		rs.startup[3] = []int64{int64(exit.After)}
 	}
 	return rs, nil

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
@@ -27,7 +27,7 @@ import (
 
 // Options say what to call and how.
 type Options struct {
-	launch.Spec
+	dial.Spec
 	Kind result.Kind
 	// Name is the tool or prompt name, or the resource URI.
 	Name string
@@ -54,6 +54,10 @@ type Options struct {
 	Policies []result.Policy
 	// Hosts whose delivery of the result is worked out; nil is every known.
 	Hosts []hosts.Host
+	// Announce, when set, hears the target's display name as the server
+	// starts and "" when the call is done, for a progress line (as
+	// wire.Options.Progress does).
+	Announce func(target string)
 }
 
 // Result is one call and everything seen of it.
@@ -237,29 +241,25 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Task && o.Kind != result.KindTool {
 		return nil, probe.Optionf("--task applies to tools/call")
 	}
-	po := o.Probe
-	po.Capabilities = o.Replies.Capabilities()
-	po.Answer = o.Replies.Answerer()
-	srv, err := launch.Start(ctx, o.Target, o.Launch)
+	spec := o.Spec
+	spec.Probe.Capabilities = o.Replies.Capabilities()
+	spec.Probe.Answer = o.Replies.Answerer()
+	if o.Announce != nil {
+		o.Announce(o.Target.Display())
+		defer o.Announce("")
+	}
+	ss, err := dial.Open(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			srv.Stop()
-		}
-	}()
-	cl, err := probe.Connect(ctx, srv.Conn(), po)
-	if err != nil {
-		return nil, srv.Explain(err)
-	}
+	defer ss.Close()
+	cl := ss.Client
 	r := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion, Era: cl.Capture.Era,
 		Kind: o.Kind, Method: method, Name: o.Name}
 	if err := r.prepare(ctx, cl, o); err != nil {
 		return nil, err
 	}
-	c := &caller{ctx: ctx, cl: cl, o: o, r: r, timeout: po.Timeout, trace: srv.Trace()}
+	c := &caller{ctx: ctx, cl: cl, o: o, r: r, timeout: spec.Probe.Timeout, trace: ss.Trace()}
 	if c.timeout <= 0 {
 		c.timeout = 10 * time.Second
 	}
@@ -267,18 +267,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	cl.Finish()
-	// Stopped before its streams are judged, so that a log line written
+	// Closed before its streams are judged, so that a log line written
 	// after the answer (a tool that logs on stdout) is read by then.
-	exit := srv.Stop()
-	stopped = true
-	if st := srv.Stdio(); st != nil {
-		probe.StdioFindings(cl.Capture, st, probe.ProcessExit{
-			Early:        exit.AlreadyExited && exit.StoppedBy == "",
-			OutputClosed: exit.OutputClosed,
-			Signal:       exit.Signal, Status: exit.Status, Leftover: exit.Leftover, Grace: o.Launch.Grace,
-			Interrupted: launch.Interrupted() != "",
-		})
-	}
+	ss.ExitFindings(cl.Capture, ss.Close(), nil)
 	for _, f := range cl.Capture.Findings {
 		r.findings = findings.Add(r.findings, f)
 	}

@@ -224,11 +224,11 @@ func isCodex(path string, data []byte) bool {
 	if _, err := hujson.Standardize(data); err == nil {
 		return false
 	}
-	var probe struct {
+	var sniff struct {
 		MCPServers map[string]toml.Primitive `toml:"mcp_servers"`
 	}
-	_, err := toml.Decode(string(data), &probe)
-	return err == nil && probe.MCPServers != nil
+	_, err := toml.Decode(string(data), &sniff)
+	return err == nil && sniff.MCPServers != nil
 }
 
 func readCodex(path string, data []byte) (*configFile, error) {

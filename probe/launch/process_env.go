@@ -87,16 +87,13 @@ func envKey(k string) string {
 	return k
 }
 
-// maxRelevant bounds the dropped names an explanation lists.
-const maxRelevant = 6
-
-// relevantDropped picks, of the dropped variable names, those a server
+// RelevantDropped picks, of the dropped variable names, those a server
 // run as command may well read: its runtime's own (NODE_*, NPM_* for
 // node and npx, PYTHON* for python and uv, …) and those named after the
 // command itself (GITHUB_* for github-mcp-server), and those its stderr
 // names ("fatal: GITHUB_TOKEN is not set"). Names only: a value is never
 // shown.
-func relevantDropped(command string, dropped, stderr []string) []string {
+func RelevantDropped(command string, dropped, stderr []string) []string {
 	base := strings.TrimSuffix(strings.ToLower(filepath.Base(command)), ".exe")
 	// python3.12, node22: the runtime is the name without its version.
 	bare := strings.TrimRight(base, "0123456789.")

@@ -81,27 +81,8 @@ func TestRelevantDropped(t *testing.T) {
 		{"./server", []string{"fatal: ORDERS_API_KEY is not set", "CIS and XPATH"}, []string{"ORDERS_API_KEY"}},
 	}
 	for _, tc := range tests {
-		if got := relevantDropped(tc.command, dropped, tc.stderr); !reflect.DeepEqual(got, tc.want) {
+		if got := RelevantDropped(tc.command, dropped, tc.stderr); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.command, got, tc.want)
 		}
-	}
-}
-
-func TestEnvNote(t *testing.T) {
-	if envNote(Target{Command: "node"}, nil, nil) != "" {
-		t.Errorf("a note with nothing dropped")
-	}
-	got := envNote(Target{Command: "node"}, []string{"NODE_OPTIONS", "SSH_AUTH_SOCK"}, nil)
-	for _, want := range []string{"mcpprobe passed only " + strings.Join(HostInherited(), ", ") + " and --env, as the TypeScript SDK's stdio client does",
-		"rerun with --inherit-env", "(not passed: NODE_OPTIONS)"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("%q lacks %q", got, want)
-		}
-	}
-	if strings.Contains(got, "SSH_AUTH_SOCK") {
-		t.Errorf("%q names a variable unrelated to the server", got)
-	}
-	if got := envNote(Target{Command: "x", Name: "orders"}, []string{"A"}, nil); !strings.Contains(got, "the config's env and --env") {
-		t.Errorf("config target: %q", got)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
@@ -64,9 +63,21 @@ const DefaultMaxBytes = 256 << 20
 // times over, so this is what bounds the probe's peak.
 const DefaultKeepBytes = 32 << 20
 
-// stderrSettle bounds the wait for the last stderr lines of a process that
+// StderrSettle bounds the wait for the last stderr lines of a process that
 // has exited: a grandchild outside the group may hold the pipe open.
-const stderrSettle = 500 * time.Millisecond
+const StderrSettle = 500 * time.Millisecond
+
+// NotStartedError is a target that could not be started, in the three
+// parts a user-facing message needs: what happened, what was received
+// (nothing, and why nothing) and what to try. Err is the cause (a
+// *StartError for a command that could not run).
+type NotStartedError struct {
+	What, Received, Try string
+	Err                 error
+}
+
+func (e *NotStartedError) Error() string { return e.What }
+func (e *NotStartedError) Unwrap() error { return e.Err }
 
 // Server is a started target: a message stream to it and, for a command,
 // the process tree behind it.
@@ -88,9 +99,10 @@ type Server struct {
 
 // Start starts t: a command in a process group of its own, framed as
 // stdio, or an HTTP session (nothing is sent until the first message). A
-// failure is a *probe.FatalError saying what happened, what was received
+// failure is a *NotStartedError saying what happened, what was received
 // and what to try; for a command that could not run it wraps a
-// *StartError. ctx only bounds the start: the server runs until Stop or
+// *StartError. An interrupted run or a done ctx is returned as it is.
+// ctx only bounds the start: the server runs until Stop or
 // Kill, which the caller must call.
 func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	if err := ctx.Err(); err != nil {
@@ -103,7 +115,7 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	if t.Kind == "replay" && t.tape != nil {
 		var err error
 		if frames, err = t.tape.take(); err != nil {
-			return nil, &probe.FatalError{What: err.Error(), Received: "nothing: a replay has no more connections to play",
+			return nil, &NotStartedError{What: err.Error(), Received: "nothing: a replay has no more connections to play",
 				Err: err, Try: "record the trace again with the options the replay runs with"}
 		}
 	}
@@ -147,7 +159,7 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 			if errors.As(err, &ie) {
 				return nil, err
 			}
-			fe := &probe.FatalError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
+			fe := &NotStartedError{What: err.Error(), Received: "nothing: the process never ran", Err: err}
 			var se *StartError
 			if errors.As(err, &se) {
 				fe.What, fe.Try = se.Headline(), se.Hint()
@@ -174,7 +186,7 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	})
 	if err != nil {
 		unregisterServer(s)
-		return nil, &probe.FatalError{What: err.Error(), Received: "nothing: no request was sent", Err: err, Try: "give a URL such as https://host/mcp"}
+		return nil, &NotStartedError{What: err.Error(), Received: "nothing: no request was sent", Err: err, Try: "give a URL such as https://host/mcp"}
 	}
 	s.http = conn
 	return s, nil
@@ -206,6 +218,29 @@ func (s *Server) HTTP() *transport.HTTP { return s.http }
 
 // Process is the process of a command, nil for a URL.
 func (s *Server) Process() *Process { return s.proc }
+
+// Replayed reports whether the server is a recorded trace played back:
+// it has no process or HTTP exchange to judge.
+func (s *Server) Replayed() bool { return s.replay != nil }
+
+// Grace is the grace period the server is let go with (Options.Grace,
+// defaulted).
+func (s *Server) Grace() time.Duration { return s.opts.Grace }
+
+// Stopped is Stop's report once Stop has run, and whether it has.
+func (s *Server) Stopped() (ExitReport, bool) {
+	if !s.isStopped() {
+		return ExitReport{}, false
+	}
+	return s.exit, true
+}
+
+// Closing is how a URL's session ended (its DELETE), once stopped.
+func (s *Server) Closing() transport.HTTPClose { return s.closing }
+
+// Findings are what the launcher found when it let the server go:
+// processes that escaped its group, a server past --max-bytes.
+func (s *Server) Findings() []findings.Finding { return findingsOf(s) }
 
 // FirstByte is when the server's first byte arrived, 0 if none yet.
 func (s *Server) FirstByte() time.Duration {
@@ -276,7 +311,7 @@ func (s *Server) Stop() ExitReport {
 		r := s.proc.stop(s.opts.Grace, s.stdio.CloseInput)
 		r.OutputClosed = ended && !r.AlreadyExited
 		r.AlreadyExited = r.AlreadyExited || ended
-		s.stdio.CloseOutput(stderrSettle)
+		s.stdio.CloseOutput(StderrSettle)
 		s.exit = r
 		if s.stdio.Overflowed() {
 			note(s, findings.New(findings.MaxBytes, "%s wrote more than %d bytes on stdout and stderr (--max-bytes); mcpprobe killed it there and kept what came before", s.target.Display(), s.opts.MaxBytes))

@@ -118,15 +118,15 @@ func (t Target) Display() string {
 		k, _, _ := strings.Cut(e, "=")
 		parts = append(parts, k+"=***")
 	}
-	parts = append(parts, shellQuote(t.Command))
+	parts = append(parts, ShellQuote(t.Command))
 	for i, at := range credentialArgs(t.Args) {
 		switch a := t.Args[i]; {
 		case at == 0:
 			parts = append(parts, "***")
 		case at > 0:
-			parts = append(parts, shellQuote(a[:at])+"***")
+			parts = append(parts, ShellQuote(a[:at])+"***")
 		default:
-			parts = append(parts, shellQuote(a))
+			parts = append(parts, ShellQuote(a))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -134,7 +134,9 @@ func (t Target) Display() string {
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
-func shellQuote(s string) string {
+// ShellQuote is s as a shell reads it back as one word: as it is when it
+// is safe, in single quotes otherwise.
+func ShellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/reports"
@@ -59,7 +60,7 @@ func TestGolden(t *testing.T) {
 			t.Parallel()
 			frames := readGz(t, filepath.Join("testdata", gc.name+".jsonl.gz"))
 			o := malformed.Options{
-				Spec: launch.Spec{
+				Spec: dial.Spec{
 					Target: launch.ReplayTarget(gc.name+" (replayed)", frames),
 					Probe: probe.Options{Protocol: "auto", Timeout: gc.timeout, StartupTimeout: 5 * time.Second,
 						DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,7 +16,7 @@ import (
 // (each start a fresh process or HTTP session), and the tools to derive
 // cases from.
 type Options struct {
-	launch.Spec
+	dial.Spec
 	// Tools name the tools whose input schemas cases are derived from;
 	// none means every tool annotated readOnlyHint, since a malformed call
 	// that a server accepts anyway must not write.
@@ -152,23 +152,15 @@ func (r *Result) Counts() map[string]int { return nil }
 // case that killed it. A tool the server lacks is a *probe.OptionError; a
 // server that cannot be started or probed, a *probe.FatalError.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	start := func() (*launch.Server, error) {
-		lo := o.Launch
-		lo.Trace = nil // each start a trace of its own, or the Recorder's next connection
-		return launch.Start(ctx, o.Target, lo)
-	}
-	srv, err := start()
+	// Each start a trace of its own, or the Recorder's next connection.
+	start := func() (*dial.Session, error) { return dial.Start(ctx, o.Spec.Afresh()) }
+	ss, err := dial.Open(ctx, o.Spec.Afresh())
 	if err != nil {
 		return nil, err
 	}
-	cl, err := probe.Connect(ctx, srv.Conn(), o.Probe)
-	if err != nil {
-		err = srv.Explain(err)
-		srv.Stop()
-		return nil, err
-	}
+	cl := ss.Client
 	cl.ListTools(ctx)
-	srv.Stop()
+	ss.Close()
 	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
 	tools, err := selectTools(cl.Capture.Tools.Items, o.Tools)
 	if err != nil {

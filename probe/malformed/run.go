@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/tidwall/gjson"
 )
 
@@ -45,10 +45,10 @@ type Outcome struct {
 // that killed it. Each case is followed by a health check.
 type runner struct {
 	ctx     context.Context
-	start   func() (*launch.Server, error)
+	start   func() (*dial.Session, error)
 	o       probe.Options
 	timeout time.Duration
-	srv     *launch.Server
+	srv     *dial.Session
 	cl      *probe.Client
 	sent    int // cases sent so far, for their ids
 	// progress hears each case as it starts; done counts the cases
@@ -64,7 +64,8 @@ func (r *runner) connect() error {
 		return err
 	}
 	r.srv = next
-	r.cl, err = probe.Connect(r.ctx, r.srv.Conn(), r.o)
+	err = r.srv.Connect(r.ctx)
+	r.cl = r.srv.Client
 	if err != nil {
 		return r.srv.Explain(err)
 	}
@@ -73,7 +74,7 @@ func (r *runner) connect() error {
 
 func (r *runner) stop() {
 	if r.srv != nil {
-		r.srv.Stop()
+		r.srv.Close()
 		r.srv = nil
 	}
 }
@@ -126,12 +127,12 @@ func prefixed(err error, prefix string) error {
 }
 
 // fresh sends a case to a server that has not shaken hands.
-func fresh(ctx context.Context, start func() (*launch.Server, error), c Case, id string, timeout time.Duration) Outcome {
+func fresh(ctx context.Context, start func() (*dial.Session, error), c Case, id string, timeout time.Duration) Outcome {
 	srv, err := start()
 	if err != nil {
 		return Outcome{Channel: NoAnswer, Message: err.Error()}
 	}
-	defer srv.Stop()
+	defer srv.Close()
 	return send(ctx, probe.NewSession(srv.Conn()), c, id, timeout)
 }
 

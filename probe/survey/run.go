@@ -22,6 +22,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -254,7 +255,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 	}
 	pctx, cancel := context.WithTimeout(ctx, o.PerServer)
 	defer cancel()
-	spec := launch.Spec{Target: t, Launch: o.Launch, Probe: o.Probe}
+	spec := dial.Spec{Target: t, Launch: o.Launch, Probe: o.Probe}
 	spec.Launch.Trace, spec.Launch.Record = nil, nil
 	w, err := wire.Run(pctx, wire.Options{Spec: spec})
 	if ctx.Err() != nil {
@@ -311,7 +312,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 }
 
 // extras runs the --with sections on fresh servers of the same target.
-func (o Options) extras(ctx context.Context, spec launch.Spec, rec *Record) []findings.Finding {
+func (o Options) extras(ctx context.Context, spec dial.Spec, rec *Record) []findings.Finding {
 	var out []findings.Finding
 	note := func(name string, err error) {
 		if rec.WithErrors == nil {

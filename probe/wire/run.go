@@ -6,15 +6,15 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 // Options say which server to probe and how: the wire command's, and the
 // first step of every command that reads a capture (budget, diff,
 // snapshot, report).
 type Options struct {
-	launch.Spec
+	dial.Spec
 	// Progress, when set, hears the target's display name as the probe
 	// starts and "" when it ends, for a progress line.
 	Progress func(target string)
@@ -31,13 +31,13 @@ type Result struct {
 // (*probe.FatalError); the capture of what was seen until then comes with
 // it when there is one, so that it can still be shown.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	po := o.Probe
-	po.RecheckTools = true
+	spec := o.Spec
+	spec.Probe.RecheckTools = true
 	if o.Progress != nil {
 		o.Progress(o.Target.Display())
 		defer o.Progress("")
 	}
-	c, err := launch.Probe(ctx, o.Target, o.Launch, po)
+	c, err := dial.Probe(ctx, spec)
 	if c == nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package launch
+package dial
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -30,7 +31,9 @@ func (e *explained) Unwrap() error { return e.err }
 // answer was. It may be called before or after Stop; before, it waits a
 // bounded time (Grace) for a process whose output has ended to exit, so
 // its status and last stderr lines can be shown. nil stays nil.
-func (s *Server) Explain(err error) error {
+func (ss *Session) Explain(err error) error { return explain(ss.srv, err) }
+
+func explain(s *launch.Server, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -45,10 +48,10 @@ func (s *Server) Explain(err error) error {
 		fe = &cp
 	}
 	switch {
-	case s.proc != nil:
-		s.explainProcess(fe, err)
-	case s.http != nil:
-		s.explainHTTP(fe, err)
+	case s.Process() != nil:
+		explainProcess(s, fe, err)
+	case s.HTTP() != nil:
+		explainHTTP(s.Trace(), fe, err)
 	}
 	fe.Err = &explained{err: fe.Err}
 	return fe
@@ -56,18 +59,19 @@ func (s *Server) Explain(err error) error {
 
 // explainProcess shows what the server did: its exit status (or that
 // mcpprobe stopped it), what it wrote on stdout, its last stderr lines.
-func (s *Server) explainProcess(fe *probe.FatalError, err error) {
+func explainProcess(s *launch.Server, fe *probe.FatalError, err error) {
+	proc, stdio, trace, target := s.Process(), s.Stdio(), s.Trace(), s.Target()
 	var ce *probe.ClosedError
 	closed := errors.As(err, &ce)
 	exited, status, stoppedBy := false, "", ""
-	if s.isStopped() {
-		exited, status, stoppedBy = s.exit.AlreadyExited, s.exit.Status, s.exit.StoppedBy
-	} else if closed || s.stdio.OutputEnded() || s.stdio.Overflowed() {
+	if exit, stopped := s.Stopped(); stopped {
+		exited, status, stoppedBy = exit.AlreadyExited, exit.Status, exit.StoppedBy
+	} else if closed || stdio.OutputEnded() || stdio.Overflowed() {
 		// The stream ended: the process is on its way out. Its status and
 		// the last of its stderr are worth a short wait.
-		if s.proc.Wait(s.opts.Grace) {
-			exited, status, stoppedBy = true, s.proc.ExitStatus(), s.proc.StoppedBy()
-			transport.WaitFor(s.stdio.Drained(), stderrSettle)
+		if proc.Wait(s.Grace()) {
+			exited, status, stoppedBy = true, proc.ExitStatus(), proc.StoppedBy()
+			transport.WaitFor(stdio.Drained(), launch.StderrSettle)
 		}
 	}
 	switch {
@@ -82,7 +86,7 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 	// an id of its own making did answer, and saying "nothing" would send
 	// its author looking in the wrong place.
 	var got []string
-	for _, f := range s.trace.Tail(512) {
+	for _, f := range trace.Tail(512) {
 		if len(got) >= 3 {
 			break
 		}
@@ -93,7 +97,7 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 			got = append(got, "stdout: "+excerpt(f.Raw, 200)+idNote(f.Raw))
 		}
 	}
-	for _, l := range stderrExcerpt(s.stdio.StderrTail(), 5) {
+	for _, l := range stderrExcerpt(stdio.StderrTail(), 5) {
 		got = append(got, "stderr: "+excerpt([]byte(l), 200))
 	}
 	if len(got) > 0 {
@@ -106,7 +110,7 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 	}
 	var te *probe.TimeoutError
 	if errors.As(err, &te) && !exited && strings.Contains(fe.What, "--startup-timeout") {
-		if hint := downloadHint(s.target.Command, s.target.Args); hint != "" {
+		if hint := downloadHint(target.Command, target.Args); hint != "" {
 			fe.Try = hint + "; otherwise " + fe.Try
 		}
 	}
@@ -120,16 +124,16 @@ func (s *Server) explainProcess(fe *probe.FatalError, err error) {
 			fe.Try = "run it again with --trace FILE to see every frame it sent"
 		}
 	}
-	if stoppedBy == "" && (closed || exited || !s.answered()) {
-		if note := envNote(s.target, s.proc.Dropped(), s.stdio.StderrTail()); note != "" {
+	if stoppedBy == "" && (closed || exited || !answered(trace)) {
+		if note := envNote(target, proc.Dropped(), stdio.StderrTail()); note != "" {
 			fe.Try += "; " + note
 		}
 	}
 }
 
 // answered reports whether the server sent a JSON-RPC message at all.
-func (s *Server) answered() bool {
-	for _, f := range s.trace.Tail(512) {
+func answered(trace *transport.Trace) bool {
+	for _, f := range trace.Tail(512) {
 		if f.Dir == transport.DirRecv {
 			return true
 		}
@@ -142,7 +146,7 @@ func (s *Server) answered() bool {
 // server that needs another variable fails here as it will there. The
 // dropped variables that look like its runtime's or its own, or that its
 // stderr names, are named; values never are.
-func envNote(t Target, dropped, stderr []string) string {
+func envNote(t launch.Target, dropped, stderr []string) string {
 	if len(dropped) == 0 {
 		return ""
 	}
@@ -151,8 +155,8 @@ func envNote(t Target, dropped, stderr []string) string {
 		given = "the config's env and --env"
 	}
 	note := fmt.Sprintf("mcpprobe passed only %s and %s, as the TypeScript SDK's stdio client does; rerun with --inherit-env to see whether it needs another variable",
-		strings.Join(HostInherited(), ", "), given)
-	if rel := relevantDropped(t.Command, dropped, stderr); len(rel) > 0 {
+		strings.Join(launch.HostInherited(), ", "), given)
+	if rel := launch.RelevantDropped(t.Command, dropped, stderr); len(rel) > 0 {
 		more := ""
 		if len(rel) > maxRelevant {
 			more = fmt.Sprintf(" and %d more", len(rel)-maxRelevant)
@@ -162,6 +166,9 @@ func envNote(t Target, dropped, stderr []string) string {
 	}
 	return note
 }
+
+// maxRelevant bounds the dropped names an explanation lists.
+const maxRelevant = 6
 
 // idNote says why a response the server sent matched no request, where
 // its id shows it: mcpprobe numbers its requests, so an id that is a
@@ -180,7 +187,7 @@ func idNote(raw []byte) string {
 
 // explainHTTP gives an HTTP failure what was received and what to try,
 // in HTTP's terms.
-func (s *Server) explainHTTP(fe *probe.FatalError, err error) {
+func explainHTTP(trace *transport.Trace, fe *probe.FatalError, err error) {
 	var he *transport.HTTPError
 	var ce *transport.ConnError
 	var te *probe.TimeoutError
@@ -214,7 +221,7 @@ func (s *Server) explainHTTP(fe *probe.FatalError, err error) {
 		fe.Try = "the server ended the response or its event stream early: check its logs"
 	}
 	if fe.Received == "" {
-		fe.Received = s.httpReceived()
+		fe.Received = httpReceived(trace)
 	}
 	if fe.Try == "" || strings.Contains(fe.Try, "stdio") || strings.Contains(fe.Try, "the command by hand") {
 		fe.Try = "check the URL and the server's logs; --trace FILE records every HTTP exchange"
@@ -223,9 +230,9 @@ func (s *Server) explainHTTP(fe *probe.FatalError, err error) {
 
 // httpReceived sums up the last HTTP answers, for a failure that carries
 // none of its own.
-func (s *Server) httpReceived() string {
+func httpReceived(trace *transport.Trace) string {
 	var got []string
-	frames := s.trace.Tail(64)
+	frames := trace.Tail(64)
 	for i := len(frames) - 1; i >= 0 && len(got) < 3; i-- {
 		f := frames[i]
 		if f.Dir == transport.DirSend || f.HTTP == nil {

@@ -1,4 +1,4 @@
-package launch
+package dial
 
 // What a first run of a server often trips on: a launcher that downloads
 // the server before starting it, and a stderr whose last lines are the
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 // errorLine matches a stderr line that states an error, as runtimes and
@@ -84,7 +86,7 @@ func downloadHint(command string, args []string) string {
 	case (prog == "docker" || prog == "podman") && len(args) > 0 && args[0] == "run":
 		img := "IMAGE"
 		if i := imageOf(args[1:]); i != "" {
-			img = shellQuote(i)
+			img = launch.ShellQuote(i)
 		}
 		return fmt.Sprintf("%s run pulls the image first when it is not on this machine, which can take longer than --startup-timeout: "+
 			"run `%s pull %s` once, or raise --startup-timeout (such as --startup-timeout 5m)", prog, prog, img)
@@ -96,13 +98,13 @@ func downloadHint(command string, args []string) string {
 	warm := prog
 	for i := 0; i < len(pkgArgs); i++ {
 		a := pkgArgs[i]
-		warm += " " + shellQuote(a)
+		warm += " " + launch.ShellQuote(a)
 		if !strings.HasPrefix(a, "-") {
 			break
 		}
 		if (a == "-p" || a == "--package" || a == "--from" || a == "--with") && i+1 < len(pkgArgs) {
 			i++
-			warm += " " + shellQuote(pkgArgs[i])
+			warm += " " + launch.ShellQuote(pkgArgs[i])
 		}
 	}
 	return fmt.Sprintf("a first run of %s downloads the server before it starts, which can take longer than --startup-timeout: "+
