@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -32,7 +33,7 @@ type Options struct {
 
 	Startup     int // fresh starts for the startup series
 	N, Warmup   int // measured and discarded calls per series
-	Calls       []Call
+	Calls       []args.Call
 	AutoCalls   bool // add every read-only tool, with minimal arguments
 	Concurrency int  // calls in flight in the closed loop
 	// Rate, calls per second, makes an open loop of Duration (or of N
@@ -319,7 +320,7 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	o.begin()
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)
-	calls, skipped, err := Plan(cl.Capture, o)
+	calls, skipped, err := args.Plan(cl.Capture, o.Calls, o.AutoCalls)
 	if err != nil {
 		return nil, probe.Optionf("%v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -55,7 +56,7 @@ var goldenCases = []struct {
 	{"vs", "vs.jsonl", func(a launch.Spec) bench.Options {
 		b := a
 		b.Target.Name = "B (replayed)"
-		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []bench.Call{{Tool: "echo"}}}
+		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []args.Call{{Tool: "echo"}}}
 	}},
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
@@ -46,7 +47,7 @@ type roundSide struct {
 
 // vsPlan is what both sides will be measured on.
 type vsPlan struct {
-	calls []Call
+	calls []args.Call
 	ping  bool
 }
 
@@ -135,7 +136,7 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 	// compared in the order the tables show them: calls, then ping.
 	var pingCmp []Comparison
 	for i, n := range seriesNames(plan) {
-		var call *Call
+		var call *args.Call
 		if k := i - len(seriesNames(plan)) + len(plan.calls); k >= 0 {
 			call = &plan.calls[k]
 		}
@@ -179,7 +180,7 @@ func planVs(ctx context.Context, o Options, specB launch.Spec, sa, sb *Side) (vs
 	}
 	defer stopB()
 	sa.Protocol, sb.Protocol = clA.Capture.ProtocolVersion, clB.Capture.ProtocolVersion
-	calls, skipped, err := Plan(clA.Capture, o)
+	calls, skipped, err := args.Plan(clA.Capture, o.Calls, o.AutoCalls)
 	if err != nil {
 		return plan, probe.Optionf("%v", err)
 	}
@@ -322,7 +323,7 @@ func pooled(name string, rounds [][]int64, rs []roundSide, k int) Series {
 // pooledCalls is a call series over the rounds: every measured call of
 // every round, in round order; errors and timeouts summed; the first call
 // the median of the rounds' first calls (each a fresh process's first).
-func pooledCalls(name string, call *Call, rs []roundSide, i int) Series {
+func pooledCalls(name string, call *args.Call, rs []roundSide, i int) Series {
 	rounds := callRounds(rs, i)
 	s := Series{Name: name, Stats: Summarize(slices.Concat(rounds...)), Rounds: withSamples(rounds), RoundP50s: roundP50s(rounds)}
 	if call != nil {
