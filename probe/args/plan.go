@@ -43,13 +43,18 @@ func Plan(c *probe.Capture, named []Call, auto bool) (calls []Call, skipped []st
 	for _, name := range order {
 		raw := tools[name]
 		if !ReadOnly(raw) {
-			skipped = append(skipped, name+" (not annotated readOnlyHint: name it with --call to time it)")
+			skipped = append(skipped, name+" ("+NotReadOnly+")")
 			continue
 		}
 		calls = append(calls, Call{Tool: name, Args: ForTool(raw)})
 	}
 	return calls, skipped, nil
 }
+
+// NotReadOnly is why Plan skips a tool; what to do about it (name the
+// tool with --call) is said once by whoever shows the list, not once per
+// tool.
+const NotReadOnly = "not annotated readOnlyHint"
 
 // ForTool is MinimalArgs of a raw tool definition's inputSchema.
 func ForTool(tool []byte) []byte {

@@ -25,7 +25,7 @@ func TestPlan(t *testing.T) {
 	}{
 		{"auto: the read-only tools, minimal arguments", nil, true,
 			[]Call{{"get", []byte(`{"id":"a"}`)}, {"list", []byte(`{}`)}},
-			[]string{"put (not annotated readOnlyHint: name it with --call to time it)"}, ""},
+			[]string{"put (not annotated readOnlyHint)"}, ""},
 		{"named: its own arguments kept, the rest built", []Call{{"put", []byte(`{"v":1}`)}, {Tool: "get"}}, false,
 			[]Call{{"put", []byte(`{"v":1}`)}, {"get", []byte(`{"id":"a"}`)}}, nil, ""},
 		{"a tool the server lacks", []Call{{Tool: "nope"}}, false, nil, nil, `the server has no tool "nope"; it has: get, put, list`},

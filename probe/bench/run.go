@@ -345,6 +345,15 @@ func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func
 	}
 }
 
+// ListFunc makes one tools/list request (its first page) into a Measure
+// function: the baseline request of an era without ping.
+func ListFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
+	return func() (bool, error) {
+		_, err := cl.Request(ctx, "tools/list", "", timeout)
+		return err != nil, answered(err)
+	}
+}
+
 // SortSeries keeps a stable order: startup, ping, then calls by name.
 func SortSeries(s []Series) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })

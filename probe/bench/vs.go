@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/args"
@@ -49,6 +50,9 @@ type roundSide struct {
 type vsPlan struct {
 	calls []args.Call
 	ping  bool
+	// list times tools/list as the baseline when neither ping nor a
+	// call would be timed.
+	list bool
 }
 
 // vs measures A against B in rounds: each round starts a fresh process of
@@ -69,7 +73,7 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 		return nil, nil, nil, err
 	}
 	per := len(plan.calls)
-	if plan.ping {
+	if plan.ping || plan.list {
 		per++
 	}
 	if o.N == 0 {
@@ -143,7 +147,11 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 		x, y := pooledCalls(n, call, ra, i), pooledCalls(n, call, rb, i)
 		c := CompareRounds(n, callRounds(ra, i), callRounds(rb, i))
 		if call == nil {
-			sa.Ping, sb.Ping = &x, &y
+			if plan.list {
+				sa.List, sb.List = &x, &y
+			} else {
+				sa.Ping, sb.Ping = &x, &y
+			}
 			pingCmp = append(pingCmp, c)
 		} else {
 			sa.Calls, sb.Calls = append(sa.Calls, x), append(sb.Calls, y)
@@ -197,6 +205,13 @@ func planVs(ctx context.Context, o Options, specB launch.Spec, sa, sb *Side) (vs
 	}
 	sa.Skipped = skipped
 	plan.ping = !clA.Modern() && !clB.Modern()
+	if plan.list = !plan.ping && len(plan.calls) == 0; plan.list {
+		sa.ListWhy = listWhy(clA.Modern() || clB.Modern(), len(skipped) > 0)
+		if !clA.Modern() || !clB.Modern() {
+			sa.ListWhy = "one side speaks 2026-07-28, which has no ping" + strings.TrimPrefix(sa.ListWhy, "the 2026-07-28 era has no ping")
+		}
+		sb.ListWhy = sa.ListWhy
+	}
 	return plan, nil
 }
 
@@ -244,6 +259,9 @@ func measureRound(ctx context.Context, s launch.Spec, o Options, plan vsPlan, p 
 		if plan.ping {
 			rs.series = append(rs.series, Measure(ctx, o, PingFunc(ctx, cl, s.Probe.Timeout), p.step))
 		}
+		if plan.list {
+			rs.series = append(rs.series, Measure(ctx, o, ListFunc(ctx, cl, s.Probe.Timeout), p.step))
+		}
 		for _, c := range plan.calls {
 			rs.series = append(rs.series, Measure(ctx, o, CallFunc(ctx, cl, c, s.Probe.Timeout), p.step))
 		}
@@ -268,6 +286,9 @@ func seriesNames(plan vsPlan) []string {
 	var out []string
 	if plan.ping {
 		out = append(out, "ping")
+	}
+	if plan.list {
+		out = append(out, ListSeries)
 	}
 	for _, c := range plan.calls {
 		out = append(out, "call "+c.Tool)
