@@ -176,3 +176,22 @@ func TestBenchToolsListBaseline(t *testing.T) {
 		t.Errorf("no tools/list row in the table:\n%s", r.stdout)
 	}
 }
+
+// With --vs, where one side speaks 2026-07-28 and nothing is read-only,
+// both sides time tools/list in each round, and it is compared.
+func TestBenchVsToolsListBaseline(t *testing.T) {
+	t.Parallel()
+	v := benchJSONRun(t, "-n", "3", "--warmup", "0", "--rounds", "2", "--vs", bin.raw+" -modern", "--", bin.raw)
+	if got := v.Get("bench.baseline.why").String(); got != "one side speaks 2026-07-28, which has no ping, and no tool is annotated read-only" {
+		t.Errorf("baseline = %s", v.Get("bench.baseline").Raw)
+	}
+	if v.Get("bench.tools_list.n").Int() != 6 || v.Get("bench.tools_list.rounds").Int() != 2 {
+		t.Errorf("A's tools_list = %.200s", v.Get("bench.tools_list").Raw)
+	}
+	if got := v.Get(`bench.vs.series.#(name=="tools/list").n`).Int(); got != 6 {
+		t.Errorf("B's tools/list n = %d", got)
+	}
+	if !v.Get(`bench.vs.comparisons.#(name=="tools/list")`).Exists() {
+		t.Errorf("tools/list not compared: %s", v.Get("bench.vs.comparisons.#.name").Raw)
+	}
+}
