@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -185,11 +185,11 @@ func pickCalls(ctx context.Context, s dial.Spec, named []Call) ([]Call, string, 
 	defer ss.Close()
 	cl := ss.Client
 	cl.ListTools(ctx)
-	o := bench.Options{AutoCalls: len(named) == 0}
-	for _, c := range named {
-		o.Calls = append(o.Calls, bench.Call{Tool: c.Tool, Args: c.Args})
+	asked := make([]args.Call, len(named))
+	for i, c := range named {
+		asked[i] = args.Call{Tool: c.Tool, Args: c.Args}
 	}
-	planned, _, err := bench.Plan(cl.Capture, o)
+	planned, _, err := args.Plan(cl.Capture, asked, len(named) == 0)
 	if err != nil {
 		return nil, "", probe.Optionf("%v", err)
 	}

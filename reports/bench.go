@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 )
 
@@ -174,8 +175,11 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 		}
 	}
 	warnings("", all)
+	if a.List != nil {
+		note("baseline: %s is timed in place of ping: %s.", bench.ListSeries, cell(st, a.ListWhy))
+	}
 	if len(a.Skipped) > 0 {
-		note("not called: %s", cell(st, strings.Join(a.Skipped, "; ")))
+		note("not called: %s", cell(st, skippedNote(a.Skipped)))
 	}
 	if len(a.NotRun) > 0 {
 		note("not run: the budget (--budget %s) ran out before %s.", bench.Short(r.Budget), cell(st, strings.Join(a.NotRun, ", ")))
@@ -195,6 +199,36 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 		fmt.Fprintln(w)
 		Histograms(w, st, all)
 	}
+}
+
+// skippedNote lists the tools not called grouped by why ("a, b (not
+// annotated readOnlyHint)"), and says once what would have them timed.
+func skippedNote(skipped []string) string {
+	var reasons []string
+	names := map[string][]string{}
+	for _, s := range skipped {
+		name, why := s, ""
+		if i := strings.LastIndex(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
+			name, why = s[:i], s[i+2:len(s)-1]
+		}
+		if _, ok := names[why]; !ok {
+			reasons = append(reasons, why)
+		}
+		names[why] = append(names[why], name)
+	}
+	var parts []string
+	hint := ""
+	for _, why := range reasons {
+		p := strings.Join(names[why], ", ")
+		if why != "" {
+			p += " (" + why + ")"
+		}
+		if why == args.NotReadOnly {
+			hint = "; name a tool with --call to time it"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ") + hint
 }
 
 // BenchJSON renders a bench run's section of the envelope (fields in the
@@ -220,6 +254,19 @@ func BenchJSON(r *bench.Result) []byte {
 		o.Raw("ping", statsJSON(*res.Ping))
 	} else {
 		o.Raw("ping", nil)
+	}
+	switch {
+	case res.Ping != nil:
+		o.Raw("baseline", (&Object{}).Set("method", "ping").Raw("why", nil).Bytes())
+	case res.List != nil:
+		o.Raw("baseline", (&Object{}).Set("method", bench.ListSeries).Set("why", res.ListWhy).Bytes())
+	default:
+		o.Raw("baseline", nil)
+	}
+	if res.List != nil {
+		o.Raw("tools_list", statsJSON(*res.List))
+	} else {
+		o.Raw("tools_list", nil)
 	}
 	var calls [][]byte
 	for _, s := range res.Calls {

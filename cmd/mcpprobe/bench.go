@@ -15,9 +15,8 @@ import (
 )
 
 func benchFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to time (repeatable); default every tool annotated read-only"},
-		&cli.StringFlag{Name: "args", Usage: "arguments `JSON` for --call (default: minimal valid arguments from its schema)"},
+	return append(callFlags("`TOOL` to time (repeatable); default every tool annotated read-only",
+		"arguments `JSON` for the --call before it (default: minimal valid arguments from its schema)"),
 		&cli.IntFlag{Name: "n", Value: 100, Usage: "measured calls per series"},
 		&cli.IntFlag{Name: "warmup", Value: 10, Usage: "calls per series before measuring"},
 		&cli.IntFlag{Name: "startup", Value: 5, Usage: "fresh processes for the startup series (0: none)"},
@@ -28,7 +27,7 @@ func benchFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rounds", Value: bench.DefaultRounds, Usage: "with --vs: rounds, each a fresh process of A and of B measured in turn (2 or more; 8 or more for a difference to be significant)"},
 		&cli.Uint64Flag{Name: "seed", Usage: "with --vs: shuffle which side goes first in each round with this seed (0: ABBA order)"},
 		&cli.DurationFlag{Name: "budget", Value: bench.DefaultBudget, Usage: "bound on the whole run (0: none; not with --vs): past it the series under way ends with what it has and the rest are listed as not run"},
-	}
+	)
 }
 
 func benchCommand() *cli.Command {
@@ -97,73 +96,99 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 		Spec:    spec,
 		Startup: int(cmd.Int("startup")), N: int(cmd.Int("n")), Warmup: int(cmd.Int("warmup")),
 		Concurrency: int(cmd.Int("concurrency")), Duration: cmd.Duration("duration"),
-		AutoCalls: !cmd.IsSet("call"),
 	}
+	if err := benchLoop(cmd, &o); err != nil {
+		return o, err
+	}
+	if o.Calls, err = callsFromFlags(cmd); err != nil {
+		return o, err
+	}
+	o.AutoCalls = len(o.Calls) == 0
+	if err := benchBounds(cmd, &o); err != nil {
+		return o, err
+	}
+	return o, benchVs(cmd, &o)
+}
+
+// benchLoop reads how the calls are sent: the counts, and an open loop's
+// --rate and --duration.
+func benchLoop(cmd *cli.Command, o *bench.Options) error {
 	for _, c := range []struct {
 		flag string
 		min  int
 	}{{"n", 0}, {"warmup", 0}, {"startup", 0}, {"concurrency", 1}} {
 		if err := atLeast(cmd, c.flag, c.min); err != nil {
-			return o, err
+			return err
 		}
 	}
 	switch {
 	case o.N == 0 && o.Startup == 0 && !cmd.IsSet("rate"):
-		return o, usageErr("-n 0 and --startup 0 leave nothing to measure; give one of them 1 or more")
+		return usageErr("-n 0 and --startup 0 leave nothing to measure; give one of them 1 or more")
 	case o.Duration <= 0:
-		return o, usageErr("--duration %s: want a length above 0, such as 10s", o.Duration)
+		return usageErr("--duration %s: want a length above 0, such as 10s", o.Duration)
 	case cmd.IsSet("duration") && !cmd.IsSet("rate"):
-		return o, usageErr("--duration is the length of an open loop; give --rate with it")
-	case cmd.IsSet("args") && !cmd.IsSet("call"):
-		return o, usageErr("--args are the arguments of --call; name the tool with --call")
+		return usageErr("--duration is the length of an open loop; give --rate with it")
 	}
-	if r := cmd.String("rate"); r != "" {
-		if o.Rate, err = parseRate(r); err != nil {
-			return o, usageErr("%v", err)
-		}
-		if o.Concurrency > 1 {
-			return o, usageErr("--rate and --concurrency conflict: an open loop sends on its own schedule whatever is in flight, a closed loop keeps --concurrency in flight; give one of them")
-		}
+	r := cmd.String("rate")
+	if r == "" {
+		return nil
 	}
-	if o.Calls, err = callsFromFlags(cmd); err != nil {
-		return o, err
+	var err error
+	if o.Rate, err = parseRate(r); err != nil {
+		return usageErr("%v", err)
 	}
+	if o.Concurrency > 1 {
+		return usageErr("--rate and --concurrency conflict: an open loop sends on its own schedule whatever is in flight, a closed loop keeps --concurrency in flight; give one of them")
+	}
+	return nil
+}
+
+// benchBounds reads --rounds, --seed and --budget, each of which belongs
+// to one kind of run.
+func benchBounds(cmd *cli.Command, o *bench.Options) error {
 	if !cmd.IsSet("vs") {
 		for _, f := range []string{"rounds", "seed"} {
 			if cmd.IsSet(f) {
-				return o, usageErr("--%s is for --vs: it orders the rounds of a comparison", f)
+				return usageErr("--%s is for --vs: it orders the rounds of a comparison", f)
 			}
 		}
 	}
 	o.Rounds, o.Seed = int(cmd.Int("rounds")), cmd.Uint64("seed")
 	switch b := cmd.Duration("budget"); {
 	case b < 0:
-		return o, usageErr("--budget %s: want a length of 0 (none) or more, such as 2m", b)
+		return usageErr("--budget %s: want a length of 0 (none) or more, such as 2m", b)
 	case cmd.IsSet("vs") && cmd.IsSet("budget"):
-		return o, usageErr("--budget and --vs conflict: --vs runs the --rounds it is given; bound it with --rounds and -n")
+		return usageErr("--budget and --vs conflict: --vs runs the --rounds it is given; bound it with --rounds and -n")
 	case !cmd.IsSet("vs"):
 		o.Budget = b
 	}
 	if o.Rounds < 2 || o.Rounds > bench.MaxRounds {
-		return o, usageErr("--rounds %d: want 2 to %d", o.Rounds, bench.MaxRounds)
+		return usageErr("--rounds %d: want 2 to %d", o.Rounds, bench.MaxRounds)
 	}
-	if vs := cmd.String("vs"); cmd.IsSet("vs") {
-		if strings.TrimSpace(vs) == "" {
-			return o, usageErr("--vs needs a second target")
-		}
-		if o.Rate > 0 {
-			return o, usageErr("--vs and --rate conflict: --vs measures one call at a time, A then B")
-		}
-		if o.Concurrency > 1 {
-			return o, usageErr("--vs and --concurrency conflict: --vs measures one call at a time, A then B")
-		}
-		b, err := specFromFlags(cmd, strings.Fields(vs))
-		if err != nil {
-			return o, err
-		}
-		o.Vs = &b
+	return nil
+}
+
+// benchVs reads --vs, the second target, which measures one call at a
+// time.
+func benchVs(cmd *cli.Command, o *bench.Options) error {
+	vs := cmd.String("vs")
+	if !cmd.IsSet("vs") {
+		return nil
 	}
-	return o, nil
+	switch {
+	case strings.TrimSpace(vs) == "":
+		return usageErr("--vs needs a second target")
+	case o.Rate > 0:
+		return usageErr("--vs and --rate conflict: --vs measures one call at a time, A then B")
+	case o.Concurrency > 1:
+		return usageErr("--vs and --concurrency conflict: --vs measures one call at a time, A then B")
+	}
+	b, err := specFromFlags(cmd, strings.Fields(vs))
+	if err != nil {
+		return err
+	}
+	o.Vs = &b
+	return nil
 }
 
 func parseRate(s string) (float64, error) {

@@ -60,11 +60,10 @@ func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
 func faultsCommand() *cli.Command {
 	flags := append(faultFlags(),
 		&cli.StringFlag{Name: "client", Value: "spec", Usage: "`POLICY` for stray stdout text: spec, strict (Go SDK), lenient (mcp-go), ts (TypeScript SDK), or all"},
-		&cli.BoolFlag{Name: "restart", Usage: "respawn the server when the connection closes and retry the failed call once"},
-		&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to call (repeatable; round robin); default the read-only tools"},
-		&cli.StringFlag{Name: "args", Usage: "arguments `JSON` for --call (default: minimal valid arguments)"},
-		&cli.IntFlag{Name: "calls", Value: 10, Usage: "how many calls to make"},
-	)
+		&cli.BoolFlag{Name: "restart", Usage: "respawn the server when the connection closes and retry the failed call once"})
+	flags = append(flags, callFlags("`TOOL` to call (repeatable; round robin); default the read-only tools",
+		"arguments `JSON` for the --call before it (default: minimal valid arguments)")...)
+	flags = append(flags, &cli.IntFlag{Name: "calls", Value: 10, Usage: "how many calls to make"})
 	return &cli.Command{
 		Name:      "faults",
 		Before:    before(),
@@ -123,9 +122,6 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 	}
 	if o.N < 0 {
 		return o, usageErr("--calls %d: want 0 or more", o.N)
-	}
-	if cmd.IsSet("args") && !cmd.IsSet("call") {
-		return o, usageErr("--args are the arguments of --call; name the tool with --call")
 	}
 	calls, err := callsFromFlags(cmd)
 	if err != nil {

@@ -15,10 +15,8 @@ func malformedCommand() *cli.Command {
 		Before:    before(),
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to derive cases from (repeatable); default the read-only tools"},
-			&cli.StringFlag{Name: "args", Usage: "valid arguments `JSON` for --call: the baseline call, and where the cases start (default: built from the schema)"},
-		},
+		Flags: callFlags("`TOOL` to derive cases from (repeatable); default the read-only tools",
+			"valid arguments `JSON` for the --call before it: its baseline call, and where its cases start (default: built from the schema)"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := malformedOptions(ctx, cmd)
 			if err != nil {
@@ -52,21 +50,21 @@ func malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options,
 		return malformed.Options{}, err
 	}
 	o := malformed.Options{Spec: spec, Progress: caseProgress(cmd, spec.Probe.Timeout)}
-	for _, n := range cmd.StringSlice("call") {
-		if n == "" {
-			return o, usageErr("--call needs a tool name")
-		}
-		o.Tools = append(o.Tools, n)
+	calls, err := callsFromFlags(cmd)
+	if err != nil {
+		return o, err
 	}
-	if cmd.IsSet("args") {
-		a := cmd.String("args")
-		switch {
-		case len(o.Tools) == 0:
-			return o, usageErr("--args are the valid arguments of --call; name the tool with --call")
-		case !jsonObject(a):
-			return o, usageErr("--args %q is not a JSON object", a)
+	for _, c := range calls {
+		o.Tools = append(o.Tools, c.Tool)
+		if c.Args != nil {
+			if prev, ok := o.Args[c.Tool]; ok && string(prev) != string(c.Args) {
+				return o, usageErr("--call %s is given twice with different --args; malformed derives one tool's cases from one set of valid arguments", c.Tool)
+			}
+			if o.Args == nil {
+				o.Args = map[string][]byte{}
+			}
+			o.Args[c.Tool] = c.Args
 		}
-		o.Args = []byte(a)
 	}
 	return o, nil
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -346,26 +345,6 @@ func isTerminal(w io.Writer) bool {
 func probeOptions(cmd *cli.Command) probe.Options {
 	return probe.Options{Protocol: cmd.String("protocol"), Timeout: cmd.Duration("timeout"),
 		StartupTimeout: cmd.Duration("startup-timeout"), DiscoverTimeout: cmd.Duration("discover-timeout"), ClientVersion: version}
-}
-
-// callsFromFlags reads --call (repeatable) and --args; a call without
-// --args gets minimal valid arguments later.
-func callsFromFlags(cmd *cli.Command) ([]bench.Call, error) {
-	var calls []bench.Call
-	for _, name := range cmd.StringSlice("call") {
-		if strings.TrimSpace(name) == "" {
-			return nil, usageErr("--call needs a tool name")
-		}
-		c := bench.Call{Tool: name}
-		if a := cmd.String("args"); a != "" {
-			if !jsonObject(a) {
-				return nil, usageErr("--args %q is not a JSON object", a)
-			}
-			c.Args = []byte(a)
-		}
-		calls = append(calls, c)
-	}
-	return calls, nil
 }
 
 // configErr is a host config file's problem as one usage line that

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
@@ -32,7 +33,7 @@ type Options struct {
 
 	Startup     int // fresh starts for the startup series
 	N, Warmup   int // measured and discarded calls per series
-	Calls       []Call
+	Calls       []args.Call
 	AutoCalls   bool // add every read-only tool, with minimal arguments
 	Concurrency int  // calls in flight in the closed loop
 	// Rate, calls per second, makes an open loop of Duration (or of N
@@ -111,6 +112,11 @@ type Side struct {
 	// and stdin close → exit, each over the fresh starts.
 	Startup []Series
 	Ping    *Series // nil in the modern era, which has no ping
+	// List is tools/list timed as the baseline request when nothing else
+	// would be timed: no ping (the modern era has none; an open loop
+	// times the calls only) and no call. ListWhy says why, for the output.
+	List    *Series
+	ListWhy string
 	Calls   []Series
 	Skipped []string // tools not called, and why
 	// NotRun are the series the budget left no time for, by name
@@ -123,6 +129,9 @@ func (s Side) All() []Series {
 	all := append(append([]Series(nil), s.Startup...), s.Calls...)
 	if s.Ping != nil {
 		all = append(all, *s.Ping)
+	}
+	if s.List != nil {
+		all = append(all, *s.List)
 	}
 	return all
 }
@@ -316,7 +325,7 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	o.begin()
 	res.Protocol = cl.Capture.ProtocolVersion
 	cl.ListTools(ctx)
-	calls, skipped, err := Plan(cl.Capture, o)
+	calls, skipped, err := args.Plan(cl.Capture, o.Calls, o.AutoCalls)
 	if err != nil {
 		return nil, probe.Optionf("%v", err)
 	}
@@ -334,15 +343,20 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 	type planned struct {
 		name, method, tool string
 		args               []byte
-		ping               bool
+		ping, list         bool
 		do                 func() (bool, error)
 	}
 	var series []planned
-	if !cl.Modern() && o.Rate == 0 {
+	ping := !cl.Modern() && o.Rate == 0
+	if ping {
 		series = append(series, planned{name: "ping", method: "ping", ping: true, do: PingFunc(bctx, cl, timeout)})
 	}
 	for _, c := range calls {
 		series = append(series, planned{name: "call " + c.Tool, method: "tools/call " + c.Tool, tool: c.Tool, args: c.Args, do: CallFunc(bctx, cl, c, timeout)})
+	}
+	if !ping && len(calls) == 0 {
+		res.ListWhy = listWhy(cl.Modern(), len(skipped) > 0)
+		series = append(series, planned{name: ListSeries, method: ListSeries, list: true, do: ListFunc(bctx, cl, timeout)})
 	}
 	for i, sp := range series {
 		if bctx.Err() != nil {
@@ -356,13 +370,32 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 		st := Measure(bctx, o, do, p.step)
 		s := Series{Name: sp.name, Tool: sp.tool, Args: sp.args, Stats: st, Rounds: 1, Timeout: timeout,
 			Cut: bctx.Err() != nil && ctx.Err() == nil}
-		if sp.ping {
+		switch {
+		case sp.ping:
 			res.Ping = &s
-		} else {
+		case sp.list:
+			res.List = &s
+		default:
 			res.Calls = append(res.Calls, s)
 		}
 	}
 	return res, nil
+}
+
+// ListSeries is the name of the tools/list baseline series.
+const ListSeries = "tools/list"
+
+// listWhy says why tools/list is the baseline request: which of ping and
+// the calls is missing, and for which reason.
+func listWhy(modern, noneReadOnly bool) string {
+	why := "an open loop times no ping"
+	if modern {
+		why = "the 2026-07-28 era has no ping"
+	}
+	if noneReadOnly {
+		return why + ", and no tool is annotated read-only"
+	}
+	return why + ", and the server lists no tool"
 }
 
 // begin calls Begin, if set.

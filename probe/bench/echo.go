@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -55,6 +56,6 @@ func Overhead(ctx context.Context, n int) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	call := CallFunc(ctx, cl, Call{Tool: "echo", Args: []byte(`{"text":"a"}`)}, time.Second)
+	call := CallFunc(ctx, cl, args.Call{Tool: "echo", Args: []byte(`{"text":"a"}`)}, time.Second)
 	return Measure(ctx, Options{N: n, Warmup: n / 10}, call, nil), nil
 }

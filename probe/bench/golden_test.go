@@ -14,6 +14,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -56,7 +57,7 @@ var goldenCases = []struct {
 	{"vs", "vs.jsonl", func(a dial.Spec) bench.Options {
 		b := a
 		b.Target.Name = "B (replayed)"
-		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []bench.Call{{Tool: "echo"}}}
+		return bench.Options{Spec: a, Vs: &b, Rounds: 2, Startup: 5, N: 5, Warmup: 1, Concurrency: 1, Calls: []args.Call{{Tool: "echo"}}}
 	}},
 }
 

@@ -6,21 +6,15 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/tidwall/gjson"
 )
-
-// Call is one tool to call with its arguments.
-type Call struct {
-	Tool string
-	Args []byte
-}
 
 // Series is one measured series.
 type Series struct {
@@ -129,41 +123,6 @@ func isTimeout(err error) bool {
 		return errors.As(fe.Err, &te)
 	}
 	return errors.As(err, &te)
-}
-
-// Plan picks the calls: those asked for, or every tool annotated
-// read-only, with minimal arguments from its input schema. Other tools are
-// called only when named: a benchmark must not write.
-func Plan(c *probe.Capture, o Options) (calls []Call, skipped []string, err error) {
-	tools := map[string][]byte{}
-	var order []string
-	for _, raw := range c.Tools.Items {
-		name := gjson.GetBytes(raw, "name").String()
-		tools[name] = raw
-		order = append(order, name)
-	}
-	for _, call := range o.Calls {
-		raw, ok := tools[call.Tool]
-		if !ok {
-			return nil, nil, fmt.Errorf("the server has no tool %q; it has: %s", call.Tool, strings.Join(order, ", "))
-		}
-		if call.Args == nil {
-			call.Args = MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))
-		}
-		calls = append(calls, call)
-	}
-	if !o.AutoCalls {
-		return calls, nil, nil
-	}
-	for _, name := range order {
-		raw := tools[name]
-		if !gjson.GetBytes(raw, "annotations.readOnlyHint").Bool() {
-			skipped = append(skipped, name+" (not annotated readOnlyHint: name it with --call to time it)")
-			continue
-		}
-		calls = append(calls, Call{Tool: name, Args: MinimalArgs([]byte(gjson.GetBytes(raw, "inputSchema").Raw))})
-	}
-	return calls, skipped, nil
 }
 
 // Measure times one series of calls on an open client. do makes one
@@ -347,7 +306,7 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 
 // CallFunc makes a tool call into a Measure function: an isError result
 // or a JSON-RPC error is a failure, still timed, its message kept.
-func CallFunc(ctx context.Context, cl *probe.Client, call Call, timeout time.Duration) func() (bool, error) {
+func CallFunc(ctx context.Context, cl *probe.Client, call args.Call, timeout time.Duration) func() (bool, error) {
 	return func() (bool, error) {
 		r, err := cl.CallTool(ctx, call.Tool, call.Args, timeout)
 		if err != nil {
@@ -375,6 +334,15 @@ func answered(err error) error {
 func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
 	return func() (bool, error) {
 		_, err := cl.Ping(ctx, timeout)
+		return err != nil, answered(err)
+	}
+}
+
+// ListFunc makes one tools/list request (its first page) into a Measure
+// function: the baseline request of an era without ping.
+func ListFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
+	return func() (bool, error) {
+		_, err := cl.Request(ctx, "tools/list", "", timeout)
 		return err != nil, answered(err)
 	}
 }

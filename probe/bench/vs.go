@@ -7,8 +7,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/tidwall/gjson"
 )
@@ -46,8 +48,11 @@ type roundSide struct {
 
 // vsPlan is what both sides will be measured on.
 type vsPlan struct {
-	calls []Call
+	calls []args.Call
 	ping  bool
+	// list times tools/list as the baseline when neither ping nor a
+	// call would be timed.
+	list bool
 }
 
 // vs measures A against B in rounds: each round starts a fresh process of
@@ -68,7 +73,7 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 		return nil, nil, nil, err
 	}
 	per := len(plan.calls)
-	if plan.ping {
+	if plan.ping || plan.list {
 		per++
 	}
 	if o.N == 0 {
@@ -135,14 +140,18 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 	// compared in the order the tables show them: calls, then ping.
 	var pingCmp []Comparison
 	for i, n := range seriesNames(plan) {
-		var call *Call
+		var call *args.Call
 		if k := i - len(seriesNames(plan)) + len(plan.calls); k >= 0 {
 			call = &plan.calls[k]
 		}
 		x, y := pooledCalls(n, call, ra, i), pooledCalls(n, call, rb, i)
 		c := CompareRounds(n, callRounds(ra, i), callRounds(rb, i))
 		if call == nil {
-			sa.Ping, sb.Ping = &x, &y
+			if plan.list {
+				sa.List, sb.List = &x, &y
+			} else {
+				sa.Ping, sb.Ping = &x, &y
+			}
 			pingCmp = append(pingCmp, c)
 		} else {
 			sa.Calls, sb.Calls = append(sa.Calls, x), append(sb.Calls, y)
@@ -179,7 +188,7 @@ func planVs(ctx context.Context, o Options, specB dial.Spec, sa, sb *Side) (vsPl
 	}
 	defer stopB()
 	sa.Protocol, sb.Protocol = clA.Capture.ProtocolVersion, clB.Capture.ProtocolVersion
-	calls, skipped, err := Plan(clA.Capture, o)
+	calls, skipped, err := args.Plan(clA.Capture, o.Calls, o.AutoCalls)
 	if err != nil {
 		return plan, probe.Optionf("%v", err)
 	}
@@ -196,6 +205,13 @@ func planVs(ctx context.Context, o Options, specB dial.Spec, sa, sb *Side) (vsPl
 	}
 	sa.Skipped = skipped
 	plan.ping = !clA.Modern() && !clB.Modern()
+	if plan.list = !plan.ping && len(plan.calls) == 0; plan.list {
+		sa.ListWhy = listWhy(clA.Modern() || clB.Modern(), len(skipped) > 0)
+		if !clA.Modern() || !clB.Modern() {
+			sa.ListWhy = "one side speaks 2026-07-28, which has no ping" + strings.TrimPrefix(sa.ListWhy, "the 2026-07-28 era has no ping")
+		}
+		sb.ListWhy = sa.ListWhy
+	}
 	return plan, nil
 }
 
@@ -239,6 +255,9 @@ func measureRound(ctx context.Context, s dial.Spec, o Options, plan vsPlan, p *c
 		if plan.ping {
 			rs.series = append(rs.series, Measure(ctx, o, PingFunc(ctx, cl, s.Probe.Timeout), p.step))
 		}
+		if plan.list {
+			rs.series = append(rs.series, Measure(ctx, o, ListFunc(ctx, cl, s.Probe.Timeout), p.step))
+		}
 		for _, c := range plan.calls {
 			rs.series = append(rs.series, Measure(ctx, o, CallFunc(ctx, cl, c, s.Probe.Timeout), p.step))
 		}
@@ -263,6 +282,9 @@ func seriesNames(plan vsPlan) []string {
 	var out []string
 	if plan.ping {
 		out = append(out, "ping")
+	}
+	if plan.list {
+		out = append(out, ListSeries)
 	}
 	for _, c := range plan.calls {
 		out = append(out, "call "+c.Tool)
@@ -318,7 +340,7 @@ func pooled(name string, rounds [][]int64, rs []roundSide, k int) Series {
 // pooledCalls is a call series over the rounds: every measured call of
 // every round, in round order; errors and timeouts summed; the first call
 // the median of the rounds' first calls (each a fresh process's first).
-func pooledCalls(name string, call *Call, rs []roundSide, i int) Series {
+func pooledCalls(name string, call *args.Call, rs []roundSide, i int) Series {
 	rounds := callRounds(rs, i)
 	s := Series{Name: name, Stats: Summarize(slices.Concat(rounds...)), Rounds: withSamples(rounds), RoundP50s: roundP50s(rounds)}
 	if call != nil {

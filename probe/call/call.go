@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
@@ -290,15 +291,15 @@ func (r *Result) prepare(ctx context.Context, cl *probe.Client, o Options) error
 			}
 			return probe.Optionf("the server has no tool %q; it has %s", o.Name, names(l.Items, "name"))
 		}
-		args, err := BuildArgs(o.Args, o.Pairs, []byte(gjson.GetBytes(r.Definition, "inputSchema").Raw))
+		built, err := args.BuildArgs(o.Args, o.Pairs, []byte(gjson.GetBytes(r.Definition, "inputSchema").Raw))
 		if err != nil {
 			return err
 		}
-		r.Args = args
+		r.Args = built
 		if !o.NoValidate {
 			// A schema mcpprobe cannot compile does not stop the call:
 			// the server judges the arguments then.
-			v, _ := Validate([]byte(gjson.GetBytes(r.Definition, "inputSchema").Raw), args)
+			v, _ := args.Validate([]byte(gjson.GetBytes(r.Definition, "inputSchema").Raw), built)
 			if len(v) > 0 {
 				return probe.Optionf("the arguments do not match %s's inputSchema (send them anyway with --no-validate):\n  %s", o.Name, strings.Join(v, "\n  "))
 			}
@@ -314,16 +315,16 @@ func (r *Result) prepare(ctx context.Context, cl *probe.Client, o Options) error
 			return probe.Optionf("the server has no prompt %q; it has %s", o.Name, names(l.Items, "name"))
 		}
 		// Prompt arguments are strings, whatever they look like.
-		args, err := BuildArgs(o.Args, o.Pairs, nil)
+		built, err := args.BuildArgs(o.Args, o.Pairs, nil)
 		if err != nil {
 			return err
 		}
-		r.Args = args
+		r.Args = built
 		if !o.NoValidate {
 			var missing []string
 			for _, a := range gjson.GetBytes(r.Definition, "arguments").Array() {
 				n := a.Get("name").String()
-				if a.Get("required").Bool() && !gjson.GetBytes(args, gjson.Escape(n)).Exists() {
+				if a.Get("required").Bool() && !gjson.GetBytes(built, gjson.Escape(n)).Exists() {
 					missing = append(missing, n)
 				}
 			}

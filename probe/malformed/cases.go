@@ -11,7 +11,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
 	"github.com/tidwall/gjson"
 )
@@ -58,7 +58,7 @@ func call(tool string, args []byte, meta string) func(id string) []byte {
 // BaselineArgs are the arguments of a tool's baseline call: valid ones
 // built from its input schema.
 func BaselineArgs(tool []byte) []byte {
-	return bench.MinimalArgs([]byte(gjson.GetBytes(tool, "inputSchema").Raw))
+	return args.ForTool(tool)
 }
 
 // BaselineCase is the valid call made to a tool before its cases.

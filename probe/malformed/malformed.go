@@ -21,10 +21,10 @@ type Options struct {
 	// none means every tool annotated readOnlyHint, since a malformed call
 	// that a server accepts anyway must not write.
 	Tools []string
-	// Args, if set, are the valid arguments of the named tools' baseline
-	// calls, and the cases start from them; otherwise both are built from
-	// each tool's schema.
-	Args []byte
+	// Args, by tool name, are the valid arguments of a named tool's
+	// baseline call, where its cases start; a tool without an entry has
+	// both built from its schema.
+	Args map[string][]byte
 	// Progress, if set, hears each case as it is sent: its name, the
 	// cases done and the cases planned so far.
 	Progress func(name string, done, total int)
@@ -178,8 +178,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, t := range tools {
 		name := gjson.GetBytes(t, "name").String()
 		args[name] = BaselineArgs(t)
-		if o.Args != nil {
-			args[name] = o.Args
+		if a, ok := o.Args[name]; ok {
+			args[name] = a
 		}
 		baselines = append(baselines, BaselineCase(name, args[name], meta))
 	}

@@ -1,4 +1,4 @@
-package call
+package args
 
 import (
 	"bytes"
