@@ -3,8 +3,8 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"os"
+	"reflect"
 	"testing"
 	"time"
 
