@@ -31,6 +31,32 @@ type Prior struct {
 	Records   int
 }
 
+// matches refuses to resume a file of another run: records of another
+// input, or of another shard (a file with no record is any run's).
+func (p *Prior) matches(path, digest string, s Shard) error {
+	if p.Records == 0 {
+		return nil
+	}
+	if p.Digest != digest {
+		return usage("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, p.Digest, digest)
+	}
+	want := ""
+	if s.N > 1 {
+		want = s.String()
+	}
+	if p.Shard != want {
+		return usage("--resume: %s holds shard %q, this run is shard %q", path, orWhole(p.Shard), orWhole(want))
+	}
+	return nil
+}
+
+func orWhole(s string) string {
+	if s == "" {
+		return "none (a whole run)"
+	}
+	return s
+}
+
 // CreateOutput opens path for a run: truncated, or with resume, read for
 // the ids it holds (a trailing partial line cut away) and appended to.
 func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
