@@ -21,7 +21,7 @@ import (
 // hidden, and a newline. Everything that varies from run to run is under
 // survey.timings (and wire.timings inside it), so a test can blank it.
 func SurveyLine(version string, r *survey.Record) []byte {
-	env := Envelope{Version: version, Command: "survey", Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
+	env := Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
 	line := env.JSON(SurveySection(r))
 	line, redacted := transport.NewRedactor(r.Secrets).Bytes(line)
 	if redacted && len(line) > 1 {
@@ -153,16 +153,9 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	}
 
 	fmt.Fprintf(w, "## SDK artefacts\n\n")
-	what := map[string]string{
-		"schema_draft07":      "`$schema` draft-07 in the input schema (TypeScript SDK, `McpServer`)",
-		"task_support":        "`execution.taskSupport` (TypeScript SDK, `McpServer`)",
-		"safe_integer_bounds": "an integer bounded by ±9007199254740991 (zod; lint `sdk-bounds`)",
-		"closed_objects":      "`additionalProperties: false` (Go SDK inference, zod strict objects)",
-		"output_schema":       "an `outputSchema`",
-	}
 	rows = nil
 	for _, k := range survey.SDKArtefactKeys {
-		rows = append(rows, []string{what[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
+		rows = append(rows, []string{survey.SDKArtefactMeaning[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
 	}
 	Table(w, Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
 		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)

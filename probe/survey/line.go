@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +21,10 @@ type Line struct {
 	ProtocolVersion *string  `json:"protocol_version"`
 	Survey          *Section `json:"survey"`
 }
+
+// Command is the envelope's command of a survey record: the envelope
+// holds a command's section under the command's name.
+var Command = keyOf[Line]("Survey")
 
 // Section is a record's "survey" member, in the order it is written.
 type Section struct {
@@ -102,14 +105,14 @@ func (r *Record) Section() *Section {
 // error: a results file may come from anywhere, and what merge, summary
 // and --resume take in is only ever what this type can hold.
 func ParseLine(line []byte) (*Line, error) {
-	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
-		return nil, errors.New("not JSON: not a survey record")
-	}
 	var l Line
 	err := json.Unmarshal(line, &l)
-	// The envelope holds a command's section under the command's name.
-	if l.Command != keyOf[Line]("Survey") {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		// Unmarshal checks the whole line before it decodes any of it.
+		return nil, errors.New("not JSON: not a survey record")
+	}
+	if l.Command != Command {
 		return nil, errors.New("not a survey record (no \"command\": \"survey\")")
 	}
 	if err != nil {
@@ -125,7 +128,7 @@ func ParseLine(line []byte) (*Line, error) {
 func typeError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("%s is a JSON %s, not a %s", te.Field, te.Value, te.Type)
+		return fmt.Sprintf("%s: want %s, got a JSON %s", te.Field, te.Type, te.Value)
 	}
 	return err.Error()
 }

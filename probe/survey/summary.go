@@ -55,6 +55,15 @@ var SDKArtefactKeys = func() []string {
 	return keys
 }()
 
+// SDKArtefactMeaning is each artefact in words (markdown), by its key.
+var SDKArtefactMeaning = map[string]string{
+	keyOf[SDKArtefacts]("SchemaDraft07"):   "`$schema` draft-07 in the input schema (TypeScript SDK, `McpServer`)",
+	keyOf[SDKArtefacts]("TaskSupport"):     "`execution.taskSupport` (TypeScript SDK, `McpServer`)",
+	keyOf[SDKArtefacts]("SafeIntegerZod"):  "an integer bounded by ±9007199254740991 (zod; lint `sdk-bounds`)",
+	keyOf[SDKArtefacts]("ClosedObjects"):   "`additionalProperties: false` (Go SDK inference, zod strict objects)",
+	keyOf[SDKArtefacts]("ToolsWithOutput"): "an `outputSchema`",
+}
+
 type artefactCount struct {
 	key string
 	n   int
