@@ -186,8 +186,8 @@ func (o *Options) check() error {
 	if o.Resume && o.Out == "" {
 		return usage("--resume reads the ids already in -o FILE: give -o")
 	}
-	if o.Encode == nil {
-		return errors.New("survey: Options.Encode is nil")
+	if o.Encode == nil || o.Out == "" && o.Stdout == nil {
+		return errors.New("survey: Options need an Encode, and an Out or a Stdout")
 	}
 	if o.Jobs <= 0 {
 		o.Jobs = DefaultJobs
