@@ -1,13 +1,13 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/olekukonko/tablewriter/tw"
@@ -21,7 +21,7 @@ import (
 // hidden, and a newline. Everything that varies from run to run is under
 // survey.timings (and wire.timings inside it), so a test can blank it.
 func SurveyLine(version string, r *survey.Record) []byte {
-	env := Envelope{Version: version, Command: "survey", Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
+	env := Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
 	line := env.JSON(SurveySection(r))
 	line, redacted := transport.NewRedactor(r.Secrets).Bytes(line)
 	if redacted && len(line) > 1 {
@@ -31,110 +31,20 @@ func SurveyLine(version string, r *survey.Record) []byte {
 	return line
 }
 
-// SurveySection is a record's section (fields in the README).
+// SurveySection is a record's section: survey.Section, with the --with
+// sections rendered as --json renders them (fields in docs/reference.md).
 func SurveySection(r *survey.Record) []byte {
-	o := &Object{}
-	o.Set("id", r.ID).Set("source", r.Source).Set("input_digest", r.Digest)
-	if r.Shard != nil {
-		o.Raw("shard", (&Object{}).Set("index", r.Shard.I).Set("count", r.Shard.N).Bytes())
-	} else {
-		o.Raw("shard", nil)
+	s := r.Section()
+	if r.Bench != nil {
+		s.Bench = bytes.TrimSpace(BenchJSON(r.Bench))
 	}
-	status := "ok"
-	if r.Failure != nil {
-		status = "failed"
+	if r.Faults != nil || r.FaultsNot != "" {
+		s.Faults = FaultScenariosJSON(r.Faults, r.FaultsNot)
 	}
-	o.Set("status", status)
-	if f := r.Failure; f != nil {
-		o.Raw("failure", (&Object{}).Set("cause", f.Cause).Set("what", f.What).Set("received", f.Received).Set("try", f.Try).Bytes())
-	} else {
-		o.Raw("failure", nil)
+	if r.Malformed != nil {
+		s.Malformed = bytes.TrimSpace(MalformedJSON(r.Malformed))
 	}
-	counts := &Object{}
-	for _, k := range r.CountCodes() {
-		counts.Set(k, r.FindingCounts[k])
-	}
-	if len(r.FindingCounts) == 0 {
-		o.Raw("finding_counts", []byte("{}"))
-	} else {
-		o.Raw("finding_counts", counts.Bytes())
-	}
-	t := &Object{}
-	t.Set("started_at", r.Started.UTC().Format(time.RFC3339Nano)).Set("elapsed_ns", int64(r.Elapsed))
-	if w := r.Wire; w != nil {
-		t.Set("first_byte_ns", nsOrNull(int64(w.Timings.FirstByte), w.Timings.FirstByte > 0))
-		t.Set("initialize_ns", nsOrNull(int64(w.Timings.Handshake), w.Timings.Handshake > 0))
-		t.Set("last_page_ns", nsOrNull(int64(w.Timings.LastPage), w.Timings.LastPage > 0))
-		t.Set("exit_ns", nsOrNull(int64(w.Timings.ExitAfter), w.Timings.ExitKnown))
-	}
-	o.Raw("timings", t.Bytes())
-	o.Raw("wire", surveyWire(r.Wire))
-	o.Raw("budget", surveyBudget(r.Budget))
-	ranSections(o, r.Bench, r.Faults, r.FaultsNot, r.Malformed)
-	if len(r.WithErrors) > 0 {
-		we := &Object{}
-		for _, k := range []string{survey.WithBench, survey.WithFaults, survey.WithMalformed} {
-			if e, ok := r.WithErrors[k]; ok {
-				we.Set(k, e)
-			}
-		}
-		o.Raw("with_errors", we.Bytes())
-	}
-	return o.Bytes()
-}
-
-func surveyWire(w *survey.WireSummary) []byte {
-	if w == nil {
-		return nil
-	}
-	o := &Object{}
-	o.Set("transport", w.Transport).Set("era", nullIfEmpty(w.Era))
-	o.Raw("server_info", w.ServerInfo).Raw("capabilities", w.Capabilities)
-	o.Set("instructions_len", nsOrNull(int64(w.InstructionsLen), w.InstructionsLen >= 0))
-	lists := make([][]byte, 0, len(w.Lists))
-	for _, l := range w.Lists {
-		lo := &Object{}
-		lo.Set("method", l.Method).Set("asked", l.Asked).Set("pages", l.Pages).Set("items", l.Items).Set("bytes", l.Bytes).Set("error", nullIfEmpty(l.Error))
-		lists = append(lists, lo.Bytes())
-	}
-	o.Raw("lists", RawArray(lists))
-	desc := w.DescriptionUTF16
-	if desc == nil {
-		desc = []int{}
-	}
-	o.Raw("tools", (&Object{}).Set("count", w.Tools).Set("kept", len(desc)).Set("definition_bytes", w.DefinitionBytes).
-		Set("description_utf16", desc).Bytes())
-	o.Set("stdout_noise_lines", w.NoiseLines).Set("stderr_lines", w.StderrLines)
-	o.Raw("sdk_artefacts", (&Object{}).Set("schema_draft07", w.SDK.SchemaDraft07).Set("task_support", w.SDK.TaskSupport).
-		Set("safe_integer_bounds", w.SDK.SafeIntegerZod).Set("closed_objects", w.SDK.ClosedObjects).
-		Set("output_schema", w.SDK.ToolsWithOutput).Bytes())
-	return o.Bytes()
-}
-
-func surveyBudget(b *survey.BudgetSummary) []byte {
-	if b == nil {
-		return nil
-	}
-	o := &Object{}
-	hosts := make([][]byte, 0, len(b.Hosts))
-	for _, h := range b.Hosts {
-		ho := (&Object{}).Set("host", h.ID).Set("tools", h.Tools).Set("cut", h.Cut).Set("lost_len", h.LostUnits).
-			Set("schema_drops", h.SchemaDrops).Set("instructions", h.Instructions).Set("instructions_lost_len", h.InstructionsLost)
-		if h.Tokens != nil {
-			ho.Set("tokens", *h.Tokens)
-		} else {
-			ho.Raw("tokens", nil)
-		}
-		hosts = append(hosts, ho.Set("if_loaded", h.IfLoaded).Bytes())
-	}
-	o.Raw("hosts", RawArray(hosts))
-	o.Set("filtered_out", nonNil(b.FilteredOut))
-	if b.Tokens != nil {
-		o.Set("tokens", *b.Tokens)
-	} else {
-		o.Raw("tokens", nil)
-	}
-	return o.Bytes()
+	return (&Object{}).Fields(s).Bytes()
 }
 
 // SurveySummary writes the census of a survey as markdown: the kind of
@@ -243,16 +153,9 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	}
 
 	fmt.Fprintf(w, "## SDK artefacts\n\n")
-	what := map[string]string{
-		"schema_draft07":      "`$schema` draft-07 in the input schema (TypeScript SDK, `McpServer`)",
-		"task_support":        "`execution.taskSupport` (TypeScript SDK, `McpServer`)",
-		"safe_integer_bounds": "an integer bounded by ±9007199254740991 (zod; lint `sdk-bounds`)",
-		"closed_objects":      "`additionalProperties: false` (Go SDK inference, zod strict objects)",
-		"output_schema":       "an `outputSchema`",
-	}
 	rows = nil
 	for _, k := range survey.SDKArtefactKeys {
-		rows = append(rows, []string{what[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
+		rows = append(rows, []string{survey.SDKArtefactMeaning[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
 	}
 	Table(w, Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
 		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)

@@ -40,91 +40,12 @@ func surveyCommand() *cli.Command {
 }
 
 func runSurvey(ctx context.Context, cmd *cli.Command) error {
-	inputs := targetArgs(ctx, cmd)
-	if len(inputs) == 0 {
-		return usageErr("survey needs at least one input: a JSON-lines file of servers, a host config file, or a server.json")
-	}
-	for _, in := range inputs {
-		if st, err := os.Stat(in); err != nil || st.IsDir() {
-			return usageErr("survey input %s: want a file (JSON lines, a host config, or a server.json)", in)
-		}
-	}
-	if cmd.Int("jobs") < 1 {
-		return usageErr("--jobs %d: give at least 1", cmd.Int("jobs"))
-	}
-	if err := checkProtocolTransport(cmd); err != nil {
-		return err
-	}
-	if cmd.Duration("per-server-timeout") <= 0 {
-		return usageErr("--per-server-timeout %v: give a positive duration", cmd.Duration("per-server-timeout"))
-	}
-	shard, err := survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), os.Getenv("JOB_COMPLETION_INDEX"))
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	var with []string
-	for _, w := range splitList(cmd.StringSlice("with")) {
-		switch w {
-		case survey.WithBench, survey.WithFaults, survey.WithMalformed:
-			with = append(with, w)
-		default:
-			return usageErr("--with %q: want bench, faults or malformed", w)
-		}
-	}
-	var sandbox []string
-	if cmd.IsSet("sandbox") {
-		if sandbox, err = splitWords(cmd.String("sandbox")); err != nil || len(sandbox) == 0 {
-			return usageErr("--sandbox %q: want a command, such as 'docker run --rm -i IMAGE'", cmd.String("sandbox"))
-		}
-	}
-	hc, err := hostChoice(cmd)
+	o, err := surveyOptions(ctx, cmd)
 	if err != nil {
 		return err
-	}
-	path := cmd.String("out")
-	if path == "-" {
-		path = ""
-	}
-	if cmd.Bool("resume") && path == "" {
-		return usageErr("--resume reads the ids already in -o FILE: give -o")
-	}
-	digest, err := survey.Digest(inputs)
-	if err != nil {
-		return usageErr("survey input: %v", err)
-	}
-	out := survey.NewOutput(cmd.Root().Writer)
-	var prior *survey.Prior
-	if path != "" {
-		if out, prior, err = survey.CreateOutput(path, cmd.Bool("resume")); err != nil {
-			return writeFailed(cmd, "-o "+path, err)
-		}
-		defer out.Close()
 	}
 	errw := cmd.Root().ErrWriter
-	o := survey.Options{
-		Inputs: inputs, Jobs: int(cmd.Int("jobs")), Shard: shard, PerServer: cmd.Duration("per-server-timeout"),
-		Sandbox: sandbox, With: with, Launch: launchOptions(cmd), Probe: probeOptions(cmd), Hosts: hc.Known,
-	}
-	o.Probe.MaxPages = int(cmd.Int("max-pages"))
-	if !cmd.IsSet("max-bytes") {
-		// What a server sent is kept whole until the record is written,
-		// so --jobs servers at --max-bytes each is the survey's memory:
-		// 256 MiB each would let eight floods hold 2 GiB.
-		o.Launch.MaxBytes = survey.DefaultMaxBytes
-	}
-	if prior != nil {
-		if prior.Records > 0 && prior.Digest != digest {
-			return usageErr("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, prior.Digest, digest)
-		}
-		if want := shardLabel(shard); prior.Records > 0 && prior.Shard != want {
-			return usageErr("--resume: %s holds shard %q, this run is shard %q", path, orWhole(prior.Shard), orWhole(want))
-		}
-		if prior.Truncated > 0 {
-			fmt.Fprintf(errw, "mcpprobe: %s ended in a partial line (%d bytes, the record being written when the run stopped); cut away, and that server is probed again\n", path, prior.Truncated)
-		}
-		o.Skip = func(id string) bool { return prior.IDs[id] }
-	}
-	o.Emit = func(r *survey.Record) error { return out.Write(reports.SurveyLine(version, r)) }
+	o.Notice = func(s string) { fmt.Fprintf(errw, "mcpprobe: %s\n", s) }
 	st := statusFor(cmd)
 	if st.On() {
 		start := time.Now()
@@ -134,19 +55,18 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	}
 	res, err := survey.Run(ctx, o)
 	clearStatus(cmd.Root())
-	if errors.Is(err, survey.ErrInterrupted) {
+	var ue *survey.UsageError
+	var we *survey.WriteError
+	switch {
+	case errors.Is(err, survey.ErrInterrupted):
 		fmt.Fprintf(errw, "mcpprobe: survey interrupted: %s; the servers in flight were not written, and --resume probes them\n", res.Describe())
 		return nil // the signal's exit code is run's
-	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Op != "write" {
-			return usageErr("survey input: %v", err)
-		}
-		if res != nil && res.Done > 0 || pe != nil && pe.Op == "write" {
-			return writeFailed(cmd, "the output", err)
-		}
-		return usageErr("survey input: %v", err)
+	case errors.As(err, &ue):
+		return usageErr("%s", ue.Msg)
+	case errors.As(err, &we):
+		return writeFailed(cmd, we.What, we.Err)
+	case err != nil:
+		return err
 	}
 	// The totals are for a person at a terminal; a pipeline gets nothing
 	// on stderr but what needs its attention: ids the input gave twice.
@@ -158,18 +78,52 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func shardLabel(s survey.Shard) string {
-	if s.N <= 1 {
-		return ""
+// surveyOptions reads the flags of a run; survey.Run checks what they
+// ask together.
+func surveyOptions(ctx context.Context, cmd *cli.Command) (survey.Options, error) {
+	o := survey.Options{
+		Inputs: targetArgs(ctx, cmd), Jobs: int(cmd.Int("jobs")), PerServer: cmd.Duration("per-server-timeout"),
+		With: splitList(cmd.StringSlice("with")), Launch: launchOptions(cmd), Probe: probeOptions(cmd),
+		Out: cmd.String("out"), Resume: cmd.Bool("resume"), Stdout: cmd.Root().Writer,
+		Encode: func(r *survey.Record) []byte { return reports.SurveyLine(version, r) },
 	}
-	return s.String()
-}
-
-func orWhole(s string) string {
-	if s == "" {
-		return "none (a whole run)"
+	if len(o.Inputs) == 0 {
+		return o, usageErr("survey needs at least one input: a JSON-lines file of servers, a host config file, or a server.json")
 	}
-	return s
+	if o.Jobs < 1 {
+		return o, usageErr("--jobs %d: give at least 1", o.Jobs)
+	}
+	if err := checkProtocolTransport(cmd); err != nil {
+		return o, err
+	}
+	if o.PerServer <= 0 {
+		return o, usageErr("--per-server-timeout %v: give a positive duration", o.PerServer)
+	}
+	var err error
+	if o.Shard, err = survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), os.Getenv("JOB_COMPLETION_INDEX")); err != nil {
+		return o, usageErr("%v", err)
+	}
+	if cmd.IsSet("sandbox") {
+		if o.Sandbox, err = survey.ParseSandbox(cmd.String("sandbox")); err != nil {
+			return o, usageErr("%v", err)
+		}
+	}
+	hc, err := hostChoice(cmd)
+	if err != nil {
+		return o, err
+	}
+	o.Hosts = hc.Known
+	if o.Out == "-" {
+		o.Out = ""
+	}
+	o.Probe.MaxPages = int(cmd.Int("max-pages"))
+	if !cmd.IsSet("max-bytes") {
+		// What a server sent is kept whole until the record is written,
+		// so --jobs servers at --max-bytes each is the survey's memory:
+		// 256 MiB each would let eight floods hold 2 GiB.
+		o.Launch.MaxBytes = survey.DefaultMaxBytes
+	}
+	return o, nil
 }
 
 // surveyProgress is the progress line's text: counts, rate and, once the
@@ -189,46 +143,6 @@ func surveyProgress(c survey.Tally, elapsed time.Duration) string {
 		s = fmt.Sprintf("%d/%d · ", c.Done, c.Total) + strings.TrimPrefix(s, fmt.Sprintf("%d done · ", c.Done))
 	}
 	return s
-}
-
-// splitWords splits a command line in words: spaces separate, single and
-// double quotes group, a backslash escapes the next character. No shell
-// runs it: nothing is expanded.
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	in, quote, esc := false, rune(0), false
-	for _, r := range s {
-		switch {
-		case esc:
-			cur.WriteRune(r)
-			esc, in = false, true
-		case r == '\\' && quote != '\'':
-			esc = true
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == ' ' || r == '\t' || r == '\n':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
-	}
-	if quote != 0 || esc {
-		return nil, errors.New("unterminated quote or escape")
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }
 
 func surveyMergeCommand() *cli.Command {

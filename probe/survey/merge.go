@@ -54,22 +54,22 @@ func Merge(parts []string, w io.Writer) (MergeResult, error) {
 		n := 0
 		err := eachLine(p, func(ln int, line []byte) error {
 			where := fmt.Sprintf("%s:%d", p, ln)
-			id, s, err := recordKey(line)
+			l, err := ParseLine(line)
 			if err != nil {
 				return &MergeError{Msg: where + ": " + err.Error()}
 			}
 			n++
-			d := s.Get("input_digest").String()
+			s := l.Survey
+			id, d := s.ID, s.Digest
 			if digest == "" {
 				digest = d
 			} else if d != digest {
 				return &MergeError{Msg: fmt.Sprintf("%s is a record of another input (%s, the first part's is %s)", where, d, digest)}
 			}
-			sh := s.Get("shard")
 			c := 1
-			if sh.IsObject() {
-				c = int(sh.Get("count").Int())
-				i := int(sh.Get("index").Int())
+			if sh := s.Shard; sh != nil {
+				c = sh.N
+				i := sh.I
 				if c < 1 || i < 0 || i >= c {
 					return &MergeError{Msg: fmt.Sprintf("%s: shard %d/%d is not a shard", where, i, c)}
 				}
@@ -129,11 +129,15 @@ func partition(n int) string {
 	return fmt.Sprintf("%d shards", n)
 }
 
-// unshard sets a record's survey.shard to null, in place of its value,
-// leaving every other byte as it was.
+// shardPath is where a line holds its shard, for gjson.
+var shardPath = keyOf[Line]("Survey") + "." + keyOf[Section]("Shard")
+
+// unshard sets a record's shard to null, in place of its value, leaving
+// every other byte as it was (a decoded record written again would not
+// be the bytes the run wrote).
 func unshard(line []byte) []byte {
 	line = bytes.TrimRight(line, "\r\n")
-	v := gjson.GetBytes(line, "survey.shard")
+	v := gjson.GetBytes(line, shardPath)
 	out := line
 	if v.Exists() && v.Index > 0 && v.Raw != "null" {
 		out = make([]byte, 0, len(line))

@@ -2,14 +2,11 @@ package survey
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-
-	"github.com/tidwall/gjson"
 )
 
 // Output is where records go, one line each: each line is written whole,
@@ -32,6 +29,32 @@ type Prior struct {
 	Shard     string // "i/n" of the first record, "" for a whole run
 	Truncated int    // bytes of a partial last line cut away
 	Records   int
+}
+
+// matches refuses to resume a file of another run: records of another
+// input, or of another shard (a file with no record is any run's).
+func (p *Prior) matches(path, digest string, s Shard) error {
+	if p.Records == 0 {
+		return nil
+	}
+	if p.Digest != digest {
+		return usage("--resume: %s holds records of another input (%s, this one is %s): resume with the same input, or write to another file", path, p.Digest, digest)
+	}
+	want := ""
+	if s.N > 1 {
+		want = s.String()
+	}
+	if p.Shard != want {
+		return usage("--resume: %s holds shard %q, this run is shard %q", path, orWhole(p.Shard), orWhole(want))
+	}
+	return nil
+}
+
+func orWhole(s string) string {
+	if s == "" {
+		return "none (a whole run)"
+	}
+	return s
 }
 
 // CreateOutput opens path for a run: truncated, or with resume, read for
@@ -71,15 +94,15 @@ func readPrior(f *os.File, path string) (*Prior, error) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			n++
-			id, rec, perr := recordKey(line)
+			l, perr := ParseLine(line)
 			if perr != nil {
 				return nil, fmt.Errorf("--resume: %s line %d: %v", path, n, perr)
 			}
 			if p.Records == 0 {
-				p.Digest = rec.Get("input_digest").String()
-				p.Shard = shardString(rec.Get("shard"))
+				p.Digest = l.Survey.Digest
+				p.Shard = shardString(l.Survey.Shard)
 			}
-			p.IDs[id] = true
+			p.IDs[l.Survey.ID] = true
 			p.Records++
 			good += int64(len(line))
 		} else if len(line) > 0 {
@@ -100,29 +123,11 @@ func readPrior(f *os.File, path string) (*Prior, error) {
 	return p, nil
 }
 
-func shardString(v gjson.Result) string {
-	if !v.IsObject() {
+func shardString(s *Shard) string {
+	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d/%d", v.Get("index").Int(), v.Get("count").Int())
-}
-
-// recordKey reads a record line's id and its survey section.
-func recordKey(line []byte) (string, gjson.Result, error) {
-	line = bytes.TrimSpace(line)
-	if !gjson.ValidBytes(line) {
-		return "", gjson.Result{}, errors.New("not JSON: not a survey record")
-	}
-	v := gjson.ParseBytes(line)
-	if v.Get("command").String() != "survey" {
-		return "", gjson.Result{}, errors.New("not a survey record (no \"command\": \"survey\")")
-	}
-	s := v.Get("survey")
-	id := s.Get("id")
-	if id.Type != gjson.String || id.String() == "" {
-		return "", gjson.Result{}, errors.New("a survey record without an id")
-	}
-	return id.String(), s, nil
+	return s.String()
 }
 
 // Write writes one line whole.

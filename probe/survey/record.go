@@ -1,8 +1,10 @@
 package survey
 
 import (
+	"encoding/json"
 	"errors"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
@@ -67,10 +69,14 @@ const maxRaw = 4096
 // Failure is a server that could not be probed: its cause and the three
 // parts of its explanation, as exit code 3 gives them.
 type Failure struct {
-	Cause, What, Received, Try string
+	Cause    string `json:"cause"`
+	What     string `json:"what"`
+	Received string `json:"received"`
+	Try      string `json:"try"`
 }
 
-// Record is what survey writes of one server: one JSON line.
+// Record is what survey learns of one server; Section is the part of it
+// written under "survey" in its JSON line (see line.go).
 type Record struct {
 	ID, Source string
 	Digest     string
@@ -104,65 +110,78 @@ type Record struct {
 // WireSummary is what a record keeps of a capture: counts and sizes, never
 // the raw pages (wire --config FILE NAME, or wire ./server, has them).
 type WireSummary struct {
-	Transport, Era   string
-	ServerInfo       []byte // raw, when at most maxRaw bytes
-	Capabilities     []byte
-	InstructionsLen  int // UTF-16 units; -1 for none
-	Lists            []ListSummary
-	Tools            int
-	DescriptionUTF16 []int // the first MaxToolsKept tools', in wire order
-	DefinitionBytes  int   // every tool object as received
-	NoiseLines       int   // stdout lines that were not JSON-RPC
-	StderrLines      int
-	SDK              SDKArtefacts
-	Timings          probe.Timings
+	Transport string  `json:"transport"`
+	Era       *string `json:"era"` // nil when the capture has none
+	// ServerInfo and Capabilities are raw, as the server sent them, when
+	// at most maxRaw bytes; nil (null) past it.
+	ServerInfo      json.RawMessage `json:"server_info"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	InstructionsLen *int            `json:"instructions_len"` // UTF-16 units; nil for none
+	Lists           []ListSummary   `json:"lists"`
+	Tools           ToolsSummary    `json:"tools"`
+	NoiseLines      int             `json:"stdout_noise_lines"` // stdout lines that were not JSON-RPC
+	StderrLines     int             `json:"stderr_lines"`
+	SDK             SDKArtefacts    `json:"sdk_artefacts"`
+	// Timings are written in the section's timings, beside the run's.
+	Timings probe.Timings `json:"-"`
+}
+
+// ToolsSummary is the tools list counted.
+type ToolsSummary struct {
+	Count            int   `json:"count"`
+	Kept             int   `json:"kept"`              // len(DescriptionUTF16)
+	DefinitionBytes  int   `json:"definition_bytes"`  // every tool object as received
+	DescriptionUTF16 []int `json:"description_utf16"` // the first MaxToolsKept tools', in wire order
 }
 
 // ListSummary is one list's size.
 type ListSummary struct {
-	Method              string
-	Asked               bool
-	Pages, Items, Bytes int
-	Error               string
+	Method string  `json:"method"`
+	Asked  bool    `json:"asked"`
+	Pages  int     `json:"pages"`
+	Items  int     `json:"items"`
+	Bytes  int     `json:"bytes"`
+	Error  *string `json:"error"`
 }
 
 // SDKArtefacts count tools that carry what an SDK adds on the way out
 // (the diff command explains each; lint's sdk-bounds finds the third).
 type SDKArtefacts struct {
-	SchemaDraft07   int // "$schema": draft-07 in the input schema (TypeScript SDK's McpServer)
-	TaskSupport     int // execution.taskSupport (TypeScript SDK's McpServer)
-	SafeIntegerZod  int // an integer bounded by ±9007199254740991 (zod)
-	ClosedObjects   int // additionalProperties: false at the top (Go SDK inference, zod strict)
-	ToolsWithOutput int // an outputSchema
+	SchemaDraft07   int `json:"schema_draft07"`      // "$schema": draft-07 in the input schema (TypeScript SDK's McpServer)
+	TaskSupport     int `json:"task_support"`        // execution.taskSupport (TypeScript SDK's McpServer)
+	SafeIntegerZod  int `json:"safe_integer_bounds"` // an integer bounded by ±9007199254740991 (zod)
+	ClosedObjects   int `json:"closed_objects"`      // additionalProperties: false at the top (Go SDK inference, zod strict)
+	ToolsWithOutput int `json:"output_schema"`       // an outputSchema
 }
 
 // BudgetSummary is what a record keeps of the budget: per host, counts.
 type BudgetSummary struct {
-	Hosts  []HostSummary
-	Tokens *int // o200k estimate of every tool definition; nil when not counted
+	Hosts []HostSummary `json:"hosts"`
 	// FilteredOut are the tools a host config entry's include/exclude
 	// lists leave out: not in the hosts' Tokens.
-	FilteredOut []string
+	FilteredOut []string `json:"filtered_out"`
+	Tokens      *int     `json:"tokens"` // o200k estimate of every tool definition; nil when not counted
 }
 
 // HostSummary is one host's delivery of the server, counted.
 type HostSummary struct {
-	ID               string
-	Tools            int
-	Cut              int // tools whose description the host cuts
-	LostUnits        int // description units lost to cuts, in the host's unit
-	SchemaDrops      int
-	Instructions     string // the instructions' delivery mode
-	InstructionsLost int
+	ID               string `json:"host"`
+	Tools            int    `json:"tools"`
+	Cut              int    `json:"cut"`      // tools whose description the host cuts
+	LostUnits        int    `json:"lost_len"` // description units lost to cuts, in the host's unit
+	SchemaDrops      int    `json:"schema_drops"`
+	Instructions     string `json:"instructions"` // the instructions' delivery mode
+	InstructionsLost int    `json:"instructions_lost_len"`
 	// Tokens is what the host pays on every request, as it delivers the
 	// definitions (budget.HostTokens, an o200k_base estimate); nil when
 	// not counted. IfLoaded: it defers them behind a tool search.
-	Tokens   *int
-	IfLoaded bool
+	Tokens   *int `json:"tokens"`
+	IfLoaded bool `json:"if_loaded"`
 }
 
 func summarizeWire(c *probe.Capture) *WireSummary {
-	s := &WireSummary{Transport: c.Transport, Era: c.Era, InstructionsLen: -1, Timings: c.Timings}
+	s := &WireSummary{Transport: c.Transport, Era: nonBlank(c.Era), Timings: c.Timings, Lists: []ListSummary{}}
+	s.Tools.DescriptionUTF16 = []int{}
 	if len(c.ServerInfo) <= maxRaw {
 		s.ServerInfo = c.ServerInfo
 	}
@@ -170,21 +189,22 @@ func summarizeWire(c *probe.Capture) *WireSummary {
 		s.Capabilities = c.Capabilities
 	}
 	if c.Instructions != nil {
-		s.InstructionsLen = wire.UTF16Len(*c.Instructions)
+		n := wire.UTF16Len(*c.Instructions)
+		s.InstructionsLen = &n
 	}
 	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
-		ls := ListSummary{Method: l.Method, Asked: l.Asked, Pages: len(l.Pages), Items: len(l.Items), Error: l.Error}
+		ls := ListSummary{Method: l.Method, Asked: l.Asked, Pages: len(l.Pages), Items: len(l.Items), Error: nonBlank(l.Error)}
 		for _, p := range l.Pages {
 			ls.Bytes += len(p.Raw)
 		}
 		s.Lists = append(s.Lists, ls)
 	}
-	s.Tools = len(c.Tools.Items)
+	s.Tools.Count = len(c.Tools.Items)
 	for i, raw := range c.Tools.Items {
-		s.DefinitionBytes += len(raw)
+		s.Tools.DefinitionBytes += len(raw)
 		r := gjson.GetManyBytes(raw, "description", "inputSchema", "execution.taskSupport", "outputSchema")
 		if i < MaxToolsKept {
-			s.DescriptionUTF16 = append(s.DescriptionUTF16, wire.UTF16Len(r[0].String()))
+			s.Tools.DescriptionUTF16 = append(s.Tools.DescriptionUTF16, wire.UTF16Len(r[0].String()))
 		}
 		in := r[1]
 		if in.Get("$schema").String() == "http://json-schema.org/draft-07/schema#" {
@@ -213,7 +233,16 @@ func summarizeWire(c *probe.Capture) *WireSummary {
 			}
 		}
 	}
+	s.Tools.Kept = len(s.Tools.DescriptionUTF16)
 	return s
+}
+
+// nonBlank is s, or nil when it holds nothing but spaces: written null.
+func nonBlank(s string) *string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return &s
 }
 
 // safeBounds: a property anywhere in the schema bounded by zod's
@@ -239,7 +268,10 @@ func safeBounds(v gjson.Result, depth int) bool {
 }
 
 func summarizeBudget(r *budget.Result) *BudgetSummary {
-	s := &BudgetSummary{FilteredOut: r.FilteredOut}
+	s := &BudgetSummary{Hosts: []HostSummary{}, FilteredOut: r.FilteredOut}
+	if s.FilteredOut == nil {
+		s.FilteredOut = []string{}
+	}
 	paid := map[string]budget.HostTokens{}
 	for _, h := range r.HostTokens {
 		paid[h.Host] = h

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,8 +50,19 @@ type Options struct {
 	Inputs []string
 	Jobs   int
 	Shard  Shard
-	// Skip says which ids are already done (--resume); nil skips none.
-	Skip func(id string) bool
+	// Out is the results file, a record a line as each server ends; ""
+	// writes them to Stdout. With Resume, the records Out already holds
+	// are kept and their servers skipped: a run stopped at any moment
+	// goes on where it stopped.
+	Out    string
+	Resume bool
+	Stdout io.Writer
+	// Encode makes a record's line (reports.SurveyLine): what a record
+	// holds is survey's (Section), how it is rendered the renderer's.
+	Encode func(*Record) []byte
+	// Notice hears what a person should know before the run starts: the
+	// partial line a stopped run left, cut away.
+	Notice func(string)
 	// PerServer bounds each server's whole probe, --with sections
 	// included (DefaultPerServer if 0).
 	PerServer time.Duration
@@ -64,11 +76,14 @@ type Options struct {
 	// Scratch is where each server's private HOME and TMPDIR are made
 	// and removed ("": the system's temporary folder).
 	Scratch string
-	// Emit writes a record; it is called from the workers, and must be
-	// safe for concurrent use (Output.Write is).
-	Emit func(*Record) error
 	// Progress hears the counts after each change.
 	Progress func(Tally)
+
+	// skip says which ids are already done (--resume); nil skips none.
+	skip func(id string) bool
+	// emit writes a record; it is called from the workers, and must be
+	// safe for concurrent use (Output.Write is).
+	emit func(*Record) error
 
 	// analysing bounds the budgets worked out at once (Run sets it): a
 	// budget is CPU work whose memory follows what the server sent, so
@@ -106,11 +121,76 @@ func (r *Result) Counts() map[string]int {
 // the servers in flight were not written, and --resume probes them again.
 var ErrInterrupted = errors.New("survey interrupted")
 
-// Run reads the inputs, probes every entry of the shard not skipped with
-// at most Jobs at a time, and emits each record as it ends. A server that
-// cannot be probed is a failed record, not an error; an input that cannot
-// be read, or a record that cannot be written, is.
+// UsageError is a run that cannot start as asked: an input that is not a
+// file, an unknown --with, a --resume of another run's file (the CLI's
+// exit 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usage(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// WriteError is results that could not be written (the CLI's exit 4);
+// What names the output.
+type WriteError struct {
+	What string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return e.What + ": " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// Run checks the options, opens the output (reading what a resumed one
+// holds), reads the inputs, probes every entry of the shard not already
+// done with at most Jobs at a time, and writes each record as it ends. A
+// server that cannot be probed is a failed record, not an error; options
+// or an input that cannot be run are a UsageError, an output that cannot
+// be written a WriteError, and an interrupted run ErrInterrupted (with
+// its Result).
 func Run(ctx context.Context, o Options) (*Result, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	digest, err := Digest(o.Inputs)
+	if err != nil {
+		return nil, usage("survey input: %v", err)
+	}
+	out, err := o.open(digest)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	o.emit = func(r *Record) error { return out.Write(o.Encode(r)) }
+	res, err := o.run(ctx, digest)
+	var we *WriteError
+	switch {
+	case errors.Is(err, ErrInterrupted), errors.As(err, &we), err == nil:
+		return res, err
+	}
+	return res, usage("survey input: %v", err)
+}
+
+// check refuses what cannot run, and fills in the defaults.
+func (o *Options) check() error {
+	for _, in := range o.Inputs {
+		if st, err := os.Stat(in); err != nil || st.IsDir() {
+			return usage("survey input %s: want a file (JSON lines, a host config, or a server.json)", in)
+		}
+	}
+	if len(o.Inputs) == 0 {
+		return usage("survey needs at least one input: a JSON-lines file of servers, a host config file, or a server.json")
+	}
+	for _, w := range o.With {
+		if w != WithBench && w != WithFaults && w != WithMalformed {
+			return usage("--with %q: want bench, faults or malformed", w)
+		}
+	}
+	if o.Resume && o.Out == "" {
+		return usage("--resume reads the ids already in -o FILE: give -o")
+	}
+	if o.Encode == nil || o.Out == "" && o.Stdout == nil {
+		return errors.New("survey: Options need an Encode, and an Out or a Stdout")
+	}
 	if o.Jobs <= 0 {
 		o.Jobs = DefaultJobs
 	}
@@ -120,17 +200,41 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Shard.N == 0 {
 		o.Shard = Whole
 	}
-	o.analysing = make(chan struct{}, min(o.Jobs, runtime.GOMAXPROCS(0)))
-	digest, err := Digest(o.Inputs)
+	return nil
+}
+
+// open is the run's output: Stdout, or Out created, or Out resumed, when
+// it holds records of this run's input and shard.
+func (o *Options) open(digest string) (*Output, error) {
+	if o.Out == "" {
+		return NewOutput(o.Stdout), nil
+	}
+	out, prior, err := CreateOutput(o.Out, o.Resume)
 	if err != nil {
+		return nil, &WriteError{What: "-o " + o.Out, Err: err}
+	}
+	if prior == nil {
+		return out, nil
+	}
+	if err := prior.matches(o.Out, digest, o.Shard); err != nil {
+		out.Close()
 		return nil, err
 	}
+	if prior.Truncated > 0 && o.Notice != nil {
+		o.Notice(fmt.Sprintf("%s ended in a partial line (%d bytes, the record being written when the run stopped); cut away, and that server is probed again", o.Out, prior.Truncated))
+	}
+	o.skip = func(id string) bool { return prior.IDs[id] }
+	return out, nil
+}
+
+func (o Options) run(ctx context.Context, digest string) (*Result, error) {
+	o.analysing = make(chan struct{}, min(o.Jobs, runtime.GOMAXPROCS(0)))
 	res := &Result{Digest: digest}
 	if o.Progress != nil {
 		// The input is read twice, the first time for its size only: an
 		// ETA costs a parse of each entry, not a list of them.
 		_ = Read(o.Inputs, func(e Entry) error {
-			if o.Shard.Has(e.ID) && (o.Skip == nil || !o.Skip(e.ID)) {
+			if o.Shard.Has(e.ID) && (o.skip == nil || !o.skip(e.ID)) {
 				res.Total++
 			}
 			return ctx.Err()
@@ -159,7 +263,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					report(func(c *Tally) { c.InFlight-- })
 					continue
 				}
-				if err := o.Emit(rec); err != nil {
+				if err := o.emit(rec); err != nil {
 					emitErr.CompareAndSwap(nil, &err)
 				}
 				report(func(c *Tally) {
@@ -190,7 +294,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		case !o.Shard.Has(e.ID):
 			report(func(c *Tally) { c.OtherShard++ })
 			return nil
-		case o.Skip != nil && o.Skip(e.ID):
+		case o.skip != nil && o.skip(e.ID):
 			report(func(c *Tally) { c.Skipped++ })
 			return nil
 		}
@@ -205,7 +309,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	close(jobs)
 	wg.Wait()
 	if p := emitErr.Load(); p != nil {
-		return res, *p
+		return res, &WriteError{What: "the output", Err: *p}
 	}
 	if readErr != nil && !errors.Is(readErr, stop) {
 		return res, readErr

@@ -9,7 +9,10 @@ import (
 
 // Shard is one part of a partition of the input by server id: index I of
 // N, counted from 0 as Kubernetes' JOB_COMPLETION_INDEX is.
-type Shard struct{ I, N int }
+type Shard struct {
+	I int `json:"index"`
+	N int `json:"count"`
+}
 
 // Whole is the run of every entry.
 var Whole = Shard{0, 1}

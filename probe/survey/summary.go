@@ -2,10 +2,11 @@ package survey
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/tidwall/gjson"
 )
 
 // Census is what survey summary reads of a results file: servers probed
@@ -44,9 +45,40 @@ type HostCensus struct {
 	IfLoaded int
 }
 
-// SDK artefact names, as a census shows them (the record's
-// wire.sdk_artefacts keys).
-var SDKArtefactKeys = []string{"schema_draft07", "task_support", "safe_integer_bounds", "closed_objects", "output_schema"}
+// SDKArtefactKeys are the SDK artefacts' names, as a census shows them:
+// the keys of a record's sdk_artefacts, in their order.
+var SDKArtefactKeys = func() []string {
+	var keys []string
+	for _, a := range (SDKArtefacts{}).counts() {
+		keys = append(keys, a.key)
+	}
+	return keys
+}()
+
+// SDKArtefactMeaning is each artefact in words (markdown), by its key.
+var SDKArtefactMeaning = map[string]string{
+	keyOf[SDKArtefacts]("SchemaDraft07"):   "`$schema` draft-07 in the input schema (TypeScript SDK, `McpServer`)",
+	keyOf[SDKArtefacts]("TaskSupport"):     "`execution.taskSupport` (TypeScript SDK, `McpServer`)",
+	keyOf[SDKArtefacts]("SafeIntegerZod"):  "an integer bounded by ±9007199254740991 (zod; lint `sdk-bounds`)",
+	keyOf[SDKArtefacts]("ClosedObjects"):   "`additionalProperties: false` (Go SDK inference, zod strict objects)",
+	keyOf[SDKArtefacts]("ToolsWithOutput"): "an `outputSchema`",
+}
+
+type artefactCount struct {
+	key string
+	n   int
+}
+
+// counts are the artefacts by their keys, in their order.
+func (a SDKArtefacts) counts() []artefactCount {
+	v := reflect.ValueOf(a)
+	out := make([]artefactCount, v.NumField())
+	for i := range out {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		out[i] = artefactCount{name, int(v.Field(i).Int())}
+	}
+	return out
+}
 
 // Summarize reads results files, one record a line, holding the sizes
 // the distributions need (one number per server, and per tool kept) and
@@ -57,11 +89,11 @@ func Summarize(files []string) (*Census, error) {
 	hosts := map[string]*HostCensus{}
 	for _, f := range files {
 		err := eachLine(f, func(ln int, line []byte) error {
-			_, s, err := recordKey(line)
+			l, err := ParseLine(line)
 			if err != nil {
 				return fmt.Errorf("%s:%d: %v", f, ln, err)
 			}
-			c.add(s, gjson.GetBytes(line, "protocol_version").String(), hosts)
+			c.add(l, hosts)
 			return nil
 		})
 		if err != nil {
@@ -75,84 +107,89 @@ func Summarize(files []string) (*Census, error) {
 	return c, nil
 }
 
-func (c *Census) add(s gjson.Result, protocol string, hosts map[string]*HostCensus) {
+func (c *Census) add(l *Line, hosts map[string]*HostCensus) {
+	s := l.Survey
 	c.Records++
-	if s.Get("status").String() == "failed" {
+	failed := s.Status == StatusFailed
+	if failed {
 		c.Failed++
-		c.ByCause[s.Get("failure.cause").String()]++
+		cause := ""
+		if s.Failure != nil {
+			cause = s.Failure.Cause
+		}
+		c.ByCause[cause]++
 	} else {
 		c.OK++
 	}
-	s.Get("finding_counts").ForEach(func(k, v gjson.Result) bool {
-		c.FindingServers[k.String()]++
-		c.Finding[k.String()] += int(v.Int())
-		return true
-	})
-	w := s.Get("wire")
-	if !w.IsObject() {
+	for k, v := range s.FindingCounts {
+		c.FindingServers[k]++
+		c.Finding[k] += v
+	}
+	w := s.Wire
+	if w == nil {
 		return
 	}
-	c.Transports[w.Get("transport").String()]++
-	if protocol != "" {
-		c.Protocols[protocol]++
+	c.Transports[w.Transport]++
+	if p := l.ProtocolVersion; p != nil && *p != "" {
+		c.Protocols[*p]++
 	}
-	if s.Get("status").String() == "failed" {
+	if failed {
 		return // sizes of a server not probed to its end would skew the figures
 	}
-	n := int(w.Get("tools.count").Int())
+	n := w.Tools.Count
 	c.Tools += n
 	c.ToolsPerServer = append(c.ToolsPerServer, n)
-	c.DefinitionBytes = append(c.DefinitionBytes, int(w.Get("tools.definition_bytes").Int()))
-	w.Get("tools.description_utf16").ForEach(func(_, v gjson.Result) bool {
-		c.DescriptionUTF16 = append(c.DescriptionUTF16, int(v.Int()))
-		return true
-	})
-	c.DescriptionsKept += int(w.Get("tools.kept").Int())
-	if l := w.Get("stdout_noise_lines").Int(); l > 0 {
+	c.DefinitionBytes = append(c.DefinitionBytes, w.Tools.DefinitionBytes)
+	c.DescriptionUTF16 = append(c.DescriptionUTF16, w.Tools.DescriptionUTF16...)
+	c.DescriptionsKept += w.Tools.Kept
+	if w.NoiseLines > 0 {
 		c.Noise++
-		c.NoiseLines += int(l)
+		c.NoiseLines += w.NoiseLines
 	}
-	if w.Get("stderr_lines").Int() > 0 {
+	if w.StderrLines > 0 {
 		c.Stderr++
 	}
-	if w.Get("lists.0.pages").Int() > 1 {
+	if len(w.Lists) > 0 && w.Lists[0].Pages > 1 {
 		c.Paginated++
 	}
-	for _, k := range SDKArtefactKeys {
-		if v := w.Get("sdk_artefacts." + k).Int(); v > 0 {
-			c.SDK[k]++
-			c.SDKTools[k] += int(v)
+	for _, a := range w.SDK.counts() {
+		if a.n > 0 {
+			c.SDK[a.key]++
+			c.SDKTools[a.key] += a.n
 		}
 	}
-	if t := s.Get("budget.tokens"); t.Exists() && t.Type == gjson.Number {
-		c.Tokens = append(c.Tokens, int(t.Int()))
+	if b := s.Budget; b != nil {
+		if b.Tokens != nil {
+			c.Tokens = append(c.Tokens, *b.Tokens)
+		}
+		for _, h := range b.Hosts {
+			c.addHost(h, hosts)
+		}
 	}
-	s.Get("budget.hosts").ForEach(func(_, h gjson.Result) bool {
-		id := h.Get("host").String()
-		hc := hosts[id]
-		if hc == nil {
-			hc = &HostCensus{ID: id}
-			hosts[id] = hc
-		}
-		hc.Servers++
-		hc.Tools += int(h.Get("tools").Int())
-		cut := int(h.Get("cut").Int())
-		hc.Cut += cut
-		if cut > 0 {
-			hc.ServersCut++
-		}
-		hc.SchemaDrops += int(h.Get("schema_drops").Int())
-		if h.Get("instructions").String() == "not_delivered" {
-			hc.InstructionsNotDelivered++
-		}
-		if t := h.Get("tokens"); t.Type == gjson.Number {
-			hc.Tokens = append(hc.Tokens, int(t.Int()))
-		}
-		if h.Get("if_loaded").Bool() {
-			hc.IfLoaded++
-		}
-		return true
-	})
+}
+
+func (c *Census) addHost(h HostSummary, hosts map[string]*HostCensus) {
+	hc := hosts[h.ID]
+	if hc == nil {
+		hc = &HostCensus{ID: h.ID}
+		hosts[h.ID] = hc
+	}
+	hc.Servers++
+	hc.Tools += h.Tools
+	hc.Cut += h.Cut
+	if h.Cut > 0 {
+		hc.ServersCut++
+	}
+	hc.SchemaDrops += h.SchemaDrops
+	if h.Instructions == "not_delivered" {
+		hc.InstructionsNotDelivered++
+	}
+	if h.Tokens != nil {
+		hc.Tokens = append(hc.Tokens, *h.Tokens)
+	}
+	if h.IfLoaded {
+		hc.IfLoaded++
+	}
 }
 
 // Percentiles of a distribution, by nearest rank.

@@ -229,6 +229,8 @@ func TestMergeRefuses(t *testing.T) {
 	wrong := part("wrong", rec(in0[0], s1, "sha256:x"))
 	whole := part("whole", rec("zz", "null", "sha256:x"))
 	torn := part("torn", rec(in1[0], s1, "sha256:x")+`{"comm`)
+	typed := part("typed", rec(in1[0], `{"index":"1","count":2}`, "sha256:x"))
+	notSurvey := part("wire", `{"command":"wire","wire":{}}`+"\n")
 	for _, c := range []struct {
 		parts []string
 		err   string
@@ -241,6 +243,8 @@ func TestMergeRefuses(t *testing.T) {
 		{[]string{wrong, p1}, "belongs to shard"},
 		{[]string{whole, p0}, "where the first was of a whole run"},
 		{[]string{p0, torn}, "partial line"},
+		{[]string{p0, typed}, "typed:1: not a survey record: survey.shard.index: want int, got a JSON string"},
+		{[]string{p0, notSurvey}, `wire:1: not a survey record (no "command": "survey")`},
 	} {
 		var b bytes.Buffer
 		_, err := Merge(c.parts, &b)
@@ -288,5 +292,31 @@ func TestCauseMeaning(t *testing.T) {
 	}
 	if len(CauseMeaning) != len(Causes) {
 		t.Errorf("%d meanings for %d causes", len(CauseMeaning), len(Causes))
+	}
+}
+
+// summary reads what the record's types hold, and names the file and line
+// of what they do not.
+func TestSummarizeRefuses(t *testing.T) {
+	ok := `{"command":"survey","protocol_version":"2025-11-25","survey":{"id":"a","status":"ok","finding_counts":{"x":2},"wire":{"transport":"stdio","tools":{"count":3,"kept":1,"description_utf16":[7]},"sdk_artefacts":{"task_support":2}},"budget":{"tokens":40,"hosts":[{"host":"h","tools":3,"cut":1,"tokens":9}]}}}` + "\n"
+	c, err := Summarize([]string{writeTemp(t, ok)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Records != 1 || c.OK != 1 || c.Tools != 3 || c.Protocols["2025-11-25"] != 1 || c.Finding["x"] != 2 || c.SDK["task_support"] != 1 ||
+		c.SDKTools["task_support"] != 2 || len(c.Tokens) != 1 || len(c.Hosts) != 1 || c.Hosts[0].ServersCut != 1 || c.Hosts[0].Tokens[0] != 9 ||
+		len(c.DescriptionUTF16) != 1 {
+		t.Errorf("census %+v", c)
+	}
+	for _, line := range []string{
+		`{"command":"survey","survey":{"id":"a","finding_counts":{"x":"2"}}}`,
+		`{"command":"survey","survey":{"id":"a","budget":{"hosts":{"host":"h"}}}}`,
+		`{"command":"survey","survey":{"id":"a","wire":{"tools":{"description_utf16":[1.5]}}}}`,
+		`{"command":"survey","protocol_version":7,"survey":{"id":"a"}}`,
+	} {
+		p := writeTemp(t, ok+line+"\n")
+		if _, err := Summarize([]string{p}); err == nil || !strings.Contains(err.Error(), p+":2: not a survey record: ") {
+			t.Errorf("%s: %v", line, err)
+		}
 	}
 }
