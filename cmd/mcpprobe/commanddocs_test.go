@@ -144,9 +144,25 @@ func flagTable(b *strings.Builder, fs []cli.Flag) {
 	}
 }
 
-// cmdUsage is the command's usage as --help prints it.
+// cmdUsage is the command's usage lines: its UsageText, else what the
+// library's help template makes of its name, commands, flags and ArgsUsage.
 func cmdUsage(c *cli.Command) []string {
-	return usageOf(c, c.Root() == c)
+	if c.UsageText != "" {
+		return strings.Split(strings.TrimSpace(c.UsageText), "\n")
+	}
+	u := c.FullName()
+	switch {
+	case c.Root() == c:
+		u += " [global options] [command [command options]]"
+	case len(c.VisibleCommands()) > 0:
+		u += " [command [command options]]"
+	case len(c.VisibleFlags()) > 0:
+		u += " [options]"
+	}
+	if c.ArgsUsage != "" {
+		u += " " + c.ArgsUsage
+	}
+	return strings.Split(u, "\n")
 }
 
 // fileOf is the page of a command: one per top-level command, its
@@ -159,7 +175,8 @@ func fileOf(path []string) string {
 }
 
 // helpFlags reads the flag names of a --help, by section: "OPTIONS" and
-// "GLOBAL OPTIONS…" (a flag row starts at the section's indent with "-").
+// "GLOBAL OPTIONS…". A flag row starts with "-" a few spaces in; a
+// wrapped description is indented past the names.
 func helpFlags(help string) map[string][]string {
 	out := map[string][]string{}
 	section := ""
@@ -168,8 +185,8 @@ func helpFlags(help string) map[string][]string {
 			section = strings.TrimSuffix(l, ":")
 			continue
 		}
-		rest, ok := strings.CutPrefix(l, strings.Repeat(" ", helpIndent))
-		if !ok || !strings.HasPrefix(rest, "-") || !strings.Contains(section, "OPTIONS") {
+		rest := strings.TrimLeft(l, " ")
+		if indent := len(l) - len(rest); indent == 0 || indent > 4 || !strings.HasPrefix(rest, "-") || !strings.Contains(section, "OPTIONS") {
 			continue
 		}
 		names, _, _ := strings.Cut(rest, "  ")
