@@ -61,7 +61,7 @@ func docPaths(root *cli.Command) [][]string {
 	var paths [][]string
 	var walk func(c *cli.Command, path []string)
 	walk = func(c *cli.Command, path []string) {
-		for _, s := range c.VisibleCommands() {
+		for _, s := range listed(c) {
 			p := append(slices.Clone(path), s.Name)
 			paths = append(paths, p)
 			walk(s, p)
@@ -257,7 +257,7 @@ func commandSection(b *strings.Builder, h helpRun, runs map[string]helpRun, leve
 		fmt.Fprintf(b, "%s Global options%s\n\n", sub, of)
 		fmt.Fprintf(b, "It takes these of [mcpprobe's global options](%s): `%s`.\n\n", link, strings.Join(g, "`, `"))
 	}
-	if cs := c.VisibleCommands(); len(cs) > 0 {
+	if cs := listed(c); len(cs) > 0 {
 		fmt.Fprintf(b, "%s Subcommands%s\n\n", sub, of)
 		for _, s := range cs {
 			fmt.Fprintf(b, "- `%s`: %s\n", s.FullName(), mdText(s.Usage))
@@ -297,7 +297,7 @@ func rootPage(h helpRun) string {
 	b.WriteString("## Commands\n\n")
 	byCat := map[string][]*cli.Command{}
 	var cats []string
-	for _, s := range c.VisibleCommands() {
+	for _, s := range listed(c) {
 		if _, ok := byCat[s.Category]; !ok {
 			cats = append(cats, s.Category)
 		}
@@ -494,4 +494,16 @@ func TestHelpFlagsReadsSections(t *testing.T) {
 	if !slices.Equal(got["GLOBAL OPTIONS (the ones x takes)"], []string{"--out", "-o"}) {
 		t.Errorf("GLOBAL = %v", got)
 	}
+}
+
+// listed is the subcommands a command's --help lists: every one not
+// hidden (the library's VisibleCommands also leaves out one named help).
+func listed(c *cli.Command) []*cli.Command {
+	var out []*cli.Command
+	for _, s := range c.Commands {
+		if !s.Hidden {
+			out = append(out, s)
+		}
+	}
+	return out
 }
