@@ -20,7 +20,7 @@ for p in $PLATFORMS; do
 	exe=mcpprobe; [ "$os" = windows ] && exe=mcpprobe.exe
 	GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w -X main.version=$TAG -buildid=" -o "$dir/$exe" ./cmd/mcpprobe
 	cp README.md "$dir/"
-	mkdir -p "$dir/docs" && cp docs/reference.md "$dir/docs/"
+	cp -R docs "$dir/docs"  # the reference, the command pages and the findings the README links
 	find "$dir" -exec touch -t "$stamp" {} +
 	if [ "$os" = windows ]; then
 		(cd dist && find "$name" -print | LC_ALL=C sort | zip -q -X -D "$name.zip" -@)
