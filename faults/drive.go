@@ -42,7 +42,7 @@ type CallOutcome struct {
 	// RestartMs is the part of Ms spent starting the server again and
 	// re-initializing it; 0 unless Retried.
 	RestartMs float64
-	Note    string // what the shim did to this call, if anything
+	Note      string // what the shim did to this call, if anything
 	// replyT is when its answer arrived, on the trace's clock; 0 for none.
 	replyT time.Duration
 }
