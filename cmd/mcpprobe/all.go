@@ -105,13 +105,7 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 // probed exits 3, and its --json envelope has the error member every
 // failed run's has.
 func emitAll(cmd *cli.Command, r *config.Result, date string) error {
-	out := outcome{command: cmd.Name, target: "--config " + r.Path + " --all", findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.ConfigSection(r) },
-		text:    func(w io.Writer) { reports.ConfigText(w, r) }}
-	if cmd.Name == "report" {
-		out.markdown = true
-		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
-	}
+	out := allOutcome(cmd.Name, r, date)
 	var fail *exitError
 	if r.NoneProbed() {
 		fail = noneProbed(r)
@@ -124,6 +118,18 @@ func emitAll(cmd *cli.Command, r *config.Result, date string) error {
 		return fail
 	}
 	return nil
+}
+
+// allOutcome is what a --config FILE --all run of the command prints.
+func allOutcome(command string, r *config.Result, date string) outcome {
+	out := outcome{command: command, target: "--config " + r.Path + " --all", findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.ConfigSection(r) },
+		text:    func(w io.Writer) { reports.ConfigText(w, r) }}
+	if command == "report" {
+		out.markdown = true
+		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
+	}
+	return out
 }
 
 // noneProbed is the exit-3 error of a run where no server of the file
