@@ -130,6 +130,13 @@ func TestRun(t *testing.T) {
 				if r.Runs[0].Restarts != 1 || !r.Runs[0].Failures[0].Recovered || r.ProtocolVersion != "2025-06-18" || r.Plan != "crash at call 2" {
 					t.Errorf("result %+v", r)
 				}
+				// The retried call's time is the whole wait: the first
+				// attempt, the restart it waited for, the retry.
+				first, retried := r.Runs[0].Calls[0], r.Runs[0].Calls[1]
+				f := r.Runs[0].Failures[0]
+				if !retried.Retried || retried.RestartMs <= 0 || retried.Ms < retried.RestartMs+f.DetectedMs || first.RestartMs != 0 {
+					t.Errorf("retried call %+v (failure detected after %.1f ms), first call %+v", retried, f.DetectedMs, first)
+				}
 			}},
 		{name: "every client policy, in order",
 			o: Options{Spec: withTimeout(mcpSpec(), "300ms"), Plan: mustPlan(t, Values{"pollute": "partial", "pollute-at": "2"}), N: 3, Policies: Policies,

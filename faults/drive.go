@@ -34,9 +34,15 @@ type CallOutcome struct {
 	Tool    string
 	Outcome string
 	Code    int64 // for rpc_error
+	// Ms is how long the caller waited for this outcome. For a retried
+	// call that is the whole wait: the first attempt, the restart and the
+	// retry, as a host that restarts makes its caller wait.
 	Ms      float64
-	Retried bool   // after a restart, this is the retry's outcome
-	Note    string // what the shim did to this call, if anything
+	Retried bool // after a restart, this is the retry's outcome
+	// RestartMs is the part of Ms spent starting the server again and
+	// re-initializing it; 0 unless Retried.
+	RestartMs float64
+	Note      string // what the shim did to this call, if anything
 	// replyT is when its answer arrived, on the trace's clock; 0 for none.
 	replyT time.Duration
 }
@@ -256,12 +262,15 @@ func Drive(ctx context.Context, start Starter, o DriveOptions) (res ClientRun, e
 		case gone && o.Restart:
 			f := Failure{Call: i, Outcome: out.Outcome, DetectedMs: out.Ms}
 			detected = append(detected, time.Now())
+			t0 := time.Now()
 			next, err := connect(o.Plan.Restarted())
 			if err == nil {
 				r.Restarts++
 				cur = next
+				restart := ms(time.Since(t0))
 				retry := try(i, call, true)
 				retry.N, retry.Tool, retry.Retried = i, call.Tool, true
+				retry.RestartMs, retry.Ms = restart, out.Ms+restart+retry.Ms
 				retry.Note = joinNotes(out.Outcome+" first, then restarted", retry.Note)
 				f.Retry = retry.Outcome
 				out = retry

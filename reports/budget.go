@@ -238,10 +238,24 @@ var deliveryTerms = []struct{ term, means string }{
 	{"prepended to each tool", "the host adds the server instructions to the start of every tool description"},
 }
 
+// ifLoadedNote explains "if loaded" under a markdown table of what each
+// host pays.
+const ifLoadedNote = "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded (what it pays before a search is not sourced)."
+
+// legendItem is a term of the delivery table and what it means.
+func legendItem(i int) string {
+	t := deliveryTerms[i]
+	term := strings.TrimPrefix(t.term, "% ")
+	if term != t.term {
+		term = "N% (cut at N)"
+	}
+	return fmt.Sprintf("%q: %s", term, t.means)
+}
+
 // deliveryLegend explains, under the table, each term its cells use.
 func deliveryLegend(w io.Writer, st Style, rows [][]string) {
 	var used []string
-	for _, t := range deliveryTerms {
+	for i, t := range deliveryTerms {
 		found := false
 		for _, r := range rows {
 			for _, c := range r[min(2, len(r)):] {
@@ -249,11 +263,7 @@ func deliveryLegend(w io.Writer, st Style, rows [][]string) {
 			}
 		}
 		if found {
-			term := strings.TrimPrefix(t.term, "% ")
-			if term != t.term {
-				term = "N% (cut at N)"
-			}
-			used = append(used, fmt.Sprintf("%q: %s", term, t.means))
+			used = append(used, legendItem(i))
 		}
 	}
 	if len(used) == 0 {
@@ -331,7 +341,7 @@ func HostTokens(w io.Writer, st Style, r *budget.Result) {
 		fmt.Fprintln(w)
 	case st == Markdown:
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded (what it pays before a search is not sourced).")
+		fmt.Fprintln(w, ifLoadedNote)
 		fmt.Fprintln(w)
 	default:
 		fmt.Fprintln(w, "\"if loaded\": the host defers the tools behind a tool search; the figure is what it pays once they are loaded.")

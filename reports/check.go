@@ -140,3 +140,36 @@ func hunkRange(start, n int) string {
 	}
 	return fmt.Sprintf("%d,%d", start, n)
 }
+
+// FitDiff wraps each line of a unified diff wider than width, for a
+// terminal: each continuation repeats its line's mark (" ", "-" or "+")
+// then "↪ ", so that it still reads as part of that side and no line
+// hides the end of a change. width 0 returns the diff as it is; a pipe
+// gets it whole.
+func FitDiff(d string, width int) string {
+	if width <= 4 {
+		return d
+	}
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(d, "\n") {
+		body := strings.TrimSuffix(l, "\n")
+		if Width(body) <= width || body == "" {
+			out.WriteString(l)
+			continue
+		}
+		mark, rest := body[:1], body[1:]
+		for i, chunk := range wrapText(rest, width-3) {
+			if i == 0 {
+				out.WriteString(mark + chunk + "\n")
+			} else {
+				out.WriteString(mark + "↪ " + chunk + "\n")
+			}
+		}
+		if len(body) == len(l) { // the last line had no newline
+			s := strings.TrimSuffix(out.String(), "\n")
+			out.Reset()
+			out.WriteString(s)
+		}
+	}
+	return out.String()
+}

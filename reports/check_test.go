@@ -76,3 +76,25 @@ func TestReportVersion(t *testing.T) {
 		}
 	}
 }
+
+// A diff line wider than the terminal wraps, each continuation keeping
+// its side's mark; what fits, and a pipe's diff, are untouched.
+func TestFitDiff(t *testing.T) {
+	d := "--- a\n+++ b\n@@ -1 +1 @@\n-" + strings.Repeat("word ", 10) + "end\n+short\n"
+	got := FitDiff(d, 20)
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if Width(l) > 20 {
+			t.Errorf("line of %d columns: %q", Width(l), l)
+		}
+	}
+	want := "--- a\n+++ b\n@@ -1 +1 @@\n-word word word\n-↪ word word word\n-↪ word word word\n-↪ word end\n+short\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if FitDiff(d, 0) != d {
+		t.Errorf("width 0 changed the diff")
+	}
+	if got := FitDiff("-"+strings.Repeat("x", 30), 20); strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != 1 {
+		t.Errorf("a last line without newline: %q", got)
+	}
+}

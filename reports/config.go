@@ -101,21 +101,45 @@ func configAnswerFirst(w io.Writer, r *config.Result) {
 // groupedFindings is the findings of every server and of the whole
 // config, a finding several servers share in one row naming them.
 func groupedFindings(w io.Writer, r *config.Result) {
-	type group struct {
-		f       probe.Finding
-		servers []string
+	groups := findingGroups(r)
+	if len(groups) == 0 {
+		fmt.Fprintln(w, "No findings.")
+		return
 	}
-	var groups []*group
-	by := map[string]*group{}
+	var fs []probe.Finding
+	for _, g := range groups {
+		fs = append(fs, g.named())
+	}
+	Findings(w, Terminal, SortFindings(fs))
+}
+
+// findingGroup is one finding and the servers that have it, in row
+// order; none for a finding of the whole config.
+type findingGroup struct {
+	f       probe.Finding
+	servers []string
+}
+
+// findingKey is what makes two servers' findings one: the same severity,
+// code and message, the tool named in the message.
+func findingKey(f probe.Finding) (string, probe.Finding) {
+	if f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`") {
+		f.Message = "`" + f.Tool + "`: " + f.Message
+		f.Tool = ""
+	}
+	return string(f.Severity) + "\x00" + f.Code.String() + "\x00" + f.Message, f
+}
+
+// findingGroups are the servers' findings, each once with the servers
+// that have it, then the whole config's.
+func findingGroups(r *config.Result) []*findingGroup {
+	var groups []*findingGroup
+	by := map[string]*findingGroup{}
 	add := func(server string, f probe.Finding) {
-		if f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`") {
-			f.Message = "`" + f.Tool + "`: " + f.Message
-			f.Tool = ""
-		}
-		key := string(f.Severity) + "\x00" + f.Code.String() + "\x00" + f.Message
+		key, f := findingKey(f)
 		g := by[key]
 		if g == nil {
-			g = &group{f: f}
+			g = &findingGroup{f: f}
 			by[key] = g
 			groups = append(groups, g)
 		}
@@ -133,33 +157,68 @@ func groupedFindings(w io.Writer, r *config.Result) {
 	for _, f := range r.Whole() {
 		add("", f)
 	}
-	if len(groups) == 0 {
-		fmt.Fprintln(w, "No findings.")
-		return
+	return groups
+}
+
+// named is the finding with the servers that have it before its message.
+func (g *findingGroup) named() probe.Finding {
+	f := g.f
+	if len(g.servers) == 0 {
+		return f
 	}
-	var fs []probe.Finding
-	for _, g := range groups {
-		f := g.f
-		if len(g.servers) > 0 {
-			var names []string
-			for _, n := range g.servers {
-				names = append(names, "`"+n+"`")
-			}
-			f.Message = "server " + strings.Join(names, ", ") + ": " + f.Message
-			if len(g.servers) > 1 {
-				f.Message = "servers " + strings.Join(names, ", ") + ": " + g.f.Message
-			}
-		}
-		fs = append(fs, f)
+	var names []string
+	for _, n := range g.servers {
+		names = append(names, "`"+n+"`")
 	}
-	Findings(w, Terminal, SortFindings(fs))
+	lead := "server "
+	if len(g.servers) > 1 {
+		lead = "servers "
+	}
+	f.Message = lead + strings.Join(names, ", ") + ": " + f.Message
+	return f
 }
 
 // ConfigMarkdown is report --config FILE --all: the whole config's
 // section, then each server's report a level down, its headings named
-// after the server so that none repeats.
+// after the server so that none repeats. What several servers' sections
+// would each repeat is written once, in the whole config's: the findings
+// they share (naming them), what the delivery tables' terms mean, and
+// when the host profiles were measured. A subsection with nothing to
+// list is left out.
 func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 	tidyTo(w, func(w io.Writer) {
+		var shared, whole []probe.Finding
+		own := map[string][]probe.Finding{}
+		shares := map[string]bool{}
+		for _, g := range findingGroups(r) {
+			switch len(g.servers) {
+			case 0:
+				whole = append(whole, g.f)
+			case 1:
+				own[g.servers[0]] = append(own[g.servers[0]], g.f)
+			default:
+				shared = append(shared, g.named())
+				for _, n := range g.servers {
+					shares[n] = true
+				}
+			}
+		}
+		// The servers' sections first, to know what they would repeat.
+		terms := map[string]bool{}
+		var deliveries []budget.Delivery
+		sections := make([][]byte, len(r.Servers))
+		for i, s := range r.Servers {
+			rr, ok := s.Result.(*report.Result)
+			if !ok {
+				continue
+			}
+			var b, d bytes.Buffer
+			reportMarkdown(&Screen{W: &b, Verbose: verbose(w)}, rr, version, reportParts{findings: own[s.Name], inConfig: true, shares: shares[s.Name]})
+			demote(&d, saidOnce(b.Bytes(), terms), s.Name)
+			sections[i] = d.Bytes()
+			deliveries = append(deliveries, rr.Budget.Delivery)
+		}
+
 		fmt.Fprintf(w, "# %s — mcpprobe report of every server\n\n", MD(r.Path))
 		fmt.Fprintf(w, "%s format · %s (%d probed, %d failed, %d disabled), in name order · mcpprobe %s · %s\n\n",
 			r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), version, date)
@@ -168,10 +227,36 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 		configServers(w, Markdown, r)
 		fmt.Fprintln(w)
 		configHosts(w, Markdown, r)
-		fmt.Fprintln(w, "### Findings of the whole config")
-		fmt.Fprintln(w)
-		Findings(w, Markdown, SortFindings(r.Whole()))
-		for _, s := range r.Servers {
+		if len(whole) > 0 {
+			fmt.Fprintln(w, "### Findings of the whole config")
+			fmt.Fprintln(w)
+			Findings(w, Markdown, SortFindings(whole))
+			fmt.Fprintln(w)
+		}
+		if len(shared) > 0 {
+			fmt.Fprintln(w, "### Findings several servers share")
+			fmt.Fprintln(w)
+			Findings(w, Markdown, SortFindings(shared))
+			fmt.Fprintln(w)
+		}
+		if len(shared)+len(whole)+len(own) == 0 {
+			fmt.Fprintln(w, "No findings on any server, nor of the whole config.")
+			fmt.Fprintln(w)
+		}
+		if len(terms) > 0 {
+			fmt.Fprintln(w, "The servers' delivery tables below use these terms:")
+			fmt.Fprintln(w)
+			for i := range deliveryTerms {
+				if l := "- " + legendItem(i); terms[l] {
+					fmt.Fprintln(w, l)
+				}
+			}
+			fmt.Fprintln(w)
+		}
+		if len(deliveries) > 0 {
+			fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(deliveries...))
+		}
+		for i, s := range r.Servers {
 			fmt.Fprintln(w)
 			switch {
 			case s.Disabled:
@@ -180,14 +265,36 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 				fmt.Fprintf(w, "## %s — could not be probed\n\n", MD(s.Name))
 				failureText(w, Markdown, s.Err)
 			default:
-				if rr, ok := s.Result.(*report.Result); ok {
-					var b bytes.Buffer
-					reportMarkdown(&Screen{W: &b, Verbose: verbose(w)}, rr, version)
-					demote(w, b.Bytes(), s.Name)
-				}
+				_, _ = w.Write(sections[i])
 			}
 		}
 	})
+}
+
+// sharesLine stands in a server's section for the findings it shares
+// with others, listed once in the whole config's.
+const sharesLine = "Findings it shares with other servers are listed once, under the whole config's \"Findings several servers share\"."
+
+// saidOnce drops from a server's section what the whole config's says
+// once for all: the delivery table's terms (noted in terms, to be
+// written there) and the note on "if loaded", which "By host" has.
+func saidOnce(md []byte, terms map[string]bool) []byte {
+	items := map[string]bool{}
+	for i := range deliveryTerms {
+		items["- "+legendItem(i)] = true
+	}
+	var out bytes.Buffer
+	for _, l := range strings.SplitAfter(string(md), "\n") {
+		t := strings.TrimRight(l, "\n")
+		switch {
+		case items[t]:
+			terms[t] = true
+		case t == ifLoadedNote:
+		default:
+			out.WriteString(l)
+		}
+	}
+	return out.Bytes()
 }
 
 // demote writes a report's markdown a heading level down, every heading

@@ -210,14 +210,13 @@ func DiffSection(r *diff.Result) []byte {
 	}
 	o.Raw("not_compared", RawArray(omitted))
 	o.Set("ignored", partNames(r.Ignored))
+	// An answer that could not be given is null, as the text's "not
+	// comparable" and "—" are: false would say the sides differ.
+	lists := r.ListsCompared()
 	o.Set("bytes_comparable", r.BytesComparable)
-	o.Set("identical_bytes", r.IdenticalBytes)
-	o.Set("identical_canonical", r.IdenticalCanonical)
-	if len(r.MetadataCompared()) > 0 {
-		o.Set("identical_metadata", r.IdenticalMetadata)
-	} else {
-		o.Raw("identical_metadata", nil)
-	}
+	setAnswer(o, "identical_bytes", r.IdenticalBytes, lists && r.BytesComparable)
+	setAnswer(o, "identical_canonical", r.IdenticalCanonical, lists)
+	setAnswer(o, "identical_metadata", r.IdenticalMetadata, len(r.MetadataCompared()) > 0)
 	o.Set("changed_parts", partNames(r.ChangedParts()))
 	o.Set("tools_added", nonNilStrings(r.ToolsAdded))
 	o.Set("tools_removed", nonNilStrings(r.ToolsRemoved))
@@ -243,6 +242,15 @@ func DiffSection(r *diff.Result) []byte {
 	}
 	o.Raw("changes", RawArray(changes))
 	return o.Bytes()
+}
+
+// setAnswer sets key to v when the comparison was made, else to null.
+func setAnswer(o *Object, key string, v, made bool) {
+	if made {
+		o.Set(key, v)
+	} else {
+		o.Raw(key, nil)
+	}
 }
 
 func partNames(ps []diff.Part) []string {

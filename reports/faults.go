@@ -27,7 +27,8 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		}
 		retried := ""
 		if c.Retried {
-			retried = "yes"
+			// Its ms are the whole wait, the restart's too: say how much.
+			retried = fmt.Sprintf("yes (incl. restart %.1f)", c.RestartMs)
 		}
 		note := c.Note
 		if note == "" {
@@ -405,6 +406,11 @@ func faultRunJSON(r faults.ClientRun) []byte {
 		co := &Object{}
 		co.Set("n", c.N).Set("tool", c.Tool).Set("outcome", c.Outcome)
 		co.Set("code", nsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
+		if c.Retried {
+			co.Set("restart_ms", c.RestartMs)
+		} else {
+			co.Raw("restart_ms", nil)
+		}
 		co.Set("note", nullIfEmpty(c.Note))
 		calls[i] = co.Bytes()
 	}

@@ -44,7 +44,7 @@ func faultsOneClient() *faults.Result {
 			Calls: []faults.CallOutcome{
 				{N: 1, Tool: "echo", Outcome: faults.OK, Ms: 1.25},
 				{N: 2, Tool: "fail", Outcome: faults.RPCError, Code: -32602, Ms: 0.8, Note: stray2},
-				{N: 3, Tool: "echo", Outcome: faults.OK, Ms: 41.5, Retried: true, Note: "closed first, then restarted; server process group killed while handling call 3 (echo)"},
+				{N: 3, Tool: "echo", Outcome: faults.OK, Ms: 41.5, Retried: true, RestartMs: 38.2, Note: "closed first, then restarted; server process group killed while handling call 3 (echo)"},
 				{N: 4, Tool: "fail", Outcome: faults.IsError, Ms: 2, Note: "odd \x1b[31mred\x1b[0m text"},
 			},
 			Counts: map[string]int{faults.OK: 2, faults.RPCError: 1, faults.IsError: 1},

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
@@ -17,10 +18,22 @@ import (
 // same server gives the same report. The findings of every analysis are
 // shown together at the top.
 func ReportMarkdown(w io.Writer, r *report.Result, version string) {
-	tidyTo(w, func(w io.Writer) { reportMarkdown(w, r, version) })
+	tidyTo(w, func(w io.Writer) { reportMarkdown(w, r, version, reportParts{findings: r.Findings()}) })
 }
 
-func reportMarkdown(w io.Writer, r *report.Result, version string) {
+// reportParts say what of a report is written in its own section: all of
+// it for a report of one server; in a report of every server of a host
+// config, what is the same for several servers is written once, above.
+type reportParts struct {
+	findings []probe.Finding // the findings its section lists
+	// inConfig: one server's section of report --config FILE --all. Its
+	// findings subsection is left out when it lists none, and a line says
+	// when it shares some; the host profiles' date is the config's.
+	inConfig bool
+	shares   bool // it has findings listed once, as several servers'
+}
+
+func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportParts) {
 	c := r.Wire.Capture
 	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
 	// The answer first, under the title markdown wants there; no counts
@@ -29,9 +42,15 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
 		Code(c.Target), c.Transport, protocolLine(Markdown, c), version, r.Date)
 	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }
-	fmt.Fprintln(w, "## Findings")
-	fmt.Fprintln(w)
-	Findings(w, Markdown, SortFindings(r.Findings()))
+	if !parts.inConfig || len(parts.findings) > 0 {
+		fmt.Fprintln(w, "## Findings")
+		fmt.Fprintln(w)
+		Findings(w, Markdown, SortFindings(parts.findings))
+		fmt.Fprintln(w)
+	}
+	if parts.shares {
+		fmt.Fprintln(w, sharesLine)
+	}
 	section("Wire")
 	Wire(w, Markdown, c)
 
@@ -43,7 +62,9 @@ func reportMarkdown(w io.Writer, r *report.Result, version string) {
 		Tokens(w, Markdown, c, *b.Tokens)
 		HostTokens(w, Markdown, b)
 	}
-	fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
+	if !parts.inConfig {
+		fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
+	}
 
 	if d := r.Diff; d != nil {
 		section("Diff against " + Code(d.Ref.Label))
@@ -95,18 +116,20 @@ func ReportSection(r *report.Result) []byte {
 }
 
 // hostsMeasured is the range of dates the host profiles were measured on.
-func hostsMeasured(d budget.Delivery) string {
+func hostsMeasured(ds ...budget.Delivery) string {
 	lo, hi := "", ""
-	for _, hr := range d.Hosts {
-		m := hr.Host.MeasuredOn
-		if m == "" {
-			continue
-		}
-		if lo == "" || m < lo {
-			lo = m
-		}
-		if m > hi {
-			hi = m
+	for _, d := range ds {
+		for _, hr := range d.Hosts {
+			m := hr.Host.MeasuredOn
+			if m == "" {
+				continue
+			}
+			if lo == "" || m < lo {
+				lo = m
+			}
+			if m > hi {
+				hi = m
+			}
 		}
 	}
 	if lo == hi {

@@ -33,6 +33,12 @@ func TestEnvelopeValidates(t *testing.T) {
 		{"diff change of an unknown kind", Envelope{Version: "dev", Command: "diff", Target: "./s"},
 			`{"reference":"r","compared_with":"s","reference_format":"anthropic","bytes_comparable":false,"identical_bytes":false,` +
 				`"identical_canonical":false,"tools_added":[],"tools_removed":[],"changes":[{"tool":"t","path":"t.x","kind":"moved","old":1,"new":2,"note":null}]}`, false},
+		{"diff not comparable: identical_bytes null", Envelope{Version: "dev", Command: "diff", Target: "./s"},
+			`{"reference":"r","compared_with":"s","reference_format":"anthropic","compared":["tools"],"not_compared":[],"ignored":[],"bytes_comparable":false,"identical_bytes":null,` +
+				`"identical_canonical":true,"identical_metadata":null,"changed_parts":[],"tools_added":[],"tools_removed":[],"added":{"tools":[]},"removed":{"tools":[]},"changes":[]}`, true},
+		{"diff identical_bytes a string", Envelope{Version: "dev", Command: "diff", Target: "./s"},
+			`{"reference":"r","compared_with":"s","reference_format":"anthropic","compared":["tools"],"not_compared":[],"ignored":[],"bytes_comparable":false,"identical_bytes":"n/a",` +
+				`"identical_canonical":true,"identical_metadata":null,"changed_parts":[],"tools_added":[],"tools_removed":[],"added":{"tools":[]},"removed":{"tools":[]},"changes":[]}`, false},
 		{"report without its budget", Envelope{Version: "dev", Command: "report", Target: "./s"}, `{"date":"2026-01-02","wire":null}`, false},
 		{"wire section missing keys", Envelope{Version: "dev", Command: "wire", Target: "./s"}, `{"transport":"stdio"}`, false},
 		{"unknown command", Envelope{Version: "dev", Command: "frob", Target: "./s"}, `{}`, false},

@@ -6,13 +6,11 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
-	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
@@ -67,7 +65,8 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 // each server's result with the whole config's sums. A server that
 // cannot be probed is a row with its explanation (and a
 // config-server-failed finding); the run exits 3 only when no server could
-// be probed.
+// be probed. The run itself is probe/config's; here are the flags and
+// the output.
 func runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string) error {
 	path := cmd.String("config")
 	list, err := launch.ListConfig(path, os.LookupEnv)
@@ -85,81 +84,70 @@ func runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string)
 		return err
 	}
 	defer tf.close()
-	// Every target is resolved, and its secrets known to the redaction,
-	// before any server starts; connections are numbered in name order.
-	opts := make([]wire.Options, len(list))
-	for i := range list {
-		s := &list[i]
-		if s.Disabled || s.Err != nil {
-			continue
-		}
-		o, err := wireOptions(cmd, []string{s.Name}, &traceFile{})
-		if err != nil {
-			s.Err = err // a --env or header the target cannot take: its row
-			continue
-		}
-		o.Progress = nil
-		if s.StartupTimeout > 0 && !cmd.IsSet("startup-timeout") {
-			o.Spec.Probe.StartupTimeout = s.StartupTimeout // as the host waits
-		}
-		opts[i] = o
-	}
-	for i := range list {
-		if !list[i].Disabled && list[i].Err == nil {
-			opts[i].Spec.Launch.Trace = tf.next()
-		}
-	}
 	st := statusFor(cmd)
-	var mu sync.Mutex
-	done := 0
-	o := config.Options{Path: path, Format: format, Servers: list, Jobs: int(cmd.Int("jobs")), Hosts: hs,
-		Run: func(ctx context.Context, i int, s launch.ConfigServer) (config.Single, error) {
-			defer func() {
-				mu.Lock()
-				done++
-				if st.On() {
-					st.Step(fmt.Sprintf("%d of %d servers done", done, len(list)))
-				}
-				mu.Unlock()
-			}()
-			switch cmd.Name {
-			case "budget":
-				r, err := budget.Run(ctx, budget.Options{Options: opts[i], Hosts: hs, Filter: config.Filter(s)})
-				if err != nil {
-					return nil, err
-				}
-				return r, nil
-			case "report":
-				r, err := report.Run(ctx, report.Options{Options: opts[i], Hosts: hs, Date: date, Filter: config.Filter(s)})
-				if err != nil {
-					return nil, err
-				}
-				return r, nil
+	r, err := config.RunFile(ctx, config.FileOptions{Kind: config.Kind(cmd.Name), Path: path, Format: format, Servers: list,
+		Jobs: int(cmd.Int("jobs")), Hosts: hs, Date: date, StartupTimeoutSet: cmd.IsSet("startup-timeout"),
+		Target: func(s launch.ConfigServer) (wire.Options, error) {
+			return wireOptions(cmd, []string{s.Name}, &traceFile{})
+		},
+		Trace: tf.next,
+		Done: func(done, of int) {
+			if st.On() {
+				st.Step(fmt.Sprintf("%d of %d servers done", done, of))
 			}
-			r, err := wire.Run(ctx, opts[i])
-			if err != nil {
-				return nil, err
-			}
-			return r, nil
-		}}
-	r, err := config.Run(ctx, o)
+		}})
 	if err != nil {
 		return failure(err)
 	}
-	out := outcome{command: cmd.Name, target: "--config " + path + " --all", findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.ConfigSection(r) },
-		text:    func(w io.Writer) { reports.ConfigText(w, r) }}
-	if cmd.Name == "report" {
-		out.markdown = true
-		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
+	return emitAll(cmd, r, date)
+}
+
+// emitAll prints a --config FILE --all run; one where no server could be
+// probed exits 3, and its --json envelope has the error member every
+// failed run's has.
+func emitAll(cmd *cli.Command, r *config.Result, date string) error {
+	out := allOutcome(cmd.Name, r, date)
+	var fail *exitError
+	if r.NoneProbed() {
+		fail = noneProbed(r)
+		out.fail = fail.fail
 	}
 	if err := emit(cmd, out); err != nil {
 		return err
 	}
-	if r.Probed() == 0 && r.Failed() > 0 {
-		return &exitError{code: exitNoTarget, msg: redactor().String(fmt.Sprintf("no server of %s could be probed; each row above says why", path))}
+	if fail != nil {
+		return fail
 	}
 	return nil
+}
+
+// allOutcome is what a --config FILE --all run of the command prints.
+func allOutcome(command string, r *config.Result, date string) outcome {
+	out := outcome{command: command, target: "--config " + r.Path + " --all", findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return reports.ConfigSection(r) },
+		text:    func(w io.Writer) { reports.ConfigText(w, r) }}
+	if command == "report" {
+		out.markdown = true
+		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
+	}
+	return out
+}
+
+// noneProbed is the exit-3 error of a run where no server of the file
+// could be probed, with each server's reason as what was received.
+func noneProbed(r *config.Result) *exitError {
+	what := fmt.Sprintf("no server of %s could be probed", r.Path)
+	var received []string
+	for _, s := range r.Servers {
+		if s.Err != nil {
+			l, _, _ := strings.Cut(config.Explain(s.Err).What, "\n")
+			received = append(received, "server "+s.Name+": "+l)
+		}
+	}
+	rd := redactor()
+	return &exitError{code: exitNoTarget, msg: rd.String(what + "; each row above says why"),
+		fail: &reports.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
+			Try: "probe one alone to see its frames: mcpprobe wire --config " + rd.String(r.Path) + " NAME --trace FILE"}}
 }
 
 // configFilter is the include/exclude tool lists of the one server

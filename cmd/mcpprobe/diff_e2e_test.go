@@ -50,6 +50,11 @@ func TestDiffTypeScriptSDK(t *testing.T) {
 	if raw.Get("reference_format").String() != "anthropic" || !raw.Get("identical_canonical").Bool() || len(raw.Get("changes").Array()) != 0 {
 		t.Errorf("raw Server vs its reference: %s", raw.Raw)
 	}
+	// An Anthropic file is not what a server sends: the bytes answer is
+	// not false, it was not given.
+	if b := raw.Get("identical_bytes"); b.Type != gjson.Null || !b.Exists() || raw.Get("bytes_comparable").Bool() {
+		t.Errorf("identical_bytes against an Anthropic reference = %s, want null", b.Raw)
+	}
 	zod := diffJSON(t, 0, append([]string{"--ref", ref, "--"}, tsServer(t, "zod")...)...)
 	if zod.Get("identical_canonical").Bool() {
 		t.Fatalf("zod output identical to the reference")

@@ -75,6 +75,15 @@ func TestFaults(t *testing.T) {
 				if !v.Get("failures.0.recovered").Bool() || v.Get("restarts").Int() != 1 {
 					t.Errorf("run = %s", v.Raw)
 				}
+				// The retry's time holds the restart it waited for.
+				c := v.Get("calls.5")
+				if restart := c.Get("restart_ms"); restart.Type != gjson.Number || restart.Float() <= 0 ||
+					c.Get("ms").Float() < restart.Float()+v.Get("failures.0.detected_ms").Float() {
+					t.Errorf("retried call %s, failure %s", c.Raw, v.Get("failures.0").Raw)
+				}
+				if r := v.Get("calls.4.restart_ms"); r.Type != gjson.Null || !r.Exists() {
+					t.Errorf("a call not retried has restart_ms %s", r.Raw)
+				}
 			}},
 		{"slow reply past the timeout", []string{"--slow-at", "2", "--delay", secs(1 * time.Second), "--timeout", secs(300 * time.Millisecond), "--calls", "4", "--call", "echo"},
 			"ok timeout ok ok",

@@ -19,10 +19,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
+	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -156,6 +159,12 @@ func TestGolden(t *testing.T) {
 		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))
 		}, "md"},
+		// report --config FILE --all: two servers alike (their findings
+		// once, naming both), one apart, one that cannot be probed and one
+		// turned off.
+		{"report-config-all", func(ctx context.Context, t *testing.T) outcome {
+			return allOutcome("report", recordedConfig(ctx, t), "2026-12-02")
+		}, "md"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,6 +188,67 @@ func TestGolden(t *testing.T) {
 			}
 			golden(t, tc.name+".json", normalise(pretty.Bytes()))
 		})
+	}
+}
+
+// recordedConfig is report --config FILE --all on recordings: two
+// servers alike (goodserver twice), one apart (rawserver), one that
+// cannot be probed and one turned off.
+func recordedConfig(ctx context.Context, t *testing.T) *config.Result {
+	t.Helper()
+	hs := hosts.Known()
+	servers := []launch.ConfigServer{{Name: "broken", Err: errors.New("command not found: mcp-broken")}, {Name: "good"}, {Name: "good-copy"},
+		{Name: "off", Disabled: true}, {Name: "raw"}}
+	trace := map[string]string{"good": "goodserver", "good-copy": "goodserver", "raw": "rawserver"}
+	return must[config.Result](t)(config.Run(ctx, config.Options{Path: ".mcp.json", Format: launch.FormatJSON, Servers: servers, Jobs: 1, Hosts: hs,
+		Run: func(ctx context.Context, _ int, s launch.ConfigServer) (config.Single, error) {
+			return must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, trace[s.Name]), Hosts: hs, Date: "2026-12-02"})), nil
+		}}))
+}
+
+// A report of every server says once what several servers' sections
+// would each say: the findings they share (naming them), the delivery
+// table's terms, the host profiles' date; and it writes no heading with
+// nothing under it.
+func TestConfigMarkdownSaysOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), bound(20*time.Second))
+	defer cancel()
+	var b bytes.Buffer
+	allOutcome("report", recordedConfig(ctx, t), "2026-12-02").text(&b)
+	md := b.String()
+	for _, once := range []string{
+		"ALERTS only after the cut on Claude Code", // both good servers' finding
+		"- \"whole\": delivered in full",
+		"Host profiles measured ",
+		"\"if loaded\": the host defers",
+	} {
+		if n := strings.Count(md, once); n != 1 {
+			t.Errorf("%q is written %d times, want once", once, n)
+		}
+	}
+	if !strings.Contains(md, "| servers `good`, `good-copy`: `find_orders`: ALERTS only after the cut") {
+		t.Errorf("the shared finding does not name both servers")
+	}
+	// good's findings are all shared: no subsection of its own; raw's
+	// are its own.
+	if strings.Contains(md, "### Findings (good)") || strings.Contains(md, "### Findings (good-copy)") || !strings.Contains(md, "### Findings (raw)") {
+		t.Errorf("server findings subsections: want raw's only")
+	}
+	lines := strings.Split(md, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "#") {
+			continue
+		}
+		next := ""
+		for _, n := range lines[i+1:] {
+			if n != "" {
+				next = n
+				break
+			}
+		}
+		if next == "" || strings.HasPrefix(next, "#") && strings.Count(next, "#") > strings.Count(l, "#") {
+			t.Errorf("heading %q has nothing under it", l)
+		}
 	}
 }
 

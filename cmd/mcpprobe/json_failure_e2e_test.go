@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -110,6 +111,47 @@ func TestJSONFailureEnvelope(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// --config FILE --all where no server could be probed exits 3 like a
+// single server that cannot be, and its envelope has the same error
+// member, beside the rows that say why each failed.
+func TestJSONFailureEnvelopeConfigAll(t *testing.T) {
+	t.Parallel()
+	servers := map[string]any{
+		"crash":   map[string]any{"command": bin.raw, "args": []string{"-exit-before-init", "7"}},
+		"missing": map[string]any{"command": "/nonexistent/mcp-server-x"},
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	cfg := filepath.Join(t.TempDir(), ".mcp.json")
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"wire", "budget", "report"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, name, "--json", "--startup-timeout", "5s", "--config", cfg, "--all")
+			if r.code != 3 {
+				t.Fatalf("exit %d, want 3:\n%s", r.code, r.stderr)
+			}
+			v := envelope(t, name, r.stdout)
+			e := v.Get("error")
+			if e.Get("exit_code").Int() != 3 || !strings.Contains(e.Get("what").String(), "no server of "+cfg+" could be probed") {
+				t.Errorf("error member %s, want exit 3 and no server probed", e.Raw)
+			}
+			for _, s := range []string{"server crash: ", "server missing: "} {
+				if !strings.Contains(e.Get("received").String(), s) {
+					t.Errorf("error.received lacks %q: %s", s, e.Raw)
+				}
+			}
+			if e.Get("try").String() == "" {
+				t.Errorf("error.try is empty: %s", e.Raw)
+			}
+			if got := v.Get(name + ".servers.#(status==\"failed\")#.name").Raw; got != `["crash","missing"]` {
+				t.Errorf("failed rows %s, want both servers", got)
+			}
+		})
 	}
 }
 

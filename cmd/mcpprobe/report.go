@@ -143,6 +143,7 @@ func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	// The diff quotes the committed file, which a pull request controls:
 	// escaped, so that its lines cannot drive the terminal, and bounded.
 	d = reports.TerminalLines(d, checkLineRunes, checkLines)
+	d = reports.FitDiff(d, screenFor(cmd, cmd.Root().Writer).Width) // on a terminal, to its width
 	if _, err := io.WriteString(cmd.Root().Writer, d); err != nil {
 		return err
 	}

@@ -5,11 +5,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -177,5 +181,98 @@ func TestProgressOnTerminal(t *testing.T) {
 	quiet, _, _ := onTerminal(t, 100, true, nil, append([]string{"wire", "--quiet"}, args[1:]...)...)
 	if strings.Contains(quiet, "waiting for") {
 		t.Errorf("progress with --quiet:\n%q", quiet)
+	}
+}
+
+// TestEveryCommandFitsTheTerminal: at COLUMNS=80 and COLUMNS=100 on a
+// terminal, no line of any command's text output on the fixtures is wider
+// than the terminal (issue 26). What is not text is not fitted, and not
+// here: --json and snapshot's lock file (JSON), report, budget --view and
+// survey summary (markdown, for a file or a forge), proxy (a host's
+// stdio), survey (JSON lines).
+func TestEveryCommandFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".mcp.json")
+	servers := map[string]any{
+		"good":  map[string]any{"command": bin.good},
+		"raw":   map[string]any{"command": bin.raw, "args": []string{"-banner", "-instructions-len", "600"}},
+		"crash": map[string]any{"command": bin.raw, "args": []string{"-exit-before-init", "7"}},
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := filepath.Abs("../../fixtures/goodserver/reference.anthropic.json")
+	lock := filepath.Join(dir, "lock.json")
+	if r := mcpprobe(t, "snapshot", "-o", lock, bin.good); r.code != 0 {
+		t.Fatalf("snapshot: %s", r.stderr)
+	}
+	md := filepath.Join(dir, "MCPPROBE.md")
+	if r := mcpprobe(t, "report", "--date", "2026-12-02", "-o", md, bin.good); r.code != 0 {
+		t.Fatalf("report: %s", r.stderr)
+	}
+	// A stale report: --check says what changed.
+	stale := filepath.Join(dir, "STALE.md")
+	old, _ := os.ReadFile(md)
+	if err := os.WriteFile(stale, bytes.Replace(old, []byte("orders-server"), []byte("orders-server-"+strings.Repeat("x", 120)), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	quick := secs(time.Second)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"wire", []string{"wire", bin.good}, 0},
+		{"wire raw", []string{"wire", "--", bin.raw, "-banner", "-pages", "3", "-instructions-len", "600", "-ansi", "-unknown-id"}, 0},
+		{"wire --all", []string{"wire", "--config", cfg, "--all"}, 0},
+		{"budget", []string{"budget", bin.good}, 0},
+		{"budget --verbose", []string{"budget", "--verbose", bin.good}, 0},
+		{"budget --all", []string{"budget", "--config", cfg, "--all"}, 0},
+		{"budget --all --verbose", []string{"budget", "--config", cfg, "--all", "--verbose"}, 0},
+		{"diff two servers", []string{"diff", bin.good, "--", bin.raw}, 0},
+		{"diff --ref", []string{"diff", "--ref", ref, bin.good}, 0},
+		{"diff --ref lock", []string{"diff", "--ref", lock, bin.good}, 0},
+		{"bench", []string{"bench", "--startup", "1", "-n", "5", "--warmup", "1", bin.good}, 0},
+		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, 0},
+		{"faults --restart", []string{"faults", "--crash-at", "2", "--restart", "--calls", "3", "--client", "all", bin.good}, 0},
+		{"malformed", []string{"malformed", "--timeout", quick, "--call", "find_orders", bin.good}, 0},
+		{"call", []string{"call", bin.good, "order_total", "--args", `{"id":"A1"}`}, 0},
+		{"read", []string{"read", bin.good, "orders://recent"}, 0},
+		{"prompt", []string{"prompt", bin.good, "summarize_order", "--args", `{"id":"A1"}`}, 0},
+		{"servers", []string{"servers", "--config", cfg}, 0},
+		{"report --check", []string{"report", "--check", md, bin.good}, 0},
+		{"report --check stale", []string{"report", "--check", stale, bin.good}, 1},
+		{"version", []string{"version"}, 0},
+	}
+	// --verbose shows the full tables: they fit too.
+	for _, c := range tests[:len(tests)-1] {
+		if c.args[0] != "budget" && c.args[0] != "report" && slices.Contains(globalUse["verbose"], c.args[0]) {
+			tests = append(tests, struct {
+				name string
+				args []string
+				code int
+			}{c.name + " --verbose", append([]string{c.args[0], "--verbose"}, c.args[1:]...), c.code})
+		}
+	}
+	for _, tc := range tests {
+		for _, cols := range []int{80, 100} {
+			t.Run(fmt.Sprintf("%s %d", tc.name, cols), func(t *testing.T) {
+				t.Parallel()
+				shown, stderr, code := onTerminal(t, cols, false, []string{fmt.Sprintf("COLUMNS=%d", cols)}, tc.args...)
+				if code != tc.code {
+					t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+				}
+				if strings.TrimSpace(shown) == "" && tc.name != "report --check" {
+					t.Fatalf("nothing shown; stderr: %s", stderr)
+				}
+				for _, l := range strings.Split(shown, "\n") {
+					if w := reports.Width(l); w > cols {
+						t.Errorf("a line of %d columns on a %d-column terminal:\n%s", w, cols, l)
+					}
+				}
+			})
+		}
 	}
 }
