@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
@@ -37,7 +36,7 @@ var allConflicts = map[string][]string{
 
 // wantsAll checks --all and --jobs: --all needs --config and no server
 // name, and --jobs needs --all.
-func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
+func (rs *runState) wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 	if !cmd.Bool("all") {
 		if cmd.IsSet("jobs") {
 			return false, usageErr("--jobs applies to --config FILE --all, which runs several servers")
@@ -48,7 +47,7 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 	if cfg == "" {
 		return false, usageErr("--all runs every server of a host config: give it --config FILE")
 	}
-	if args := targetArgs(ctx, cmd); len(args) > 0 {
+	if args := rs.targetArgs(cmd); len(args) > 0 {
 		return false, usageErr("--config %s --all runs every server of the file: drop the server name (%s), or drop --all to probe that one", cfg, strings.Join(args, " "))
 	}
 	if cmd.Int("jobs") < 1 {
@@ -67,19 +66,19 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 // cannot be probed is a row with its explanation (and a
 // config-server-failed finding); the run exits 3 only when no server could
 // be probed.
-func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date string) error {
+func (rs *runState) runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date string) error {
 	path := cmd.String("config")
-	list, err := launch.ListConfig(path, os.LookupEnv)
+	list, err := launch.ListConfig(path, rs.lookupEnv)
 	if err != nil {
 		return configErr(path, err)
 	}
 	format, _ := launch.ConfigFormat(path)
 	if len(hosts) > 0 {
-		if hosts, err = budget.ToolSearchFromEnv(hosts, os.LookupEnv); err != nil {
+		if hosts, err = budget.ToolSearchFromEnv(hosts, rs.lookupEnv); err != nil {
 			return usageErr("%v", err)
 		}
 	}
-	tf, err := openTraces(cmd)
+	tf, err := rs.openTraces(cmd)
 	if err != nil {
 		return err
 	}
@@ -92,7 +91,7 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 		if s.Disabled || s.Err != nil {
 			continue
 		}
-		o, err := wireOptions(cmd, []string{s.Name}, &traceFile{})
+		o, err := rs.wireOptions(cmd, []string{s.Name}, &traceFile{})
 		if err != nil {
 			s.Err = err // a --env or header the target cannot take: its row
 			continue
@@ -108,7 +107,7 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 			opts[i].Spec.Launch.Trace = tf.next()
 		}
 	}
-	st := statusFor(cmd)
+	st := rs.statusFor(cmd)
 	var mu sync.Mutex
 	done := 0
 	o := config.Options{Path: path, Format: format, Servers: list, Jobs: int(cmd.Int("jobs")), Hosts: hosts,
@@ -143,7 +142,7 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 		}}
 	r, err := config.Run(ctx, o)
 	if err != nil {
-		return failure(err)
+		return rs.failure(err)
 	}
 	out := outcome{command: cmd.Name, target: "--config " + path + " --all", findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return reports.ConfigSection(r) },
@@ -152,11 +151,11 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 		out.markdown = true
 		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
 	}
-	if err := emit(cmd, out); err != nil {
+	if err := rs.emit(cmd, out); err != nil {
 		return err
 	}
 	if r.Probed() == 0 && r.Failed() > 0 {
-		return &exitError{code: exitNoTarget, msg: redactor().String(fmt.Sprintf("no server of %s could be probed; each row above says why", path))}
+		return &exitError{code: exitNoTarget, msg: rs.redactor().String(fmt.Sprintf("no server of %s could be probed; each row above says why", path))}
 	}
 	return nil
 }
@@ -164,13 +163,13 @@ func runAll(ctx context.Context, cmd *cli.Command, hosts []budget.Host, date str
 // configFilter is the include/exclude tool lists of the one server
 // --config FILE NAME names, so that a single run pays what the same
 // server's row of --all pays; none without --config.
-func configFilter(ctx context.Context, cmd *cli.Command) budget.ToolFilter {
+func (rs *runState) configFilter(ctx context.Context, cmd *cli.Command) budget.ToolFilter {
 	path := cmd.String("config")
-	args := targetArgs(ctx, cmd)
+	args := rs.targetArgs(cmd)
 	if path == "" || len(args) != 1 {
 		return budget.ToolFilter{}
 	}
-	list, err := launch.ListConfig(path, os.LookupEnv)
+	list, err := launch.ListConfig(path, rs.lookupEnv)
 	if err != nil {
 		return budget.ToolFilter{}
 	}

@@ -32,19 +32,19 @@ func benchFlags() []cli.Flag {
 	}
 }
 
-func benchCommand() *cli.Command {
+func (rs *runState) benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Before:    before(),
+		Before:    rs.before(),
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
 		Flags:     benchFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o, err := benchOptions(ctx, cmd)
+			o, err := rs.benchOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ func benchCommand() *cli.Command {
 			if o.Vs != nil {
 				o.Vs.Launch.Record = rec
 			}
-			prog := progressBar(cmd)
+			prog := rs.progressBar(cmd)
 			o.Progress = prog.Report
 			if prog.On() {
 				o.Request = prog.Request
@@ -70,9 +70,9 @@ func benchCommand() *cli.Command {
 			prog.Done()
 			closeTrace()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
-			return emit(cmd, outcome{
+			return rs.emit(cmd, outcome{
 				command: "bench", target: r.A.Target, protocol: r.A.Protocol,
 				findings: r.Findings(), counts: r.Counts(),
 				section: func() []byte { return reports.BenchJSON(r) },
@@ -84,8 +84,8 @@ func benchCommand() *cli.Command {
 
 // benchOptions maps bench's flags to bench.Options, refusing values and
 // combinations that cannot be measured.
-func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) {
-	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
+func (rs *runState) benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
 	if err != nil {
 		return bench.Options{}, err
 	}
@@ -154,7 +154,7 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 		if o.Concurrency > 1 {
 			return o, usageErr("--vs and --concurrency conflict: --vs measures one call at a time, A then B")
 		}
-		b, err := specFromFlags(cmd, strings.Fields(vs))
+		b, err := rs.specFromFlags(cmd, strings.Fields(vs))
 		if err != nil {
 			return o, err
 		}
@@ -173,6 +173,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func progressBar(cmd *cli.Command) *reports.Progress { return statusFor(cmd) }
+func (rs *runState) progressBar(cmd *cli.Command) *reports.Progress { return rs.statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

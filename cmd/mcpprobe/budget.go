@@ -10,10 +10,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func budgetCommand() *cli.Command {
+func (rs *runState) budgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "budget",
-		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME | --config FILE --all",
 		Flags: append([]cli.Flag{
@@ -27,14 +27,14 @@ func budgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			all, err := wantsAll(ctx, cmd)
+			all, err := rs.wantsAll(ctx, cmd)
 			if err != nil {
 				return err
 			}
 			if all {
-				return runAll(ctx, cmd, hosts.selected, "")
+				return rs.runAll(ctx, cmd, hosts.selected, "")
 			}
-			o := budget.Options{Hosts: hosts.selected, Filter: configFilter(ctx, cmd)}
+			o := budget.Options{Hosts: hosts.selected, Filter: rs.configFilter(ctx, cmd)}
 			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
 				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
 			}
@@ -48,17 +48,17 @@ func budgetCommand() *cli.Command {
 				}
 				o.View = &vh[0]
 			}
-			tf, err := openTrace(cmd)
+			tf, err := rs.openTrace(cmd)
 			if err != nil {
 				return err
 			}
 			defer tf.close()
-			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+			if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
 				return err
 			}
 			r, err := budget.Run(ctx, o)
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
 			if r.TokensErr != nil {
 				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: token counts unavailable: %v\n", r.TokensErr)
@@ -69,7 +69,7 @@ func budgetCommand() *cli.Command {
 			} else if cmd.Bool("show-cut") {
 				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
 			}
-			return emit(cmd, out)
+			return rs.emit(cmd, out)
 		},
 	}
 }

@@ -29,11 +29,11 @@ var callKinds = map[string]struct {
 	"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
 }
 
-func callCommand() *cli.Command   { return oneRequestCommand("call") }
-func readCommand() *cli.Command   { return oneRequestCommand("read") }
-func promptCommand() *cli.Command { return oneRequestCommand("prompt") }
+func (rs *runState) callCommand() *cli.Command   { return rs.oneRequestCommand("call") }
+func (rs *runState) readCommand() *cli.Command   { return rs.oneRequestCommand("read") }
+func (rs *runState) promptCommand() *cli.Command { return rs.oneRequestCommand("prompt") }
 
-func oneRequestCommand(name string) *cli.Command {
+func (rs *runState) oneRequestCommand(name string) *cli.Command {
 	k := callKinds[name]
 	flags := []cli.Flag{}
 	if k.args {
@@ -58,11 +58,11 @@ func oneRequestCommand(name string) *cli.Command {
 	}
 	return &cli.Command{
 		Name:   name,
-		Before: before(),
+		Before: rs.before(),
 		Usage:  k.usage,
 		Flags:  flags,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			target, what, err := splitCallArgs(ctx, cmd, k.noun)
+			target, what, err := rs.splitCallArgs(ctx, cmd, k.noun)
 			if err != nil {
 				return err
 			}
@@ -84,28 +84,28 @@ func oneRequestCommand(name string) *cli.Command {
 					return usageErr("--save %s: want a folder to write the raw bytes into", dir)
 				}
 			}
-			tf, err := openTrace(cmd)
+			tf, err := rs.openTrace(cmd)
 			if err != nil {
 				return err
 			}
-			spec, err := specFromFlags(cmd, target)
+			spec, err := rs.specFromFlags(cmd, target)
 			if err != nil {
 				tf.close()
 				return err
 			}
 			spec.Launch.Trace = tf.next()
 			o.Spec = spec
-			if p := progressLine(cmd); p != nil {
+			if p := rs.progressLine(cmd); p != nil {
 				p(spec.Target.Display())
 			}
 			r, err := call.Run(ctx, o)
 			tf.close()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
 			if dir := cmd.String("save"); dir != "" {
-				if err := save(dir, callPages(r), cmd.Root().ErrWriter); err != nil {
-					return writeFailed(cmd, "--save "+dir, err)
+				if err := rs.save(dir, callPages(r), cmd.Root().ErrWriter); err != nil {
+					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
 			out := outcome{command: name, target: r.Target, protocol: r.Protocol,
@@ -115,7 +115,7 @@ func oneRequestCommand(name string) *cli.Command {
 			if view != "" {
 				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
 			}
-			return emit(cmd, out)
+			return rs.emit(cmd, out)
 		},
 	}
 }
@@ -123,9 +123,9 @@ func oneRequestCommand(name string) *cli.Command {
 // splitCallArgs separates the target's words from the last word, the
 // tool, URI or prompt: `./server TOOL`, `URL TOOL`, `TOOL -- CMD ARGS…`,
 // `--config FILE SERVER TOOL`.
-func splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target []string, what string, err error) {
+func (rs *runState) splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target []string, what string, err error) {
 	pos := cmd.Args().Slice()
-	tail, dashed := afterDashes(ctx)
+	tail, dashed := rs.afterDashes()
 	if len(pos) == 0 {
 		return nil, "", usageErr("%s needs a target and a %s: mcpprobe %s ./server %s", cmd.Name, noun, cmd.Name, noun)
 	}

@@ -18,8 +18,8 @@ import (
 
 // specFromFlags fills a launch.Spec from the target words (or --config)
 // and the global flags, refusing what cannot apply to the target's kind.
-func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
-	t, err := resolveTarget(cmd, args)
+func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
+	t, err := rs.resolveTarget(cmd, args)
 	if err != nil {
 		return launch.Spec{}, err
 	}
@@ -42,10 +42,10 @@ func specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
 		return launch.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
 	}
-	interrupt.target.Store(t.Display())
+	rs.intr.target.Store(t.Display())
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
-	po.Phase = probePhase(cmd)
+	po.Phase = rs.probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
 }
 
@@ -82,7 +82,7 @@ type outcome struct {
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
-func emit(cmd *cli.Command, o outcome) error {
+func (rs *runState) emit(cmd *cli.Command, o outcome) error {
 	// What the launcher found when it let servers go that no analysis
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
@@ -92,17 +92,17 @@ func emit(cmd *cli.Command, o outcome) error {
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
-	if sig := interruptedBy(); sig != "" {
-		o.fail = interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
+	if sig := rs.interruptedBy(); sig != "" {
+		o.fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
 	}
 	if cmd.Bool("json") {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
-		if sig := interruptedBy(); sig != "" {
+		if sig := rs.interruptedBy(); sig != "" {
 			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
 		}
-		s := screenFor(cmd, &b)
+		s := rs.screenFor(cmd, &b)
 		if o.markdown {
 			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
@@ -116,14 +116,14 @@ func emit(cmd *cli.Command, o outcome) error {
 		}
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
-	clearStatus(cmd.Root()) // the progress line goes before the output comes
-	if !interrupt.printing.CompareAndSwap(false, true) {
+	rs.clearStatus() // the progress line goes before the output comes
+	if !rs.intr.printing.CompareAndSwap(false, true) {
 		return nil // the interrupt printed the failure envelope first
 	}
-	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
+	if err := rs.write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
-	interrupt.emitted.Store(true)
+	rs.intr.emitted.Store(true)
 	if len(tripped) > 0 {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
@@ -167,7 +167,7 @@ func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
 
 // failure maps a domain error to the CLI's exit codes: what the user asked
 // for is a usage error (2), a server that could not be probed is 3.
-func failure(err error) error {
+func (rs *runState) failure(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -179,7 +179,7 @@ func failure(err error) error {
 	if errors.As(err, &oe) {
 		return usageErr("%s", oe.Msg)
 	}
-	return cannotProbe(err, nil)
+	return rs.cannotProbe(err, nil)
 }
 
 // globalUse says which commands use each global flag. A command not
@@ -220,9 +220,9 @@ var notUsedBecause = map[string]string{
 
 // refuseUnused is part of every command's Before: a global flag the
 // command has no use for is a usage error, never silently ignored.
-func refuseUnused(cmd *cli.Command) error {
-	interrupt.command.Store(cmd.Name)
-	interrupt.leaf.Store(cmd)
+func (rs *runState) refuseUnused(cmd *cli.Command) error {
+	rs.intr.command.Store(cmd.Name)
+	rs.intr.leaf.Store(cmd)
 	if cmd.Int("max-bytes") < 0 {
 		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
 	}
@@ -252,10 +252,10 @@ func refuseUnused(cmd *cli.Command) error {
 // before is every command's Before: unused global flags are refused, and
 // --fail-on takes only the gates the command can trip (error, warning and
 // info for any command with findings, plus the categories in extra).
-func before(extra ...string) cli.BeforeFunc {
+func (rs *runState) before(extra ...string) cli.BeforeFunc {
 	g := gates(extra...)
 	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := checkFlags(ctx, cmd); err != nil {
+		if err := rs.checkFlags(ctx, cmd); err != nil {
 			return ctx, err
 		}
 		return g(ctx, cmd)
@@ -264,19 +264,19 @@ func before(extra ...string) cli.BeforeFunc {
 
 // checkFlags is what every command checks before it runs: no global flag
 // it has no use for, every value valid, no output path that is an input.
-func checkFlags(ctx context.Context, cmd *cli.Command) error {
-	if err := refuseUnused(cmd); err != nil {
+func (rs *runState) checkFlags(ctx context.Context, cmd *cli.Command) error {
+	if err := rs.refuseUnused(cmd); err != nil {
 		return err
 	}
 	if err := checkValues(cmd); err != nil {
 		return err
 	}
-	return checkPaths(targetArgs(ctx, cmd), cmd)
+	return checkPaths(rs.targetArgs(cmd), cmd)
 }
 
 // beforeNoGates is the Before of a command whose result has no findings.
-func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-	if err := checkFlags(ctx, cmd); err != nil {
+func (rs *runState) beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	if err := rs.checkFlags(ctx, cmd); err != nil {
 		return ctx, err
 	}
 	return noGates(ctx, cmd)

@@ -7,7 +7,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,7 +27,7 @@ import (
 // its ancestors' that are not Local. help and version are urfave's.
 func acceptedFlags(t *testing.T, path ...string) []string {
 	t.Helper()
-	app := newApp(io.Discard, io.Discard)
+	app := testApp()
 	chain := []*cli.Command{app}
 	c := app
 	for _, p := range path {

@@ -8,6 +8,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -31,7 +32,7 @@ func printHelp(w io.Writer, templ string, data any) {
 		cli.DefaultPrintHelp(w, templ, data)
 		return
 	}
-	width := termWidth(w)
+	width := termWidth(w, os.Getenv) // the library calls its HelpPrinter with no run: the process's own
 	if width <= 0 {
 		width = 80
 	}

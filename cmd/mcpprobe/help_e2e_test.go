@@ -5,7 +5,6 @@ package main
 // command's help lists the global flags it takes and no other.
 
 import (
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,7 +29,7 @@ func commandPaths() [][]string {
 			walk(s, p)
 		}
 	}
-	walk(newApp(io.Discard, io.Discard), nil)
+	walk(testApp(), nil)
 	return paths
 }
 
@@ -71,7 +70,7 @@ func TestHelpListsTheGlobalFlagsACommandTakes(t *testing.T) {
 		"protocol": "auto", "transport": "auto", "env": "A=b", "header": "X: y", "header-env": "X=HOME",
 		"fail-on": "error", "secret-env": "A",
 	}
-	root := newApp(io.Discard, io.Discard)
+	root := testApp()
 	for _, p := range commandPaths() {
 		if meta(p[0]) {
 			continue // help, version and completion probe nothing

@@ -6,7 +6,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,7 +136,7 @@ func TestJSONCommandsListed(t *testing.T) {
 			walk(s, p)
 		}
 	}
-	walk(newApp(io.Discard, io.Discard), nil)
+	walk(testApp(), nil)
 	sort.Strings(listed)
 	sort.Strings(inTree)
 	if !slices.Equal(listed, inTree) {

@@ -9,10 +9,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func malformedCommand() *cli.Command {
+func (rs *runState) malformedCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "malformed",
-		Before:    before(),
+		Before:    rs.before(),
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags: []cli.Flag{
@@ -20,11 +20,11 @@ func malformedCommand() *cli.Command {
 			&cli.StringFlag{Name: "args", Usage: "valid arguments `JSON` for --call: the baseline call, and where the cases start (default: built from the schema)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o, err := malformedOptions(ctx, cmd)
+			o, err := rs.malformedOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
@@ -33,9 +33,9 @@ func malformedCommand() *cli.Command {
 			r, err := malformed.Run(ctx, o)
 			closeTrace()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
-			return emit(cmd, outcome{
+			return rs.emit(cmd, outcome{
 				command: "malformed", target: r.Target, protocol: r.Protocol,
 				findings: r.Findings(), counts: r.Counts(),
 				section: func() []byte { return reports.MalformedJSON(r) },
@@ -46,12 +46,12 @@ func malformedCommand() *cli.Command {
 }
 
 // malformedOptions maps malformed's flags to malformed.Options.
-func malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options, error) {
-	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
+func (rs *runState) malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
 	if err != nil {
 		return malformed.Options{}, err
 	}
-	o := malformed.Options{Spec: spec, Progress: caseProgress(cmd, spec.Probe.Timeout)}
+	o := malformed.Options{Spec: spec, Progress: rs.caseProgress(cmd, spec.Probe.Timeout)}
 	for _, n := range cmd.StringSlice("call") {
 		if n == "" {
 			return o, usageErr("--call needs a tool name")

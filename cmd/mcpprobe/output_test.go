@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,13 +128,17 @@ func TestOutputExitCode(t *testing.T) {
 		{exitOK, true, exitWrite},
 	}
 	for _, tc := range tests {
-		o := &outputState{}
 		var stderr bytes.Buffer
-		if got := o.exitCode(tc.code, &stderr, tc.proxy); got != tc.code || stderr.Len() > 0 {
+		rs := newRunState(nil, io.Discard, &stderr, os.LookupEnv, os.Environ)
+		if tc.proxy {
+			rs.intr.command.Store("proxy")
+		}
+		o := &rs.outputs
+		if got := rs.exitCode(tc.code); got != tc.code || stderr.Len() > 0 {
 			t.Errorf("no failure: exit %d became %d", tc.code, got)
 		}
 		o.fail("--trace t.jsonl", errors.New("no space left on device"))
-		if got := o.exitCode(tc.code, &stderr, tc.proxy); got != tc.want {
+		if got := rs.exitCode(tc.code); got != tc.want {
 			t.Errorf("exit %d (proxy %v) with a failed write = %d, want %d", tc.code, tc.proxy, got, tc.want)
 		}
 		if !strings.Contains(stderr.String(), "writing --trace t.jsonl failed: no space left on device") {

@@ -20,10 +20,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func reportCommand() *cli.Command {
+func (rs *runState) reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before("cut", "schema-drop", "lint-error", "lint-warning"),
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
 		Flags: append([]cli.Flag{
@@ -42,11 +42,11 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			all, err := wantsAll(ctx, cmd)
+			all, err := rs.wantsAll(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: configFilter(ctx, cmd)}
+			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: rs.configFilter(ctx, cmd)}
 			var committed []byte
 			if file := cmd.String("check"); file != "" {
 				if cmd.Bool("json") || cmd.String("out") != "" {
@@ -66,30 +66,30 @@ func reportCommand() *cli.Command {
 				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
 			}
 			if all {
-				return runAll(ctx, cmd, hosts.selected, o.Date)
+				return rs.runAll(ctx, cmd, hosts.selected, o.Date)
 			}
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
 			defer tf.close()
-			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+			if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
 				return err
 			}
 			// The probe is connection 1; each server the optional sections
 			// start takes the next number.
 			o.Spec.Launch.Record = tf.recorder()
 			if cmd.Bool("bench") {
-				prog := progressBar(cmd)
+				prog := rs.progressBar(cmd)
 				defer prog.Done()
 				o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
 					Hosts: budget.Known(), Progress: prog.Report}
 			}
 			if cmd.Bool("faults") {
-				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}
+				o.Faults = &faults.ScenarioOptions{Progress: rs.newFaultsProgress(cmd).step}
 			}
 			if cmd.Bool("malformed") {
-				o.Malformed = &malformed.Options{Progress: caseProgress(cmd, cmd.Duration("timeout"))}
+				o.Malformed = &malformed.Options{Progress: rs.caseProgress(cmd, cmd.Duration("timeout"))}
 			}
 			for _, c := range repeated(cmd, "call") {
 				name, args, _ := strings.Cut(c, "=")
@@ -107,12 +107,12 @@ func reportCommand() *cli.Command {
 			}
 			r, err := report.Run(ctx, o)
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
 			if committed != nil {
 				return checkReport(cmd, r, committed)
 			}
-			return emit(cmd, reportOutcome(r))
+			return rs.emit(cmd, reportOutcome(r))
 		},
 	}
 }

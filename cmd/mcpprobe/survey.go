@@ -16,10 +16,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func surveyCommand() *cli.Command {
+func (rs *runState) surveyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "survey",
-		Before: beforeNoGates,
+		Before: rs.beforeNoGates,
 		Usage:  "probe many servers (a fleet's JSON lines, host configs, registry server.json), one JSON line each",
 		ArgsUsage: "INPUT… (JSON lines of {id, command, args, env, url, headers}, host config files, server.json)\n" +
 			"   mcpprobe survey merge PART… -o FILE\n   mcpprobe survey summary RESULTS",
@@ -35,13 +35,13 @@ func surveyCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "with", Local: true, Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
 			&cli.StringFlag{Name: "hosts", Local: true, Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 		},
-		Commands: []*cli.Command{surveyMergeCommand(), surveySummaryCommand()},
-		Action:   runSurvey,
+		Commands: []*cli.Command{rs.surveyMergeCommand(), rs.surveySummaryCommand()},
+		Action:   rs.runSurvey,
 	}
 }
 
-func runSurvey(ctx context.Context, cmd *cli.Command) error {
-	inputs := targetArgs(ctx, cmd)
+func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
+	inputs := rs.targetArgs(cmd)
 	if len(inputs) == 0 {
 		return usageErr("survey needs at least one input: a JSON-lines file of servers, a host config file, or a server.json")
 	}
@@ -59,7 +59,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Duration("per-server-timeout") <= 0 {
 		return usageErr("--per-server-timeout %v: give a positive duration", cmd.Duration("per-server-timeout"))
 	}
-	shard, err := survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), os.Getenv("JOB_COMPLETION_INDEX"))
+	shard, err := survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), rs.getenv("JOB_COMPLETION_INDEX"))
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -99,7 +99,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	var prior *survey.Prior
 	if path != "" {
 		if out, prior, err = survey.CreateOutput(path, cmd.Bool("resume")); err != nil {
-			return writeFailed(cmd, "-o "+path, err)
+			return rs.writeFailed(cmd, "-o "+path, err)
 		}
 		defer out.Close()
 	}
@@ -128,7 +128,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		o.Skip = func(id string) bool { return prior.IDs[id] }
 	}
 	o.Emit = func(r *survey.Record) error { return out.Write(reports.SurveyLine(version, r)) }
-	st := statusFor(cmd)
+	st := rs.statusFor(cmd)
 	if st.On() {
 		start := time.Now()
 		o.Progress = func(c survey.Tally) {
@@ -136,7 +136,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	res, err := survey.Run(ctx, o)
-	clearStatus(cmd.Root())
+	rs.clearStatus()
 	if errors.Is(err, survey.ErrInterrupted) {
 		fmt.Fprintf(errw, "mcpprobe: survey interrupted: %s; the servers in flight were not written, and --resume probes them\n", res.Describe())
 		return nil // the signal's exit code is run's
@@ -147,7 +147,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 			return usageErr("survey input: %v", err)
 		}
 		if res != nil && res.Done > 0 || pe != nil && pe.Op == "write" {
-			return writeFailed(cmd, "the output", err)
+			return rs.writeFailed(cmd, "the output", err)
 		}
 		return usageErr("survey input: %v", err)
 	}
@@ -234,14 +234,14 @@ func splitWords(s string) ([]string, error) {
 	return words, nil
 }
 
-func surveyMergeCommand() *cli.Command {
+func (rs *runState) surveyMergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Before:    beforeNoGates,
+		Before:    rs.beforeNoGates,
 		Usage:     "combine the parts of a sharded survey into one file, refusing overlaps and gaps",
 		ArgsUsage: "PART… -o FILE",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			parts := targetArgs(ctx, cmd)
+			parts := rs.targetArgs(cmd)
 			if len(parts) == 0 {
 				return usageErr("survey merge needs the part files: survey merge part-*.jsonl -o results.jsonl")
 			}
@@ -251,7 +251,7 @@ func surveyMergeCommand() *cli.Command {
 				// stdout gets all of it or nothing.
 				res, err := survey.Merge(parts, cmd.Root().Writer)
 				if err != nil {
-					return mergeErr(cmd, err)
+					return rs.mergeErr(cmd, err)
 				}
 				mergeDone(cmd, res)
 				return nil
@@ -264,9 +264,9 @@ func surveyMergeCommand() *cli.Command {
 			})
 			switch {
 			case merr != nil:
-				return mergeErr(cmd, merr)
+				return rs.mergeErr(cmd, merr)
 			case err != nil:
-				return writeFailed(cmd, "-o "+path, err)
+				return rs.writeFailed(cmd, "-o "+path, err)
 			}
 			mergeDone(cmd, res)
 			return nil
@@ -284,23 +284,23 @@ func mergeDone(cmd *cli.Command, res survey.MergeResult) {
 
 // mergeErr: parts that cannot be merged are the user's to fix (exit 2);
 // a write that failed is exit 4, as for every output.
-func mergeErr(cmd *cli.Command, err error) error {
+func (rs *runState) mergeErr(cmd *cli.Command, err error) error {
 	var me *survey.MergeError
 	var pe *os.PathError
 	if errors.As(err, &me) || errors.As(err, &pe) && pe.Op != "write" {
 		return usageErr("survey merge: %v", err)
 	}
-	return writeFailed(cmd, "the output", err)
+	return rs.writeFailed(cmd, "the output", err)
 }
 
-func surveySummaryCommand() *cli.Command {
+func (rs *runState) surveySummaryCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "summary",
-		Before:    beforeNoGates,
+		Before:    rs.beforeNoGates,
 		Usage:     "a markdown census of a survey's results",
 		ArgsUsage: "RESULTS… (> SURVEY.md, or -o SURVEY.md)",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			files := targetArgs(ctx, cmd)
+			files := rs.targetArgs(cmd)
 			if len(files) == 0 {
 				return usageErr("survey summary needs a results file: survey summary results.jsonl > SURVEY.md")
 			}
@@ -310,7 +310,7 @@ func surveySummaryCommand() *cli.Command {
 			}
 			var b bytes.Buffer
 			reports.SurveySummary(&b, c)
-			return write(cmd, cmd.Root().Writer, nil, b.Bytes())
+			return rs.write(cmd, cmd.Root().Writer, nil, b.Bytes())
 		},
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -51,47 +50,20 @@ func globalFlags() []cli.Flag {
 	}
 }
 
-// known holds every secret any target of this run was given: whatever
-// is printed or written, by any command, is redacted with all of them.
-var known struct {
-	mu      sync.Mutex
-	secrets []string
-	// r is the redactor of secrets, made again only when one is added:
-	// stderr asks for it on every write.
-	r *transport.Redactor
-}
-
-func addSecrets(v []string) {
-	known.mu.Lock()
-	known.secrets = append(known.secrets, v...)
-	known.r = nil
-	known.mu.Unlock()
-}
-
-// redactor hides every secret known so far.
-func redactor() *transport.Redactor {
-	known.mu.Lock()
-	defer known.mu.Unlock()
-	if known.r == nil {
-		known.r = transport.NewRedactor(known.secrets)
-	}
-	return known.r
-}
-
 // targetArgs are the target's words: the positional arguments, then
 // whatever followed "--".
-func targetArgs(ctx context.Context, cmd *cli.Command) []string {
-	tail, _ := afterDashes(ctx)
+func (rs *runState) targetArgs(cmd *cli.Command) []string {
+	tail, _ := rs.afterDashes()
 	return append(cmd.Args().Slice(), tail...)
 }
 
 // resolveTarget reads the target from --config or the arguments.
-func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
+func (rs *runState) resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	var t launch.Target
 	var err error
 	if cfg := cmd.String("config"); cfg != "" {
 		if len(args) != 1 {
-			list, err := launch.ListConfig(cfg, os.LookupEnv)
+			list, err := launch.ListConfig(cfg, rs.lookupEnv)
 			if err != nil {
 				return t, configErr(cfg, err)
 			}
@@ -104,7 +76,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 			}
 			return t, usageErr("--config %s takes one server name, got %d words; its servers: %s", cfg, len(args), strings.Join(names, ", "))
 		}
-		t, err = launch.FromConfig(cfg, args[0], os.LookupEnv)
+		t, err = launch.FromConfig(cfg, args[0], rs.lookupEnv)
 		if err != nil {
 			return t, configErr(cfg, err)
 		}
@@ -131,7 +103,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 				t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
 			}
 		}
-		if v, ok := os.LookupEnv(name); ok {
+		if v, ok := rs.lookupEnv(name); ok {
 			t.Secrets = append(t.Secrets, launch.SecretValue(v)...)
 		}
 	}
@@ -141,7 +113,7 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 		if !ok || name == "" || envVar == "" {
 			return t, usageErr("--header-env %q: want Name=VAR", he)
 		}
-		v, set := os.LookupEnv(envVar)
+		v, set := rs.lookupEnv(envVar)
 		if !set {
 			return t, usageErr("--header-env %s: environment variable %s is not set", name, envVar)
 		}
@@ -159,22 +131,22 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	// A server may inherit mcpprobe's own environment (launch builds it):
 	// whatever credential is there is a secret of the run too.
 	if t.Kind == "stdio" {
-		t.Secrets = append(t.Secrets, launch.InheritedSecrets(os.Environ())...)
+		t.Secrets = append(t.Secrets, launch.InheritedSecrets(rs.environ())...)
 	}
-	addSecrets(t.Secrets)
+	rs.secrets.add(t.Secrets)
 	return t, nil
 }
 
 // wireOptions are the options every command that probes a server starts
 // from: the target named by args (or --config) and the global flags, a
 // trace from tf, and the progress line.
-func wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, error) {
-	spec, err := specFromFlags(cmd, args)
+func (rs *runState) wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, error) {
+	spec, err := rs.specFromFlags(cmd, args)
 	if err != nil {
 		return wire.Options{}, err
 	}
 	spec.Launch.Trace = tf.next()
-	return wire.Options{Spec: spec, Progress: progressLine(cmd)}, nil
+	return wire.Options{Spec: spec, Progress: rs.progressLine(cmd)}, nil
 }
 
 // traceFile is --trace FILE, opened once per run. Every server the run
@@ -188,6 +160,7 @@ type traceFile struct {
 	f        *os.File
 	path     string
 	outs     *outputState // where a failed write is told
+	redact   func() *transport.Redactor
 	numbered bool
 	rec      *transport.Recorder
 	traces   []*transport.Trace
@@ -195,8 +168,8 @@ type traceFile struct {
 }
 
 // openTrace opens --trace for a command that starts one server.
-func openTrace(cmd *cli.Command) (*traceFile, error) {
-	tf := &traceFile{stderr: cmd.Root().ErrWriter, outs: outputsOf(cmd)}
+func (rs *runState) openTrace(cmd *cli.Command) (*traceFile, error) {
+	tf := &traceFile{stderr: cmd.Root().ErrWriter, outs: &rs.outputs, redact: rs.redactor}
 	if path := cmd.String("trace"); path != "" {
 		f, err := openStream(path)
 		if err != nil {
@@ -210,8 +183,8 @@ func openTrace(cmd *cli.Command) (*traceFile, error) {
 }
 
 // openTraces opens --trace for a command that may start several servers.
-func openTraces(cmd *cli.Command) (*traceFile, error) {
-	tf, err := openTrace(cmd)
+func (rs *runState) openTraces(cmd *cli.Command) (*traceFile, error) {
+	tf, err := rs.openTrace(cmd)
 	if tf != nil {
 		tf.numbered = true
 	}
@@ -229,7 +202,7 @@ func (tf *traceFile) next() *transport.Trace {
 		return tf.recorder().Trace(time.Now())
 	}
 	t := transport.NewTrace(time.Now())
-	_ = t.Stream(tf.f, redactor().Bytes)
+	_ = t.Stream(tf.f, tf.redact().Bytes)
 	tf.traces = append(tf.traces, t)
 	return t
 }
@@ -243,7 +216,7 @@ func (tf *traceFile) recorder() *transport.Recorder {
 		return nil
 	}
 	if tf.rec == nil {
-		tf.rec = transport.NewRecorder(tf.f, redactor().Bytes)
+		tf.rec = transport.NewRecorder(tf.f, tf.redact().Bytes)
 	}
 	return tf.rec
 }
@@ -275,14 +248,14 @@ func (tf *traceFile) close() {
 
 // progressLine says which target is being started on the progress line;
 // nil when there is no line.
-func progressLine(cmd *cli.Command) func(string) {
-	st := statusFor(cmd)
+func (rs *runState) progressLine(cmd *cli.Command) func(string) {
+	st := rs.statusFor(cmd)
 	if !st.On() {
 		return nil
 	}
 	return func(target string) {
 		if target != "" {
-			st.Step("starting " + reports.Escape(redactor().String(target)))
+			st.Step("starting " + reports.Escape(rs.redactor().String(target)))
 		}
 	}
 }
@@ -303,7 +276,7 @@ func launchOptions(cmd *cli.Command) launch.Options {
 // cannotProbe is exit code 3 with the failure's three parts, what
 // happened, what was received (each line escaped: it is the server's
 // text) and what to try, and every secret hidden.
-func cannotProbe(err error, redact *transport.Redactor) error {
+func (rs *runState) cannotProbe(err error, redact *transport.Redactor) error {
 	// Every exit-3 message has its three parts, whichever path it came
 	// by: an error no launcher explained still says what is known.
 	fe := &probe.FatalError{What: err.Error()}
@@ -323,7 +296,7 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 	}
 	msg := fe.What + "\nReceived: " + strings.Join(lines, "\n  ") + "\nTry: " + try
 	if redact == nil {
-		redact = redactor()
+		redact = rs.redactor()
 	}
 	what, whatHid := redact.Bytes([]byte(fe.What))
 	recv, receivedHid := redact.Bytes([]byte(strings.Join(lines, "\n")))
@@ -335,8 +308,8 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 
 // write sends the output where --out says, with every secret of the run
 // hidden.
-func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
-	b, redacted := redactor().Bytes(b)
+func (rs *runState) write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
+	b, redacted := rs.redactor().Bytes(b)
 	if redacted {
 		// Secrets never leave, even where the output would be the
 		// server's bytes: the output says it was changed.
@@ -350,12 +323,12 @@ func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) 
 	}
 	if path := cmd.String("out"); path != "" && path != "-" {
 		if err := writeOutput(path, b); err != nil {
-			return writeFailed(cmd, "--out "+path, err)
+			return rs.writeFailed(cmd, "--out "+path, err)
 		}
 		return nil
 	}
 	if _, err := stdout.Write(b); err != nil {
-		return writeFailed(cmd, "the output", err)
+		return rs.writeFailed(cmd, "the output", err)
 	}
 	return nil
 }

@@ -16,14 +16,10 @@ import (
 // value and the fix, then a pointer to the command's --help (run adds
 // it), never the whole help on top.
 
-// argsKey holds the command line as given, so that a usage error can
-// quote it back corrected (the forgotten "--").
-type argsKey struct{}
-
 // onUsageError is every command's OnUsageError: what urfave/cli reports
 // about the command line, in the user's terms.
-func onUsageError(ctx context.Context, cmd *cli.Command, err error, _ bool) error {
-	return usageErr("%s", parseMessage(ctx, cmd, err.Error()))
+func (rs *runState) onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	return usageErr("%s", parseMessage(rs.args, cmd, err.Error()))
 }
 
 var (
@@ -33,9 +29,9 @@ var (
 )
 
 // parseMessage rewrites one of urfave/cli's parse errors.
-func parseMessage(ctx context.Context, cmd *cli.Command, msg string) string {
+func parseMessage(args []string, cmd *cli.Command, msg string) string {
 	if m := reUnknown.FindStringSubmatch(msg); m != nil {
-		return unknownFlag(ctx, cmd, m[1])
+		return unknownFlag(args, cmd, m[1])
 	}
 	if m := reNoValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(cmd, m[1])
@@ -50,9 +46,8 @@ func parseMessage(ctx context.Context, cmd *cli.Command, msg string) string {
 
 // unknownFlag names the flag, the flag it may be a typo of, and, when it
 // follows the target's command, says where the server's own flags go.
-func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
+func unknownFlag(args []string, cmd *cli.Command, name string) string {
 	typed := dash(name)
-	args, _ := ctx.Value(argsKey{}).([]string)
 	for _, a := range args {
 		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
 			typed, _, _ = strings.Cut(a, "=")
@@ -60,7 +55,7 @@ func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
 		}
 	}
 	msg := "unknown flag " + typed
-	if fixed, ok := dashFix(ctx, cmd, name); ok {
+	if fixed, ok := dashFix(args, cmd, name); ok {
 		return msg + "; a flag of the server's goes after --: " + fixed
 	}
 	if near := nearestFlag(cmd, name); near != "" {
@@ -72,8 +67,7 @@ func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
 // dashFix rewrites the command line with "--" before the target when an
 // unknown flag comes after a word that is not ours: `wire ./server
 // -banner` was meant as `wire -- ./server -banner`.
-func dashFix(ctx context.Context, cmd *cli.Command, name string) (string, bool) {
-	args, _ := ctx.Value(argsKey{}).([]string)
+func dashFix(args []string, cmd *cli.Command, name string) (string, bool) {
 	if cmd.Root() == cmd || len(args) == 0 {
 		return "", false
 	}
@@ -287,7 +281,7 @@ func subcommandOf(root *cli.Command, args []string) string {
 }
 
 // helpCommand is `mcpprobe help [COMMAND]`.
-func helpCommand() *cli.Command {
+func (rs *runState) helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
 		Usage:     "show the help of mcpprobe or of a command",
@@ -310,7 +304,7 @@ func helpCommand() *cli.Command {
 }
 
 // versionCommand is `mcpprobe version`, the same line as --version.
-func versionCommand() *cli.Command {
+func (rs *runState) versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print mcpprobe's version",
@@ -326,7 +320,7 @@ func versionCommand() *cli.Command {
 
 // rootAction runs for `mcpprobe` alone (its help) and for a word that is
 // no command.
-func rootAction(ctx context.Context, cmd *cli.Command) error {
+func (rs *runState) rootAction(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return unknownCommand(cmd, cmd.Args().First())
 	}
@@ -335,10 +329,10 @@ func rootAction(ctx context.Context, cmd *cli.Command) error {
 		// servers does not take are refused as it refuses them.
 		cmd.Name = "servers"
 		defer func() { cmd.Name = "mcpprobe" }()
-		if err := refuseUnused(cmd); err != nil {
+		if err := rs.refuseUnused(cmd); err != nil {
 			return err
 		}
-		return listServers(cmd)
+		return rs.listServers(cmd)
 	}
 	return cli.ShowRootCommandHelp(cmd)
 }
@@ -382,10 +376,10 @@ func configureCompletion(c *cli.Command) {
 }
 
 // setUsageErrors gives every command the one usage-error path.
-func setUsageErrors(c *cli.Command) {
-	c.OnUsageError = onUsageError
+func (rs *runState) setUsageErrors(c *cli.Command) {
+	c.OnUsageError = rs.onUsageError
 	for _, s := range c.Commands {
-		setUsageErrors(s)
+		rs.setUsageErrors(s)
 	}
 }
 
