@@ -27,11 +27,13 @@ func wholeConfigFlags() []cli.Flag {
 }
 
 // allConflicts are the flags of a command that take one server and so
-// cannot go with --all.
-var allConflicts = map[string][]string{
-	"budget": {"view", "show-cut"},
-	"report": {"check", "ref", "bench", "faults", "malformed", "call"},
-	"wire":   {"save"},
+// cannot go with --all. A function, so that the table cannot be changed.
+func allConflicts() map[string][]string {
+	return map[string][]string{
+		"budget": {"view", "show-cut"},
+		"report": {"check", "ref", "bench", "faults", "malformed", "call"},
+		"wire":   {"save"},
+	}
 }
 
 // wantsAll checks --all and --jobs: --all needs --config and no server
@@ -53,7 +55,7 @@ func (rs *runState) wantsAll(ctx context.Context, cmd *cli.Command) (bool, error
 	if cmd.Int("jobs") < 1 {
 		return false, usageErr("--jobs %d: want 1 or more", cmd.Int("jobs"))
 	}
-	for _, f := range allConflicts[cmd.Name] {
+	for _, f := range allConflicts()[cmd.Name] {
 		if cmd.IsSet(f) {
 			return false, usageErr("--%s takes one server; --all runs every server of %s: drop one of them", f, cfg)
 		}

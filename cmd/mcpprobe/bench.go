@@ -35,10 +35,10 @@ func benchFlags() []cli.Flag {
 func (rs *runState) benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Before:    rs.before(),
+		Before:    rs.before,
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
-		Flags:     benchFlags(),
+		Flags:     flags(benchFlags(), targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("bench")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.benchOptions(ctx, cmd)
 			if err != nil {

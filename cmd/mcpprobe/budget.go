@@ -13,15 +13,15 @@ import (
 func (rs *runState) budgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "budget",
-		Before:    rs.before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before,
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
+		Flags: flags(append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT to override its description cut (repeatable, or comma-separated); default every known host and all"},
 			&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 			&cli.BoolFlag{Name: "show-cut", Usage: "print the delivered head and the lost tail of every cut text"},
 			&cli.StringFlag{Name: "view", Usage: "print, as markdown, exactly what `HOST` delivers to the model"},
-		}, wholeConfigFlags()...),
+		}, wholeConfigFlags()...), probing("budget", "cut", "schema-drop", "lint-error", "lint-warning")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hosts, err := selectHosts(cmd)
 			if err != nil {

@@ -17,16 +17,21 @@ import (
 )
 
 // callKinds are the three one-request commands: the request each makes,
-// what its last word names, and whether it takes arguments.
-var callKinds = map[string]struct {
+// what its last word names, and whether it takes arguments. A function,
+// so that the table cannot be changed.
+func callKinds() map[string]callKind {
+	return map[string]callKind{
+		"call":   {callresult.KindTool, "TOOL", true, "call one tool and show its raw result, what each host delivers of it, and how a long call fares"},
+		"read":   {callresult.KindResource, "URI", false, "read one resource (resources/read) and show its raw result and what each host delivers of it"},
+		"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
+	}
+}
+
+type callKind struct {
 	kind  callresult.Kind
 	noun  string
 	args  bool
 	usage string
-}{
-	"call":   {callresult.KindTool, "TOOL", true, "call one tool and show its raw result, what each host delivers of it, and how a long call fares"},
-	"read":   {callresult.KindResource, "URI", false, "read one resource (resources/read) and show its raw result and what each host delivers of it"},
-	"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
 }
 
 func (rs *runState) callCommand() *cli.Command   { return rs.oneRequestCommand("call") }
@@ -34,16 +39,16 @@ func (rs *runState) readCommand() *cli.Command   { return rs.oneRequestCommand("
 func (rs *runState) promptCommand() *cli.Command { return rs.oneRequestCommand("prompt") }
 
 func (rs *runState) oneRequestCommand(name string) *cli.Command {
-	k := callKinds[name]
-	flags := []cli.Flag{}
+	k := callKinds()[name]
+	own := []cli.Flag{}
 	if k.args {
-		flags = append(flags,
+		own = append(own,
 			&cli.StringFlag{Name: "args", Usage: "the arguments as one JSON `OBJECT`"},
 			&cli.GenericFlag{Name: "arg", Value: &repeatedFlag{}, Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
 			&cli.BoolFlag{Name: "no-validate", Usage: "send arguments that do not match the inputSchema (or lack a prompt's required ones) anyway"},
 		)
 	}
-	flags = append(flags,
+	own = append(own,
 		&cli.BoolFlag{Name: "progress", Usage: "send a progressToken and show the notifications/progress timeline"},
 		&cli.DurationFlag{Name: "cancel-after", Usage: "cancel the call after `D` (notifications/cancelled; tasks/cancel with --task) and show what the server does"},
 		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON` (declares the elicitation capability)"},
@@ -54,13 +59,17 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
 	if name == "call" {
-		flags = append(flags, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
+		own = append(own, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
+	}
+	bounds := boundFlags()
+	if name == "read" {
+		bounds = without(bounds, "max-pages") // a resource is one read, never a list
 	}
 	return &cli.Command{
 		Name:   name,
-		Before: rs.before(),
+		Before: rs.before,
 		Usage:  k.usage,
-		Flags:  flags,
+		Flags:  flags(own, targetFlags(), bounds, outputFlags(), gateFlags(name)),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			target, what, err := rs.splitCallArgs(ctx, cmd, k.noun)
 			if err != nil {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
@@ -21,9 +19,6 @@ import (
 func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (launch.Spec, error) {
 	t, err := rs.resolveTarget(cmd, args)
 	if err != nil {
-		return launch.Spec{}, err
-	}
-	if err := checkProtocolTransport(cmd); err != nil {
 		return launch.Spec{}, err
 	}
 	if t.Kind == "stdio" && len(t.Headers) > 0 {
@@ -47,20 +42,6 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (launch.Spec,
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = rs.probePhase(cmd)
 	return launch.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
-}
-
-// checkProtocolTransport refuses a --protocol or --transport value
-// mcpprobe cannot use: a survey, which builds no Spec of its own, checks
-// them too, or a typo would probe every server with auto.
-func checkProtocolTransport(cmd *cli.Command) error {
-	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
-		return usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
-			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
-	}
-	if mode := cmd.String("transport"); mode != "auto" && mode != "streamable" && mode != "sse" {
-		return usageErr("--transport %q: want auto, streamable or sse", mode)
-	}
-	return nil
 }
 
 // outcome is what a command hands to emit: the envelope's facts, what the
@@ -182,102 +163,14 @@ func (rs *runState) failure(err error) error {
 	return rs.cannotProbe(err, nil)
 }
 
-// globalUse says which commands use each global flag. A command not
-// listed for a flag refuses it with exit 2: no flag is accepted and
-// ignored. --fail-on is checked apart, per gate (gates).
-var globalUse = map[string][]string{
-	"json":             {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"out":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge", "summary"},
-	"timeout":          {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"startup-timeout":  {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "prompt", "survey"},
-	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"secret-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"inherit-env":      {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "servers"},
-	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
-	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
-	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
-	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
-	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
-	"verbose":          {"wire", "report", "budget", "faults", "call", "read", "prompt"},
-}
-
-// notUsedBecause says why a command refuses a global flag where the list
-// of those that take it would not.
-var notUsedBecause = map[string]string{
-	"inherit-env proxy":  "the proxy passes its server the whole environment its host gave it, as the host chose it",
-	"inherit-env survey": "survey gives each server its entry's env, PATH and a private HOME and TMPDIR, and nothing else",
-}
-
-// refuseUnused is part of every command's Before: a global flag the
-// command has no use for is a usage error, never silently ignored.
-func (rs *runState) refuseUnused(cmd *cli.Command) error {
+// before is every command's Before: the run notes which command it is
+// in, then makes the checks no one flag's Validator can: a combination of
+// values that cannot hold, an output path that is an input.
+func (rs *runState) before(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	rs.intr.command.Store(cmd.Name)
 	rs.intr.leaf.Store(cmd)
-	if cmd.Int("max-bytes") < 0 {
-		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
-	}
-	var names []string
-	for name := range globalUse {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !cmd.IsSet(name) {
-			continue
-		}
-		uses := false
-		for _, c := range globalUse[name] {
-			uses = uses || c == cmd.Name
-		}
-		if why := notUsedBecause[name+" "+cmd.Name]; !uses && why != "" {
-			return usageErr("--%s does not apply to %s: %s", name, cmd.Name, why)
-		}
-		if !uses {
-			return usageErr("--%s does not apply to %s; it applies to %s", name, cmd.Name, strings.Join(globalUse[name], ", "))
-		}
-	}
-	return nil
-}
-
-// before is every command's Before: unused global flags are refused, and
-// --fail-on takes only the gates the command can trip (error, warning and
-// info for any command with findings, plus the categories in extra).
-func (rs *runState) before(extra ...string) cli.BeforeFunc {
-	g := gates(extra...)
-	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := rs.checkFlags(ctx, cmd); err != nil {
-			return ctx, err
-		}
-		return g(ctx, cmd)
-	}
-}
-
-// checkFlags is what every command checks before it runs: no global flag
-// it has no use for, every value valid, no output path that is an input.
-func (rs *runState) checkFlags(ctx context.Context, cmd *cli.Command) error {
-	if err := rs.refuseUnused(cmd); err != nil {
-		return err
-	}
 	if err := checkValues(cmd); err != nil {
-		return err
-	}
-	return checkPaths(rs.targetArgs(cmd), cmd)
-}
-
-// beforeNoGates is the Before of a command whose result has no findings.
-func (rs *runState) beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-	if err := rs.checkFlags(ctx, cmd); err != nil {
 		return ctx, err
 	}
-	return noGates(ctx, cmd)
+	return ctx, checkPaths(rs.targetArgs(cmd), cmd)
 }

@@ -14,16 +14,16 @@ import (
 func (rs *runState) diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "diff",
-		Before: rs.before("drift"),
+		Before: rs.before,
 		Usage:  "compare what a server sends with reference definitions, or two servers",
 		ArgsUsage: "--ref FILE TARGET | A -- B   (TARGET, A, B: a command, a URL, or a reference file:\n" +
 			"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
 			"   an mcpprobe snapshot, wire --json output, or a wire --save directory)",
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory)"},
 			&cli.StringSliceFlag{Name: "ignore", Usage: "leave `PART,…` out of the comparison on purpose: tools, prompts, resources, templates,\n" +
 				"   instructions, server-name, server-version, server-info, protocol, capabilities (each must be one the sides record)"},
-		},
+		}, targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("diff", "drift")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			tf, err := rs.openTraces(cmd)
 			if err != nil {
@@ -100,9 +100,10 @@ func (rs *runState) diffSource(cmd *cli.Command, args []string, tf *traceFile) (
 func (rs *runState) snapshotCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "snapshot",
-		Before:    rs.beforeNoGates,
+		Before:    rs.before,
 		Usage:     "pin today's definitions in a lock file (diff --ref it later)",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
+		Flags:     flags(nil, targetFlags(), boundFlags(), without(outputFlags(), "verbose")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			tf, err := rs.openTrace(cmd)
 			if err != nil {

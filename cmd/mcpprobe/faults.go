@@ -58,7 +58,7 @@ func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
 }
 
 func (rs *runState) faultsCommand() *cli.Command {
-	flags := append(faultFlags(),
+	own := append(faultFlags(),
 		&cli.StringFlag{Name: "client", Value: "spec", Usage: "`POLICY` for stray stdout text: spec, strict (Go SDK), lenient (mcp-go), ts (TypeScript SDK), or all"},
 		&cli.BoolFlag{Name: "restart", Usage: "respawn the server when the connection closes and retry the failed call once"},
 		&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to call (repeatable; round robin); default the read-only tools"},
@@ -67,10 +67,10 @@ func (rs *runState) faultsCommand() *cli.Command {
 	)
 	return &cli.Command{
 		Name:      "faults",
-		Before:    rs.before(),
+		Before:    rs.before,
 		Usage:     "inject faults between a client and the server, and show what the client sees",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
-		Flags:     flags,
+		Flags:     flags(own, probing("faults")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.faultsOptions(ctx, cmd)
 			if err != nil {

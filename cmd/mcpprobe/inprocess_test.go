@@ -15,6 +15,17 @@ func testApp() *cli.Command {
 	return newRunState(strings.NewReader(""), io.Discard, io.Discard, os.LookupEnv, os.Environ).newApp()
 }
 
+// takesFlag is whether the command (a path of words) declares the flag.
+func takesFlag(command, flag string) bool {
+	c := testApp()
+	for _, w := range strings.Fields(command) {
+		if c = c.Command(w); c == nil {
+			return false
+		}
+	}
+	return lookupFlag(c, flag) != nil
+}
+
 // inProcess is one run of mcpprobe in this process, with fake streams and
 // the environment env (KEY=VALUE) on top of nothing: what it printed and
 // its exit code.

@@ -125,7 +125,7 @@ func TestJSONCommandsListed(t *testing.T) {
 				continue
 			}
 			p := append(append([]string{}, path...), s.Name)
-			if slices.Contains(globalUse["json"], s.Name) {
+			if lookupFlag(s, "json") != nil {
 				inTree = append(inTree, s.Name)
 			} else if _, ok := jsonCommands[s.Name]; !ok {
 				r := mcpprobe(t, append(p, "--json")...)

@@ -45,17 +45,22 @@ const (
 // whichever ends it: left to Go's default, SIGHUP killed mcpprobe on the
 // spot and SIGQUIT dumped its goroutines, both leaving every server and
 // the daemons they started running.
-var stopSignals = []struct {
+func stopSignals() []stopSignal {
+	return []stopSignal{
+		{syscall.SIGHUP, "SIGHUP", exitHangup},
+		{os.Interrupt, "SIGINT", exitInterrupted},
+		{syscall.SIGQUIT, "SIGQUIT", exitQuit},
+		{syscall.SIGTERM, "SIGTERM", exitTerminated},
+		// Not caught as the others: see ownPipeBroken.
+		{syscall.SIGPIPE, "SIGPIPE", exitBrokenPipe},
+	}
+}
+
+// stopSignal is a signal that ends a run, its name and the exit code.
+type stopSignal struct {
 	sig  os.Signal
 	name string
 	code int
-}{
-	{syscall.SIGHUP, "SIGHUP", exitHangup},
-	{os.Interrupt, "SIGINT", exitInterrupted},
-	{syscall.SIGQUIT, "SIGQUIT", exitQuit},
-	{syscall.SIGTERM, "SIGTERM", exitTerminated},
-	// Not caught as the others: see ownPipeBroken.
-	{syscall.SIGPIPE, "SIGPIPE", exitBrokenPipe},
 }
 
 // interruptGrace is how long, from the signal, mcpprobe takes to end: the
@@ -100,7 +105,7 @@ func (rs *runState) run(args []string) int {
 	// starts and leaves behind reparents here, to be found and killed.
 	_ = launch.EnableSubreaper()
 	sigs := make(chan os.Signal, 2)
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if st.sig != syscall.SIGPIPE {
 			signal.Notify(sigs, st.sig)
 		}
@@ -171,7 +176,7 @@ func (rs *runState) splitDashes(args []string) []string {
 // it gathered, and the exit code of the signal.
 func (rs *runState) interrupted(sig os.Signal, cancel func(), done <-chan int, sigs <-chan os.Signal) int {
 	name, code := "SIGINT", exitInterrupted
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if sig == st.sig {
 			name, code = st.name, st.code
 		}
@@ -280,7 +285,8 @@ func (rs *runState) newApp() *cli.Command {
 		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
 		Version: rs.version,
 		Writer:  rs.stdout, ErrWriter: rs.errw,
-		Flags:  globalFlags(),
+		Flags:  serversFlags(), // mcpprobe --config FILE is servers --config FILE
+		Before: rootBefore,
 		Action: rs.rootAction,
 		Commands: []*cli.Command{
 			rs.wireCommand(),

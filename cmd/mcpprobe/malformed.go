@@ -12,13 +12,13 @@ import (
 func (rs *runState) malformedCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "malformed",
-		Before:    rs.before(),
+		Before:    rs.before,
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.StringSliceFlag{Name: "call", Usage: "`TOOL` to derive cases from (repeatable); default the read-only tools"},
 			&cli.StringFlag{Name: "args", Usage: "valid arguments `JSON` for --call: the baseline call, and where the cases start (default: built from the schema)"},
-		},
+		}, targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("malformed")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.malformedOptions(ctx, cmd)
 			if err != nil {

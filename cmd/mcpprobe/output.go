@@ -78,25 +78,7 @@ func (rs *runState) exitCode(code int) int {
 // input of the run or another output: --out over the --ref it is compared
 // with, or over the --trace, is a file silently lost.
 func checkPaths(args []string, cmd *cli.Command) error {
-	type named struct{ flag, path string }
-	var outs, ins []named
-	for _, f := range []string{"out", "trace", "save"} {
-		if p := cmd.String(f); p != "" && p != "-" && cmd.IsSet(f) {
-			outs = append(outs, named{"--" + f, p})
-		}
-	}
-	for _, f := range []string{"ref", "hosts", "config"} {
-		if p := cmd.String(f); p != "" && cmd.IsSet(f) {
-			ins = append(ins, named{"--" + f, p})
-		}
-	}
-	// A word of the target that names a file: a reference file compared
-	// with, the server's program, its script, its data.
-	for _, a := range args {
-		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
-			ins = append(ins, named{"the argument", a})
-		}
-	}
+	outs, ins := runPaths(args, cmd)
 	for i, o := range outs {
 		for _, in := range ins {
 			if samePath(o.path, in.path) {
@@ -110,6 +92,32 @@ func checkPaths(args []string, cmd *cli.Command) error {
 		}
 	}
 	return nil
+}
+
+// namedPath is a path and what named it: a flag, or "the argument".
+type namedPath struct{ flag, path string }
+
+// runPaths are the files the run writes (--out, --trace, --save) and
+// those it reads (--ref, --hosts, --config, and a word of the target that
+// names a file: a reference file compared with, the server's program,
+// its script, its data).
+func runPaths(args []string, cmd *cli.Command) (outs, ins []namedPath) {
+	for _, f := range []string{"out", "trace", "save"} {
+		if p := cmd.String(f); p != "" && p != "-" && cmd.IsSet(f) {
+			outs = append(outs, namedPath{"--" + f, p})
+		}
+	}
+	for _, f := range []string{"ref", "hosts", "config"} {
+		if p := cmd.String(f); p != "" && cmd.IsSet(f) {
+			ins = append(ins, namedPath{"--" + f, p})
+		}
+	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
+			ins = append(ins, namedPath{"the argument", a})
+		}
+	}
+	return outs, ins
 }
 
 // samePath reports whether two paths name one file: the same path once
@@ -160,6 +168,16 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
+	return writeReplacing(path, write, (*os.File).Sync)
+}
+
+// writeReplacing writes a regular file (or a new one) at path through a
+// new file beside it, made durable by sync, then renamed over it.
+func writeReplacing(path string, write func(io.Writer) error, sync func(*os.File) error) error {
+	st, err := os.Stat(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	tmp, f, err := createBeside(path)
 	if err != nil {
 		return err
@@ -170,7 +188,7 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	}
 	err = write(f)
 	if err == nil {
-		err = syncFile(f)
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -183,10 +201,6 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	}
 	return err
 }
-
-// syncFile makes a file's bytes durable before it is renamed into place
-// (a variable, so that a test can make it fail as a full disk would).
-var syncFile = (*os.File).Sync
 
 // createBeside creates a new, hidden file in path's folder, with the mode
 // a new file gets (0644 less the umask).
@@ -222,7 +236,7 @@ func failureOf(err error) *reports.Failure {
 // interruptedFailure is the error member of an interrupted run.
 func (rs *runState) interruptedFailure(signal, received string) *reports.Failure {
 	code := exitInterrupted
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if st.name == signal {
 			code = st.code
 		}

@@ -69,9 +69,9 @@ func TestWriteOutputFailureKeepsOld(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer func(f func(*os.File) error) { syncFile = f }(syncFile)
-	syncFile = func(*os.File) error { return errors.New("no space left on device") }
-	if err := writeOutput(path, []byte("new")); err == nil {
+	full := func(*os.File) error { return errors.New("no space left on device") }
+	write := func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }
+	if err := writeReplacing(path, write, full); err == nil {
 		t.Fatal("the failed write was not reported")
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {

@@ -12,11 +12,11 @@ import (
 func (rs *runState) proxyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "proxy",
-		Before: rs.beforeNoGates,
+		Before: rs.before,
 		Usage:  "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
 		ArgsUsage: "[fault flags] [--trace FILE] -- CMD ARGS…\n" +
 			`   e.g. in .mcp.json: {"command": "mcpprobe", "args": ["proxy", "--crash-at", "6", "--trace", "/tmp/t.jsonl", "--", "node", "server.mjs"]}`,
-		Flags: faultFlags(),
+		Flags: flags(faultFlags(), only(targetFlags(), "config", "env", "secret-env"), only(boundFlags(), "max-line", "grace"), only(outputFlags(), "trace")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			t, err := rs.resolveTarget(cmd, rs.targetArgs(cmd))
 			if err != nil {

@@ -23,10 +23,10 @@ import (
 func (rs *runState) reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Before:    rs.before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before,
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
+		Flags: flags(append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT for the delivery section (repeatable); default every known host and all"},
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
 			&cli.BoolFlag{Name: "faults", Usage: "add a faults section (a crash, with and without restart, a slow reply, stray stdout text under each client policy; takes a few seconds)"},
@@ -36,85 +36,119 @@ func (rs *runState) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring the date and the version of mcpprobe that wrote it; exit 1 with a unified diff when it is stale"},
-		}, wholeConfigFlags()...),
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			hosts, err := selectHosts(cmd)
-			if err != nil {
-				return err
-			}
-			all, err := rs.wantsAll(ctx, cmd)
-			if err != nil {
-				return err
-			}
-			o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: rs.configFilter(ctx, cmd)}
-			var committed []byte
-			if file := cmd.String("check"); file != "" {
-				if cmd.Bool("json") || cmd.String("out") != "" {
-					return usageErr("--check compares the markdown report: drop --json and --out")
-				}
-				if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
-					return usageErr("--check: %v", err)
-				}
-				// A fresh report dated like the committed one compares equal.
-				if o.Date == "" {
-					o.Date = reports.ReportDate(committed)
-				}
-			}
-			if o.Date == "" {
-				o.Date = time.Now().Format("2006-01-02")
-			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
-				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
-			}
-			if all {
-				return rs.runAll(ctx, cmd, hosts.selected, o.Date)
-			}
-			tf, err := rs.openTraces(cmd)
-			if err != nil {
-				return err
-			}
-			defer tf.close()
-			if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
-				return err
-			}
-			// The probe is connection 1; each server the optional sections
-			// start takes the next number.
-			o.Spec.Launch.Record = tf.recorder()
-			if cmd.Bool("bench") {
-				prog := rs.progressBar(cmd)
-				defer prog.Done()
-				o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
-					Hosts: budget.Known(), Progress: prog.Report}
-			}
-			if cmd.Bool("faults") {
-				o.Faults = &faults.ScenarioOptions{Progress: rs.newFaultsProgress(cmd).step}
-			}
-			if cmd.Bool("malformed") {
-				o.Malformed = &malformed.Options{Progress: rs.caseProgress(cmd, cmd.Duration("timeout"))}
-			}
-			for _, c := range repeated(cmd, "call") {
-				name, args, _ := strings.Cut(c, "=")
-				if strings.TrimSpace(name) == "" {
-					return usageErr("--call %q: want NAME=ARGS, such as 'search_orders={\"q\":\"late\"}'", c)
-				}
-				co := call.Options{Kind: callresult.KindTool, Name: name}
-				if args != "" {
-					if !jsonObject(args) {
-						return usageErr("--call %s: the arguments %q are not a JSON object", name, args)
-					}
-					co.Args = []byte(args)
-				}
-				o.Calls = append(o.Calls, co)
-			}
-			r, err := report.Run(ctx, o)
-			if err != nil {
-				return rs.failure(err)
-			}
-			if committed != nil {
-				return checkReport(cmd, r, committed)
-			}
-			return rs.emit(cmd, reportOutcome(r))
-		},
+		}, wholeConfigFlags()...), targetFlags(), boundFlags(), without(outputFlags(), "no-color", "wide"), gateFlags("report", "cut", "schema-drop", "lint-error", "lint-warning")),
+		Action: rs.runReport,
 	}
+}
+
+// runReport is report's Action: the probe, the sections asked for, then
+// the report printed, written or checked against the committed one.
+func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
+	hosts, err := selectHosts(cmd)
+	if err != nil {
+		return err
+	}
+	all, err := rs.wantsAll(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	o := report.Options{Hosts: hosts.selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: rs.configFilter(ctx, cmd)}
+	committed, err := reportDate(cmd, &o)
+	if err != nil {
+		return err
+	}
+	if all {
+		return rs.runAll(ctx, cmd, hosts.selected, o.Date)
+	}
+	tf, err := rs.openTraces(cmd)
+	if err != nil {
+		return err
+	}
+	defer tf.close()
+	if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
+		return err
+	}
+	// The probe is connection 1; each server the optional sections
+	// start takes the next number.
+	o.Spec.Launch.Record = tf.recorder()
+	done, err := rs.reportSections(cmd, &o)
+	defer done()
+	if err != nil {
+		return err
+	}
+	r, err := report.Run(ctx, o)
+	if err != nil {
+		return rs.failure(err)
+	}
+	if committed != nil {
+		return checkReport(cmd, r, committed)
+	}
+	return rs.emit(cmd, reportOutcome(r))
+}
+
+// reportDate sets the date the report is dated: --date, else that of the
+// committed report --check reads (returned), else today.
+func reportDate(cmd *cli.Command, o *report.Options) ([]byte, error) {
+	var committed []byte
+	if file := cmd.String("check"); file != "" {
+		if cmd.Bool("json") || cmd.String("out") != "" {
+			return nil, usageErr("--check compares the markdown report: drop --json and --out")
+		}
+		var err error
+		if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
+			return nil, usageErr("--check: %v", err)
+		}
+		// A fresh report dated like the committed one compares equal.
+		if o.Date == "" {
+			o.Date = reports.ReportDate(committed)
+		}
+	}
+	if o.Date == "" {
+		o.Date = time.Now().Format("2006-01-02")
+	} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
+		return nil, usageErr("--date %q: want YYYY-MM-DD", o.Date)
+	}
+	return committed, nil
+}
+
+// reportSections adds the optional sections asked for; done ends the
+// progress of a bench section.
+func (rs *runState) reportSections(cmd *cli.Command, o *report.Options) (done func(), err error) {
+	done = func() {}
+	if cmd.Bool("bench") {
+		prog := rs.progressBar(cmd)
+		done = prog.Done
+		o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
+			Hosts: budget.Known(), Progress: prog.Report}
+	}
+	if cmd.Bool("faults") {
+		o.Faults = &faults.ScenarioOptions{Progress: rs.newFaultsProgress(cmd).step}
+	}
+	if cmd.Bool("malformed") {
+		o.Malformed = &malformed.Options{Progress: rs.caseProgress(cmd, cmd.Duration("timeout"))}
+	}
+	o.Calls, err = reportCalls(cmd)
+	return done, err
+}
+
+// reportCalls are the tools --call asks the Calls section to call.
+func reportCalls(cmd *cli.Command) ([]call.Options, error) {
+	var calls []call.Options
+	for _, c := range repeated(cmd, "call") {
+		name, args, _ := strings.Cut(c, "=")
+		if strings.TrimSpace(name) == "" {
+			return nil, usageErr("--call %q: want NAME=ARGS, such as 'search_orders={\"q\":\"late\"}'", c)
+		}
+		co := call.Options{Kind: callresult.KindTool, Name: name}
+		if args != "" {
+			if !jsonObject(args) {
+				return nil, usageErr("--call %s: the arguments %q are not a JSON object", name, args)
+			}
+			co.Args = []byte(args)
+		}
+		calls = append(calls, co)
+	}
+	return calls, nil
 }
 
 // What report --check prints of a stale report's diff at most: enough to

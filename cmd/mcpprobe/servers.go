@@ -22,7 +22,8 @@ func (rs *runState) serversCommand() *cli.Command {
 		UsageText: "mcpprobe servers                 (Claude Code, Claude Desktop, Cursor, VS Code, Codex and Gemini CLI files found here)\n" +
 			"   mcpprobe servers --config FILE\n" +
 			"   mcpprobe --config FILE",
-		Before: rs.beforeNoGates,
+		Before: rs.before,
+		Flags:  serversFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
 				return usageErr("servers takes no arguments; to probe a server it lists: mcpprobe wire --config FILE NAME")

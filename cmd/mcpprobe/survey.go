@@ -19,13 +19,13 @@ import (
 func (rs *runState) surveyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "survey",
-		Before: rs.beforeNoGates,
+		Before: rs.before,
 		Usage:  "probe many servers (a fleet's JSON lines, host configs, registry server.json), one JSON line each",
 		ArgsUsage: "INPUT… (JSON lines of {id, command, args, env, url, headers}, host config files, server.json)\n" +
 			"   mcpprobe survey merge PART… -o FILE\n   mcpprobe survey summary RESULTS",
 		// Local: merge and summary read results, and refuse (exit 2)
 		// the flags of a run rather than take and ignore them.
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.IntFlag{Name: "jobs", Local: true, Aliases: []string{"j"}, Value: survey.DefaultJobs, Usage: "servers probed at once"},
 			&cli.BoolFlag{Name: "resume", Local: true, Usage: "skip the servers already in -o FILE (a partial last line is cut away), and append"},
 			&cli.StringFlag{Name: "shard", Local: true, Usage: "run shard `I/N` of a partition by server id (FNV-1a of the id mod N, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
@@ -34,7 +34,7 @@ func (rs *runState) surveyCommand() *cli.Command {
 			&cli.StringFlag{Name: "sandbox", Local: true, Usage: "wrap each server command in `CMD` (split in words, then the server's argv), e.g. 'docker run --rm -i img'; refused for URL entries"},
 			&cli.StringSliceFlag{Name: "with", Local: true, Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
 			&cli.StringFlag{Name: "hosts", Local: true, Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
-		},
+		}, only(targetFlags(), "protocol", "transport", "insecure"), boundFlags(), only(outputFlags(), "out", "quiet")),
 		Commands: []*cli.Command{rs.surveyMergeCommand(), rs.surveySummaryCommand()},
 		Action:   rs.runSurvey,
 	}
@@ -52,9 +52,6 @@ func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
 	}
 	if cmd.Int("jobs") < 1 {
 		return usageErr("--jobs %d: give at least 1", cmd.Int("jobs"))
-	}
-	if err := checkProtocolTransport(cmd); err != nil {
-		return err
 	}
 	if cmd.Duration("per-server-timeout") <= 0 {
 		return usageErr("--per-server-timeout %v: give a positive duration", cmd.Duration("per-server-timeout"))
@@ -237,8 +234,9 @@ func splitWords(s string) ([]string, error) {
 func (rs *runState) surveyMergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Before:    rs.beforeNoGates,
+		Before:    rs.before,
 		Usage:     "combine the parts of a sharded survey into one file, refusing overlaps and gaps",
+		Flags:     only(outputFlags(), "out", "quiet"),
 		ArgsUsage: "PART… -o FILE",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			parts := rs.targetArgs(cmd)
@@ -296,8 +294,9 @@ func (rs *runState) mergeErr(cmd *cli.Command, err error) error {
 func (rs *runState) surveySummaryCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "summary",
-		Before:    rs.beforeNoGates,
+		Before:    rs.before,
 		Usage:     "a markdown census of a survey's results",
+		Flags:     only(outputFlags(), "out"),
 		ArgsUsage: "RESULTS… (> SURVEY.md, or -o SURVEY.md)",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			files := rs.targetArgs(cmd)

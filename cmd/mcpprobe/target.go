@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
-	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
@@ -20,35 +18,6 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
-
-func globalFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of text"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the output to `FILE` instead of stdout"},
-		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "bound on each request after the handshake"},
-		&cli.DurationFlag{Name: "startup-timeout", Value: 30 * time.Second, Usage: "bound on the server starting and answering its handshake"},
-		&cli.DurationFlag{Name: "discover-timeout", Value: 3 * time.Second, Usage: "how long server/discover may stay unanswered before the server is taken to be legacy"},
-		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
-		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (README: Secrets)"},
-		&cli.StringSliceFlag{Name: "secret-env", Usage: "`NAME`: the value of environment variable NAME (from --env, the config or mcpprobe's own environment) is a secret, whatever it looks like (repeatable)"},
-		&cli.BoolFlag{Name: "inherit-env", Usage: "give a spawned server mcpprobe's whole environment, not only HOME, LOGNAME, PATH, SHELL, TERM, USER (what a host passes on) and --env"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
-		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
-		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
-		&cli.BoolFlag{Name: "insecure", Usage: "for https URLs: do not verify the TLS certificate"},
-		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json, Codex's config.toml, Gemini CLI's settings.json); the target is then a server NAME in it, or --all of them"},
-		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
-		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
-		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},
-		&cli.IntFlag{Name: "max-bytes", Value: launch.DefaultMaxBytes, Usage: "bound on what one server may send in one connection, in bytes (0: none); past it mcpprobe stops the server"},
-		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
-		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
-		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
-		&cli.BoolFlag{Name: "verbose", Usage: "every row of every table, as measured; by default rows that say the same fold into one line after the answer"},
-	}
-}
 
 // targetArgs are the target's words: the positional arguments, then
 // whatever followed "--".
@@ -331,25 +300,6 @@ func (rs *runState) write(cmd *cli.Command, stdout io.Writer, _ *transport.Redac
 		return rs.writeFailed(cmd, "the output", err)
 	}
 	return nil
-}
-
-// gates is a command's Before: it refuses a --fail-on gate the command
-// cannot trip, rather than ignore it and pass.
-func gates(extra ...string) cli.BeforeFunc {
-	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := findings.CheckGates(cmd.Name, splitList(cmd.StringSlice("fail-on")), extra...); err != nil {
-			return ctx, usageErr("%s", err)
-		}
-		return ctx, nil
-	}
-}
-
-// noGates is the Before of commands that gate on nothing.
-func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-	if g := splitList(cmd.StringSlice("fail-on")); len(g) > 0 {
-		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report, diff, bench, faults, malformed, call, read and prompt take it", cmd.Name)
-	}
-	return ctx, nil
 }
 
 func splitList(v []string) []string {

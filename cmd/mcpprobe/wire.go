@@ -16,12 +16,12 @@ import (
 func (rs *runState) wireCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "wire",
-		Before:    rs.before(),
+		Before:    rs.before,
 		Usage:     "capture everything a server sends, byte for byte",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
+		Flags: flags(append([]cli.Flag{
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
-		}, wholeConfigFlags()...),
+		}, wholeConfigFlags()...), probing("wire")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			all, err := rs.wantsAll(ctx, cmd)
 			if err != nil {
