@@ -16,6 +16,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// The library's help hook, set once: printHelp holds no state, and reads
+// the width from the process's COLUMNS, since the library calls it with
+// the command and no run value.
 func init() { cli.HelpPrinter = printHelp }
 
 const (

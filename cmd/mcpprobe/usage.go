@@ -23,6 +23,9 @@ func (rs *runState) onUsageError(_ context.Context, cmd *cli.Command, err error,
 	return usageErr("%s", parseMessage(rs.args, cmd, err.Error()))
 }
 
+// urfave/cli's parse errors, read to be said in the user's terms.
+// Compiled once and never changed (a Regexp is safe for concurrent use);
+// TestUsageErrors fails if a library upgrade changes their wording.
 var (
 	reUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	reNoValue  = regexp.MustCompile(`^flag needs an argument: -*(.*)$`)
