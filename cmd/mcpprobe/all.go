@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -27,16 +26,18 @@ func wholeConfigFlags() []cli.Flag {
 }
 
 // allConflicts are the flags of a command that take one server and so
-// cannot go with --all.
-var allConflicts = map[string][]string{
-	"budget": {"view", "show-cut"},
-	"report": {"check", "ref", "bench", "faults", "malformed", "call"},
-	"wire":   {"save"},
+// cannot go with --all. A function, so that the table cannot be changed.
+func allConflicts() map[string][]string {
+	return map[string][]string{
+		"budget": {"view", "show-cut"},
+		"report": {"check", "ref", "bench", "faults", "malformed", "call"},
+		"wire":   {"save"},
+	}
 }
 
 // wantsAll checks --all and --jobs: --all needs --config and no server
 // name, and --jobs needs --all.
-func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
+func (rs *runState) wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 	if !cmd.Bool("all") {
 		if cmd.IsSet("jobs") {
 			return false, usageErr("--jobs applies to --config FILE --all, which runs several servers")
@@ -47,13 +48,13 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 	if cfg == "" {
 		return false, usageErr("--all runs every server of a host config: give it --config FILE")
 	}
-	if args := targetArgs(ctx, cmd); len(args) > 0 {
+	if args := rs.targetArgs(cmd); len(args) > 0 {
 		return false, usageErr("--config %s --all runs every server of the file: drop the server name (%s), or drop --all to probe that one", cfg, strings.Join(args, " "))
 	}
 	if cmd.Int("jobs") < 1 {
 		return false, usageErr("--jobs %d: want 1 or more", cmd.Int("jobs"))
 	}
-	for _, f := range allConflicts[cmd.Name] {
+	for _, f := range allConflicts()[cmd.Name] {
 		if cmd.IsSet(f) {
 			return false, usageErr("--%s takes one server; --all runs every server of %s: drop one of them", f, cfg)
 		}
@@ -67,28 +68,28 @@ func wantsAll(ctx context.Context, cmd *cli.Command) (bool, error) {
 // config-server-failed finding); the run exits 3 only when no server could
 // be probed. The run itself is probe/config's; here are the flags and
 // the output.
-func runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string) error {
+func (rs *runState) runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string) error {
 	path := cmd.String("config")
-	list, err := launch.ListConfig(path, os.LookupEnv)
+	list, err := launch.ListConfig(path, rs.lookupEnv)
 	if err != nil {
 		return configErr(path, err)
 	}
 	format, _ := launch.ConfigFormat(path)
 	if len(hs) > 0 {
-		if hs, err = hosts.ToolSearchFromEnv(hs, os.LookupEnv); err != nil {
+		if hs, err = hosts.ToolSearchFromEnv(hs, rs.lookupEnv); err != nil {
 			return usageErr("%v", err)
 		}
 	}
-	tf, err := openTraces(cmd)
+	tf, err := rs.openTraces(cmd)
 	if err != nil {
 		return err
 	}
 	defer tf.close()
-	st := statusFor(cmd)
+	st := rs.statusFor(cmd)
 	r, err := config.RunFile(ctx, config.FileOptions{Kind: config.Kind(cmd.Name), Path: path, Format: format, Servers: list,
 		Jobs: int(cmd.Int("jobs")), Hosts: hs, Date: date, StartupTimeoutSet: cmd.IsSet("startup-timeout"),
 		Target: func(s launch.ConfigServer) (wire.Options, error) {
-			return wireOptions(cmd, []string{s.Name}, &traceFile{})
+			return rs.wireOptions(cmd, []string{s.Name}, &traceFile{})
 		},
 		Trace: tf.next,
 		Done: func(done, of int) {
@@ -97,22 +98,22 @@ func runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Host, date string)
 			}
 		}})
 	if err != nil {
-		return failure(err)
+		return rs.failure(err)
 	}
-	return emitAll(cmd, r, date)
+	return rs.emitAll(cmd, r, date)
 }
 
 // emitAll prints a --config FILE --all run; one where no server could be
 // probed exits 3, and its --json envelope has the error member every
 // failed run's has.
-func emitAll(cmd *cli.Command, r *config.Result, date string) error {
+func (rs *runState) emitAll(cmd *cli.Command, r *config.Result, date string) error {
 	out := allOutcome(cmd.Name, r, date)
 	var fail *exitError
 	if r.NoneProbed() {
-		fail = noneProbed(r)
+		fail = rs.noneProbed(r)
 		out.fail = fail.fail
 	}
-	if err := emit(cmd, out); err != nil {
+	if err := rs.emit(cmd, out); err != nil {
 		return err
 	}
 	if fail != nil {
@@ -135,7 +136,7 @@ func allOutcome(command string, r *config.Result, date string) outcome {
 
 // noneProbed is the exit-3 error of a run where no server of the file
 // could be probed, with each server's reason as what was received.
-func noneProbed(r *config.Result) *exitError {
+func (rs *runState) noneProbed(r *config.Result) *exitError {
 	what := fmt.Sprintf("no server of %s could be probed", r.Path)
 	var received []string
 	for _, s := range r.Servers {
@@ -144,7 +145,7 @@ func noneProbed(r *config.Result) *exitError {
 			received = append(received, "server "+s.Name+": "+l)
 		}
 	}
-	rd := redactor()
+	rd := rs.redactor()
 	return &exitError{code: exitNoTarget, msg: rd.String(what + "; each row above says why"),
 		fail: &reports.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
 			Try: "probe one alone to see its frames: mcpprobe wire --config " + rd.String(r.Path) + " NAME --trace FILE"}}
@@ -153,13 +154,13 @@ func noneProbed(r *config.Result) *exitError {
 // configFilter is the include/exclude tool lists of the one server
 // --config FILE NAME names, so that a single run pays what the same
 // server's row of --all pays; none without --config.
-func configFilter(ctx context.Context, cmd *cli.Command) budget.ToolFilter {
+func (rs *runState) configFilter(ctx context.Context, cmd *cli.Command) budget.ToolFilter {
 	path := cmd.String("config")
-	args := targetArgs(ctx, cmd)
+	args := rs.targetArgs(cmd)
 	if path == "" || len(args) != 1 {
 		return budget.ToolFilter{}
 	}
-	list, err := launch.ListConfig(path, os.LookupEnv)
+	list, err := launch.ListConfig(path, rs.lookupEnv)
 	if err != nil {
 		return budget.ToolFilter{}
 	}

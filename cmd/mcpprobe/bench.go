@@ -30,15 +30,15 @@ func benchFlags() []cli.Flag {
 	)
 }
 
-func benchCommand() *cli.Command {
+func (rs *runState) benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Before:    before(),
+		Before:    rs.before,
 		Usage:     "how fast the server starts and answers, with the probe's own cost shown",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME",
-		Flags:     append(benchFlags(), hostFlags()...),
+		Flags:     flags(append(benchFlags(), hostFlags()...), targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("bench")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o, err := benchOptions(ctx, cmd)
+			o, err := rs.benchOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
@@ -47,7 +47,7 @@ func benchCommand() *cli.Command {
 				return err
 			}
 			o.Hosts = hc.Each()
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ func benchCommand() *cli.Command {
 			if o.Vs != nil {
 				o.Vs.Launch.Record = rec
 			}
-			prog := progressBar(cmd)
+			prog := rs.progressBar(cmd)
 			o.Progress = prog.Report
 			if prog.On() {
 				o.Request = prog.Request
@@ -73,9 +73,9 @@ func benchCommand() *cli.Command {
 			prog.Done()
 			closeTrace()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
-			return emit(cmd, outcome{
+			return rs.emit(cmd, outcome{
 				command: "bench", target: r.A.Target, protocol: r.A.Protocol,
 				findings: r.Findings(), counts: r.Counts(),
 				section: func() []byte { return reports.BenchJSON(r) },
@@ -87,8 +87,8 @@ func benchCommand() *cli.Command {
 
 // benchOptions maps bench's flags to bench.Options, refusing values and
 // combinations that cannot be measured.
-func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) {
-	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
+func (rs *runState) benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
 	if err != nil {
 		return bench.Options{}, err
 	}
@@ -107,7 +107,7 @@ func benchOptions(ctx context.Context, cmd *cli.Command) (bench.Options, error) 
 	if err := benchBounds(cmd, &o); err != nil {
 		return o, err
 	}
-	return o, benchVs(cmd, &o)
+	return o, rs.benchVs(cmd, &o)
 }
 
 // benchLoop reads how the calls are sent: the counts, and an open loop's
@@ -170,7 +170,7 @@ func benchBounds(cmd *cli.Command, o *bench.Options) error {
 
 // benchVs reads --vs, the second target, which measures one call at a
 // time.
-func benchVs(cmd *cli.Command, o *bench.Options) error {
+func (rs *runState) benchVs(cmd *cli.Command, o *bench.Options) error {
 	vs := cmd.String("vs")
 	if !cmd.IsSet("vs") {
 		return nil
@@ -183,7 +183,7 @@ func benchVs(cmd *cli.Command, o *bench.Options) error {
 	case o.Concurrency > 1:
 		return usageErr("--vs and --concurrency conflict: --vs measures one call at a time, A then B")
 	}
-	b, err := specFromFlags(cmd, strings.Fields(vs))
+	b, err := rs.specFromFlags(cmd, strings.Fields(vs))
 	if err != nil {
 		return err
 	}
@@ -201,6 +201,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func progressBar(cmd *cli.Command) *reports.Progress { return statusFor(cmd) }
+func (rs *runState) progressBar(cmd *cli.Command) *reports.Progress { return rs.statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

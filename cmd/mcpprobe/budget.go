@@ -11,46 +11,46 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func budgetCommand() *cli.Command {
+func (rs *runState) budgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "budget",
-		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before,
 		Usage:     "what each AI host delivers of the server to the model, and a lint of it",
 		ArgsUsage: "./server | -- CMD ARGS… | URL | --config FILE NAME | --config FILE --all",
-		Flags: append(append(hostFlags(),
+		Flags: flags(append(append(hostFlags(),
 			&cli.BoolFlag{Name: "show-cut", Usage: "print the delivered head and the lost tail of every cut text"},
 			&cli.StringFlag{Name: "view", Usage: "print, as markdown, exactly what `HOST` delivers to the model"},
-		), wholeConfigFlags()...),
+		), wholeConfigFlags()...), probing("budget", "cut", "schema-drop", "lint-error", "lint-warning")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hc, err := hostChoice(cmd)
 			if err != nil {
 				return err
 			}
-			all, err := wantsAll(ctx, cmd)
+			all, err := rs.wantsAll(ctx, cmd)
 			if err != nil {
 				return err
 			}
 			if all {
-				return runAll(ctx, cmd, hc.Selected, "")
+				return rs.runAll(ctx, cmd, hc.Selected, "")
 			}
-			o := budget.Options{Hosts: hc.Selected, View: hc.View, Filter: configFilter(ctx, cmd)}
+			o := budget.Options{Hosts: hc.Selected, View: hc.View, Filter: rs.configFilter(ctx, cmd)}
 			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
 				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
 			}
 			if hc.View != nil && cmd.Bool("json") {
 				return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
 			}
-			tf, err := openTrace(cmd)
+			tf, err := rs.openTrace(cmd)
 			if err != nil {
 				return err
 			}
 			defer tf.close()
-			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
+			if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
 				return err
 			}
 			r, err := budget.Run(ctx, o)
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
 			if r.TokensErr != nil {
 				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: token counts unavailable: %v\n", r.TokensErr)
@@ -61,7 +61,7 @@ func budgetCommand() *cli.Command {
 			} else if cmd.Bool("show-cut") {
 				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
 			}
-			return emit(cmd, out)
+			return rs.emit(cmd, out)
 		},
 	}
 }

@@ -16,33 +16,38 @@ import (
 )
 
 // callKinds are the three one-request commands: the request each makes,
-// what its last word names, and whether it takes arguments.
-var callKinds = map[string]struct {
+// what its last word names, and whether it takes arguments. A function,
+// so that the table cannot be changed.
+func callKinds() map[string]callKind {
+	return map[string]callKind{
+		"call":   {callresult.KindTool, "TOOL", true, "call one tool and show its raw result, what each host delivers of it, and how a long call fares"},
+		"read":   {callresult.KindResource, "URI", false, "read one resource (resources/read) and show its raw result and what each host delivers of it"},
+		"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
+	}
+}
+
+type callKind struct {
 	kind  callresult.Kind
 	noun  string
 	args  bool
 	usage string
-}{
-	"call":   {callresult.KindTool, "TOOL", true, "call one tool and show its raw result, what each host delivers of it, and how a long call fares"},
-	"read":   {callresult.KindResource, "URI", false, "read one resource (resources/read) and show its raw result and what each host delivers of it"},
-	"prompt": {callresult.KindPrompt, "NAME", true, "get one prompt (prompts/get) and show its raw result"},
 }
 
-func callCommand() *cli.Command   { return oneRequestCommand("call") }
-func readCommand() *cli.Command   { return oneRequestCommand("read") }
-func promptCommand() *cli.Command { return oneRequestCommand("prompt") }
+func (rs *runState) callCommand() *cli.Command   { return rs.oneRequestCommand("call") }
+func (rs *runState) readCommand() *cli.Command   { return rs.oneRequestCommand("read") }
+func (rs *runState) promptCommand() *cli.Command { return rs.oneRequestCommand("prompt") }
 
-func oneRequestCommand(name string) *cli.Command {
-	k := callKinds[name]
-	flags := []cli.Flag{}
+func (rs *runState) oneRequestCommand(name string) *cli.Command {
+	k := callKinds()[name]
+	own := []cli.Flag{}
 	if k.args {
-		flags = append(flags,
+		own = append(own,
 			&cli.StringFlag{Name: "args", Usage: "the arguments as one JSON `OBJECT`"},
 			&cli.GenericFlag{Name: "arg", Value: &repeatedFlag{}, Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
 			&cli.BoolFlag{Name: "no-validate", Usage: "send arguments that do not match the inputSchema (or lack a prompt's required ones) anyway"},
 		)
 	}
-	flags = append(flags,
+	own = append(own,
 		&cli.BoolFlag{Name: "progress", Usage: "send a progressToken and show the notifications/progress timeline"},
 		&cli.DurationFlag{Name: "cancel-after", Usage: "cancel the call after `D` (notifications/cancelled; tasks/cancel with --task) and show what the server does"},
 		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON` (declares the elicitation capability)"},
@@ -52,17 +57,21 @@ func oneRequestCommand(name string) *cli.Command {
 		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
-	flags = append(flags, hostFlags()...)
+	own = append(own, hostFlags()...)
 	if name == "call" {
-		flags = append(flags, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
+		own = append(own, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
+	}
+	bounds := boundFlags()
+	if name == "read" {
+		bounds = without(bounds, "max-pages") // a resource is one read, never a list
 	}
 	return &cli.Command{
 		Name:   name,
-		Before: before(),
+		Before: rs.before,
 		Usage:  k.usage,
-		Flags:  flags,
+		Flags:  flags(own, targetFlags(), bounds, outputFlags(), gateFlags(name)),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			target, what, err := splitCallArgs(ctx, cmd, k.noun)
+			target, what, err := rs.splitCallArgs(ctx, cmd, k.noun)
 			if err != nil {
 				return err
 			}
@@ -78,25 +87,25 @@ func oneRequestCommand(name string) *cli.Command {
 				return err
 			}
 			o.Hosts = hc.Each()
-			tf, err := openTrace(cmd)
+			tf, err := rs.openTrace(cmd)
 			if err != nil {
 				return err
 			}
-			spec, err := specFromFlags(cmd, target)
+			spec, err := rs.specFromFlags(cmd, target)
 			if err != nil {
 				tf.close()
 				return err
 			}
 			spec.Launch.Trace = tf.next()
-			o.Spec, o.Announce = spec, progressLine(cmd)
+			o.Spec, o.Announce = spec, rs.progressLine(cmd)
 			r, err := call.Run(ctx, o)
 			tf.close()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
 			if dir := cmd.String("save"); dir != "" {
-				if err := save(dir, callPages(r), cmd.Root().ErrWriter); err != nil {
-					return writeFailed(cmd, "--save "+dir, err)
+				if err := rs.save(dir, callPages(r), cmd.Root().ErrWriter); err != nil {
+					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
 			out := outcome{command: name, target: r.Target, protocol: r.Protocol,
@@ -106,7 +115,7 @@ func oneRequestCommand(name string) *cli.Command {
 			if view := cmd.String("view"); view != "" {
 				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
 			}
-			return emit(cmd, out)
+			return rs.emit(cmd, out)
 		},
 	}
 }
@@ -129,9 +138,9 @@ func checkCallOutput(cmd *cli.Command) error {
 // splitCallArgs separates the target's words from the last word, the
 // tool, URI or prompt: `./server TOOL`, `URL TOOL`, `TOOL -- CMD ARGS…`,
 // `--config FILE SERVER TOOL`.
-func splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target []string, what string, err error) {
+func (rs *runState) splitCallArgs(ctx context.Context, cmd *cli.Command, noun string) (target []string, what string, err error) {
 	pos := cmd.Args().Slice()
-	tail, dashed := afterDashes(ctx)
+	tail, dashed := rs.afterDashes()
 	if len(pos) == 0 {
 		return nil, "", usageErr("%s needs a target and a %s: mcpprobe %s ./server %s", cmd.Name, noun, cmd.Name, noun)
 	}

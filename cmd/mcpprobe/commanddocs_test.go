@@ -39,7 +39,7 @@ type helpRun struct {
 func runHelp(t *testing.T, path []string) helpRun {
 	t.Helper()
 	var out bytes.Buffer
-	app := newApp(&out, &out)
+	app := newRunState(strings.NewReader(""), &out, &out, os.LookupEnv, os.Environ).newApp()
 	args := append(append([]string{"mcpprobe"}, path...), "--help")
 	if err := app.Run(context.Background(), args); err != nil {
 		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out.String())
@@ -186,7 +186,7 @@ func helpFlags(help string) map[string][]string {
 			continue
 		}
 		rest := strings.TrimLeft(l, " ")
-		if indent := len(l) - len(rest); indent == 0 || indent > 4 || !strings.HasPrefix(rest, "-") || !strings.Contains(section, "OPTIONS") {
+		if indent := len(l) - len(rest); indent == 0 || indent > 4 || !strings.HasPrefix(rest, "-") || !listsFlags(section) {
 			continue
 		}
 		names, _, _ := strings.Cut(rest, "  ")
@@ -196,6 +196,17 @@ func helpFlags(help string) map[string][]string {
 		}
 	}
 	return out
+}
+
+// listsFlags says whether a help section lists flags: OPTIONS, GLOBAL
+// OPTIONS, and the categories a command's flags are grouped in (TARGET,
+// BOUNDS, OUTPUT, GATES, …); not NAME, USAGE, COMMANDS or DESCRIPTION.
+func listsFlags(s string) bool {
+	switch s {
+	case "", "NAME", "USAGE", "COMMANDS", "DESCRIPTION", "VERSION", "AUTHOR", "COPYRIGHT":
+		return false
+	}
+	return true
 }
 
 // inheritedShown is the flags of ancestors a command's --help lists: which

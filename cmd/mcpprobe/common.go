@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -19,12 +17,9 @@ import (
 
 // specFromFlags fills a dial.Spec from the target words (or --config)
 // and the global flags, refusing what cannot apply to the target's kind.
-func specFromFlags(cmd *cli.Command, args []string) (dial.Spec, error) {
-	t, err := resolveTarget(cmd, args)
+func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, error) {
+	t, err := rs.resolveTarget(cmd, args)
 	if err != nil {
-		return dial.Spec{}, err
-	}
-	if err := checkProtocolTransport(cmd); err != nil {
 		return dial.Spec{}, err
 	}
 	if t.Kind == "stdio" && len(t.Headers) > 0 {
@@ -43,25 +38,11 @@ func specFromFlags(cmd *cli.Command, args []string) (dial.Spec, error) {
 	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
 		return dial.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
 	}
-	interrupt.target.Store(t.Display())
+	rs.intr.target.Store(t.Display())
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
-	po.Phase = probePhase(cmd)
+	po.Phase = rs.probePhase(cmd)
 	return dial.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
-}
-
-// checkProtocolTransport refuses a --protocol or --transport value
-// mcpprobe cannot use: a survey, which builds no Spec of its own, checks
-// them too, or a typo would probe every server with auto.
-func checkProtocolTransport(cmd *cli.Command) error {
-	if p := cmd.String("protocol"); p != "auto" && !probe.KnownVersion(p) {
-		return usageErr("--protocol %q: mcpprobe speaks auto, %s, %s", p,
-			strings.Join(probe.ModernVersions, ", "), strings.Join(probe.LegacyVersions, ", "))
-	}
-	if mode := cmd.String("transport"); mode != "auto" && mode != "streamable" && mode != "sse" {
-		return usageErr("--transport %q: want auto, streamable or sse", mode)
-	}
-	return nil
 }
 
 // outcome is what a command hands to emit: the envelope's facts, what the
@@ -83,7 +64,7 @@ type outcome struct {
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
-func emit(cmd *cli.Command, o outcome) error {
+func (rs *runState) emit(cmd *cli.Command, o outcome) error {
 	// What the launcher found when it let servers go that no analysis
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
@@ -93,17 +74,17 @@ func emit(cmd *cli.Command, o outcome) error {
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
 	var out []byte
-	if sig := interruptedBy(); sig != "" {
-		o.fail = interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
+	if sig := rs.interruptedBy(); sig != "" {
+		o.fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
 	}
 	if cmd.Bool("json") {
 		out = o.json(gates, tripped)
 	} else if o.text != nil {
 		var b bytes.Buffer
-		if sig := interruptedBy(); sig != "" {
+		if sig := rs.interruptedBy(); sig != "" {
 			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
 		}
-		s := screenFor(cmd, &b)
+		s := rs.screenFor(cmd, &b)
 		if o.markdown {
 			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
@@ -117,14 +98,14 @@ func emit(cmd *cli.Command, o outcome) error {
 		}
 		out = reports.Fit(b.Bytes(), s.Width)
 	}
-	clearStatus(cmd.Root()) // the progress line goes before the output comes
-	if !interrupt.printing.CompareAndSwap(false, true) {
+	rs.clearStatus() // the progress line goes before the output comes
+	if !rs.intr.printing.CompareAndSwap(false, true) {
 		return nil // the interrupt printed the failure envelope first
 	}
-	if err := write(cmd, cmd.Root().Writer, nil, out); err != nil {
+	if err := rs.write(cmd, cmd.Root().Writer, nil, out); err != nil {
 		return err
 	}
-	interrupt.emitted.Store(true)
+	rs.intr.emitted.Store(true)
 	if len(tripped) > 0 {
 		return &exitError{code: exitGate, msg: "--fail-on tripped: " + findings.Describe(tripped)}
 	}
@@ -168,7 +149,7 @@ func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
 
 // failure maps a domain error to the CLI's exit codes: what the user asked
 // for is a usage error (2), a server that could not be probed is 3.
-func failure(err error) error {
+func (rs *runState) failure(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -180,105 +161,17 @@ func failure(err error) error {
 	if errors.As(err, &oe) {
 		return usageErr("%s", oe.Msg)
 	}
-	return cannotProbe(err, nil)
+	return rs.cannotProbe(err, nil)
 }
 
-// globalUse says which commands use each global flag. A command not
-// listed for a flag refuses it with exit 2: no flag is accepted and
-// ignored. --fail-on is checked apart, per gate (gates).
-var globalUse = map[string][]string{
-	"json":             {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"out":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge", "summary"},
-	"timeout":          {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"startup-timeout":  {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"discover-timeout": {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"protocol":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"max-pages":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "prompt", "survey"},
-	"max-bytes":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"env":              {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"secret-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"inherit-env":      {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"header":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"header-env":       {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt"},
-	"transport":        {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"insecure":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey"},
-	"config":           {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "servers"},
-	"trace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy"},
-	"max-line":         {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
-	"grace":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "proxy", "survey"},
-	"quiet":            {"wire", "report", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "survey", "merge"},
-	"no-color":         {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
-	"wide":             {"wire", "budget", "diff", "snapshot", "bench", "faults", "malformed", "call", "read", "prompt", "servers"},
-	"verbose":          {"wire", "report", "budget", "faults", "call", "read", "prompt"},
-}
-
-// notUsedBecause says why a command refuses a global flag where the list
-// of those that take it would not.
-var notUsedBecause = map[string]string{
-	"inherit-env proxy":  "the proxy passes its server the whole environment its host gave it, as the host chose it",
-	"inherit-env survey": "survey gives each server its entry's env, PATH and a private HOME and TMPDIR, and nothing else",
-}
-
-// refuseUnused is part of every command's Before: a global flag the
-// command has no use for is a usage error, never silently ignored.
-func refuseUnused(cmd *cli.Command) error {
-	interrupt.command.Store(cmd.Name)
-	interrupt.leaf.Store(cmd)
-	if cmd.Int("max-bytes") < 0 {
-		return usageErr("--max-bytes %d: give a number of bytes, or 0 for no bound", cmd.Int("max-bytes"))
-	}
-	var names []string
-	for name := range globalUse {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !cmd.IsSet(name) {
-			continue
-		}
-		uses := false
-		for _, c := range globalUse[name] {
-			uses = uses || c == cmd.Name
-		}
-		if why := notUsedBecause[name+" "+cmd.Name]; !uses && why != "" {
-			return usageErr("--%s does not apply to %s: %s", name, cmd.Name, why)
-		}
-		if !uses {
-			return usageErr("--%s does not apply to %s; it applies to %s", name, cmd.Name, strings.Join(globalUse[name], ", "))
-		}
-	}
-	return nil
-}
-
-// before is every command's Before: unused global flags are refused, and
-// --fail-on takes only the gates the command can trip (error, warning and
-// info for any command with findings, plus the categories in extra).
-func before(extra ...string) cli.BeforeFunc {
-	g := gates(extra...)
-	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := checkFlags(ctx, cmd); err != nil {
-			return ctx, err
-		}
-		return g(ctx, cmd)
-	}
-}
-
-// checkFlags is what every command checks before it runs: no global flag
-// it has no use for, every value valid, no output path that is an input.
-func checkFlags(ctx context.Context, cmd *cli.Command) error {
-	if err := refuseUnused(cmd); err != nil {
-		return err
-	}
+// before is every command's Before: the run notes which command it is
+// in, then makes the checks no one flag's Validator can: a combination of
+// values that cannot hold, an output path that is an input.
+func (rs *runState) before(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	rs.intr.command.Store(cmd.Name)
+	rs.intr.leaf.Store(cmd)
 	if err := checkValues(cmd); err != nil {
-		return err
-	}
-	return checkPaths(targetArgs(ctx, cmd), cmd)
-}
-
-// beforeNoGates is the Before of a command whose result has no findings.
-func beforeNoGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-	if err := checkFlags(ctx, cmd); err != nil {
 		return ctx, err
 	}
-	return noGates(ctx, cmd)
+	return ctx, checkPaths(rs.targetArgs(cmd), cmd)
 }

@@ -57,38 +57,38 @@ func planFromFlags(cmd *cli.Command, where faults.Front) (faults.Plan, error) {
 	return p, nil
 }
 
-func faultsCommand() *cli.Command {
-	flags := append(faultFlags(),
+func (rs *runState) faultsCommand() *cli.Command {
+	own := append(faultFlags(),
 		&cli.StringFlag{Name: "client", Value: "spec", Usage: "`POLICY` for stray stdout text: spec, strict (Go SDK), lenient (mcp-go), ts (TypeScript SDK), or all"},
 		&cli.BoolFlag{Name: "restart", Usage: "respawn the server when the connection closes and retry the failed call once"})
-	flags = append(flags, callFlags("`TOOL` to call (repeatable; round robin); default the read-only tools",
+	own = append(own, callFlags("`TOOL` to call (repeatable; round robin); default the read-only tools",
 		"arguments `JSON` for the --call before it (default: minimal valid arguments)")...)
-	flags = append(flags, &cli.IntFlag{Name: "calls", Value: 10, Usage: "how many calls to make"})
+	own = append(own, &cli.IntFlag{Name: "calls", Value: 10, Usage: "how many calls to make"})
 	return &cli.Command{
 		Name:      "faults",
-		Before:    before(),
+		Before:    rs.before,
 		Usage:     "inject faults between a client and the server, and show what the client sees",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
-		Flags:     flags,
+		Flags:     flags(own, probing("faults")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o, err := faultsOptions(ctx, cmd)
+			o, err := rs.faultsOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
 			defer tf.close()
 			o.Spec.Launch.Record = tf.recorder()
-			prog := newFaultsProgress(cmd)
+			prog := rs.newFaultsProgress(cmd)
 			o.Progress = prog.step
 			r, err := faults.Run(ctx, o)
 			prog.done()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
-			return emit(cmd, outcome{
+			return rs.emit(cmd, outcome{
 				command:  "faults",
 				target:   o.Spec.Target.Display(),
 				protocol: r.ProtocolVersion,
@@ -103,8 +103,8 @@ func faultsCommand() *cli.Command {
 
 // faultsOptions fills faults.Options from the flags, refusing what cannot
 // be run with exit 2.
-func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error) {
-	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
+func (rs *runState) faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
 	if err != nil {
 		return faults.Options{}, err
 	}
@@ -137,7 +137,9 @@ func faultsOptions(ctx context.Context, cmd *cli.Command) (faults.Options, error
 // faults run takes seconds.
 type faultsProgress struct{ p *reports.Progress }
 
-func newFaultsProgress(cmd *cli.Command) *faultsProgress { return &faultsProgress{statusFor(cmd)} }
+func (rs *runState) newFaultsProgress(cmd *cli.Command) *faultsProgress {
+	return &faultsProgress{rs.statusFor(cmd)}
+}
 
 func (p *faultsProgress) step(s string) { p.p.Step(s) }
 

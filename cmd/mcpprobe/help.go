@@ -4,10 +4,11 @@ package main
 // else the terminal's size, else 80), flag descriptions wrapped under
 // themselves, and a long flag name on a line of its own rather than
 // pushing every description to the right. A command's help lists the
-// global flags that command takes (globalUse), not all of them.
+// flags it declares, and a command takes no other.
 
 import (
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -15,6 +16,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// The library's help hook, set once: printHelp holds no state, and reads
+// the width from the process's COLUMNS, since the library calls it with
+// the command and no run value.
 func init() { cli.HelpPrinter = printHelp }
 
 const (
@@ -31,7 +35,7 @@ func printHelp(w io.Writer, templ string, data any) {
 		cli.DefaultPrintHelp(w, templ, data)
 		return
 	}
-	width := termWidth(w)
+	width := termWidth(w, os.Getenv) // the library calls its HelpPrinter with no run: the process's own
 	if width <= 0 {
 		width = 80
 	}
@@ -42,7 +46,6 @@ func printHelp(w io.Writer, templ string, data any) {
 // helpText is cmd's help laid out for width columns.
 func helpText(cmd *cli.Command, width int) string {
 	var b strings.Builder
-	root := cmd.Root() == cmd
 	heading := func(h string) {
 		if b.Len() > 0 {
 			b.WriteString("\n")
@@ -56,10 +59,10 @@ func helpText(cmd *cli.Command, width int) string {
 	}
 	b.WriteString(wrapText(name, width, helpIndent, helpIndent+2))
 	heading("USAGE")
-	for _, l := range usageOf(cmd, root) {
+	for _, l := range usageOf(cmd, cmd.Root() == cmd) {
 		b.WriteString(wrapUsage(l, width))
 	}
-	if root && cmd.Version != "" && !cmd.HideVersion {
+	if cmd.Root() == cmd && cmd.Version != "" && !cmd.HideVersion {
 		heading("VERSION")
 		b.WriteString(wrapText(cmd.Version, width, helpIndent, helpIndent))
 	}
@@ -69,32 +72,60 @@ func helpText(cmd *cli.Command, width int) string {
 			b.WriteString(wrapText(l, width, helpIndent, helpIndent))
 		}
 	}
+	if rows := commandRows(cmd); len(rows) > 0 {
+		heading("COMMANDS")
+		b.WriteString(helpRows(rows, width))
+	}
+	for _, sec := range flagSections(cmd) {
+		heading(sec.title)
+		b.WriteString(helpRows(flagRows(sec.flags), width))
+	}
+	return b.String()
+}
+
+// commandRows are the visible subcommands, each with its usage.
+func commandRows(cmd *cli.Command) [][2]string {
 	var rows [][2]string
 	for _, c := range cmd.Commands {
 		if !c.Hidden {
 			rows = append(rows, [2]string{strings.Join(c.Names(), ", "), c.Usage})
 		}
 	}
-	if len(rows) > 0 {
-		heading("COMMANDS")
-		b.WriteString(helpRows(rows, width))
-	}
-	if root {
-		if fs := cmd.VisibleFlags(); len(fs) > 0 {
-			heading("GLOBAL OPTIONS")
-			b.WriteString(helpRows(flagRows(fs), width))
+	return rows
+}
+
+// flagSection is a heading of a help and the flags under it.
+type flagSection struct {
+	title string
+	flags []cli.Flag
+}
+
+// flagSections are the flags cmd takes, and only those: its own under
+// OPTIONS, then each group it composes (flags.go) under its category, in
+// the order the command declares them.
+func flagSections(cmd *cli.Command) []flagSection {
+	var own []cli.Flag
+	var secs []flagSection
+	for _, f := range cmd.VisibleFlags() {
+		cat := ""
+		if c, ok := f.(cli.CategorizableFlag); ok {
+			cat = c.GetCategory()
 		}
-		return b.String()
+		if cat == "" {
+			own = append(own, f)
+			continue
+		}
+		i := slices.IndexFunc(secs, func(s flagSection) bool { return s.title == cat })
+		if i < 0 {
+			secs = append(secs, flagSection{title: cat})
+			i = len(secs) - 1
+		}
+		secs[i].flags = append(secs[i].flags, f)
 	}
-	if fs := cmd.VisibleFlags(); len(fs) > 0 {
-		heading("OPTIONS")
-		b.WriteString(helpRows(flagRows(fs), width))
+	if len(own) > 0 {
+		secs = append([]flagSection{{title: "OPTIONS", flags: own}}, secs...)
 	}
-	if fs := globalsFor(cmd); len(fs) > 0 {
-		heading("GLOBAL OPTIONS (the ones " + cmd.Name + " takes)")
-		b.WriteString(helpRows(flagRows(fs), width))
-	}
-	return b.String()
+	return secs
 }
 
 // usageOf is the command's usage lines, as the library's template makes
@@ -116,33 +147,6 @@ func usageOf(cmd *cli.Command, root bool) []string {
 		u += " " + cmd.ArgsUsage
 	}
 	return strings.Split(u, "\n")
-}
-
-// globalsFor is the inherited flags cmd takes: of the global ones, those
-// globalUse lists for it (and --fail-on where it has gates to trip);
-// every inherited flag globalUse does not know.
-func globalsFor(cmd *cli.Command) []cli.Flag {
-	var out []cli.Flag
-	for _, f := range cmd.VisiblePersistentFlags() {
-		name := f.Names()[0]
-		uses, known := globalUse[name]
-		switch {
-		case name == "fail-on":
-			if takesFailOn(cmd.Name) {
-				out = append(out, f)
-			}
-		case !known || slices.Contains(uses, cmd.Name):
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// takesFailOn is whether the command has gates --fail-on can trip: the
-// probing commands whose usage line names them.
-func takesFailOn(name string) bool {
-	u, ok := usageLines[name]
-	return ok && !u.none
 }
 
 // flagRows is a name and a description per flag: the names with the
@@ -236,50 +240,8 @@ func wrapText(s string, width, first, rest int) string {
 // ("./server TOOL | TOOL -- CMD ARGS…") where it can, so that each form
 // reads whole; an alternative too long for a line breaks between words.
 func wrapUsage(s string, width int) string {
-	s = strings.TrimSpace(s)
 	const cont = helpIndent + 2
-	alts := strings.Split(s, " | ")
-	var lines []string
-	cur := ""
-	avail := func() int {
-		if len(lines) == 0 {
-			return width - helpIndent
-		}
-		return width - cont
-	}
-	flush := func() {
-		if cur != "" {
-			lines = append(lines, cur)
-			cur = ""
-		}
-	}
-	for i, a := range alts {
-		if i > 0 {
-			a = "| " + a
-		}
-		switch n := utf8.RuneCountInString(a); {
-		case cur == "" && n <= avail():
-			cur = a
-		case cur != "" && utf8.RuneCountInString(cur)+1+n <= avail():
-			cur += " " + a
-		case n <= width-cont:
-			flush()
-			cur = a
-		default:
-			for _, w := range usageWords(a) {
-				switch {
-				case cur == "":
-					cur = w
-				case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= avail():
-					cur += " " + w
-				default:
-					flush()
-					cur = w
-				}
-			}
-		}
-	}
-	flush()
+	lines := packUsage(strings.TrimSpace(s), width-helpIndent, width-cont)
 	var b strings.Builder
 	for i, l := range lines {
 		ind := cont
@@ -294,6 +256,68 @@ func wrapUsage(s string, width int) string {
 		}
 	}
 	return b.String()
+}
+
+// usagePacker packs a usage line into lines (packUsage).
+type usagePacker struct {
+	lines       []string
+	cur         string
+	first, rest int
+}
+
+// packUsage packs the alternatives of a usage line into lines, the
+// first first wide and the rest rest wide: whole alternatives where they
+// fit, else word by word.
+func packUsage(s string, first, rest int) []string {
+	p := &usagePacker{first: first, rest: rest}
+	for i, a := range strings.Split(s, " | ") {
+		if i > 0 {
+			a = "| " + a
+		}
+		p.add(a)
+	}
+	p.flush()
+	return p.lines
+}
+
+func (p *usagePacker) avail() int {
+	if len(p.lines) == 0 {
+		return p.first
+	}
+	return p.rest
+}
+
+func (p *usagePacker) flush() {
+	if p.cur != "" {
+		p.lines = append(p.lines, p.cur)
+		p.cur = ""
+	}
+}
+
+// add adds one alternative: to the line under way if it fits, else on a
+// line of its own, else broken between words.
+func (p *usagePacker) add(a string) {
+	switch n := utf8.RuneCountInString(a); {
+	case p.cur == "" && n <= p.avail():
+		p.cur = a
+	case p.cur != "" && utf8.RuneCountInString(p.cur)+1+n <= p.avail():
+		p.cur += " " + a
+	case n <= p.rest:
+		p.flush()
+		p.cur = a
+	default:
+		for _, w := range usageWords(a) {
+			switch {
+			case p.cur == "":
+				p.cur = w
+			case utf8.RuneCountInString(p.cur)+1+utf8.RuneCountInString(w) <= p.avail():
+				p.cur += " " + w
+			default:
+				p.flush()
+				p.cur = w
+			}
+		}
+	}
 }
 
 // usageWords splits a usage line into words, an optional part in

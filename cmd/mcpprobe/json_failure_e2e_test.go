@@ -9,7 +9,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,7 +169,7 @@ func TestJSONCommandsListed(t *testing.T) {
 				continue
 			}
 			p := append(append([]string{}, path...), s.Name)
-			if slices.Contains(globalUse["json"], s.Name) {
+			if lookupFlag(s, "json") != nil {
 				inTree = append(inTree, s.Name)
 			} else if _, ok := jsonCommands[s.Name]; !ok {
 				r := mcpprobe(t, append(p, "--json")...)
@@ -181,7 +180,7 @@ func TestJSONCommandsListed(t *testing.T) {
 			walk(s, p)
 		}
 	}
-	walk(newApp(io.Discard, io.Discard), nil)
+	walk(testApp(), nil)
 	sort.Strings(listed)
 	sort.Strings(inTree)
 	if !slices.Equal(listed, inTree) {

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,17 +45,22 @@ const (
 // whichever ends it: left to Go's default, SIGHUP killed mcpprobe on the
 // spot and SIGQUIT dumped its goroutines, both leaving every server and
 // the daemons they started running.
-var stopSignals = []struct {
+func stopSignals() []stopSignal {
+	return []stopSignal{
+		{syscall.SIGHUP, "SIGHUP", exitHangup},
+		{os.Interrupt, "SIGINT", exitInterrupted},
+		{syscall.SIGQUIT, "SIGQUIT", exitQuit},
+		{syscall.SIGTERM, "SIGTERM", exitTerminated},
+		// Not caught as the others: see ownPipeBroken.
+		{syscall.SIGPIPE, "SIGPIPE", exitBrokenPipe},
+	}
+}
+
+// stopSignal is a signal that ends a run, its name and the exit code.
+type stopSignal struct {
 	sig  os.Signal
 	name string
 	code int
-}{
-	{syscall.SIGHUP, "SIGHUP", exitHangup},
-	{os.Interrupt, "SIGINT", exitInterrupted},
-	{syscall.SIGQUIT, "SIGQUIT", exitQuit},
-	{syscall.SIGTERM, "SIGTERM", exitTerminated},
-	// Not caught as the others: see ownPipeBroken.
-	{syscall.SIGPIPE, "SIGPIPE", exitBrokenPipe},
 }
 
 // interruptGrace is how long, from the signal, mcpprobe takes to end: the
@@ -90,34 +94,18 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(processRun().run(os.Args))
 }
 
-// interrupt is the run's state once a signal came: which one, and
-// whether the command had printed its output by then.
-var interrupt struct {
-	signal  atomic.Value // string: "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" or "SIGPIPE"
-	emitted atomic.Bool
-	command atomic.Value // string: the command running
-	// For the failure envelope of a --json run that printed nothing.
-	leaf     atomic.Pointer[cli.Command] // the command running
-	target   atomic.Value                // string: the target last resolved
-	printing atomic.Bool                 // stdout is taken: by emit, or by the failure envelope
-}
-
-// interruptedBy is the signal's name ("SIGINT", …) once the run was
-// interrupted.
-func interruptedBy() string {
-	s, _ := interrupt.signal.Load().(string)
-	return s
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
+// run runs the command line args and returns the exit code. A signal
+// that ends the run ends it within interruptGrace, whatever the command
+// is doing.
+func (rs *runState) run(args []string) int {
 	// Every child of mcpprobe comes from the launcher: whatever a server
 	// starts and leaves behind reparents here, to be found and killed.
 	_ = launch.EnableSubreaper()
 	sigs := make(chan os.Signal, 2)
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if st.sig != syscall.SIGPIPE {
 			signal.Notify(sigs, st.sig)
 		}
@@ -132,38 +120,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer signal.Stop(pipes)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// stderr carries messages that quote servers: every secret is hidden
-	// in it too. The proxy relays the server's stderr byte for byte, so
-	// it gets the stream as it is.
-	errw := &redactingWriter{w: stderr}
-	ctx = context.WithValue(ctx, rawKey{}, rawStreams{stdout: stdout, stderr: stderr})
-	app := newApp(stdout, errw)
-	ctx = context.WithValue(ctx, argsKey{}, append([]string{}, args...))
-	// Everything after the first "--" is a command and its arguments,
-	// never our flags. urfave/cli drops the "--" itself, and diff needs to
-	// know where it stood (diff A -- B), so the tail is kept aside. A shell
-	// completion request keeps it: the library then offers nothing after
-	// it, and nothing is run.
-	completing := len(args) > 0 && args[len(args)-1] == "--generate-shell-completion"
-	var tail []string
-	for i, a := range args {
-		if a == "--" && i > 0 && !completing {
-			tail = append([]string{}, args[i+1:]...)
-			ctx = context.WithValue(ctx, dashKey{}, tail)
-			args = args[:i]
-			break
-		}
-	}
 	done := make(chan int, 1)
-	go func() {
-		err := app.Run(ctx, args)
-		clearStatus(app)
-		code := outputsOf(app).exitCode(finish(err, errw, app, args), errw, runningProxy())
-		if interruptedBy() == "" {
-			failureEnvelope(runFailure(app, err, code), tail)
-		}
-		done <- code
-	}()
+	go func() { done <- rs.runApp(ctx, args) }()
 	var sig os.Signal
 	for sig == nil {
 		select {
@@ -176,8 +134,49 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	return rs.interrupted(sig, cancel, done, sigs)
+}
+
+// runApp runs the app on args to its exit code: its error said, its
+// failed writes counted, and the failure envelope of a --json run that
+// printed none.
+func (rs *runState) runApp(ctx context.Context, args []string) int {
+	rs.args = append([]string{}, args...)
+	args = rs.splitDashes(args)
+	app := rs.newApp()
+	err := app.Run(ctx, args)
+	rs.clearStatus()
+	code := rs.exitCode(rs.finish(err, app, args))
+	if rs.interruptedBy() == "" {
+		rs.failureEnvelope(rs.runFailure(err, code))
+	}
+	return code
+}
+
+// splitDashes keeps aside everything after the first "--": a command and
+// its arguments, never our flags. urfave/cli drops the "--" itself, and
+// diff needs to know where it stood (diff A -- B). A shell completion
+// request keeps it: the library then offers nothing after it, and
+// nothing is run.
+func (rs *runState) splitDashes(args []string) []string {
+	if len(args) > 0 && args[len(args)-1] == "--generate-shell-completion" {
+		return args
+	}
+	for i, a := range args {
+		if a == "--" && i > 0 {
+			rs.tail, rs.dashed = append([]string{}, args[i+1:]...), true
+			return args[:i]
+		}
+	}
+	return args
+}
+
+// interrupted ends a run a signal stopped: the servers killed at once,
+// then what is left of interruptGrace for the command to hand back what
+// it gathered, and the exit code of the signal.
+func (rs *runState) interrupted(sig os.Signal, cancel func(), done <-chan int, sigs <-chan os.Signal) int {
 	name, code := "SIGINT", exitInterrupted
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if sig == st.sig {
 			name, code = st.name, st.code
 		}
@@ -185,7 +184,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Marked first, so that whatever the command makes of its servers
 	// dying is not printed as their fault; then every wait is ended.
 	deadline := time.Now().Add(interruptGrace)
-	interrupt.signal.Store(name)
+	rs.intr.signal.Store(name)
 	cancel()
 	// The kills are syscalls, quick however loaded the machine; still,
 	// nothing here may hold mcpprobe past its deadline.
@@ -201,17 +200,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case <-time.After(time.Until(deadline)):
 	case <-sigs: // a second signal, of any kind: at once
 	}
-	what := interruptWhat(name, phases)
-	fail := interruptedFailure(name, "nothing: the run stopped before it had a result")
-	fail.What = safe(what)
-	enveloped := failureEnvelope(fail, tail)
-	fmt.Fprintf(errw, "mcpprobe: %s\n", interruptMessage(what, enveloped))
+	what := rs.interruptWhat(name, phases)
+	fail := rs.interruptedFailure(name, "nothing: the run stopped before it had a result")
+	fail.What = rs.safe(what)
+	enveloped := rs.failureEnvelope(fail)
+	fmt.Fprintf(rs.errw, "mcpprobe: %s\n", rs.interruptMessage(what, enveloped))
 	return code
 }
 
 // interruptWhat says that the run was interrupted, and where.
-func interruptWhat(signal string, phases []string) string {
-	cmd, _ := interrupt.command.Load().(string)
+func (rs *runState) interruptWhat(signal string, phases []string) string {
+	cmd := rs.running()
 	msg := "interrupted by " + signal
 	if cmd != "" {
 		msg += " during " + cmd
@@ -226,24 +225,25 @@ func interruptWhat(signal string, phases []string) string {
 }
 
 // interruptMessage is what, then what of the run was printed.
-func interruptMessage(what string, enveloped bool) string {
+func (rs *runState) interruptMessage(what string, enveloped bool) string {
 	msg := what
 	switch {
-	case interrupt.emitted.Load():
+	case rs.intr.emitted.Load():
 		msg += "\nWhat is printed above was gathered before the interrupt and is partial."
 	case enveloped:
 		msg += "\nNo result was printed: the run stopped before it had one; the --json envelope says so in its error member."
 	default:
 		msg += "\nNothing was printed: the run stopped before it had a result."
 	}
-	return safe(msg)
+	return rs.safe(msg)
 }
 
 // finish prints a command's error and returns its exit code. Once the run
 // is interrupted it prints nothing: what a command makes of its servers
 // being killed under it is not news, and never the server's fault.
-func finish(err error, stderr io.Writer, app *cli.Command, args []string) int {
-	if interruptedBy() != "" {
+func (rs *runState) finish(err error, app *cli.Command, args []string) int {
+	stderr := rs.errw
+	if rs.interruptedBy() != "" {
 		return exitInterrupted
 	}
 	if err == nil {
@@ -252,7 +252,7 @@ func finish(err error, stderr io.Writer, app *cli.Command, args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(ee.msg))
+			fmt.Fprintf(stderr, "mcpprobe: %s\n", rs.safe(ee.msg))
 		}
 		if ee.code == exitUsage {
 			fmt.Fprintln(stderr, helpPointer(app, args))
@@ -260,82 +260,70 @@ func finish(err error, stderr io.Writer, app *cli.Command, args []string) int {
 		return ee.code
 	}
 	// Anything else urfave/cli rejects is a usage error too.
-	fmt.Fprintf(stderr, "mcpprobe: %s\n%s\n", safe(err.Error()), helpPointer(app, args))
+	fmt.Fprintf(stderr, "mcpprobe: %s\n%s\n", rs.safe(err.Error()), helpPointer(app, args))
 	return exitUsage
 }
 
 // redactingWriter hides every secret known so far in what passes through.
 // A message is one Write (Fprintf), so a secret is never split between two.
-type redactingWriter struct{ w io.Writer }
+type redactingWriter struct {
+	w       io.Writer
+	secrets *secretSet
+}
 
 func (r *redactingWriter) Write(p []byte) (int, error) {
-	b, _ := redactor().Bytes(p)
+	b, _ := r.secrets.redactor().Bytes(p)
 	if _, err := r.w.Write(b); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-type rawKey struct{}
-
-// rawStreams are stdout and stderr as given, for the proxy, which must
-// relay the server's bytes unchanged.
-type rawStreams struct{ stdout, stderr io.Writer }
-
-func raw(ctx context.Context) rawStreams {
-	r, _ := ctx.Value(rawKey{}).(rawStreams)
-	return r
-}
-
-func newApp(stdout, stderr io.Writer) *cli.Command {
+func (rs *runState) newApp() *cli.Command {
 	app := &cli.Command{
 		Name:    "mcpprobe",
 		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
-		Version: version,
-		Writer:  stdout, ErrWriter: stderr,
-		Flags:  globalFlags(),
-		Action: rootAction,
+		Version: rs.version,
+		Writer:  rs.stdout, ErrWriter: rs.errw,
+		Flags:  serversFlags(), // mcpprobe --config FILE is servers --config FILE
+		Before: rootBefore,
+		Action: rs.rootAction,
 		Commands: []*cli.Command{
-			wireCommand(),
-			reportCommand(),
-			budgetCommand(),
-			diffCommand(),
-			snapshotCommand(),
-			benchCommand(),
-			faultsCommand(),
-			proxyCommand(),
-			malformedCommand(),
-			callCommand(),
-			readCommand(),
-			promptCommand(),
-			serversCommand(),
-			surveyCommand(),
-			helpCommand(),
-			versionCommand(),
+			rs.wireCommand(),
+			rs.reportCommand(),
+			rs.budgetCommand(),
+			rs.diffCommand(),
+			rs.snapshotCommand(),
+			rs.benchCommand(),
+			rs.faultsCommand(),
+			rs.proxyCommand(),
+			rs.malformedCommand(),
+			rs.callCommand(),
+			rs.readCommand(),
+			rs.promptCommand(),
+			rs.serversCommand(),
+			rs.surveyCommand(),
+			rs.helpCommand(),
+			rs.versionCommand(),
 		},
 		HideHelpCommand:                 true,
 		EnableShellCompletion:           true,
 		ConfigureShellCompletionCommand: configureCompletion,
 		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
 	}
-	setUsageErrors(app)
+	rs.setUsageErrors(app)
 	setUsageLines(app)
 	return app
 }
 
-type dashKey struct{}
-
 // afterDashes returns the arguments that followed "--", and whether there
 // was one.
-func afterDashes(ctx context.Context) ([]string, bool) {
-	v, ok := ctx.Value(dashKey{}).([]string)
-	return v, ok
-}
+func (rs *runState) afterDashes() ([]string, bool) { return rs.tail, rs.dashed }
 
 // safe readies a message for the terminal: secrets hidden, and each line
 // escaped, since messages quote what servers sent.
-func safe(msg string) string {
-	msg = redactor().String(msg)
+func (rs *runState) safe(msg string) string {
+	msg = rs.redactor().String(msg)
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
 		lines[i] = reports.Escape(l)

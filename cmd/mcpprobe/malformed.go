@@ -9,20 +9,21 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func malformedCommand() *cli.Command {
+func (rs *runState) malformedCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "malformed",
-		Before:    before(),
+		Before:    rs.before,
 		Usage:     "send calls a server should refuse, and show which channel answers each",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
-		Flags: callFlags("`TOOL` to derive cases from (repeatable); default the read-only tools",
+		Flags: flags(callFlags("`TOOL` to derive cases from (repeatable); default the read-only tools",
 			"valid arguments `JSON` for the --call before it: its baseline call, and where its cases start (default: built from the schema)"),
+			targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("malformed")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o, err := malformedOptions(ctx, cmd)
+			o, err := rs.malformedOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			tf, err := openTraces(cmd)
+			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
 			}
@@ -31,9 +32,9 @@ func malformedCommand() *cli.Command {
 			r, err := malformed.Run(ctx, o)
 			closeTrace()
 			if err != nil {
-				return failure(err)
+				return rs.failure(err)
 			}
-			return emit(cmd, outcome{
+			return rs.emit(cmd, outcome{
 				command: "malformed", target: r.Target, protocol: r.Protocol,
 				findings: r.Findings(), counts: r.Counts(),
 				section: func() []byte { return reports.MalformedJSON(r) },
@@ -44,12 +45,12 @@ func malformedCommand() *cli.Command {
 }
 
 // malformedOptions maps malformed's flags to malformed.Options.
-func malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options, error) {
-	spec, err := specFromFlags(cmd, targetArgs(ctx, cmd))
+func (rs *runState) malformedOptions(ctx context.Context, cmd *cli.Command) (malformed.Options, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
 	if err != nil {
 		return malformed.Options{}, err
 	}
-	o := malformed.Options{Spec: spec, Progress: caseProgress(cmd, spec.Probe.Timeout)}
+	o := malformed.Options{Spec: spec, Progress: rs.caseProgress(cmd, spec.Probe.Timeout)}
 	calls, err := callsFromFlags(cmd)
 	if err != nil {
 		return o, err

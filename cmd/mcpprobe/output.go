@@ -38,25 +38,6 @@ type outputState struct {
 	failed []string
 }
 
-var outputsMu sync.Mutex
-
-// outputsOf is the run's output state, kept with its root command (a run
-// in a test is a fresh command, and starts afresh).
-func outputsOf(cmd *cli.Command) *outputState {
-	root := cmd.Root()
-	outputsMu.Lock()
-	defer outputsMu.Unlock()
-	if root.Metadata == nil {
-		root.Metadata = map[string]any{}
-	}
-	o, _ := root.Metadata["outputs"].(*outputState)
-	if o == nil {
-		o = &outputState{}
-		root.Metadata["outputs"] = o
-	}
-	return o
-}
-
 // fail records that an output could not be written.
 func (o *outputState) fail(what string, err error) {
 	o.mu.Lock()
@@ -66,8 +47,8 @@ func (o *outputState) fail(what string, err error) {
 
 // writeFailed is the error a command returns when an output it writes
 // itself (--out, --save, stdout) failed: exit 4.
-func writeFailed(cmd *cli.Command, what string, err error) error {
-	outputsOf(cmd).fail(what, err)
+func (rs *runState) writeFailed(cmd *cli.Command, what string, err error) error {
+	(&rs.outputs).fail(what, err)
 	return &exitError{code: exitWrite}
 }
 
@@ -76,14 +57,15 @@ func writeFailed(cmd *cli.Command, what string, err error) error {
 // run found is lost in part or whole; a usage error, a server that could
 // not be probed or a proxied server's own code keeps its code. Each
 // failure is said on stderr, once.
-func (o *outputState) exitCode(code int, stderr io.Writer, proxy bool) int {
+func (rs *runState) exitCode(code int) int {
+	o, stderr, proxy := &rs.outputs, rs.errw, rs.running() == "proxy"
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.failed) == 0 {
 		return code
 	}
 	for _, f := range o.failed {
-		fmt.Fprintf(stderr, "mcpprobe: %s\n", safe(f))
+		fmt.Fprintf(stderr, "mcpprobe: %s\n", rs.safe(f))
 	}
 	fmt.Fprintln(stderr, "Try: a path on a file system with room, that you may write to; the run's results were not all written.")
 	if code == exitOK || (code == exitGate && !proxy) {
@@ -96,25 +78,7 @@ func (o *outputState) exitCode(code int, stderr io.Writer, proxy bool) int {
 // input of the run or another output: --out over the --ref it is compared
 // with, or over the --trace, is a file silently lost.
 func checkPaths(args []string, cmd *cli.Command) error {
-	type named struct{ flag, path string }
-	var outs, ins []named
-	for _, f := range []string{"out", "trace", "save"} {
-		if p := cmd.String(f); p != "" && p != "-" && cmd.IsSet(f) {
-			outs = append(outs, named{"--" + f, p})
-		}
-	}
-	for _, f := range []string{"ref", "hosts", "config"} {
-		if p := cmd.String(f); p != "" && cmd.IsSet(f) {
-			ins = append(ins, named{"--" + f, p})
-		}
-	}
-	// A word of the target that names a file: a reference file compared
-	// with, the server's program, its script, its data.
-	for _, a := range args {
-		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
-			ins = append(ins, named{"the argument", a})
-		}
-	}
+	outs, ins := runPaths(args, cmd)
 	for i, o := range outs {
 		for _, in := range ins {
 			if samePath(o.path, in.path) {
@@ -128,6 +92,32 @@ func checkPaths(args []string, cmd *cli.Command) error {
 		}
 	}
 	return nil
+}
+
+// namedPath is a path and what named it: a flag, or "the argument".
+type namedPath struct{ flag, path string }
+
+// runPaths are the files the run writes (--out, --trace, --save) and
+// those it reads (--ref, --hosts, --config, and a word of the target that
+// names a file: a reference file compared with, the server's program,
+// its script, its data).
+func runPaths(args []string, cmd *cli.Command) (outs, ins []namedPath) {
+	for _, f := range []string{"out", "trace", "save"} {
+		if p := cmd.String(f); p != "" && p != "-" && cmd.IsSet(f) {
+			outs = append(outs, namedPath{"--" + f, p})
+		}
+	}
+	for _, f := range []string{"ref", "hosts", "config"} {
+		if p := cmd.String(f); p != "" && cmd.IsSet(f) {
+			ins = append(ins, namedPath{"--" + f, p})
+		}
+	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
+			ins = append(ins, namedPath{"the argument", a})
+		}
+	}
+	return outs, ins
 }
 
 // samePath reports whether two paths name one file: the same path once
@@ -178,6 +168,16 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
+	return writeReplacing(path, write, (*os.File).Sync)
+}
+
+// writeReplacing writes a regular file (or a new one) at path through a
+// new file beside it, made durable by sync, then renamed over it.
+func writeReplacing(path string, write func(io.Writer) error, sync func(*os.File) error) error {
+	st, err := os.Stat(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	tmp, f, err := createBeside(path)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	}
 	err = write(f)
 	if err == nil {
-		err = syncFile(f)
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -201,10 +201,6 @@ func writeOutputWith(path string, write func(io.Writer) error) error {
 	}
 	return err
 }
-
-// syncFile makes a file's bytes durable before it is renamed into place
-// (a variable, so that a test can make it fail as a full disk would).
-var syncFile = (*os.File).Sync
 
 // createBeside creates a new, hidden file in path's folder, with the mode
 // a new file gets (0644 less the umask).
@@ -228,13 +224,6 @@ func openStream(path string) (*os.File, error) {
 	return os.Create(path)
 }
 
-// runningProxy reports whether the command run is the proxy, whose exit
-// code is its server's.
-func runningProxy() bool {
-	c, _ := interrupt.command.Load().(string)
-	return c == "proxy"
-}
-
 // failureOf is the failure an exit-3 error carries in parts, or nil.
 func failureOf(err error) *reports.Failure {
 	var ee *exitError
@@ -245,15 +234,15 @@ func failureOf(err error) *reports.Failure {
 }
 
 // interruptedFailure is the error member of an interrupted run.
-func interruptedFailure(signal, received string) *reports.Failure {
+func (rs *runState) interruptedFailure(signal, received string) *reports.Failure {
 	code := exitInterrupted
-	for _, st := range stopSignals {
+	for _, st := range stopSignals() {
 		if st.name == signal {
 			code = st.code
 		}
 	}
 	what := "interrupted by " + signal
-	if cmd, _ := interrupt.command.Load().(string); cmd != "" {
+	if cmd := rs.running(); cmd != "" {
 		what += " during " + cmd
 	}
 	return &reports.Failure{ExitCode: code, What: what, Received: received,
@@ -265,27 +254,27 @@ func interruptedFailure(signal, received string) *reports.Failure {
 // an interrupt before the result), with fail as its error member and the
 // section null: whatever reads the output gets JSON on every exit but a
 // usage error's. It reports whether it printed.
-func failureEnvelope(fail *reports.Failure, tail []string) bool {
-	cmd := interrupt.leaf.Load()
-	if cmd == nil || fail == nil || !cmd.Bool("json") || !interrupt.printing.CompareAndSwap(false, true) {
+func (rs *runState) failureEnvelope(fail *reports.Failure) bool {
+	cmd := rs.intr.leaf.Load()
+	if cmd == nil || fail == nil || !cmd.Bool("json") || !rs.intr.printing.CompareAndSwap(false, true) {
 		return false
 	}
-	target, _ := interrupt.target.Load().(string)
+	target, _ := rs.intr.target.Load().(string)
 	if target == "" {
-		target = shellJoin(append(cmd.Args().Slice(), tail...))
+		target = shellJoin(append(cmd.Args().Slice(), rs.tail...))
 	}
-	env := reports.Envelope{Version: version, Command: cmd.Name, Target: target,
+	env := reports.Envelope{Version: rs.version, Command: cmd.Name, Target: target,
 		Findings: findings.Sorted(launch.RunFindings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
 	b := env.JSON(nil)
 	if fail.Redacted && bytes.HasSuffix(b, []byte("}\n")) {
 		b = append(b[:len(b)-2:len(b)-2], ",\"redacted\":true}\n"...)
 	}
-	return write(cmd, cmd.Root().Writer, nil, b) == nil
+	return rs.write(cmd, cmd.Root().Writer, nil, b) == nil
 }
 
 // runFailure is the error member for a run that ends with code: the
 // parts of an exit-3 message, or the writes that failed.
-func runFailure(app *cli.Command, err error, code int) *reports.Failure {
+func (rs *runState) runFailure(err error, code int) *reports.Failure {
 	if f := failureOf(err); f != nil {
 		return f
 	}
@@ -293,7 +282,7 @@ func runFailure(app *cli.Command, err error, code int) *reports.Failure {
 	case exitOK, exitGate, exitUsage:
 		return nil
 	case exitWrite:
-		o := outputsOf(app)
+		o := &rs.outputs
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		return &reports.Failure{ExitCode: code, What: strings.Join(o.failed, "; "),

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,9 @@ func TestWriteOutputFailureKeepsOld(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer func(f func(*os.File) error) { syncFile = f }(syncFile)
-	syncFile = func(*os.File) error { return errors.New("no space left on device") }
-	if err := writeOutput(path, []byte("new")); err == nil {
+	full := func(*os.File) error { return errors.New("no space left on device") }
+	write := func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }
+	if err := writeReplacing(path, write, full); err == nil {
 		t.Fatal("the failed write was not reported")
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {
@@ -127,13 +128,17 @@ func TestOutputExitCode(t *testing.T) {
 		{exitOK, true, exitWrite},
 	}
 	for _, tc := range tests {
-		o := &outputState{}
 		var stderr bytes.Buffer
-		if got := o.exitCode(tc.code, &stderr, tc.proxy); got != tc.code || stderr.Len() > 0 {
+		rs := newRunState(nil, io.Discard, &stderr, os.LookupEnv, os.Environ)
+		if tc.proxy {
+			rs.intr.command.Store("proxy")
+		}
+		o := &rs.outputs
+		if got := rs.exitCode(tc.code); got != tc.code || stderr.Len() > 0 {
 			t.Errorf("no failure: exit %d became %d", tc.code, got)
 		}
 		o.fail("--trace t.jsonl", errors.New("no space left on device"))
-		if got := o.exitCode(tc.code, &stderr, tc.proxy); got != tc.want {
+		if got := rs.exitCode(tc.code); got != tc.want {
 			t.Errorf("exit %d (proxy %v) with a failed write = %d, want %d", tc.code, tc.proxy, got, tc.want)
 		}
 		if !strings.Contains(stderr.String(), "writing --trace t.jsonl failed: no space left on device") {

@@ -12,31 +12,30 @@ import (
 // (the probe's waits, bench's counts, faults' steps, malformed's cases)
 // reports to it, so they never draw over one another. run clears it
 // before any message.
-func statusFor(cmd *cli.Command) *reports.Progress {
-	root := cmd.Root()
-	if p, ok := root.Metadata["progress"].(*reports.Progress); ok {
-		return p
+func (rs *runState) statusFor(cmd *cli.Command) *reports.Progress {
+	rs.progressMu.Lock()
+	defer rs.progressMu.Unlock()
+	if rs.progress == nil {
+		w := rs.errw
+		rs.progress = reports.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w)).Label(cmd.Name, termWidth(w, rs.getenv))
 	}
-	w := root.ErrWriter
-	p := reports.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w)).Label(cmd.Name, termWidth(w))
-	if root.Metadata == nil {
-		root.Metadata = map[string]any{}
-	}
-	root.Metadata["progress"] = p
-	return p
+	return rs.progress
 }
 
 // clearStatus clears the progress line, if the run drew one.
-func clearStatus(root *cli.Command) {
-	if p, ok := root.Metadata["progress"].(*reports.Progress); ok {
+func (rs *runState) clearStatus() {
+	rs.progressMu.Lock()
+	p := rs.progress
+	rs.progressMu.Unlock()
+	if p != nil {
 		p.Done()
 	}
 }
 
 // probePhase is the probe's Phase callback for the progress line, or nil
 // when there is no line to draw.
-func probePhase(cmd *cli.Command) func(string, time.Time, time.Duration) {
-	if st := statusFor(cmd); st.On() {
+func (rs *runState) probePhase(cmd *cli.Command) func(string, time.Time, time.Duration) {
+	if st := rs.statusFor(cmd); st.On() {
 		return st.Phase
 	}
 	return nil
@@ -44,8 +43,8 @@ func probePhase(cmd *cli.Command) func(string, time.Time, time.Duration) {
 
 // caseProgress is malformed's Progress callback: the case under way,
 // bounded by --timeout, and the cases done of those planned.
-func caseProgress(cmd *cli.Command, timeout time.Duration) func(string, int, int) {
-	st := statusFor(cmd)
+func (rs *runState) caseProgress(cmd *cli.Command, timeout time.Duration) func(string, int, int) {
+	st := rs.statusFor(cmd)
 	if !st.On() {
 		return nil
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
@@ -10,16 +9,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func proxyCommand() *cli.Command {
+func (rs *runState) proxyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "proxy",
-		Before: beforeNoGates,
+		Before: rs.before,
 		Usage:  "stand in for a stdio server in a real host's config, injecting faults; transparent without any",
 		ArgsUsage: "[fault flags] [--trace FILE] -- CMD ARGS…\n" +
 			`   e.g. in .mcp.json: {"command": "mcpprobe", "args": ["proxy", "--crash-at", "6", "--trace", "/tmp/t.jsonl", "--", "node", "server.mjs"]}`,
-		Flags: faultFlags(),
+		Flags: flags(faultFlags(), only(targetFlags(), "config", "env", "secret-env"), only(boundFlags(), "max-line", "grace"), only(outputFlags(), "trace")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			t, err := resolveTarget(cmd, targetArgs(ctx, cmd))
+			t, err := rs.resolveTarget(cmd, rs.targetArgs(cmd))
 			if err != nil {
 				return err
 			}
@@ -45,13 +44,12 @@ func proxyCommand() *cli.Command {
 						err = cerr
 					}
 					if err != nil {
-						outputsOf(cmd).fail("--trace "+path, err)
+						(&rs.outputs).fail("--trace "+path, err)
 					}
 				}()
-				_ = trace.Stream(f, redactor().Bytes)
+				_ = trace.Stream(f, rs.redactor().Bytes)
 			}
-			streams := raw(ctx)
-			code, err := faults.Proxy(ctx, os.Stdin, streams.stdout, streams.stderr, faults.ProxyOptions{
+			code, err := faults.Proxy(ctx, rs.stdin, rs.stdout, rs.stderr, faults.ProxyOptions{
 				Command: t.Command, Args: t.Args, Env: t.Env, Dir: t.Dir, Plan: plan, Trace: trace,
 				MaxLine: int(cmd.Int("max-line")), Grace: cmd.Duration("grace"),
 			})

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
@@ -19,13 +20,13 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func reportCommand() *cli.Command {
+func (rs *runState) reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Before:    before("cut", "schema-drop", "lint-error", "lint-warning"),
+		Before:    rs.before,
 		Usage:     "write the markdown report a team commits beside its server",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
-		Flags: append(append(hostFlags(),
+		Flags: flags(append(append(hostFlags(),
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory): adds a diff section"},
 			&cli.BoolFlag{Name: "faults", Usage: "add a faults section (a crash, with and without restart, a slow reply, stray stdout text under each client policy; takes a few seconds)"},
 			&cli.BoolFlag{Name: "malformed", Usage: "add a malformed-calls section"},
@@ -33,85 +34,119 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring the date and the version of mcpprobe that wrote it; exit 1 with a unified diff when it is stale"},
-		), wholeConfigFlags()...),
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			hc, err := hostChoice(cmd)
-			if err != nil {
-				return err
-			}
-			all, err := wantsAll(ctx, cmd)
-			if err != nil {
-				return err
-			}
-			o := report.Options{Hosts: hc.Selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: configFilter(ctx, cmd)}
-			var committed []byte
-			if file := cmd.String("check"); file != "" {
-				if cmd.Bool("json") || cmd.String("out") != "" {
-					return usageErr("--check compares the markdown report: drop --json and --out")
-				}
-				if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
-					return usageErr("--check: %v", err)
-				}
-				// A fresh report dated like the committed one compares equal.
-				if o.Date == "" {
-					o.Date = reports.ReportDate(committed)
-				}
-			}
-			if o.Date == "" {
-				o.Date = time.Now().Format("2006-01-02")
-			} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
-				return usageErr("--date %q: want YYYY-MM-DD", o.Date)
-			}
-			if all {
-				return runAll(ctx, cmd, hc.Selected, o.Date)
-			}
-			tf, err := openTraces(cmd)
-			if err != nil {
-				return err
-			}
-			defer tf.close()
-			if o.Options, err = wireOptions(cmd, targetArgs(ctx, cmd), tf); err != nil {
-				return err
-			}
-			// The probe is connection 1; each server the optional sections
-			// start takes the next number.
-			o.Spec.Launch.Record = tf.recorder()
-			if cmd.Bool("bench") {
-				prog := progressBar(cmd)
-				defer prog.Done()
-				o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
-					Hosts: hc.Each(), Progress: prog.Report}
-			}
-			if cmd.Bool("faults") {
-				o.Faults = &faults.ScenarioOptions{Progress: newFaultsProgress(cmd).step}
-			}
-			if cmd.Bool("malformed") {
-				o.Malformed = &malformed.Options{Progress: caseProgress(cmd, cmd.Duration("timeout"))}
-			}
-			for _, c := range repeated(cmd, "call") {
-				name, args, _ := strings.Cut(c, "=")
-				if strings.TrimSpace(name) == "" {
-					return usageErr("--call %q: want NAME=ARGS, such as 'search_orders={\"q\":\"late\"}'", c)
-				}
-				co := call.Options{Kind: callresult.KindTool, Name: name}
-				if args != "" {
-					if !jsonObject(args) {
-						return usageErr("--call %s: the arguments %q are not a JSON object", name, args)
-					}
-					co.Args = []byte(args)
-				}
-				o.Calls = append(o.Calls, co)
-			}
-			r, err := report.Run(ctx, o)
-			if err != nil {
-				return failure(err)
-			}
-			if committed != nil {
-				return checkReport(cmd, r, committed)
-			}
-			return emit(cmd, reportOutcome(r))
-		},
+		), wholeConfigFlags()...), targetFlags(), boundFlags(), without(outputFlags(), "no-color", "wide"), gateFlags("report", "cut", "schema-drop", "lint-error", "lint-warning")),
+		Action: rs.runReport,
 	}
+}
+
+// runReport is report's Action: the probe, the sections asked for, then
+// the report printed, written or checked against the committed one.
+func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
+	hc, err := hostChoice(cmd)
+	if err != nil {
+		return err
+	}
+	all, err := rs.wantsAll(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	o := report.Options{Hosts: hc.Selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: rs.configFilter(ctx, cmd)}
+	committed, err := reportDate(cmd, &o)
+	if err != nil {
+		return err
+	}
+	if all {
+		return rs.runAll(ctx, cmd, hc.Selected, o.Date)
+	}
+	tf, err := rs.openTraces(cmd)
+	if err != nil {
+		return err
+	}
+	defer tf.close()
+	if o.Options, err = rs.wireOptions(cmd, rs.targetArgs(cmd), tf); err != nil {
+		return err
+	}
+	// The probe is connection 1; each server the optional sections
+	// start takes the next number.
+	o.Spec.Launch.Record = tf.recorder()
+	done, err := rs.reportSections(cmd, &o, hc)
+	defer done()
+	if err != nil {
+		return err
+	}
+	r, err := report.Run(ctx, o)
+	if err != nil {
+		return rs.failure(err)
+	}
+	if committed != nil {
+		return rs.checkReport(cmd, r, committed)
+	}
+	return rs.emit(cmd, reportOutcome(r))
+}
+
+// reportDate sets the date the report is dated: --date, else that of the
+// committed report --check reads (returned), else today.
+func reportDate(cmd *cli.Command, o *report.Options) ([]byte, error) {
+	var committed []byte
+	if file := cmd.String("check"); file != "" {
+		if cmd.Bool("json") || cmd.String("out") != "" {
+			return nil, usageErr("--check compares the markdown report: drop --json and --out")
+		}
+		var err error
+		if committed, err = inputfile.Read(file, inputfile.MaxReport); err != nil {
+			return nil, usageErr("--check: %v", err)
+		}
+		// A fresh report dated like the committed one compares equal.
+		if o.Date == "" {
+			o.Date = reports.ReportDate(committed)
+		}
+	}
+	if o.Date == "" {
+		o.Date = time.Now().Format("2006-01-02")
+	} else if _, err := time.Parse("2006-01-02", o.Date); err != nil {
+		return nil, usageErr("--date %q: want YYYY-MM-DD", o.Date)
+	}
+	return committed, nil
+}
+
+// reportSections adds the optional sections asked for; done ends the
+// progress of a bench section.
+func (rs *runState) reportSections(cmd *cli.Command, o *report.Options, hc hosts.Choice) (done func(), err error) {
+	done = func() {}
+	if cmd.Bool("bench") {
+		prog := rs.progressBar(cmd)
+		done = prog.Done
+		o.Bench = &bench.Options{Startup: 5, N: 100, Warmup: 10, Concurrency: 1, AutoCalls: true,
+			Hosts: hc.Each(), Progress: prog.Report}
+	}
+	if cmd.Bool("faults") {
+		o.Faults = &faults.ScenarioOptions{Progress: rs.newFaultsProgress(cmd).step}
+	}
+	if cmd.Bool("malformed") {
+		o.Malformed = &malformed.Options{Progress: rs.caseProgress(cmd, cmd.Duration("timeout"))}
+	}
+	o.Calls, err = reportCalls(cmd)
+	return done, err
+}
+
+// reportCalls are the tools --call asks the Calls section to call.
+func reportCalls(cmd *cli.Command) ([]call.Options, error) {
+	var calls []call.Options
+	for _, c := range repeated(cmd, "call") {
+		name, args, _ := strings.Cut(c, "=")
+		if strings.TrimSpace(name) == "" {
+			return nil, usageErr("--call %q: want NAME=ARGS, such as 'search_orders={\"q\":\"late\"}'", c)
+		}
+		co := call.Options{Kind: callresult.KindTool, Name: name}
+		if args != "" {
+			if !jsonObject(args) {
+				return nil, usageErr("--call %s: the arguments %q are not a JSON object", name, args)
+			}
+			co.Args = []byte(args)
+		}
+		calls = append(calls, co)
+	}
+	return calls, nil
 }
 
 // What report --check prints of a stale report's diff at most: enough to
@@ -125,7 +160,7 @@ const (
 // is stale. When it is current it prints nothing, or, when another
 // version of mcpprobe wrote it, a note saying so on stderr: the version
 // in the header is not content, and an upgrade alone must not fail CI.
-func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
+func (rs *runState) checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	var fresh bytes.Buffer
 	reports.ReportMarkdown(&reports.Screen{W: &fresh, Verbose: cmd.Bool("verbose")}, r, version)
 	if extra := letGo(r.Findings()); len(extra) > 0 {
@@ -143,7 +178,7 @@ func checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	// The diff quotes the committed file, which a pull request controls:
 	// escaped, so that its lines cannot drive the terminal, and bounded.
 	d = reports.TerminalLines(d, checkLineRunes, checkLines)
-	d = reports.FitDiff(d, screenFor(cmd, cmd.Root().Writer).Width) // on a terminal, to its width
+	d = reports.FitDiff(d, rs.screenFor(cmd, cmd.Root().Writer).Width) // on a terminal, to its width
 	if _, err := io.WriteString(cmd.Root().Writer, d); err != nil {
 		return err
 	}

@@ -15,23 +15,23 @@ import (
 // its width (COLUMNS, else the terminal's size) unless --wide, and
 // severities and verdicts are coloured unless NO_COLOR, --no-color or
 // TERM=dumb. Written to a file or a pipe, it is full width and plain.
-func screenFor(cmd *cli.Command, w io.Writer) *reports.Screen {
+func (rs *runState) screenFor(cmd *cli.Command, w io.Writer) *reports.Screen {
 	s := &reports.Screen{W: w, Verbose: cmd.Bool("verbose")}
 	out := cmd.Root().Writer
 	if p := cmd.String("out"); (p != "" && p != "-") || !isTerminal(out) {
 		return s
 	}
 	if !cmd.Bool("wide") {
-		s.Width = termWidth(out)
+		s.Width = termWidth(out, rs.getenv)
 	}
-	s.Color = !cmd.Bool("no-color") && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	s.Color = !cmd.Bool("no-color") && rs.getenv("NO_COLOR") == "" && rs.getenv("TERM") != "dumb"
 	return s
 }
 
 // termWidth is COLUMNS when it is a number, else the terminal's width, else
 // 0 (no limit).
-func termWidth(w io.Writer) int {
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+func termWidth(w io.Writer, getenv func(string) string) int {
+	if n, err := strconv.Atoi(getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
 	if f, ok := w.(*os.File); ok {
@@ -43,6 +43,6 @@ func termWidth(w io.Writer) int {
 }
 
 // flush writes what was rendered on s into b, fitted to the screen.
-func flush(cmd *cli.Command, s *reports.Screen, b *bytes.Buffer) error {
-	return write(cmd, cmd.Root().Writer, nil, reports.Fit(b.Bytes(), s.Width))
+func (rs *runState) flush(cmd *cli.Command, s *reports.Screen, b *bytes.Buffer) error {
+	return rs.write(cmd, cmd.Root().Writer, nil, reports.Fit(b.Bytes(), s.Width))
 }

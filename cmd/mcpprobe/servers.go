@@ -15,19 +15,20 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func serversCommand() *cli.Command {
+func (rs *runState) serversCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "servers",
 		Usage: "list the MCP servers in the host config files for this folder and user, or in --config FILE",
 		UsageText: "mcpprobe servers                 (Claude Code, Claude Desktop, Cursor, VS Code, Codex and Gemini CLI files found here)\n" +
 			"   mcpprobe servers --config FILE\n" +
 			"   mcpprobe --config FILE",
-		Before: beforeNoGates,
+		Before: rs.before,
+		Flags:  serversFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
 				return usageErr("servers takes no arguments; to probe a server it lists: mcpprobe wire --config FILE NAME")
 			}
-			return listServers(cmd)
+			return rs.listServers(cmd)
 		},
 	}
 }
@@ -36,7 +37,7 @@ func serversCommand() *cli.Command {
 // config file found for the current folder and user, with where each
 // came from. Secrets (env values, headers, credentials in URLs) are never
 // shown.
-func listServers(cmd *cli.Command) error {
+func (rs *runState) listServers(cmd *cli.Command) error {
 	var files []launch.HostConfig
 	if f := cmd.String("config"); f != "" {
 		if _, err := os.Stat(f); err != nil {
@@ -47,25 +48,25 @@ func listServers(cmd *cli.Command) error {
 		dir, _ := os.Getwd()
 		home, _ := os.UserHomeDir()
 		ucd, _ := os.UserConfigDir()
-		for _, hc := range launch.HostConfigs(dir, home, ucd, os.LookupEnv) {
+		for _, hc := range launch.HostConfigs(dir, home, ucd, rs.lookupEnv) {
 			if st, err := os.Stat(hc.Path); err == nil && !st.IsDir() {
 				files = append(files, hc)
 			}
 		}
 	}
 	var b bytes.Buffer
-	w := screenFor(cmd, &b)
+	w := rs.screenFor(cmd, &b)
 	if len(files) == 0 {
 		fmt.Fprintln(w, "No host config file found for this folder or user. mcpprobe looks for .mcp.json and ~/.claude.json")
 		fmt.Fprintln(w, "(Claude Code), Claude Desktop's claude_desktop_config.json, .cursor/mcp.json and ~/.cursor/mcp.json")
 		fmt.Fprintln(w, "(Cursor), .vscode/mcp.json (VS Code), .codex/config.toml and $CODEX_HOME/config.toml or ~/.codex/config.toml (Codex), and")
 		fmt.Fprintln(w, ".gemini/settings.json and ~/.gemini/settings.json (Gemini CLI).")
-		return flush(cmd, w, &b)
+		return rs.flush(cmd, w, &b)
 	}
 	var rows [][]string
 	servers := 0
 	for _, hc := range files {
-		list, err := launch.ListConfig(hc.Path, os.LookupEnv)
+		list, err := launch.ListConfig(hc.Path, rs.lookupEnv)
 		if err != nil {
 			if cmd.IsSet("config") {
 				return configErr(hc.Path, err)
@@ -87,7 +88,7 @@ func listServers(cmd *cli.Command) error {
 	reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL", "from"}, rows)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME; all of a file: mcpprobe budget --config FILE --all. Values of env and headers are not shown.")
-	return flush(cmd, w, &b)
+	return rs.flush(cmd, w, &b)
 }
 
 func serverKind(s launch.ConfigServer) string {

@@ -15,16 +15,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func surveyCommand() *cli.Command {
+func (rs *runState) surveyCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "survey",
-		Before: beforeNoGates,
+		Before: rs.before,
 		Usage:  "probe many servers (a fleet's JSON lines, host configs, registry server.json), one JSON line each",
 		ArgsUsage: "INPUT… (JSON lines of {id, command, args, env, url, headers}, host config files, server.json)\n" +
 			"   mcpprobe survey merge PART… -o FILE\n   mcpprobe survey summary RESULTS",
 		// Local: merge and summary read results, and refuse (exit 2)
 		// the flags of a run rather than take and ignore them.
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.IntFlag{Name: "jobs", Local: true, Aliases: []string{"j"}, Value: survey.DefaultJobs, Usage: "servers probed at once"},
 			&cli.BoolFlag{Name: "resume", Local: true, Usage: "skip the servers already in -o FILE (a partial last line is cut away), and append"},
 			&cli.StringFlag{Name: "shard", Local: true, Usage: "run shard `I/N` of a partition by server id (FNV-1a of the id mod N, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
@@ -33,20 +33,20 @@ func surveyCommand() *cli.Command {
 			&cli.StringFlag{Name: "sandbox", Local: true, Usage: "wrap each server command in `CMD` (split in words, then the server's argv), e.g. 'docker run --rm -i img'; refused for URL entries"},
 			&cli.StringSliceFlag{Name: "with", Local: true, Usage: "add `SECTION`s to wire and budget: bench, faults, malformed (repeatable, or comma-separated)"},
 			&cli.StringFlag{Name: "hosts", Local: true, Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
-		},
-		Commands: []*cli.Command{surveyMergeCommand(), surveySummaryCommand()},
-		Action:   runSurvey,
+		}, only(targetFlags(), "protocol", "transport", "insecure"), boundFlags(), only(outputFlags(), "out", "quiet")),
+		Commands: []*cli.Command{rs.surveyMergeCommand(), rs.surveySummaryCommand()},
+		Action:   rs.runSurvey,
 	}
 }
 
-func runSurvey(ctx context.Context, cmd *cli.Command) error {
-	o, err := surveyOptions(ctx, cmd)
+func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
+	o, err := rs.surveyOptions(ctx, cmd)
 	if err != nil {
 		return err
 	}
 	errw := cmd.Root().ErrWriter
 	o.Notice = func(s string) { fmt.Fprintf(errw, "mcpprobe: %s\n", s) }
-	st := statusFor(cmd)
+	st := rs.statusFor(cmd)
 	if st.On() {
 		start := time.Now()
 		o.Progress = func(c survey.Tally) {
@@ -54,7 +54,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	res, err := survey.Run(ctx, o)
-	clearStatus(cmd.Root())
+	rs.clearStatus()
 	var ue *survey.UsageError
 	var we *survey.WriteError
 	switch {
@@ -64,7 +64,7 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 	case errors.As(err, &ue):
 		return usageErr("%s", ue.Msg)
 	case errors.As(err, &we):
-		return writeFailed(cmd, we.What, we.Err)
+		return rs.writeFailed(cmd, we.What, we.Err)
 	case err != nil:
 		return err
 	}
@@ -80,9 +80,9 @@ func runSurvey(ctx context.Context, cmd *cli.Command) error {
 
 // surveyOptions reads the flags of a run; survey.Run checks what they
 // ask together.
-func surveyOptions(ctx context.Context, cmd *cli.Command) (survey.Options, error) {
+func (rs *runState) surveyOptions(ctx context.Context, cmd *cli.Command) (survey.Options, error) {
 	o := survey.Options{
-		Inputs: targetArgs(ctx, cmd), Jobs: int(cmd.Int("jobs")), PerServer: cmd.Duration("per-server-timeout"),
+		Inputs: rs.targetArgs(cmd), Jobs: int(cmd.Int("jobs")), PerServer: cmd.Duration("per-server-timeout"),
 		With: splitList(cmd.StringSlice("with")), Launch: launchOptions(cmd), Probe: probeOptions(cmd),
 		Out: cmd.String("out"), Resume: cmd.Bool("resume"), Stdout: cmd.Root().Writer,
 		Encode: func(r *survey.Record) []byte { return reports.SurveyLine(version, r) },
@@ -93,14 +93,11 @@ func surveyOptions(ctx context.Context, cmd *cli.Command) (survey.Options, error
 	if o.Jobs < 1 {
 		return o, usageErr("--jobs %d: give at least 1", o.Jobs)
 	}
-	if err := checkProtocolTransport(cmd); err != nil {
-		return o, err
-	}
 	if o.PerServer <= 0 {
 		return o, usageErr("--per-server-timeout %v: give a positive duration", o.PerServer)
 	}
 	var err error
-	if o.Shard, err = survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), os.Getenv("JOB_COMPLETION_INDEX")); err != nil {
+	if o.Shard, err = survey.ParseShard(cmd.String("shard"), int(cmd.Int("shards")), rs.getenv("JOB_COMPLETION_INDEX")); err != nil {
 		return o, usageErr("%v", err)
 	}
 	if cmd.IsSet("sandbox") {
@@ -145,14 +142,15 @@ func surveyProgress(c survey.Tally, elapsed time.Duration) string {
 	return s
 }
 
-func surveyMergeCommand() *cli.Command {
+func (rs *runState) surveyMergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Before:    beforeNoGates,
+		Before:    rs.before,
 		Usage:     "combine the parts of a sharded survey into one file, refusing overlaps and gaps",
+		Flags:     only(outputFlags(), "out", "quiet"),
 		ArgsUsage: "PART… -o FILE",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			parts := targetArgs(ctx, cmd)
+			parts := rs.targetArgs(cmd)
 			if len(parts) == 0 {
 				return usageErr("survey merge needs the part files: survey merge part-*.jsonl -o results.jsonl")
 			}
@@ -162,7 +160,7 @@ func surveyMergeCommand() *cli.Command {
 				// stdout gets all of it or nothing.
 				res, err := survey.Merge(parts, cmd.Root().Writer)
 				if err != nil {
-					return mergeErr(cmd, err)
+					return rs.mergeErr(cmd, err)
 				}
 				mergeDone(cmd, res)
 				return nil
@@ -175,9 +173,9 @@ func surveyMergeCommand() *cli.Command {
 			})
 			switch {
 			case merr != nil:
-				return mergeErr(cmd, merr)
+				return rs.mergeErr(cmd, merr)
 			case err != nil:
-				return writeFailed(cmd, "-o "+path, err)
+				return rs.writeFailed(cmd, "-o "+path, err)
 			}
 			mergeDone(cmd, res)
 			return nil
@@ -195,23 +193,24 @@ func mergeDone(cmd *cli.Command, res survey.MergeResult) {
 
 // mergeErr: parts that cannot be merged are the user's to fix (exit 2);
 // a write that failed is exit 4, as for every output.
-func mergeErr(cmd *cli.Command, err error) error {
+func (rs *runState) mergeErr(cmd *cli.Command, err error) error {
 	var me *survey.MergeError
 	var pe *os.PathError
 	if errors.As(err, &me) || errors.As(err, &pe) && pe.Op != "write" {
 		return usageErr("survey merge: %v", err)
 	}
-	return writeFailed(cmd, "the output", err)
+	return rs.writeFailed(cmd, "the output", err)
 }
 
-func surveySummaryCommand() *cli.Command {
+func (rs *runState) surveySummaryCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "summary",
-		Before:    beforeNoGates,
+		Before:    rs.before,
 		Usage:     "a markdown census of a survey's results",
+		Flags:     only(outputFlags(), "out"),
 		ArgsUsage: "RESULTS… (> SURVEY.md, or -o SURVEY.md)",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			files := targetArgs(ctx, cmd)
+			files := rs.targetArgs(cmd)
 			if len(files) == 0 {
 				return usageErr("survey summary needs a results file: survey summary results.jsonl > SURVEY.md")
 			}
@@ -221,7 +220,7 @@ func surveySummaryCommand() *cli.Command {
 			}
 			var b bytes.Buffer
 			reports.SurveySummary(&b, c)
-			return write(cmd, cmd.Root().Writer, nil, b.Bytes())
+			return rs.write(cmd, cmd.Root().Writer, nil, b.Bytes())
 		},
 	}
 }

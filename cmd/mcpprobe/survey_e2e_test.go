@@ -468,7 +468,7 @@ func TestSurveyUsage(t *testing.T) {
 		{nil, []string{"--shard", "2/2"}, "from 0 to 1"},
 		{nil, []string{"--resume"}, "give -o"},
 		{nil, []string{"--json"}, "does not apply to survey"},
-		{nil, []string{"--fail-on", "error"}, "call, read and prompt take it"},
+		{nil, []string{"--fail-on", "error"}, "--fail-on does not apply to survey; it applies to wire"},
 		{nil, []string{"--with", "everything"}, "--with"},
 		{nil, []string{"--sandbox", "'unterminated"}, "--sandbox"},
 	} {

@@ -2,17 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
@@ -21,72 +18,16 @@ import (
 	"golang.org/x/term"
 )
 
-func globalFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of text"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the output to `FILE` instead of stdout"},
-		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "bound on each request after the handshake"},
-		&cli.DurationFlag{Name: "startup-timeout", Value: 30 * time.Second, Usage: "bound on the server starting and answering its handshake"},
-		&cli.DurationFlag{Name: "discover-timeout", Value: 3 * time.Second, Usage: "how long server/discover may stay unanswered before the server is taken to be legacy"},
-		&cli.StringFlag{Name: "protocol", Value: "auto", Usage: "`VERSION` to pin (e.g. 2025-06-18), or auto to detect the era and negotiate"},
-		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (README: Secrets)"},
-		&cli.StringSliceFlag{Name: "secret-env", Usage: "`NAME`: the value of environment variable NAME (from --env, the config or mcpprobe's own environment) is a secret, whatever it looks like (repeatable)"},
-		&cli.BoolFlag{Name: "inherit-env", Usage: "give a spawned server mcpprobe's whole environment, not only HOME, LOGNAME, PATH, SHELL, TERM, USER (what a host passes on) and --env"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
-		&cli.StringSliceFlag{Name: "header-env", Usage: "`Name=VAR`: send header Name with the value of environment variable VAR (repeatable)"},
-		&cli.StringFlag{Name: "transport", Value: "auto", Usage: "for URLs: auto (Streamable HTTP, falling back to legacy SSE), streamable or sse"},
-		&cli.BoolFlag{Name: "insecure", Usage: "for https URLs: do not verify the TLS certificate"},
-		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json, Codex's config.toml, Gemini CLI's settings.json); the target is then a server NAME in it, or --all of them"},
-		&cli.StringFlag{Name: "trace", Usage: "write every frame to `FILE` as JSON lines, as it happens"},
-		&cli.IntFlag{Name: "max-line", Value: transport.DefaultMaxLine, Usage: "bound on one stdout line, in bytes"},
-		&cli.IntFlag{Name: "max-pages", Value: 1000, Usage: "bound on the pages of one list"},
-		&cli.IntFlag{Name: "max-bytes", Value: launch.DefaultMaxBytes, Usage: "bound on what one server may send in one connection, in bytes (0: none); past it mcpprobe stops the server"},
-		&cli.DurationFlag{Name: "grace", Value: 2 * time.Second, Usage: "time the server gets to exit after stdin closes, and again after SIGTERM"},
-		&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a `GATE` trips: error, warning or info (a finding at that severity or above); budget and report also take cut, schema-drop, lint-error, lint-warning"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		&cli.BoolFlag{Name: "no-color", Usage: "no colour for severities and verdicts on a terminal (NO_COLOR and a pipe turn it off too)"},
-		&cli.BoolFlag{Name: "wide", Usage: "tables at full width on a terminal too, instead of fitted to it"},
-		&cli.BoolFlag{Name: "verbose", Usage: "every row of every table, as measured; by default rows that say the same fold into one line after the answer"},
-	}
-}
-
-// known holds every secret any target of this run was given: whatever
-// is printed or written, by any command, is redacted with all of them.
-var known struct {
-	mu      sync.Mutex
-	secrets []string
-	// r is the redactor of secrets, made again only when one is added:
-	// stderr asks for it on every write.
-	r *transport.Redactor
-}
-
-func addSecrets(v []string) {
-	known.mu.Lock()
-	known.secrets = append(known.secrets, v...)
-	known.r = nil
-	known.mu.Unlock()
-}
-
-// redactor hides every secret known so far.
-func redactor() *transport.Redactor {
-	known.mu.Lock()
-	defer known.mu.Unlock()
-	if known.r == nil {
-		known.r = transport.NewRedactor(known.secrets)
-	}
-	return known.r
-}
-
 // targetArgs are the target's words: the positional arguments, then
 // whatever followed "--".
-func targetArgs(ctx context.Context, cmd *cli.Command) []string {
-	tail, _ := afterDashes(ctx)
+func (rs *runState) targetArgs(cmd *cli.Command) []string {
+	tail, _ := rs.afterDashes()
 	return append(cmd.Args().Slice(), tail...)
 }
 
 // resolveTarget reads the target from --config or the arguments, with the
 // flags that add to it (launch.Resolve), and makes its secrets the run's.
-func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
+func (rs *runState) resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	cfg := cmd.String("config")
 	if cfg == "" {
 		if err := quotedCommand(cmd.Name, args); err != nil {
@@ -95,7 +36,8 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	}
 	t, err := launch.Resolve(launch.Asked{Config: cfg, Words: args,
 		Env: cmd.StringSlice("env"), SecretEnv: cmd.StringSlice("secret-env"), InheritEnv: cmd.Bool("inherit-env"),
-		HeaderEnv: cmd.StringSlice("header-env"), Headers: cmd.StringSlice("header")})
+		HeaderEnv: cmd.StringSlice("header-env"), Headers: cmd.StringSlice("header"),
+		LookupEnv: rs.lookupEnv, Environ: rs.environ})
 	var ce *launch.ConfigError
 	switch {
 	case errors.As(err, &ce):
@@ -103,20 +45,20 @@ func resolveTarget(cmd *cli.Command, args []string) (launch.Target, error) {
 	case err != nil:
 		return t, usageErr("%v", err)
 	}
-	addSecrets(t.Secrets)
+	rs.secrets.add(t.Secrets)
 	return t, nil
 }
 
 // wireOptions are the options every command that probes a server starts
 // from: the target named by args (or --config) and the global flags, a
 // trace from tf, and the progress line.
-func wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, error) {
-	spec, err := specFromFlags(cmd, args)
+func (rs *runState) wireOptions(cmd *cli.Command, args []string, tf *traceFile) (wire.Options, error) {
+	spec, err := rs.specFromFlags(cmd, args)
 	if err != nil {
 		return wire.Options{}, err
 	}
 	spec.Launch.Trace = tf.next()
-	return wire.Options{Spec: spec, Progress: progressLine(cmd)}, nil
+	return wire.Options{Spec: spec, Progress: rs.progressLine(cmd)}, nil
 }
 
 // traceFile is --trace FILE, opened once per run. Every server the run
@@ -130,6 +72,7 @@ type traceFile struct {
 	f        *os.File
 	path     string
 	outs     *outputState // where a failed write is told
+	redact   func() *transport.Redactor
 	numbered bool
 	rec      *transport.Recorder
 	traces   []*transport.Trace
@@ -137,8 +80,8 @@ type traceFile struct {
 }
 
 // openTrace opens --trace for a command that starts one server.
-func openTrace(cmd *cli.Command) (*traceFile, error) {
-	tf := &traceFile{stderr: cmd.Root().ErrWriter, outs: outputsOf(cmd)}
+func (rs *runState) openTrace(cmd *cli.Command) (*traceFile, error) {
+	tf := &traceFile{stderr: cmd.Root().ErrWriter, outs: &rs.outputs, redact: rs.redactor}
 	if path := cmd.String("trace"); path != "" {
 		f, err := openStream(path)
 		if err != nil {
@@ -152,8 +95,8 @@ func openTrace(cmd *cli.Command) (*traceFile, error) {
 }
 
 // openTraces opens --trace for a command that may start several servers.
-func openTraces(cmd *cli.Command) (*traceFile, error) {
-	tf, err := openTrace(cmd)
+func (rs *runState) openTraces(cmd *cli.Command) (*traceFile, error) {
+	tf, err := rs.openTrace(cmd)
 	if tf != nil {
 		tf.numbered = true
 	}
@@ -171,7 +114,7 @@ func (tf *traceFile) next() *transport.Trace {
 		return tf.recorder().Trace(time.Now())
 	}
 	t := transport.NewTrace(time.Now())
-	_ = t.Stream(tf.f, redactor().Bytes)
+	_ = t.Stream(tf.f, tf.redact().Bytes)
 	tf.traces = append(tf.traces, t)
 	return t
 }
@@ -185,7 +128,7 @@ func (tf *traceFile) recorder() *transport.Recorder {
 		return nil
 	}
 	if tf.rec == nil {
-		tf.rec = transport.NewRecorder(tf.f, redactor().Bytes)
+		tf.rec = transport.NewRecorder(tf.f, tf.redact().Bytes)
 	}
 	return tf.rec
 }
@@ -217,14 +160,14 @@ func (tf *traceFile) close() {
 
 // progressLine says which target is being started on the progress line;
 // nil when there is no line.
-func progressLine(cmd *cli.Command) func(string) {
-	st := statusFor(cmd)
+func (rs *runState) progressLine(cmd *cli.Command) func(string) {
+	st := rs.statusFor(cmd)
 	if !st.On() {
 		return nil
 	}
 	return func(target string) {
 		if target != "" {
-			st.Step("starting " + reports.Escape(redactor().String(target)))
+			st.Step("starting " + reports.Escape(rs.redactor().String(target)))
 		}
 	}
 }
@@ -245,7 +188,7 @@ func launchOptions(cmd *cli.Command) launch.Options {
 // cannotProbe is exit code 3 with the failure's three parts, what
 // happened, what was received (each line escaped: it is the server's
 // text) and what to try, and every secret hidden.
-func cannotProbe(err error, redact *transport.Redactor) error {
+func (rs *runState) cannotProbe(err error, redact *transport.Redactor) error {
 	// Every exit-3 message has its three parts, whichever path it came
 	// by: an error no launcher explained still says what is known.
 	fe := &probe.FatalError{What: err.Error()}
@@ -265,7 +208,7 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 	}
 	msg := fe.What + "\nReceived: " + strings.Join(lines, "\n  ") + "\nTry: " + try
 	if redact == nil {
-		redact = redactor()
+		redact = rs.redactor()
 	}
 	what, whatHid := redact.Bytes([]byte(fe.What))
 	recv, receivedHid := redact.Bytes([]byte(strings.Join(lines, "\n")))
@@ -277,8 +220,8 @@ func cannotProbe(err error, redact *transport.Redactor) error {
 
 // write sends the output where --out says, with every secret of the run
 // hidden.
-func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
-	b, redacted := redactor().Bytes(b)
+func (rs *runState) write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) error {
+	b, redacted := rs.redactor().Bytes(b)
 	if redacted {
 		// Secrets never leave, even where the output would be the
 		// server's bytes: the output says it was changed.
@@ -292,33 +235,14 @@ func write(cmd *cli.Command, stdout io.Writer, _ *transport.Redactor, b []byte) 
 	}
 	if path := cmd.String("out"); path != "" && path != "-" {
 		if err := writeOutput(path, b); err != nil {
-			return writeFailed(cmd, "--out "+path, err)
+			return rs.writeFailed(cmd, "--out "+path, err)
 		}
 		return nil
 	}
 	if _, err := stdout.Write(b); err != nil {
-		return writeFailed(cmd, "the output", err)
+		return rs.writeFailed(cmd, "the output", err)
 	}
 	return nil
-}
-
-// gates is a command's Before: it refuses a --fail-on gate the command
-// cannot trip, rather than ignore it and pass.
-func gates(extra ...string) cli.BeforeFunc {
-	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-		if err := findings.CheckGates(cmd.Name, splitList(cmd.StringSlice("fail-on")), extra...); err != nil {
-			return ctx, usageErr("%s", err)
-		}
-		return ctx, nil
-	}
-}
-
-// noGates is the Before of commands that gate on nothing.
-func noGates(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-	if g := splitList(cmd.StringSlice("fail-on")); len(g) > 0 {
-		return ctx, usageErr("--fail-on does not apply to %s; wire, budget, report, diff, bench, faults, malformed, call, read and prompt take it", cmd.Name)
-	}
-	return ctx, nil
 }
 
 func splitList(v []string) []string {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/urfave/cli/v3"
 )
 
@@ -16,16 +17,15 @@ import (
 // value and the fix, then a pointer to the command's --help (run adds
 // it), never the whole help on top.
 
-// argsKey holds the command line as given, so that a usage error can
-// quote it back corrected (the forgotten "--").
-type argsKey struct{}
-
 // onUsageError is every command's OnUsageError: what urfave/cli reports
 // about the command line, in the user's terms.
-func onUsageError(ctx context.Context, cmd *cli.Command, err error, _ bool) error {
-	return usageErr("%s", parseMessage(ctx, cmd, err.Error()))
+func (rs *runState) onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	return usageErr("%s", parseMessage(rs.args, cmd, err.Error()))
 }
 
+// urfave/cli's parse errors, read to be said in the user's terms.
+// Compiled once and never changed (a Regexp is safe for concurrent use);
+// TestUsageErrors fails if a library upgrade changes their wording.
 var (
 	reUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	reNoValue  = regexp.MustCompile(`^flag needs an argument: -*(.*)$`)
@@ -33,15 +33,20 @@ var (
 )
 
 // parseMessage rewrites one of urfave/cli's parse errors.
-func parseMessage(ctx context.Context, cmd *cli.Command, msg string) string {
+func parseMessage(args []string, cmd *cli.Command, msg string) string {
 	if m := reUnknown.FindStringSubmatch(msg); m != nil {
-		return unknownFlag(ctx, cmd, m[1])
+		return unknownFlag(args, cmd, m[1])
 	}
 	if m := reNoValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(cmd, m[1])
 		return fmt.Sprintf("%s needs a value, such as %s %s", dash(m[1]), dash(m[1]), example(f))
 	}
 	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+		// A Validator's message names the flag and says what it wants
+		// (flags.go); a value of the wrong kind gets its kind.
+		if inner := msg[len(m[0]):]; strings.HasPrefix(inner, "--") {
+			return inner
+		}
 		f := lookupFlag(cmd, m[2])
 		return fmt.Sprintf("%s %q: want %s", dash(m[2]), m[1], kindOf(f))
 	}
@@ -50,9 +55,8 @@ func parseMessage(ctx context.Context, cmd *cli.Command, msg string) string {
 
 // unknownFlag names the flag, the flag it may be a typo of, and, when it
 // follows the target's command, says where the server's own flags go.
-func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
+func unknownFlag(args []string, cmd *cli.Command, name string) string {
 	typed := dash(name)
-	args, _ := ctx.Value(argsKey{}).([]string)
 	for _, a := range args {
 		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
 			typed, _, _ = strings.Cut(a, "=")
@@ -60,8 +64,19 @@ func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
 		}
 	}
 	msg := "unknown flag " + typed
-	if fixed, ok := dashFix(ctx, cmd, name); ok {
+	// A flag of mcpprobe's that this command does not declare: which
+	// commands do, from the command tree. A shared one (--json) is meant
+	// for mcpprobe wherever it stands; another command's own (--ref) may
+	// be the server's, given without the "--".
+	takers := commandsTaking(cmd.Root(), name)
+	if len(takers) > 0 && sharedName(cmd.Root(), name) {
+		return notTaken(cmd, args, typed, name, takers)
+	}
+	if fixed, ok := dashFix(args, cmd, name); ok {
 		return msg + "; a flag of the server's goes after --: " + fixed
+	}
+	if len(takers) > 0 {
+		return notTaken(cmd, args, typed, name, takers)
 	}
 	if near := nearestFlag(cmd, name); near != "" {
 		return msg + "; did you mean " + dash(near) + "?"
@@ -69,11 +84,69 @@ func unknownFlag(ctx context.Context, cmd *cli.Command, name string) string {
 	return msg + " for " + commandLabel(cmd)
 }
 
+// notTaken says that the command does not take a flag other commands do,
+// and which, or why not.
+func notTaken(cmd *cli.Command, args []string, typed, name string, takers []string) string {
+	if cmd.Root() != cmd {
+		if why := notTakenBecause(cmd.Name, name); why != "" {
+			return fmt.Sprintf("%s does not apply to %s: %s", typed, commandLabel(cmd), why)
+		}
+		return fmt.Sprintf("%s does not apply to %s; it applies to %s", typed, commandLabel(cmd), strings.Join(takers, ", "))
+	}
+	if sub := subcommandOf(cmd, args); slices.Contains(takers, sub) {
+		return fmt.Sprintf("%s goes after the command, whose flag it is: mcpprobe %s %s …", typed, sub, typed)
+	}
+	return fmt.Sprintf("%s does not apply to servers, which mcpprobe --config FILE runs; it applies to %s", typed, strings.Join(takers, ", "))
+}
+
+// commandsTaking are the commands of the tree under root that declare a
+// flag of that name, as the user types them ("survey merge").
+func commandsTaking(root *cli.Command, name string) []string {
+	var out []string
+	var walk func(c *cli.Command, path string)
+	walk = func(c *cli.Command, path string) {
+		for _, s := range c.Commands {
+			if s.Hidden {
+				continue
+			}
+			p := strings.TrimSpace(path + " " + s.Name)
+			if lookupFlag(s, name) != nil {
+				out = append(out, p)
+			}
+			walk(s, p)
+		}
+	}
+	walk(root, "")
+	return out
+}
+
+// sharedName is whether a flag of that name comes from a shared group
+// (flags.go files those under a category) in some command of the tree.
+func sharedName(root *cli.Command, name string) bool {
+	for _, c := range root.Commands {
+		if f, ok := lookupFlag(c, name).(cli.CategorizableFlag); ok && f.GetCategory() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// notTakenBecause is why a command has no flag of that name where the
+// commands that have it would not say.
+func notTakenBecause(command, flag string) string {
+	switch command + " " + flag {
+	case "proxy inherit-env":
+		return "the proxy passes its server the whole environment its host gave it, as the host chose it"
+	case "survey inherit-env":
+		return "survey gives each server its entry's env, PATH and a private HOME and TMPDIR, and nothing else"
+	}
+	return ""
+}
+
 // dashFix rewrites the command line with "--" before the target when an
 // unknown flag comes after a word that is not ours: `wire ./server
 // -banner` was meant as `wire -- ./server -banner`.
-func dashFix(ctx context.Context, cmd *cli.Command, name string) (string, bool) {
-	args, _ := ctx.Value(argsKey{}).([]string)
+func dashFix(args []string, cmd *cli.Command, name string) (string, bool) {
 	if cmd.Root() == cmd || len(args) == 0 {
 		return "", false
 	}
@@ -171,14 +244,9 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// allFlags are the command's own flags and the root's (global) ones.
-func allFlags(cmd *cli.Command) []cli.Flag {
-	fs := append([]cli.Flag{}, cmd.Flags...)
-	if r := cmd.Root(); r != cmd {
-		fs = append(fs, r.Flags...)
-	}
-	return fs
-}
+// allFlags are the flags the command takes: every shared flag is Local
+// (flags.go), so a command takes the ones it declares and no others.
+func allFlags(cmd *cli.Command) []cli.Flag { return cmd.Flags }
 
 func lookupFlag(cmd *cli.Command, name string) cli.Flag {
 	for _, f := range allFlags(cmd) {
@@ -240,7 +308,7 @@ func commandLabel(cmd *cli.Command) string {
 	if cmd.Root() == cmd {
 		return "mcpprobe"
 	}
-	return cmd.Name
+	return strings.TrimPrefix(cmd.FullName(), cmd.Root().Name+" ")
 }
 
 func shellJoin(words []string) string {
@@ -287,7 +355,7 @@ func subcommandOf(root *cli.Command, args []string) string {
 }
 
 // helpCommand is `mcpprobe help [COMMAND]`.
-func helpCommand() *cli.Command {
+func (rs *runState) helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
 		Usage:     "show the help of mcpprobe or of a command",
@@ -310,7 +378,7 @@ func helpCommand() *cli.Command {
 }
 
 // versionCommand is `mcpprobe version`, the same line as --version.
-func versionCommand() *cli.Command {
+func (rs *runState) versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print mcpprobe's version",
@@ -326,21 +394,28 @@ func versionCommand() *cli.Command {
 
 // rootAction runs for `mcpprobe` alone (its help) and for a word that is
 // no command.
-func rootAction(ctx context.Context, cmd *cli.Command) error {
+func (rs *runState) rootAction(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return unknownCommand(cmd, cmd.Args().First())
 	}
 	if cmd.IsSet("config") {
-		// mcpprobe --config FILE is servers --config FILE: the flags
-		// servers does not take are refused as it refuses them.
-		cmd.Name = "servers"
-		defer func() { cmd.Name = "mcpprobe" }()
-		if err := refuseUnused(cmd); err != nil {
-			return err
-		}
-		return listServers(cmd)
+		return rs.listServers(cmd) // mcpprobe --config FILE is servers --config FILE
 	}
 	return cli.ShowRootCommandHelp(cmd)
+}
+
+// rootBefore refuses mcpprobe's own flags before a command: they are
+// servers' (mcpprobe --config FILE), and a command takes its own.
+func rootBefore(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	if !cmd.Args().Present() || cmd.Command(cmd.Args().First()) == nil {
+		return ctx, nil
+	}
+	for _, f := range cmd.Flags {
+		if n := f.Names()[0]; f.IsSet() && n != "help" && n != "version" {
+			return ctx, usageErr("--%s goes after the command: mcpprobe %s --%s …", n, cmd.Args().First(), n)
+		}
+	}
+	return ctx, nil
 }
 
 func unknownCommand(root *cli.Command, name string) error {
@@ -382,10 +457,10 @@ func configureCompletion(c *cli.Command) {
 }
 
 // setUsageErrors gives every command the one usage-error path.
-func setUsageErrors(c *cli.Command) {
-	c.OnUsageError = onUsageError
+func (rs *runState) setUsageErrors(c *cli.Command) {
+	c.OnUsageError = rs.onUsageError
 	for _, s := range c.Commands {
-		setUsageErrors(s)
+		rs.setUsageErrors(s)
 	}
 }
 
@@ -395,42 +470,59 @@ func meta(name string) bool { return name == "help" || name == "version" || name
 // targetForms is every way to name the server a probing command takes.
 const targetForms = "./server | -- CMD ARGS… | URL | --config FILE NAME"
 
-// usageLines are the usage lines of the commands that probe a server:
-// every target form each takes and every --fail-on gate (what its Before
-// accepts; TestUsageLinesMatchBehaviour holds the two together). They
-// replace the ArgsUsage each command's file sets.
-var usageLines = map[string]struct {
-	gates []string // beyond error, warning and info; nil: those three
-	none  bool     // no gate at all
-	args  string
-}{
-	"wire":      {args: targetForms},
-	"report":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
-	"budget":    {gates: []string{"cut", "schema-drop", "lint-error", "lint-warning"}, args: targetForms},
-	"snapshot":  {none: true, args: targetForms},
-	"bench":     {args: targetForms},
-	"faults":    {args: targetForms},
-	"malformed": {args: targetForms},
-	"call":      {args: "./server TOOL | TOOL -- CMD ARGS… | URL TOOL | --config FILE NAME TOOL"},
-	"read":      {args: "./server URI | URI -- CMD ARGS… | URL URI | --config FILE NAME URI"},
-	"prompt":    {args: "./server PROMPT | PROMPT -- CMD ARGS… | URL PROMPT | --config FILE NAME PROMPT"},
-	"diff": {gates: []string{"drift"}, args: "--ref FILE TARGET | A -- B\n" +
-		"   (TARGET, A, B: ./server, CMD ARGS… (B after --), a URL, --config FILE NAME, or a reference file:\n" +
-		"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
-		"   an mcpprobe snapshot, wire --json output, or a wire --save directory)"},
+// usageLines are the target forms of the commands that probe a server,
+// for their usage lines; setUsageLines puts every --fail-on gate the
+// command's flag takes before them (TestUsageLinesMatchBehaviour holds
+// the line and what the command accepts together). They replace the
+// ArgsUsage each command's file sets. A function, so that the table
+// cannot be changed.
+func usageLines() map[string]string {
+	return map[string]string{
+		"wire":      targetForms,
+		"report":    targetForms,
+		"budget":    targetForms,
+		"snapshot":  targetForms,
+		"bench":     targetForms,
+		"faults":    targetForms,
+		"malformed": targetForms,
+		"call":      "./server TOOL | TOOL -- CMD ARGS… | URL TOOL | --config FILE NAME TOOL",
+		"read":      "./server URI | URI -- CMD ARGS… | URL URI | --config FILE NAME URI",
+		"prompt":    "./server PROMPT | PROMPT -- CMD ARGS… | URL PROMPT | --config FILE NAME PROMPT",
+		"diff": "--ref FILE TARGET | A -- B\n" +
+			"   (TARGET, A, B: ./server, CMD ARGS… (B after --), a URL, --config FILE NAME, or a reference file:\n" +
+			"   an MCP tools/list result or response, MCP tools, Anthropic or OpenAI tools,\n" +
+			"   an mcpprobe snapshot, wire --json output, or a wire --save directory)",
+	}
 }
 
 // setUsageLines writes each probing command's usage line from usageLines.
 func setUsageLines(app *cli.Command) {
+	lines := usageLines()
 	for _, c := range app.Commands {
-		u, ok := usageLines[c.Name]
+		args, ok := lines[c.Name]
 		if !ok {
 			continue
 		}
 		gate := ""
-		if !u.none {
-			gate = "[--fail-on " + strings.Join(append([]string{"error", "warning", "info"}, u.gates...), "|") + "] "
+		if gs := gatesOf(c); len(gs) > 0 {
+			gate = "[--fail-on " + strings.Join(gs, "|") + "] "
 		}
-		c.ArgsUsage = gate + u.args
+		c.ArgsUsage = gate + args
 	}
+}
+
+// gatesOf are the gates cmd's --fail-on takes, as its Validator says:
+// none for a command without the flag.
+func gatesOf(cmd *cli.Command) []string {
+	f, ok := lookupFlag(cmd, "fail-on").(*cli.StringSliceFlag)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, g := range findings.Gates {
+		if f.Validator([]string{g.Name}) == nil {
+			out = append(out, g.Name)
+		}
+	}
+	return out
 }

@@ -22,7 +22,7 @@ type badValue struct {
 }
 
 // globalBad are bad values of every global flag; each is tried on every
-// command that takes the flag (globalUse).
+// command that takes the flag (declares it).
 func globalBad(dir string) []badValue {
 	arrayFile := filepath.Join(dir, "array.json")
 	_ = os.WriteFile(arrayFile, []byte(`[1, 2]`), 0o644)
@@ -171,7 +171,7 @@ func TestEveryBadValueIsAUsageError(t *testing.T) {
 			if name == "fail-on" && (c == "proxy" || c == "servers") {
 				continue // refused as not applying: TestUnusedFlagsRefused
 			}
-			if slices.Contains(globalUse[name], c) || name == "fail-on" {
+			if takesFlag(c, name) || name == "fail-on" {
 				cases = append(cases, tc{c, b})
 			}
 		}
@@ -232,50 +232,7 @@ func checkUsageError(t *testing.T, r result, command, what string) {
 	}
 }
 
-// TestUsageErrors: mistakes a new user makes get one line that names the
-// mistake and the fix, the help pointer, exit 2, and never the help.
-func TestUsageErrors(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		args    []string
-		command string // whose --help the pointer names; "" for mcpprobe's
-		want    []string
-	}{
-		{"unknown flag", []string{"wire", "--bogus", bin.good}, "wire", []string{"unknown flag --bogus"}},
-		{"typo of a flag", []string{"wire", "--timout", "5s", bin.good}, "wire", []string{"unknown flag --timout", "did you mean --timeout?"}},
-		{"root flag unknown", []string{"--bogus"}, "", []string{"unknown flag --bogus"}},
-		{"server flag without --", []string{"wire", bin.raw, "-banner"}, "wire",
-			[]string{"unknown flag -banner", "goes after --: mcpprobe wire -- " + bin.raw + " -banner"}},
-		{"server flag without --, ours kept before it", []string{"budget", "--json", bin.raw, "-banner", "-x"}, "budget",
-			[]string{"mcpprobe budget --json -- " + bin.raw + " -banner -x"}},
-		{"quoted command line", []string{"wire", "no-such-node " + bin.raw}, "wire",
-			[]string{`"no-such-node ` + bin.raw + `" is not a file or a command`, "mcpprobe wire -- no-such-node " + bin.raw}},
-		{"bad duration", []string{"wire", "--timeout", "soon", bin.good}, "wire", []string{`--timeout "soon": want a duration such as 10s`}},
-		{"missing value", []string{"bench", bin.good, "--rate"}, "bench", []string{"--rate needs a value"}},
-		{"unknown command", []string{"frobnicate"}, "", []string{`unknown command "frobnicate"`, "wire, report"}},
-		{"command typo", []string{"wrie", bin.good}, "", []string{`unknown command "wrie"; did you mean wire?`}},
-		{"target as command", []string{"./server"}, "", []string{"a target comes after a command: mcpprobe wire ./server"}},
-		{"help of no command", []string{"help", "frobnicate"}, "", []string{`unknown command "frobnicate"`}},
-		{"no target", []string{"wire"}, "wire", []string{"no target"}},
-		{"config without a name", []string{"wire", "--config", "testdata/no-such.json"}, "wire", []string{"--config testdata/no-such.json"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			r := mcpprobe(t, tc.args...)
-			checkUsageError(t, r, tc.command, "")
-			for _, w := range tc.want {
-				if !strings.Contains(r.stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
-				}
-			}
-			if strings.Contains(r.stderr, "GLOBAL OPTIONS") || strings.Contains(r.stderr, "Incorrect Usage") {
-				t.Errorf("stderr holds the help:\n%s", r.stderr)
-			}
-		})
-	}
-}
+// TestUsageErrors is in cli_test.go: in process, with no binary.
 
 // TestHelpVersionCompletion: help [COMMAND], version and --version, and
 // a shell completion script per shell, each on stdout with exit 0.
@@ -336,7 +293,7 @@ func TestUsageLinesMatchBehaviour(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "mcp.json")
 	writeFile(t, cfg, `{"mcpServers": {"s": {"command": "./no-such-server"}}}`)
-	for name := range usageLines {
+	for name := range usageLines() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			help := mcpprobe(t, "help", name)
@@ -404,4 +361,15 @@ func TestUsageLinesMatchBehaviour(t *testing.T) {
 			}
 		})
 	}
+}
+
+// takesFlag is whether the command (a path of words) declares the flag.
+func takesFlag(command, flag string) bool {
+	c := testApp()
+	for _, w := range strings.Fields(command) {
+		if c = c.Command(w); c == nil {
+			return false
+		}
+	}
+	return lookupFlag(c, flag) != nil
 }

@@ -13,45 +13,14 @@ import (
 // that cannot mean what the flag says is a usage error naming the flag,
 // never replaced by a default behind the user's back.
 
-// positive are the durations that bound a wait: 0 or less bounds nothing.
-var positive = []string{"timeout", "startup-timeout", "discover-timeout", "grace"}
-
-// atLeastOne are the counts that bound a size: 0 or less allows nothing.
-var atLeastOne = []string{"max-line", "max-pages"}
-
-// checkValues checks the global flags' values, and the one combination of
-// them that cannot hold.
+// checkValues refuses the one combination of the bounds that cannot
+// hold; each value alone is its flag's Validator's (flags.go).
 func checkValues(cmd *cli.Command) error {
-	for _, name := range positive {
-		if cmd.IsSet(name) && cmd.Duration(name) <= 0 {
-			return usageErr("--%s %s: want a duration above 0, such as %s", name, cmd.Duration(name), durationExample(name))
-		}
-	}
-	for _, name := range atLeastOne {
-		if cmd.IsSet(name) && cmd.Int(name) < 1 {
-			return usageErr("--%s %d: want 1 or more", name, cmd.Int(name))
-		}
-	}
-	if p := cmd.String("out"); cmd.IsSet("out") && p != "-" {
-		if err := writable("--out", p); err != nil {
-			return err
-		}
-	}
 	if cmd.IsSet("discover-timeout") && cmd.Duration("discover-timeout") > cmd.Duration("startup-timeout") {
 		return usageErr("--discover-timeout %s is longer than --startup-timeout %s, which bounds the whole handshake; lower the one or raise the other",
 			cmd.Duration("discover-timeout"), cmd.Duration("startup-timeout"))
 	}
 	return nil
-}
-
-func durationExample(name string) string {
-	switch name {
-	case "grace", "discover-timeout":
-		return "2s"
-	case "startup-timeout":
-		return "30s"
-	}
-	return "10s"
 }
 
 // atLeast refuses a count below min, naming the flag.

@@ -13,33 +13,33 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func wireCommand() *cli.Command {
+func (rs *runState) wireCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "wire",
-		Before:    before(),
+		Before:    rs.before,
 		Usage:     "capture everything a server sends, byte for byte",
 		ArgsUsage: "./server | -- CMD ARGS… | --config FILE NAME | --config FILE --all",
-		Flags: append([]cli.Flag{
+		Flags: flags(append([]cli.Flag{
 			&cli.StringFlag{Name: "save", Usage: "write the raw bytes of each response into `DIR`, one file per page"},
-		}, wholeConfigFlags()...),
+		}, wholeConfigFlags()...), probing("wire")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			all, err := wantsAll(ctx, cmd)
+			all, err := rs.wantsAll(ctx, cmd)
 			if err != nil {
 				return err
 			}
 			if all {
-				return runAll(ctx, cmd, nil, "")
+				return rs.runAll(ctx, cmd, nil, "")
 			}
 			if dir := cmd.String("save"); cmd.IsSet("save") {
 				if st, err := os.Stat(dir); dir == "" || (err == nil && !st.IsDir()) {
 					return usageErr("--save %s: want a folder to write the responses into", dir)
 				}
 			}
-			tf, err := openTrace(cmd)
+			tf, err := rs.openTrace(cmd)
 			if err != nil {
 				return err
 			}
-			o, err := wireOptions(cmd, targetArgs(ctx, cmd), tf)
+			o, err := rs.wireOptions(cmd, rs.targetArgs(cmd), tf)
 			if err != nil {
 				tf.close()
 				return err
@@ -49,11 +49,11 @@ func wireCommand() *cli.Command {
 			if err != nil {
 				// With --json, a server that could not be probed still
 				// gets what was received before it failed.
-				ferr := failure(err)
+				ferr := rs.failure(err)
 				if r != nil && cmd.Bool("json") {
 					o := wireOutcome(r)
 					o.fail = failureOf(ferr)
-					_ = emit(cmd, o)
+					_ = rs.emit(cmd, o)
 				}
 				return ferr
 			}
@@ -61,11 +61,11 @@ func wireCommand() *cli.Command {
 				if len(r.Pages()) == 0 {
 					return usageErr("--save: nothing to save")
 				}
-				if err := save(dir, r.Pages(), cmd.Root().ErrWriter); err != nil {
-					return writeFailed(cmd, "--save "+dir, err)
+				if err := rs.save(dir, r.Pages(), cmd.Root().ErrWriter); err != nil {
+					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
-			return emit(cmd, wireOutcome(r))
+			return rs.emit(cmd, wireOutcome(r))
 		},
 	}
 }
@@ -80,7 +80,7 @@ func wireOutcome(r *wire.Result) outcome {
 
 // save writes each response into dir exactly as received (wire.Result's
 // Pages), but for a secret of the run, which is hidden, and said so.
-func save(dir string, pages []wire.SavedPage, stderr io.Writer) error {
+func (rs *runState) save(dir string, pages []wire.SavedPage, stderr io.Writer) error {
 	if len(pages) == 0 {
 		return errors.New("nothing to save")
 	}
@@ -88,7 +88,7 @@ func save(dir string, pages []wire.SavedPage, stderr io.Writer) error {
 		return err
 	}
 	for _, p := range pages {
-		raw, redacted := redactor().Bytes(p.Raw)
+		raw, redacted := rs.redactor().Bytes(p.Raw)
 		if redacted {
 			fmt.Fprintf(stderr, "mcpprobe: %s held a secret given with --env or a header; it is saved with *** in its place, so it is no longer the exact bytes\n", p.Name)
 		}
