@@ -43,7 +43,7 @@ func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 		if a[0] == "servers" {
 			return a
 		}
-		return append([]string{"-q"}, a...)
+		return append([]string{a[0], "-q"}, a[1:]...)
 	}
 	for _, tc := range tests {
 		for _, cols := range []int{80, 100} {

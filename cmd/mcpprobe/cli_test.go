@@ -85,6 +85,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no gates", []string{"snapshot", "--fail-on", "error", "./server"}, "snapshot", []string{"--fail-on does not apply to snapshot; it applies to wire,"}},
 		{"a command's flag before the command", []string{"--json", "wire", "./server"}, "wire", []string{"--json goes after the command, whose flag it is: mcpprobe wire --json …"}},
 		{"mcpprobe's own flag before a command", []string{"--wide", "wire", "./server"}, "wire", []string{"--wide goes after the command: mcpprobe wire --wide …"}},
+		{"a command's flag and its value before the command", []string{"--fail-on", "warning", "malformed", "./server"}, "malformed", []string{"--fail-on goes after the command, whose flag it is: mcpprobe malformed --fail-on …"}},
 		{"mcpprobe --config and a flag servers does not take", []string{"--config", "x.json", "--json"}, "", []string{"--json does not apply to servers"}},
 	}
 	for _, tc := range tests {

@@ -304,8 +304,10 @@ func TestMalformedRealPeer(t *testing.T) {
 // JSON says which codes tripped the gate.
 func TestMalformedFailOn(t *testing.T) {
 	t.Parallel()
-	args := []string{"malformed", "--json", "--quiet", "--timeout", secs(500 * time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools"}
-	r := mcpprobe(t, append([]string{"--fail-on", "warning"}, args...)...)
+	args := func(gate string) []string {
+		return []string{"malformed", "--fail-on", gate, "--json", "--quiet", "--timeout", secs(500 * time.Millisecond), "--call", "echo", "--", bin.raw, "-bench-tools"}
+	}
+	r := mcpprobe(t, args("warning")...)
 	if r.code != 1 {
 		t.Fatalf("--fail-on warning: exit %d, want 1: %s", r.code, r.stderr)
 	}
@@ -321,7 +323,7 @@ func TestMalformedFailOn(t *testing.T) {
 		t.Errorf("%d findings, want one per case with a severity (%d)", n, len(withSeverity))
 	}
 	// The raw fixture breaks no MUST: no error.
-	if r := mcpprobe(t, append([]string{"--fail-on", "error"}, args...)...); r.code != 0 {
+	if r := mcpprobe(t, args("error")...); r.code != 0 {
 		t.Errorf("--fail-on error: exit %d: %s", r.code, r.stderr)
 	}
 }

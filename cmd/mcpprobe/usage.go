@@ -341,7 +341,7 @@ func subcommandOf(root *cli.Command, args []string) string {
 		}
 		if strings.HasPrefix(a, "-") {
 			n, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if f := lookupFlag(root, n); f != nil && !hasValue && takesValue(f) {
+			if f := flagInTree(root, n); f != nil && !hasValue && takesValue(f) {
 				i++
 			}
 			continue
@@ -352,6 +352,21 @@ func subcommandOf(root *cli.Command, args []string) string {
 		return ""
 	}
 	return ""
+}
+
+// flagInTree is the flag of that name as mcpprobe or any of its commands
+// declares it: a command's flag typed before the command still takes its
+// value there (`--fail-on warning wire`), so the value is no command.
+func flagInTree(root *cli.Command, name string) cli.Flag {
+	if f := lookupFlag(root, name); f != nil {
+		return f
+	}
+	for _, c := range root.Commands {
+		if f := lookupFlag(c, name); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // helpCommand is `mcpprobe help [COMMAND]`.
