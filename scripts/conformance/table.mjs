@@ -137,7 +137,12 @@ function mcpprobeResult(serverDir, entry, caps) {
 function judge(entry, suite, probe, wire, caps) {
   const suiteBad = suite.status === 'fail' || suite.status === 'warn';
   const notes = [];
-  const missing = suiteBad ? missingFixtures(wire, entry.fixture) : [];
+  const missing = suite.status === 'pass' || suiteBad ? missingFixtures(wire, entry.fixture) : [];
+  let hollow = false;
+  if (suite.status === 'pass' && missing.length) {
+    hollow = true;
+    notes.push(`the suite passes though the server has no ${missing.join(', ')}: the pass rests on its answer to an unknown name, and says nothing of the property`);
+  }
   if (suiteBad) {
     if (missing.length) notes.push(`suite fixture absent (${missing.join(', ')}): says nothing of conformance`);
     if (entry.capability && caps && !declared(caps, entry.capability)) {
@@ -150,13 +155,13 @@ function judge(entry, suite, probe, wire, caps) {
   const probeHas = ['pass', 'fail', 'warn'].includes(probe.status);
   const suiteHas = ['pass', 'fail', 'warn'].includes(suite.status);
   if (!probeHas || !suiteHas) {
-    return { agreement: probeHas ? 'mcpprobe only' : suiteHas ? 'suite only' : 'neither', notes };
+    return { agreement: probeHas ? 'mcpprobe only' : suiteHas ? 'suite only' : 'neither', notes, hollow };
   }
-  if (missing.length) return { agreement: 'not comparable', notes };
+  if (missing.length) return { agreement: 'not comparable', notes, hollow };
   const same = (suite.status === 'pass') === (probe.status === 'pass' || probe.status === 'warn');
-  if (same) return { agreement: 'agree', notes };
+  if (same) return { agreement: 'agree', notes, hollow };
   if (!notes.length) notes.push(`decided by ${entry.clause}`);
-  return { agreement: suite.status === 'pass' ? 'DISAGREE (mcpprobe fails)' : 'DISAGREE (suite fails)', notes };
+  return { agreement: suite.status === 'pass' ? 'DISAGREE (mcpprobe fails)' : 'DISAGREE (suite fails)', notes, hollow };
 }
 
 const known = new Set(scenarios.map((s) => s.name));
@@ -193,7 +198,7 @@ p(`- mcpprobe: ${meta.mcpprobe}; commands run on each server: ${meta.commands}`)
 p(`- Servers, each over Streamable HTTP on 127.0.0.1:`);
 for (const srv of servers) {
   const info = perServer[srv.id].info;
-  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${info.name} ${info.version ?? ''}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\``);
+  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${`${info.name} ${info.version ?? ''}`.trim()}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\``);
 }
 if (unknownInMap.length) p(`- The mapping names scenarios the suite does not list: ${unknownInMap.map((n) => `\`${n}\``).join(', ')}`);
 if (unmapped.length) p(`- Scenarios the mapping does not cover yet: ${unmapped.map((n) => `\`${n}\``).join(', ')}`);
@@ -220,21 +225,21 @@ for (const sc of scenarios) {
   const what = (sc.description.split('\n')[0] || about) + (e.fixture ? ` Calls ${Object.values(e.fixture).flat().map((n) => `\`${n}\``).join(', ')}.` : '');
   const cells = servers.map((s) => {
     const r = rows[sc.name][s.id];
-    const flag = r.j.agreement.startsWith('DISAGREE') ? ' **≠**' : r.j.notes.length && r.suite.status !== 'pass' ? ' ‡' : '';
+    const flag = r.j.agreement.startsWith('DISAGREE') ? ' **≠**' : r.j.hollow ? ' †' : r.j.notes.length && r.suite.status !== 'pass' ? ' ‡' : '';
     return `${r.suite.status} / ${r.probe.status}${flag}`;
   });
   p(`| \`${sc.name}\` | ${cell(what)} | ${cell(equiv)} | ${cells.join(' | ')} |`);
 }
 p();
-p('Each server cell is "suite / mcpprobe". **≠** marks a disagreement, ‡ a suite failure that rests on no MUST (see the server\'s table for the clause).');
+p('Each server cell is "suite / mcpprobe". **≠** marks a disagreement, ‡ a suite failure that rests on no MUST, † a suite pass on a server that lacks the fixture the scenario calls (see the server\'s table for the clause and the answer).');
 p();
 const count = (id, f) => scenarios.filter((sc) => f(rows[sc.name][id])).length;
 p('## Totals');
 p();
-p('| server | suite pass | suite fail | suite warn or no verdict | suite failures resting on no MUST | mcpprobe judges | agree | disagree |');
-p('| --- | --- | --- | --- | --- | --- | --- | --- |');
+p('| server | suite pass | of which without the fixture | suite fail | suite warn or no verdict | suite fail or warn resting on no MUST | mcpprobe judges | agree | disagree |');
+p('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const s of servers) {
-  p(`| ${s.id} | ${count(s.id, (r) => r.suite.status === 'pass')} | ${count(s.id, (r) => r.suite.status === 'fail')} | ${count(s.id, (r) => r.suite.status === 'warn' || r.suite.status === 'no verdict')} | ${count(s.id, (r) => r.suite.status !== 'pass' && r.j.notes.length > 0 && !r.j.agreement.startsWith('DISAGREE'))} | ${count(s.id, (r) => ['pass', 'fail', 'warn'].includes(r.probe.status))} | ${count(s.id, (r) => r.j.agreement === 'agree')} | ${count(s.id, (r) => r.j.agreement.startsWith('DISAGREE'))} |`);
+  p(`| ${s.id} | ${count(s.id, (r) => r.suite.status === 'pass')} | ${count(s.id, (r) => r.j.hollow)} | ${count(s.id, (r) => r.suite.status === 'fail')} | ${count(s.id, (r) => r.suite.status === 'warn' || r.suite.status === 'no verdict')} | ${count(s.id, (r) => r.suite.status !== 'pass' && r.j.notes.length > 0 && !r.j.agreement.startsWith('DISAGREE'))} | ${count(s.id, (r) => ['pass', 'fail', 'warn'].includes(r.probe.status))} | ${count(s.id, (r) => r.j.agreement === 'agree')} | ${count(s.id, (r) => r.j.agreement.startsWith('DISAGREE'))} |`);
 }
 p();
 for (const s of servers) {
