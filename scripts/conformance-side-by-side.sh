@@ -107,6 +107,8 @@ free_port() {
 everything="$root/scripts/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 all_servers=(
   "go-sdk|Go SDK fixture (fixtures/goodserver)|modelcontextprotocol/go-sdk|$bindir/goodserver -http 127.0.0.1:0"
+  "go-sdk-json|Go SDK fixture, JSON responses (goodserver -json-response)|modelcontextprotocol/go-sdk|$bindir/goodserver -http 127.0.0.1:0 -json-response"
+  "go-sdk-stateless|Go SDK fixture, stateless (goodserver -stateless)|modelcontextprotocol/go-sdk|$bindir/goodserver -http 127.0.0.1:0 -stateless"
   "go-sdk-everything|Go SDK example server everything|modelcontextprotocol/go-sdk examples/server/everything|$bindir/sdk-everything -http 127.0.0.1:{PORT}"
   "mcp-go|mcp-go corpus server (fixtures/mcpgoserver)|mark3labs/mcp-go|$bindir/mcpgoserver -http 127.0.0.1:0"
   "ts-sdk-1|TypeScript SDK 1.x corpus server (fixtures/tsserver)|@modelcontextprotocol/sdk 1.x|node $root/fixtures/tsserver/server.mjs corpus --http 127.0.0.1:0"
