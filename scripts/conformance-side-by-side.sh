@@ -41,7 +41,20 @@ case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
 say() { echo "conformance-side-by-side: $*" >&2; }
 # bound runs a command for at most $1 seconds, then TERM, then KILL 5 s later.
-bound() { local s=$1; shift; timeout --kill-after=5 "$s" "$@"; }
+# timeout leads its own process group; it runs in the background and is
+# waited for, so that a Ctrl-C reaches the trap at once (bash defers a trap
+# until a foreground command ends, and a foreground timeout in its own group
+# never sees the Ctrl-C), and the trap ends the group.
+bounded=""
+bound() {
+  local s=$1 rc=0
+  shift
+  timeout --kill-after=5 "$s" "$@" &
+  bounded=$!
+  wait "$bounded" || rc=$?
+  bounded=""
+  return "$rc"
+}
 
 command -v npm >/dev/null || { say "npm is not installed: it installs Node.js 22 and the suite"; exit 1; }
 command -v go >/dev/null || { say "go is not installed: it builds mcpprobe and the Go fixture servers"; exit 1; }
@@ -70,6 +83,7 @@ fi
 groups=()
 cleanup() {
   local pid
+  if [ -n "$bounded" ]; then stop_group "$bounded"; fi
   for pid in "${groups[@]}"; do stop_group "$pid"; done
   groups=()
   if [ "$keep" = 0 ]; then rm -rf "$work"; fi
@@ -83,6 +97,14 @@ stop_group() {
     sleep 0.1
   done
   kill -KILL -- "-$pid" 2>/dev/null || true
+}
+# stop_server stops one server's group and forgets it, so that the exit trap
+# never signals a process group id the system may have handed out again.
+stop_server() {
+  local pid=$1 kept=() g
+  stop_group "$pid"
+  for g in "${groups[@]}"; do [ "$g" = "$pid" ] || kept+=("$g"); done
+  groups=("${kept[@]}")
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -116,9 +138,12 @@ all_servers=(
 )
 if [ "$quick" = 1 ] && [ -z "$only" ]; then only=go-sdk; fi
 
-# start_server starts one server in its own session and prints its URL.
+# start_server starts one server in its own session and sets server_url.
+# It runs in this shell, not in a $(...) subshell, so that the exit trap
+# knows the group.
 start_server() {
   local id=$1 cmd=$2 log=$3 port="" url="" pid i
+  server_url=""
   if [[ $cmd == *"{PORT}"* ]]; then
     port=$(free_port)
     cmd=${cmd//\{PORT\}/$port}
@@ -145,7 +170,7 @@ start_server() {
     sleep 0.1
   done
   [ -n "$url" ] || return 1
-  echo "$url"
+  server_url=$url
 }
 
 has_check=0
@@ -171,11 +196,13 @@ for entry in "${all_servers[@]}"; do
   dir="$work/$id"
   mkdir -p "$dir"
   say "$id: starting $cmd"
-  if ! url=$(start_server "$id" "$cmd" "$dir/server.log"); then
+  if ! start_server "$id" "$cmd" "$dir/server.log"; then
     say "$id: never came up; its log:"
     tail -5 "$dir/server.log" >&2 || true
+    [ -f "$dir/server.pid" ] && stop_server "$(cat "$dir/server.pid")"
     continue
   fi
+  url=$server_url
   say "$id: $url: the suite (--suite all)"
   rc=0
   bound 600 conformance server --url "$url" --suite all -o "$dir/suite" >"$dir/suite.log" 2>&1 || rc=$?
@@ -188,7 +215,7 @@ for entry in "${all_servers[@]}"; do
   else
     echo "not in this binary (built from $(cd "$root" && git describe --always --dirty 2>/dev/null || echo unknown)): skipped" >"$dir/check.note"
   fi
-  stop_group "$(cat "$dir/server.pid")"
+  stop_server "$(cat "$dir/server.pid")"
   shown_cmd=${cmd//$root\//}
   shown_cmd=${shown_cmd//$bindir\//}
   servers_json+=$(ID="$id" LABEL="$label" SDK="$sdk" URL="$url" CMD="$shown_cmd" node -e 'const e=process.env;process.stdout.write(JSON.stringify({id:e.ID,label:e.LABEL,sdk:e.SDK,url:e.URL,command:e.CMD}))'),
