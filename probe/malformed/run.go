@@ -25,6 +25,10 @@ const (
 	// (HTTPStatus and Message say what came). An answer all the same: a
 	// client sees the refusal at once, not a wait.
 	HTTPError = "http_error"
+	// Accepted: over Streamable HTTP, 202 Accepted with no body for a
+	// frame that is no request, as the transport answers a notification
+	// or a response it takes; no JSON-RPC reply follows.
+	Accepted = "accepted"
 )
 
 // Outcome is what one case got, and the verdict on it.
@@ -155,8 +159,17 @@ func fresh(ctx context.Context, start func() (*dial.Session, error), c Case, id 
 // HTTP connection under s, nil over stdio.
 func send(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration) Outcome {
 	o := exchange(ctx, s, h, c, id, timeout)
-	if h != nil && c.Notification && h.Mode() == "streamable" {
-		o.notified = lastAnswer(h, o.sentAfter)
+	if h == nil || h.Mode() != "streamable" {
+		return o
+	}
+	a := lastAnswer(h, o.sentAfter)
+	switch {
+	case c.Notification:
+		o.notified = a
+	case a != nil && o.Channel == NoAnswer && a.Accepted():
+		// A frame that is no request (no method) taken as a response:
+		// the server answered 202, and no reply is owed.
+		o.Channel, o.HTTPStatus = Accepted, a.Status
 	}
 	return o
 }
