@@ -78,6 +78,10 @@ type Expectation struct {
 	// Deviations by the channel that answered (ok, is_error, rpc_error,
 	// no_answer, crashed), WrongCode, or Otherwise.
 	Deviations map[string]Deviation
+	// Status, over HTTP, is the HTTP status the clause asks of the
+	// response (0: any), and WrongStatus what another one weighs.
+	Status      int
+	WrongStatus Deviation
 }
 
 func (e Expectation) String() string {
@@ -159,8 +163,8 @@ func bodyClause(version, over string) *Clause {
 // HTTP, judged by how its POST was answered: the transport's MUST (202 and
 // no body when accepted, an HTTP error status when not) decides, not the
 // JSON-RPC rule, which a body on a 2xx breaks only if it holds a reply.
-func (e Expectation) overHTTP(a *transport.NotificationAnswer) Expectation {
-	cl := transportClause(probe.NotificationAccepted(e.Clause.Version))
+func (e Expectation) overHTTP(a *transport.NotificationAnswer, version string) Expectation {
+	cl := transportClause(probe.NotificationAccepted(version))
 	bad := Deviation{Severity: findings.Error, Clause: cl,
 		Why: "answered " + probe.DescribeHTTPAnswer(a.Status, a.ContentType, a.Body, a.BodyLen) + ": a notification the server accepts MUST get 202 Accepted with no body"}
 	n := Expectation{Channel: e.Channel, Clause: cl, Deviations: map[string]Deviation{Crashed: e.Deviations[Crashed]}}
@@ -238,13 +242,15 @@ func missingMethod(version, over string) Expectation {
 func unknownMethod(version string, http bool) Expectation {
 	v := specVersion(version)
 	code := Deviation{Severity: findings.Warning, Clause: codeTable, Why: "JSON-RPC's table gives -32601, with no keyword"}
+	status, wrongStatus := 0, Deviation{}
 	if v >= "2026-07-28" && http {
-		code = Deviation{Severity: findings.Error, Clause: &Clause{Version: v, URL: mcpURL(v, "basic/transports/streamable-http#protocol-version-header"),
+		notFound := &Clause{Version: v, URL: mcpURL(v, "basic/transports/streamable-http#protocol-version-header"),
 			Keyword: "MUST", Binds: "server",
-			Text: "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601"},
-			Why: "over Streamable HTTP, 2026-07-28 requires -32601"}
+			Text: "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601"}
+		code = Deviation{Severity: findings.Error, Clause: notFound, Why: "over Streamable HTTP, 2026-07-28 requires -32601"}
+		status, wrongStatus = 404, Deviation{Severity: findings.Error, Clause: notFound, Why: "over Streamable HTTP, 2026-07-28 requires 404 Not Found with the -32601 error"}
 	}
-	return Expectation{Channel: RPCError, Code: -32601, Clause: errorMember,
+	return Expectation{Channel: RPCError, Code: -32601, Clause: errorMember, Status: status, WrongStatus: wrongStatus,
 		Why: "a call of a method that does not exist is an error, and its reply MUST carry the error member",
 		Deviations: replyOwed(map[string]Deviation{
 			WrongCode: code,

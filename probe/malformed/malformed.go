@@ -309,6 +309,9 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 	}
 	for i := range outs {
 		o := &outs[i]
+		if o.notified != nil {
+			o.Expected = o.Expected.overHTTP(o.notified, version)
+		}
 		switch b, bad := failed[o.Tool]; {
 		case o.Baseline && o.Channel == OK:
 			o.Judgement = Judgement{Verdict: Pass, Why: o.Expected.Why}
@@ -323,6 +326,11 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 				Why: "no tool answered a valid call, so how the server answers a call of a tool it lacks cannot be told from how it fails every call"}
 		default:
 			o.Judgement = Judge(o.Channel, o.Code, o.Expected)
+		}
+		if e := o.Expected; e.Status != 0 && o.HTTPStatus != 0 && o.HTTPStatus != e.Status && o.Channel == RPCError && o.Verdict == Pass {
+			d := e.WrongStatus
+			o.Judgement = Judgement{Verdict: Fail, Severity: d.Severity, Clause: d.Clause,
+				Why: fmt.Sprintf("the right error, but over HTTP %d, not %d: %s", o.HTTPStatus, e.Status, d.Why)}
 		}
 		if o.Channel == RPCError && o.Verdict != Inconclusive && o.Verdict != Fail {
 			o.Judgement = judgeCode(o.Judgement, o.RawCode, version)
