@@ -526,7 +526,7 @@ func (c *HTTP) post(raw []byte, msg gjson.Result) error {
 	}
 	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), SessionID: ShortID(resp.Header.Get("Mcp-Session-Id"))}
 	isRequest := msg.Get("method").Exists() && msg.Get("id").Exists()
-	if !isRequest && msg.IsObject() {
+	if !isRequest && (msg.IsObject() || msg.IsArray()) {
 		resp.Body = c.noteAnswer(resp, sent.Seq, msg.Get("method").String())
 	}
 	if resp.StatusCode >= 300 {

@@ -182,3 +182,20 @@ func TestFaultsURLRefusesProcessFaults(t *testing.T) {
 		t.Errorf("call 2 dropped: outcome %q, want timeout (%s)", got, gjson.Get(r.stdout, "faults.runs.0.calls").Raw)
 	}
 }
+
+// report --faults on a URL runs the held-reply scenario only, and says
+// which it left out and why.
+func TestReportFaultsURL(t *testing.T) {
+	t.Parallel()
+	u := serveOn(t, bin.good, "-http", "127.0.0.1:0")
+	r := mcpprobe(t, "report", "--faults", "--timeout", "2s", u)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "call 2 held 2 s") || strings.Contains(r.stdout, "| crash during call 3") {
+		t.Errorf("scenarios run on a URL:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "not run for a URL target") || !strings.Contains(r.stdout, "crash during call 3, client restarts") {
+		t.Errorf("the report does not say what it left out:\n%s", r.stdout)
+	}
+}
