@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -111,6 +112,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.Plan.Check(InShim); err != nil {
 		return nil, probe.Optionf("%v", err)
 	}
+	if isURL(o.Spec) {
+		if err := o.Plan.CheckURL(o.Restart); err != nil {
+			return nil, probe.Optionf("%v", err)
+		}
+	}
 	policies := o.Policies
 	if len(policies) == 0 {
 		policies = []Policy{Spec}
@@ -162,8 +168,12 @@ func grace(s dial.Spec) time.Duration {
 	return launch.DefaultGrace
 }
 
+// isURL: the target is a server mcpprobe reaches over HTTP and did not
+// start, so it has no process to kill or restart.
+func isURL(s dial.Spec) bool { return s.Target.Kind == "http" || s.Target.Kind == "sse" }
+
 // LaunchStarter starts the target afresh each time, through the launcher;
-// a crash kills a command's process group, or drops a URL's session.
+// a crash kills a command's process group (Run refuses one for a URL).
 func LaunchStarter(s dial.Spec) Starter {
 	return func() (Server, error) {
 		ss, err := dial.Start(context.Background(), s)
@@ -223,6 +233,9 @@ type ScenarioResult struct {
 	ProtocolVersion string
 	N               int // calls per scenario
 	Scenarios       []Scenario
+	// NotRun names the scenarios left out for a URL target, whose faults
+	// act on a process mcpprobe did not start, and why; "" when all ran.
+	NotRun string
 }
 
 // Findings are the restarts that did not bring the server back.
@@ -274,13 +287,18 @@ func Scenarios(ctx context.Context, o ScenarioOptions) (*ScenarioResult, error) 
 	}
 	res := &ScenarioResult{ProtocolVersion: version, N: ScenarioCalls}
 	start := LaunchStarter(o.Spec)
+	var left []string
 	for i, sc := range scenarios() {
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("fault scenario %d of %d: %s", i+1, len(scenarios()), sc.name))
-		}
 		plan, err := ParsePlan(sc.faults.Get, 1)
 		if err != nil {
 			panic(err) // the scenarios are fixed; a test parses them all
+		}
+		if isURL(o.Spec) && plan.CheckURL(sc.restart) != nil {
+			left = append(left, sc.name)
+			continue
+		}
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("fault scenario %d of %d: %s", i+1, len(scenarios()), sc.name))
 		}
 		r, err := Drive(ctx, start, DriveOptions{Plan: plan, Policy: sc.policy, Calls: calls, N: ScenarioCalls,
 			Timeout: sc.timeout, Restart: sc.restart, Probe: o.Spec.Probe})
@@ -288,6 +306,9 @@ func Scenarios(ctx context.Context, o ScenarioOptions) (*ScenarioResult, error) 
 			return nil, err
 		}
 		res.Scenarios = append(res.Scenarios, Scenario{Name: sc.name, Plan: r.Plan, Restart: sc.restart, Run: r})
+	}
+	if len(left) > 0 {
+		res.NotRun = fmt.Sprintf("not run for a URL target, whose process mcpprobe did not start (a crash would only end mcpprobe's own session, stray stdout text has no stdout to come from): %s", strings.Join(left, "; "))
 	}
 	return res, nil
 }

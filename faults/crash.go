@@ -6,7 +6,7 @@ package faults
 type crash struct{}
 
 func init() {
-	Register(Kind{Name: "crash", Rank: 10, Stage: OnCall, Where: Anywhere,
+	Register(Kind{Name: "crash", Rank: 10, Stage: OnCall, Where: Anywhere, Process: true,
 		Flags: []Flag{{Name: "crash-at", Type: Which, Usage: "kill the server's process group while it handles " + whichUsage}},
 		New:   func(func(string) string) (Fault, error) { return crash{}, nil }})
 }

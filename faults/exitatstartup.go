@@ -5,7 +5,7 @@ package faults
 type exitAtStartup struct{}
 
 func init() {
-	Register(Kind{Name: "exit-at-startup", Rank: 80, Stage: AtStart, Where: Anywhere,
+	Register(Kind{Name: "exit-at-startup", Rank: 80, Stage: AtStart, Where: Anywhere, Process: true,
 		Flags: []Flag{{Name: "exit-at-startup", Type: Switch, Usage: "kill the server before it answers its handshake"}},
 		New:   func(func(string) string) (Fault, error) { return exitAtStartup{}, nil }})
 }

@@ -81,3 +81,37 @@ func (p Plan) Check(f Front) error {
 	}
 	return nil
 }
+
+// CheckURL refuses, for a URL target, a fault that acts on the server's
+// process, and a restart: mcpprobe starts no process for a URL, so a
+// "kill" would only end mcpprobe's own HTTP session and a "restart" open
+// a new one, while the server ran on untouched; reporting either as a
+// crash or a restart would say what did not happen.
+func (p Plan) CheckURL(restart bool) error {
+	var refused []string
+	for _, r := range p.ordered() {
+		if r.Kind.Process {
+			refused = append(refused, "--"+r.Kind.Flags[0].Name)
+		}
+	}
+	if restart {
+		refused = append(refused, "--restart")
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s act(s) on the server's process (kill its process group, write on its stdout, start it again), and a URL target has no process mcpprobe started: nothing would be done to the server. For a URL use %s; run the server as a command (mcpprobe faults -- CMD ARGS…) to crash or restart it",
+		strings.Join(refused, ", "), strings.Join(URLFaults(), ", "))
+}
+
+// URLFaults are the flags of the faults mcpprobe faults can act on a URL
+// target: those that act on messages in the client, not on a process.
+func URLFaults() []string {
+	var out []string
+	for _, k := range Kinds() {
+		if k.Where&InShim != 0 && !k.Process {
+			out = append(out, "--"+k.Flags[0].Name)
+		}
+	}
+	return out
+}

@@ -14,7 +14,7 @@ const (
 )
 
 func init() {
-	Register(Kind{Name: "pollute", Rank: 50, Stage: OnCall, Where: Anywhere,
+	Register(Kind{Name: "pollute", Rank: 50, Stage: OnCall, Where: Anywhere, Process: true,
 		Flags: []Flag{
 			{Name: "pollute", Type: Word, Usage: "`KIND` of stray stdout text: line (a log line) or partial (no newline, glued to the reply)"},
 			{Name: "pollute-at", Type: Which, Default: "1", Usage: "the reply --pollute precedes: " + whichUsage},

@@ -81,6 +81,11 @@ type Kind struct {
 	// others cannot, for the error that refuses it there.
 	Where   Front
 	WhyOnly string
+	// Process: the fault acts on the server's process or its stdout (it
+	// kills the process group, or writes stray text as the process would).
+	// mcpprobe starts no process for a URL, so such a fault is refused
+	// there rather than reported as done.
+	Process bool
 	// Flags: the first turns the fault on when given a value other than
 	// "", "false" or "0"; an OnCall fault has exactly one flag of type
 	// Which, the calls it hits.

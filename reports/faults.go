@@ -358,6 +358,10 @@ func FaultScenarios(w io.Writer, st Style, r *faults.ScenarioResult) {
 	}
 	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
 	fmt.Fprintln(w)
+	if r.NotRun != "" {
+		fmt.Fprintln(w, "Scenarios "+r.NotRun+".")
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "Clients: spec skips stray text and reports it; strict ends the session (the official Go SDK); lenient skips it (mcp-go); ts reports it and goes on (the TypeScript SDK).")
 }
 

@@ -193,6 +193,7 @@ func MalformedJSON(r *malformed.Result) []byte {
 			}
 		}
 		o.Set("code", code).Set("code_as_sent", asSent).Set("message", nullIfEmpty(c.Message))
+		o.Set("http_status", nsOrNull(int64(httpStatus(c)), httpStatus(c) != 0))
 		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", nullIfEmpty(string(c.Severity)))
 		if c.Clause == nil {
 			o.Raw("clause", []byte("null"))
@@ -219,4 +220,13 @@ func MalformedJSON(r *malformed.Result) []byte {
 		un = append(un, (&Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", nullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
 	}
 	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
+}
+
+// httpStatus is the HTTP status that carried a case's answer: a
+// notification's POST answer, or the response of a request; 0 over stdio.
+func httpStatus(c malformed.Outcome) int {
+	if a := c.NotificationAnswer(); a != nil {
+		return a.Status
+	}
+	return c.HTTPStatus
 }

@@ -151,6 +151,47 @@ type HTTP struct {
 	err         error
 	received    int64 // response body bytes read
 	overflow    bool
+	// answers: how each POSTed notification or response was answered,
+	// the most recent last (bounded), for the transport's 202 rule.
+	answers []NotificationAnswer
+}
+
+// NotificationAnswer is how the server answered the POST of a JSON-RPC
+// notification or response, which Streamable HTTP says a server accepts
+// with 202 Accepted and no body, or refuses with an HTTP error status.
+type NotificationAnswer struct {
+	Seq         int    // the trace frame of the POSTed message
+	Method      string // the notification's method; "" for a response
+	Status      int
+	ContentType string
+	// Body is the start of the body (a JSON-RPC body is also delivered as
+	// a message); BodyLen its length, -1 when unknown (a stream).
+	Body    []byte
+	BodyLen int64
+}
+
+// Accepted: 202 with no body, the one answer the transport gives an
+// accepted notification.
+func (a NotificationAnswer) Accepted() bool { return a.Status == http.StatusAccepted && a.BodyLen == 0 }
+
+// Refused: an HTTP error status, the transport's way to refuse one.
+func (a NotificationAnswer) Refused() bool { return a.Status >= 400 }
+
+// NotificationAnswers lists how each notification or response POSTed
+// over Streamable HTTP was answered, oldest first (the last 64).
+func (c *HTTP) NotificationAnswers() []NotificationAnswer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]NotificationAnswer(nil), c.answers...)
+}
+
+func (c *HTTP) answered(a NotificationAnswer) {
+	c.mu.Lock()
+	c.answers = append(c.answers, a)
+	if len(c.answers) > 64 {
+		c.answers = c.answers[len(c.answers)-64:]
+	}
+	c.mu.Unlock()
 }
 
 // NewHTTP prepares a connection; nothing is sent until the first message.
@@ -470,7 +511,7 @@ func (c *HTTP) post(raw []byte, msg gjson.Result) error {
 	if version != "" {
 		req.Header.Set("MCP-Protocol-Version", version)
 	}
-	c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: c.base.String(), SessionID: ShortID(req.Header.Get("Mcp-Session-Id"))}})
+	sent := c.trace.AddFrame(Frame{Dir: DirSend, Raw: raw, HTTP: &HTTPInfo{Method: "POST", URL: c.base.String(), SessionID: ShortID(req.Header.Get("Mcp-Session-Id"))}})
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return c.connError(err)
@@ -485,6 +526,9 @@ func (c *HTTP) post(raw []byte, msg gjson.Result) error {
 	}
 	info := &HTTPInfo{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), SessionID: ShortID(resp.Header.Get("Mcp-Session-Id"))}
 	isRequest := msg.Get("method").Exists() && msg.Get("id").Exists()
+	if !isRequest && (msg.IsObject() || msg.IsArray()) {
+		resp.Body = c.noteAnswer(resp, sent.Seq, msg.Get("method").String())
+	}
 	if resp.StatusCode >= 300 {
 		return c.statusError(resp, info, msg, session)
 	}
@@ -523,6 +567,39 @@ func (c *HTTP) post(raw []byte, msg gjson.Result) error {
 		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: body, HTTP: info})
 		return &HTTPError{Method: "POST", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
 			Why: "the content type is neither application/json nor text/event-stream"}
+	}
+}
+
+// noteAnswer records how a notification or response was answered, and
+// returns the body to read on: its first bytes, kept for the record, put
+// back in front of the rest.
+func (c *HTTP) noteAnswer(resp *http.Response, seq int, method string) io.ReadCloser {
+	a := NotificationAnswer{Seq: seq, Method: method, Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), BodyLen: resp.ContentLength}
+	defer func() { c.answered(a) }()
+	body := resp.Body
+	mt, _, _ := mime.ParseMediaType(a.ContentType)
+	if resp.ContentLength == 0 || mt == "text/event-stream" {
+		return body // a stream may stay open: its first bytes are not waited for
+	}
+	done := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(body, 512))
+		done <- b
+	}()
+	select {
+	case head := <-done:
+		a.Body = head
+		if a.BodyLen < 0 && len(head) == 0 {
+			a.BodyLen = 0 // chunked, and empty after all
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), body), body}
+	case <-time.After(c.opts.Timeout):
+		// Closing the body ends the read under way; nothing reads it after.
+		body.Close()
+		return io.NopCloser(bytes.NewReader(nil))
 	}
 }
 

@@ -103,6 +103,7 @@ const (
 	LateReply
 	TraceCapped
 	HTTP
+	HTTPNotificationAnswer
 	NonstandardErrorCode
 
 	// budget
@@ -242,6 +243,7 @@ var defs = []Def{
 	{Code: LateReply, Name: "late-reply", Severity: Info, Origin: OriginWire, Title: "a response that came after mcpprobe stopped waiting for it"},
 	{Code: TraceCapped, Name: "trace-capped", Severity: Info, Origin: OriginWire, Title: "noise or stderr lines past the 4 MiB the trace keeps, counted but not stored", More: moreTrace},
 	{Code: HTTP, Name: "http", Severity: Info, Origin: OriginWire, Title: "HTTP: an odd answer beside the messages, such as to the GET stream", More: moreHTTP},
+	{Code: HTTPNotificationAnswer, Name: "http-notification-answer", Severity: Error, Origin: OriginWire, Title: "HTTP: a notification POSTed over Streamable HTTP answered with a 2xx other than `202 Accepted` with no body (a `200` with a body, a `204`): if the server accepts a notification it MUST return 202 Accepted with no body (basic/transports, \"Sending Messages to the Server\", 2025-03-26 to 2025-11-25; basic/transports/streamable-http, \"Sending Messages\", 2026-07-28); refusing it with an HTTP error status is the transport's other answer", More: moreHTTP},
 	{Code: NonstandardErrorCode, Name: "nonstandard-error-code", Severity: Info, Also: []Severity{Warning, Error}, Origin: OriginWire, Title: "an error reply whose code no client can classify. Info for code 0 or any code outside -32768…-32000 (allowed: JSON-RPC leaves them to the application); warning for an undefined code inside -32768…-32100 (\"reserved for future use\"); error for a code that is not an integer (MUST), and in a 2026-07-28 session for -32002, -32042 or an undefined -32020…-32099 (MUST NOT)", More: moreErrorCodes},
 
 	{Code: Cut, Name: "cut", Severity: Warning, Origin: OriginBudget, Title: "a description loses text on a host; says how much, and where the cut falls", More: moreReports},

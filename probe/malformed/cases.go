@@ -25,6 +25,9 @@ type Case struct {
 	// ID is false for frames that carry no usable id (invalid JSON, a
 	// notification): the answer, if any, cannot be matched.
 	NoID bool
+	// Notification: the frame is a JSON-RPC notification, which over
+	// Streamable HTTP is owed 202 Accepted with no body, or an HTTP error.
+	Notification bool
 	// Fresh: the case needs a server that has not shaken hands.
 	Fresh bool
 	// Expect is what the negotiated version asks, with its clause.
@@ -187,10 +190,29 @@ func rebuild(obj gjson.Result, key string, tail func(b *bytes.Buffer, n int)) []
 	return b.Bytes()
 }
 
+// Transports a session can run over, as ProtocolCasesOver takes them:
+// each is judged by its own clauses.
+const (
+	OverStdio      = ""
+	OverStreamable = "streamable" // Streamable HTTP
+	OverSSE        = "sse"        // the 2024-11-05 HTTP+SSE transport
+)
+
 // ProtocolCases are bad frames at the JSON-RPC and MCP level. A tool, if
 // any, carries the big and deep arguments; http says the session runs
 // over Streamable HTTP, where 2026-07-28 asks more of an unknown method.
 func ProtocolCases(version, meta, tool string, http bool) []Case {
+	if http {
+		return ProtocolCasesOver(version, meta, tool, OverStreamable)
+	}
+	return ProtocolCasesOver(version, meta, tool, OverStdio)
+}
+
+// ProtocolCasesOver is ProtocolCases for a session over the transport
+// over (OverStdio, OverStreamable, OverSSE): the clauses a case cites
+// are that transport's.
+func ProtocolCasesOver(version, meta, tool, over string) []Case {
+	http := over != OverStdio
 	modern := meta != ""
 	params := func(members string) string {
 		if modern {
@@ -205,21 +227,21 @@ func ProtocolCases(version, meta, tool string, http bool) []Case {
 		{Name: "unknown tool", Frame: call("mcpprobe_no_such_tool", []byte("{}"), meta), Expect: unknownTool(version)},
 		{Name: "invalid JSON", NoID: true, Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
-		}, Expect: invalidJSON(version)},
+		}, Expect: invalidJSON(version, over)},
 		{Name: "missing method", Frame: func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":` + id + `}`) },
-			Expect: missingMethod(version)},
+			Expect: missingMethod(version, over)},
 		{Name: "unknown method", Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"mcpprobe/no-such-method","params":` + params("") + `}`)
 		}, Expect: unknownMethod(version, http)},
 		{Name: "bad cursor", Frame: func(id string) []byte {
 			return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params(`"cursor":"mcpprobe-not-a-cursor"`) + `}`)
 		}, Expect: badCursor(version)},
-		{Name: "cancel an unknown id", NoID: true, Frame: func(string) []byte {
+		{Name: "cancel an unknown id", NoID: true, Notification: true, Frame: func(string) []byte {
 			return []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"mcpprobe-never-sent","reason":"test"}}`)
 		}, Expect: cancelUnknown(version)},
 		{Name: "batch", Frame: func(id string) []byte {
 			return []byte(`[{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params("") + `}]`)
-		}, Expect: batch(version)},
+		}, Expect: batch(version, over)},
 	}
 	if !modern {
 		cases = append(cases,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 // Verdicts. Only a MUST the server broke is a fail; what the spec leaves
@@ -77,6 +78,10 @@ type Expectation struct {
 	// Deviations by the channel that answered (ok, is_error, rpc_error,
 	// no_answer, crashed), WrongCode, or Otherwise.
 	Deviations map[string]Deviation
+	// Status, over HTTP, is the HTTP status the clause asks of the
+	// response (0: any), and WrongStatus what another one weighs.
+	Status      int
+	WrongStatus Deviation
 }
 
 func (e Expectation) String() string {
@@ -123,7 +128,67 @@ func replyOwed(d map[string]Deviation) map[string]Deviation {
 	if _, set := d[NoAnswer]; !set {
 		d[NoAnswer] = Deviation{Severity: findings.Warning, Clause: mustReply, Why: "no reply within --timeout; no version sets a deadline, so a warning"}
 	}
+	if _, set := d[HTTPError]; !set {
+		d[HTTPError] = Deviation{Severity: findings.Warning, Clause: mustReply,
+			Why: "an HTTP error status with no JSON-RPC error in its body: the client learns at once that the request failed, but not why; a request gets a Response, yet Streamable HTTP lets a server refuse a POST with an HTTP status, so a warning"}
+	}
 	return d
+}
+
+// transportClause is a Streamable HTTP sentence as a Clause.
+func transportClause(c probe.StreamableClause) *Clause {
+	return &Clause{Version: c.Version, URL: c.URL, Keyword: c.Keyword, Binds: c.Binds, Text: c.Text}
+}
+
+// sseBody is what the 2024-11-05 HTTP+SSE transport says of a client's
+// POSTs: where they go, not what they hold.
+var sseBody = &Clause{Version: "2024-11-05", URL: mcpURL("2024-11-05", "basic/transports#http-with-sse"), Keyword: "MUST", Binds: "client",
+	Text: "All subsequent client messages MUST be sent as HTTP POST requests to this endpoint."}
+
+// bodyClause is the sentence that forbids the client a frame that is not
+// one valid message, on the transport the session runs over.
+func bodyClause(version, over string) *Clause {
+	v := specVersion(version)
+	switch over {
+	case OverStreamable:
+		return transportClause(probe.PostBody(version))
+	case OverSSE:
+		return sseBody
+	}
+	return &Clause{Version: v, URL: stdioURL(v), Keyword: "MUST NOT", Binds: "client",
+		Text: "The client MUST NOT write anything to the server's stdin that is not a valid MCP message."}
+}
+
+// overHTTP is the expectation of a notification sent over Streamable
+// HTTP, judged by how its POST was answered: the transport's MUST (202 and
+// no body when accepted, an HTTP error status when not) decides, not the
+// JSON-RPC rule, which a body on a 2xx breaks only if it holds a reply.
+func (e Expectation) overHTTP(a *transport.NotificationAnswer, version string) Expectation {
+	cl := transportClause(probe.NotificationAccepted(version))
+	bad := Deviation{Severity: findings.Error, Clause: cl,
+		Why: "answered " + probe.DescribeHTTPAnswer(a.Status, a.ContentType, a.Body, a.BodyLen) + ": a notification the server accepts MUST get 202 Accepted with no body"}
+	n := Expectation{Channel: e.Channel, Clause: cl, Deviations: map[string]Deviation{Crashed: e.Deviations[Crashed]}}
+	switch {
+	case a.Accepted():
+		// Accepted as the transport says; a reply on another stream is
+		// still a reply to a notification, judged by the original rule.
+		n.Why = "202 Accepted with no body, as the transport says an accepted notification gets; " + e.Why
+		for k, d := range e.Deviations {
+			if d.Clause == nil {
+				d.Clause = e.Clause
+			}
+			n.Deviations[k] = d
+		}
+	case a.Refused():
+		n.Channel = Answered
+		n.Why = fmt.Sprintf("refused with HTTP %d, the transport's answer to a notification the server cannot accept (it MUST be an HTTP error status)", a.Status)
+		n.Deviations[Otherwise] = bad
+	default:
+		n.Channel = "http 202" // what no answer is: every answer but a crash fails
+		n.Why = bad.Why
+		n.Deviations[Otherwise] = bad
+	}
+	return n
 }
 
 // A case the spec leaves open: any answer, or none, is observed. Only a
@@ -161,17 +226,13 @@ func stdioURL(v string) string {
 
 // invalidJSON and missingMethod: the client MUST NOT write them, so no
 // text binds the server's answer; JSON-RPC's table names the ideal one.
-func invalidJSON(version string) Expectation {
-	v := specVersion(version)
-	return open(&Clause{Version: v, URL: stdioURL(v), Keyword: "MUST NOT", Binds: "client",
-		Text: "The client MUST NOT write anything to the server's stdin that is not a valid MCP message."},
+func invalidJSON(version, over string) Expectation {
+	return open(bodyClause(version, over),
 		"only the client is bound (it MUST NOT send this); JSON-RPC's answer would be -32700 with id null, and before 2025-11-25 MCP forbids that null id, so no answer is wrong")
 }
 
-func missingMethod(version string) Expectation {
-	v := specVersion(version)
-	return open(&Clause{Version: v, URL: stdioURL(v), Keyword: "MUST NOT", Binds: "client",
-		Text: "The client MUST NOT write anything to the server's stdin that is not a valid MCP message."},
+func missingMethod(version, over string) Expectation {
+	return open(bodyClause(version, over),
 		"only the client is bound (it MUST NOT send this); JSON-RPC's answer would be -32600, and many SDKs read the frame as a reply to nothing and drop it")
 }
 
@@ -181,13 +242,15 @@ func missingMethod(version string) Expectation {
 func unknownMethod(version string, http bool) Expectation {
 	v := specVersion(version)
 	code := Deviation{Severity: findings.Warning, Clause: codeTable, Why: "JSON-RPC's table gives -32601, with no keyword"}
+	status, wrongStatus := 0, Deviation{}
 	if v >= "2026-07-28" && http {
-		code = Deviation{Severity: findings.Error, Clause: &Clause{Version: v, URL: mcpURL(v, "basic/transports/streamable-http#protocol-version-header"),
+		notFound := &Clause{Version: v, URL: mcpURL(v, "basic/transports/streamable-http#protocol-version-header"),
 			Keyword: "MUST", Binds: "server",
-			Text: "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601"},
-			Why: "over Streamable HTTP, 2026-07-28 requires -32601"}
+			Text: "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601"}
+		code = Deviation{Severity: findings.Error, Clause: notFound, Why: "over Streamable HTTP, 2026-07-28 requires -32601"}
+		status, wrongStatus = 404, Deviation{Severity: findings.Error, Clause: notFound, Why: "over Streamable HTTP, 2026-07-28 requires 404 Not Found with the -32601 error"}
 	}
-	return Expectation{Channel: RPCError, Code: -32601, Clause: errorMember,
+	return Expectation{Channel: RPCError, Code: -32601, Clause: errorMember, Status: status, WrongStatus: wrongStatus,
 		Why: "a call of a method that does not exist is an error, and its reply MUST carry the error member",
 		Deviations: replyOwed(map[string]Deviation{
 			WrongCode: code,
@@ -231,7 +294,7 @@ func cancelUnknown(version string) Expectation {
 
 // batch: a MUST in 2025-03-26 only; before, MCP had no batches, and from
 // 2025-06-18 each message is single, which binds the sender.
-func batch(version string) Expectation {
+func batch(version, over string) Expectation {
 	v := specVersion(version)
 	switch {
 	case v == "2025-03-26":
@@ -248,9 +311,12 @@ func batch(version string) Expectation {
 			Text: "The Server should respond with an Array containing the corresponding Response objects"},
 			"2024-11-05 has no batches (its JSONRPCMessage has no array form) and JSON-RPC's sentence is a lower-case \"should\": the answer is open")
 	}
-	return open(&Clause{Version: v, URL: stdioURL(v), Binds: "client",
-		Text: "Messages are individual JSON-RPC requests, notifications, or responses."},
-		"batching was removed in 2025-06-18; the text says what a sender may send, not how a server answers an array")
+	c := &Clause{Version: v, URL: stdioURL(v), Binds: "client",
+		Text: "Messages are individual JSON-RPC requests, notifications, or responses."}
+	if over != OverStdio {
+		c = bodyClause(version, over)
+	}
+	return open(c, "batching was removed in 2025-06-18; the text says what a sender may send, not how a server answers an array")
 }
 
 // secondInitialize and beforeInitialize: only the client is bound.
@@ -394,7 +460,7 @@ func meets(channel string, code int64, e Expectation) bool {
 	case NothingAsked:
 		return channel != Crashed
 	case Answered:
-		return channel == OK || channel == IsError || channel == RPCError
+		return channel == OK || channel == IsError || channel == RPCError || channel == HTTPError
 	case Rejected:
 		return channel == IsError || channel == RPCError
 	case RPCError:

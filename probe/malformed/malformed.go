@@ -9,6 +9,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
 
@@ -77,8 +78,22 @@ func (r *Result) Unjudged() []Unjudged {
 }
 
 // Answer is the channel, with the code for rpc_error (as sent, when it
-// is no integer).
+// is no integer), and over HTTP the status when it says more than 200:
+// "rpc_error -32700 (http 400)", "http_error 400".
 func (o Outcome) Answer() string {
+	a := o.answer()
+	switch {
+	case o.Channel == HTTPError:
+		return fmt.Sprintf("%s %d", o.Channel, o.HTTPStatus)
+	case o.notified != nil && !o.notified.Accepted() && !o.notified.Refused():
+		return fmt.Sprintf("%s (http %d)", a, o.notified.Status)
+	case o.HTTPStatus >= 300:
+		return fmt.Sprintf("%s (http %d)", a, o.HTTPStatus)
+	}
+	return a
+}
+
+func (o Outcome) answer() string {
 	switch {
 	case o.Channel != RPCError:
 		return o.Channel
@@ -89,6 +104,10 @@ func (o Outcome) Answer() string {
 	}
 	return fmt.Sprintf("%s %d", o.Channel, o.Code)
 }
+
+// NotificationAnswer is how the POST of a notification case was answered
+// over Streamable HTTP; nil over other transports and for other cases.
+func (o Outcome) NotificationAnswer() *transport.NotificationAnswer { return o.notified }
 
 // Findings are the cases whose verdict carries a severity, each naming
 // what answered, the clause and why; a tool that could not be judged; and
@@ -113,6 +132,9 @@ func (r *Result) Findings() []findings.Finding {
 			f = findings.NewAt(c.Severity, findings.MalformedCrash, "%s", msg)
 		case NoAnswer:
 			f = findings.NewAt(c.Severity, findings.MalformedUnanswered, "%s", msg)
+			if c.notified != nil {
+				f = findings.NewAt(c.Severity, findings.MalformedChannel, "%s", msg)
+			}
 		default:
 			f = findings.NewAt(c.Severity, findings.MalformedChannel, "%s", msg)
 		}
@@ -188,7 +210,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cases := plan(tools, args, base, res.Protocol, meta, http)
+	over := OverStdio
+	if http {
+		over = OverStreamable
+		if h := r.srv.Server().HTTP(); h != nil && h.Mode() == "sse" {
+			over = OverSSE
+		}
+	}
+	cases := plan(tools, args, base, res.Protocol, meta, over)
 	// A tool whose baseline got no answer, or killed the server, would
 	// make each of its cases wait out the timeout or restart the server,
 	// to no verdict.
@@ -242,7 +271,7 @@ func selectTools(tools [][]byte, named []string) ([][]byte, error) {
 // baseline arguments, then the protocol-level ones, whose big and deep
 // arguments go to the first tool whose baseline call worked (or, if none
 // did, the first tool: its cases will be inconclusive).
-func plan(tools [][]byte, args map[string][]byte, base []Outcome, version, meta string, http bool) []Case {
+func plan(tools [][]byte, args map[string][]byte, base []Outcome, version, meta, over string) []Case {
 	var cases []Case
 	first := ""
 	for _, t := range tools {
@@ -258,7 +287,7 @@ func plan(tools [][]byte, args map[string][]byte, base []Outcome, version, meta 
 	if first == "" && len(tools) > 0 {
 		first = gjson.GetBytes(tools[0], "name").String()
 	}
-	return append(cases, ProtocolCases(version, meta, first, http)...)
+	return append(cases, ProtocolCasesOver(version, meta, first, over)...)
 }
 
 // judgeAll gives each outcome its verdict. A case sent to a tool whose
@@ -280,6 +309,9 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 	}
 	for i := range outs {
 		o := &outs[i]
+		if o.notified != nil {
+			o.Expected = o.Expected.overHTTP(o.notified, version)
+		}
 		switch b, bad := failed[o.Tool]; {
 		case o.Baseline && o.Channel == OK:
 			o.Judgement = Judgement{Verdict: Pass, Why: o.Expected.Why}
@@ -294,6 +326,11 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 				Why: "no tool answered a valid call, so how the server answers a call of a tool it lacks cannot be told from how it fails every call"}
 		default:
 			o.Judgement = Judge(o.Channel, o.Code, o.Expected)
+		}
+		if e := o.Expected; e.Status != 0 && o.HTTPStatus != 0 && o.HTTPStatus != e.Status && o.Channel == RPCError && o.Verdict == Pass {
+			d := e.WrongStatus
+			o.Judgement = Judgement{Verdict: Fail, Severity: d.Severity, Clause: d.Clause,
+				Why: fmt.Sprintf("the right error, but over HTTP %d, not %d: %s", o.HTTPStatus, e.Status, d.Why)}
 		}
 		if o.Channel == RPCError && o.Verdict != Inconclusive && o.Verdict != Fail {
 			o.Judgement = judgeCode(o.Judgement, o.RawCode, version)

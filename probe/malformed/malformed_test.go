@@ -242,7 +242,7 @@ func TestPlanBigTool(t *testing.T) {
 	tools := [][]byte{echoTool, other}
 	args := map[string][]byte{"echo": BaselineArgs(echoTool), "other": []byte(`{}`)}
 	bigTool := func(base []Outcome) string {
-		for _, c := range plan(tools, args, base, "2025-11-25", "", false) {
+		for _, c := range plan(tools, args, base, "2025-11-25", "", OverStdio) {
 			if c.Name == "1 MB string" {
 				return c.Tool
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
+	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,6 +21,14 @@ const (
 	NoAnswer = "no_answer"
 	Crashed  = "crashed"  // the server died of it (the health check failed)
 	NotSent  = "not_sent" // the tool's baseline got no answer or crashed: its cases were not sent
+	// HTTPError: an HTTP error status whose body is no JSON-RPC message
+	// (HTTPStatus and Message say what came). An answer all the same: a
+	// client sees the refusal at once, not a wait.
+	HTTPError = "http_error"
+	// Accepted: over Streamable HTTP, 202 Accepted with no body for a
+	// frame that is no request, as the transport answers a notification
+	// or a response it takes; no JSON-RPC reply follows.
+	Accepted = "accepted"
 )
 
 // Outcome is what one case got, and the verdict on it.
@@ -37,6 +46,13 @@ type Outcome struct {
 	// SDK names an SDK whose known behaviour explains the answer, and
 	// how; "" when none is recognised (see sdk.go: a heuristic).
 	SDK string
+	// HTTPStatus is the status of the HTTP response that carried the
+	// answer (over HTTP; 0 over stdio, or when no response came).
+	HTTPStatus int
+	// notified: how the server answered the POST of a notification case
+	// over Streamable HTTP, judged by the transport's 202 rule.
+	notified  *transport.NotificationAnswer
+	sentAfter int // the last trace frame before the case was sent
 	// closedSchema: an unknown property on additionalProperties: false.
 	closedSchema bool
 }
@@ -99,7 +115,7 @@ func (r *runner) play(cases []Case, skip func(Case) bool) ([]Outcome, error) {
 			o = fresh(r.ctx, r.start, c, r.id(), r.timeout)
 		default:
 			r.sent++
-			o = send(r.ctx, r.cl.Session, c, r.id(), r.timeout)
+			o = send(r.ctx, r.cl.Session, r.srv.Server().HTTP(), c, r.id(), r.timeout)
 			if !healthy(r.ctx, r.cl, r.timeout) {
 				o.Channel, o.Message = Crashed, "the health check after it failed: "+o.Channel
 				if err := r.connect(); err != nil {
@@ -133,20 +149,65 @@ func fresh(ctx context.Context, start func() (*dial.Session, error), c Case, id 
 		return Outcome{Channel: NoAnswer, Message: err.Error()}
 	}
 	defer srv.Close()
-	return send(ctx, probe.NewSession(srv.Conn()), c, id, timeout)
+	return send(ctx, probe.NewSession(srv.Conn()), srv.Server().HTTP(), c, id, timeout)
 }
 
-// send delivers the frame and reads the channel that answered.
-func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time.Duration) Outcome {
+// send delivers the frame and reads the channel that answered; h is the
+// HTTP connection under s, nil over stdio.
+func send(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration) Outcome {
+	o := exchange(ctx, s, h, c, id, timeout)
+	if h == nil || h.Mode() != "streamable" {
+		return o
+	}
+	a := lastAnswer(h, o.sentAfter)
+	switch {
+	case c.Notification:
+		o.notified = a
+	case a != nil && o.Channel == NoAnswer && a.Accepted():
+		// A frame that is no request (no method) taken as a response:
+		// the server answered 202, and no reply is owed.
+		o.Channel, o.HTTPStatus = Accepted, a.Status
+	}
+	return o
+}
+
+// lastAnswer is how the POST sent after frame seq was answered, if it
+// was a notification's.
+func lastAnswer(h *transport.HTTP, seq int) *transport.NotificationAnswer {
+	as := h.NotificationAnswers()
+	for i := len(as) - 1; i >= 0; i-- {
+		if as[i].Seq > seq {
+			a := as[i]
+			return &a
+		}
+	}
+	return nil
+}
+
+func exchange(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration) Outcome {
 	before := len(s.Events())
 	waitID := id
 	if c.NoID {
 		waitID = ""
 	}
+	sentAfter := -1
+	if h != nil {
+		if fs := h.Trace().Tail(1); len(fs) > 0 {
+			sentAfter = fs[0].Seq
+		}
+	}
 	resp, err := s.Exchange(ctx, c.Frame(id), waitID, timeout)
+	o := classify(s, h, c, before, resp, err, timeout)
+	o.sentAfter = sentAfter
+	return o
+}
+
+// classify reads the channel that answered from what the exchange gave.
+func classify(s *probe.Session, h *transport.HTTP, c Case, before int, resp probe.Response, err error, timeout time.Duration) Outcome {
 	var re *probe.RPCError
 	var te *probe.TimeoutError
 	var ce *probe.ClosedError
+	var he *transport.HTTPError
 	switch {
 	case c.NoID && err == nil:
 		// No id to match: an answer, if any, is a reply to nobody.
@@ -154,19 +215,21 @@ func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time
 		if c.Expect.Channel == NoAnswer {
 			wait = min(timeout, 500*time.Millisecond)
 		}
-		if r, ok := orphanReply(s, before, wait); ok {
+		if r, ok := orphanReply(s, h, before, wait); ok {
 			return r
 		}
 		return Outcome{Channel: NoAnswer}
+	case errors.As(err, &he):
+		return httpAnswer(he)
 	case err == nil && gjson.GetBytes(resp.Result, "isError").Bool():
 		return Outcome{Channel: IsError, Message: excerpt(gjson.GetBytes(resp.Result, "content.0.text").String())}
 	case err == nil:
 		return Outcome{Channel: OK}
 	case errors.As(err, &re):
-		return Outcome{Channel: RPCError, Code: re.Code, RawCode: re.RawCode, Message: excerpt(re.Message)}
+		return Outcome{Channel: RPCError, Code: re.Code, RawCode: re.RawCode, Message: excerpt(re.Message), HTTPStatus: frameStatus(h, resp.Seq)}
 	case errors.As(err, &te):
 		// Some servers answer a frame they cannot read with id null.
-		if r, ok := orphanReply(s, before, 0); ok {
+		if r, ok := orphanReply(s, h, before, 0); ok {
 			return r
 		}
 		return Outcome{Channel: NoAnswer}
@@ -176,9 +239,36 @@ func send(ctx context.Context, s *probe.Session, c Case, id string, timeout time
 	return Outcome{Channel: NoAnswer, Message: err.Error()}
 }
 
+// httpAnswer classifies an HTTP error status: by its body when that is a
+// JSON-RPC message (an error with id null, as servers answer what they
+// cannot parse), else as http_error with what came.
+func httpAnswer(he *transport.HTTPError) Outcome {
+	if transport.IsJSONRPC(he.Body) {
+		v := gjson.ParseBytes(he.Body)
+		if e := v.Get("error"); e.Exists() {
+			return Outcome{Channel: RPCError, Code: e.Get("code").Int(), RawCode: boundRaw(e.Get("code").Raw), Message: excerpt(e.Get("message").String()), HTTPStatus: he.Status}
+		}
+		return Outcome{Channel: OK, HTTPStatus: he.Status}
+	}
+	return Outcome{Channel: HTTPError, HTTPStatus: he.Status,
+		Message: probe.DescribeHTTPAnswer(he.Status, he.ContentType, he.Body, int64(len(he.Body)))}
+}
+
+// frameStatus is the HTTP status of the response that carried trace
+// frame seq; 0 over stdio or when the trace no longer holds it.
+func frameStatus(h *transport.HTTP, seq int) int {
+	if h == nil {
+		return 0
+	}
+	if fs := h.Trace().FramesFrom(seq); len(fs) > 0 && fs[0].Seq == seq && fs[0].HTTP != nil {
+		return fs[0].HTTP.Status
+	}
+	return 0
+}
+
 // orphanReply looks, for up to wait, for an error reply that matched no
 // request (id null), which is how a server answers what it cannot parse.
-func orphanReply(s *probe.Session, from int, wait time.Duration) (Outcome, bool) {
+func orphanReply(s *probe.Session, h *transport.HTTP, from int, wait time.Duration) (Outcome, bool) {
 	deadline := time.Now().Add(wait)
 	for {
 		evs := s.Events()
@@ -188,9 +278,9 @@ func orphanReply(s *probe.Session, from int, wait time.Duration) (Outcome, bool)
 			}
 			v := gjson.ParseBytes(e.Raw)
 			if v.Get("error").Exists() {
-				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), RawCode: boundRaw(v.Get("error.code").Raw), Message: excerpt(v.Get("error.message").String())}, true
+				return Outcome{Channel: RPCError, Code: v.Get("error.code").Int(), RawCode: boundRaw(v.Get("error.code").Raw), Message: excerpt(v.Get("error.message").String()), HTTPStatus: frameStatus(h, e.Seq)}, true
 			}
-			return Outcome{Channel: OK}, true
+			return Outcome{Channel: OK, HTTPStatus: frameStatus(h, e.Seq)}, true
 		}
 		if time.Now().After(deadline) {
 			return Outcome{}, false
