@@ -257,9 +257,10 @@ func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[stri
 	}
 	defer resp.Body.Close()
 	ans := &answer{status: resp.StatusCode, header: resp.Header}
-	// A stream (an authorized GET, an SSE answer) is not read on: its
-	// status is the answer, and its body could last for ever.
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	// A GET's stream is not read on: its status is the answer, and its
+	// body could last for ever. A POST's answer, SSE or JSON, ends with
+	// its response (bounded by size and the request's timeout).
+	if method != http.MethodGet || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		ans.body, _ = io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
 	}
 	ex.Status, ex.Headers, ex.Body = resp.StatusCode, resp.Header, string(ans.body)

@@ -3,6 +3,7 @@ package authz
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -177,7 +178,9 @@ func (a *auditor) queryToken() {
 	row.Sent = "POST initialize to ?access_token=<--token-env>, no Authorization"
 	ans := a.send("A18", http.MethodPost, q.String(), "--token-env in the query", "", nil, initialize)
 	// The recorded URL would carry the token: record the path only.
-	a.res.Exchanges[len(a.res.Exchanges)-1].URL = a.u.String() + "?access_token=<--token-env>"
+	ex := &a.res.Exchanges[len(a.res.Exchanges)-1]
+	ex.URL = a.u.String() + "?access_token=<--token-env>"
+	ex.Error = strings.ReplaceAll(ex.Error, url.QueryEscape(a.o.Token), "<--token-env>")
 	row.Got = ans.String()
 	if ans.ok() {
 		row.Outcome, row.Why = Warn, "accepted: the token in a URL ends up in logs; clients MUST NOT send it there, and a server that takes it invites them to"
