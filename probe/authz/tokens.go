@@ -315,4 +315,3 @@ func (a *auditor) closeBaseline() {
 	}
 	a.send("base", http.MethodDelete, a.u.String(), "--token-env", "Bearer "+a.o.Token, a.sessionHeaders(), "")
 }
-
