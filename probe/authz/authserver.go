@@ -107,35 +107,8 @@ func (a *auditor) authServer(issuer string, several bool) {
 	}
 	a.add(row)
 
-	methods, present := f.doc["code_challenge_methods_supported"]
-	ms := stringList(methods)
-	row = Row{ID: id("A10"), Check: "code_challenge_methods_supported has S256", Clause: clausePKCE, Sent: sent,
-		Got: "code_challenge_methods_supported: " + strings.Join(ms, ", ")}
-	switch {
-	case !present:
-		row.Got, row.Outcome, row.Why = "no code_challenge_methods_supported", Fail, "absent: every conforming client MUST refuse to proceed"
-	case slices.Contains(ms, "S256"):
-		row.Outcome, row.Why = Pass, "S256 offered"
-	default:
-		row.Outcome, row.Why = Fail, "no S256: clients MUST use S256 when technically capable, so they cannot proceed"
-	}
-	a.add(row)
-
-	cimd, _ := f.doc["client_id_metadata_document_supported"].(bool)
-	reg, _ := f.doc["registration_endpoint"].(string)
-	row = Row{ID: id("A11"), Check: "registration options advertised", Clause: clauseRegistration, Sent: sent,
-		Got: fmt.Sprintf("client_id_metadata_document_supported: %v; registration_endpoint: %q", cimd, reg)}
-	switch {
-	case cimd && reg != "":
-		row.Outcome, row.Why = Pass, "Client ID Metadata Documents and dynamic registration"
-	case cimd:
-		row.Outcome, row.Why = Observed, "Client ID Metadata Documents only: a client of 2025-06-18 or earlier, which knows only dynamic registration, needs a pre-registered client"
-	case reg != "":
-		row.Outcome, row.Why = Warn, "dynamic registration only: authorization servers SHOULD support Client ID Metadata Documents (DCR is MAY, deprecated in 2026-07-28)"
-	default:
-		row.Outcome, row.Why = Warn, "neither: pre-registration only; authorization servers SHOULD support Client ID Metadata Documents"
-	}
-	a.add(row)
+	a.rowPKCE(id("A10"), f, sent)
+	a.rowRegistration(id("A11"), f, sent)
 	a.rowHTTPS(id("A13"), f, sent)
 }
 
@@ -163,6 +136,43 @@ func (a *auditor) rowHTTPS(id string, f asFound, sent string) {
 		row.Got, row.Outcome, row.Why = "http on loopback: "+strings.Join(local, ", "), Observed, "a local setup; deployed, these MUST be https"
 	default:
 		row.Outcome, row.Why = Pass, "all https"
+	}
+	a.add(row)
+}
+
+// rowPKCE is A10.
+func (a *auditor) rowPKCE(rowID string, f asFound, sent string) {
+	methods, present := f.doc["code_challenge_methods_supported"]
+	ms := stringList(methods)
+	row := Row{ID: rowID, Check: "code_challenge_methods_supported has S256", Clause: clausePKCE, Sent: sent,
+		Got: "code_challenge_methods_supported: " + strings.Join(ms, ", ")}
+	switch {
+	case !present:
+		row.Got, row.Outcome, row.Why = "no code_challenge_methods_supported", Fail, "absent: every conforming client MUST refuse to proceed"
+	case slices.Contains(ms, "S256"):
+		row.Outcome, row.Why = Pass, "S256 offered"
+	default:
+		row.Outcome, row.Why = Fail, "no S256: clients MUST use S256 when technically capable, so they cannot proceed"
+	}
+	a.add(row)
+
+}
+
+// rowRegistration is A11.
+func (a *auditor) rowRegistration(rowID string, f asFound, sent string) {
+	cimd, _ := f.doc["client_id_metadata_document_supported"].(bool)
+	reg, _ := f.doc["registration_endpoint"].(string)
+	row := Row{ID: rowID, Check: "registration options advertised", Clause: clauseRegistration, Sent: sent,
+		Got: fmt.Sprintf("client_id_metadata_document_supported: %v; registration_endpoint: %q", cimd, reg)}
+	switch {
+	case cimd && reg != "":
+		row.Outcome, row.Why = Pass, "Client ID Metadata Documents and dynamic registration"
+	case cimd:
+		row.Outcome, row.Why = Observed, "Client ID Metadata Documents only: a client of 2025-06-18 or earlier, which knows only dynamic registration, needs a pre-registered client"
+	case reg != "":
+		row.Outcome, row.Why = Warn, "dynamic registration only: authorization servers SHOULD support Client ID Metadata Documents (DCR is MAY, deprecated in 2026-07-28)"
+	default:
+		row.Outcome, row.Why = Warn, "neither: pre-registration only; authorization servers SHOULD support Client ID Metadata Documents"
 	}
 	a.add(row)
 }

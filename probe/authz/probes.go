@@ -173,7 +173,8 @@ func (a *auditor) rowChallenge(rm string, known *prmFound) {
 	case known != nil:
 		row.Clause, row.Outcome, row.Why = clauseHeader0618, Warn, "no resource_metadata: 2025-11-25 and later accept the well-known URI instead (one of the two is MUST, and it serves); a client of 2025-06-18 reads only the header"
 	default:
-		row.Outcome, row.Why = Fail, "no resource_metadata in the challenge, and no well-known URI serves the metadata: neither discovery road is open"
+		// The one-of MUST is A3's fail; this row is the header's part.
+		row.Clause, row.Outcome, row.Why = clauseHeader0618, Warn, "no resource_metadata in the challenge, and no well-known URI serves the metadata either (A3)"
 	}
 	a.add(row)
 }
