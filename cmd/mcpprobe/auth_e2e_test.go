@@ -132,6 +132,7 @@ func TestAuthVariants(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
+			envelope(t, "auth", r.stdout) // validates against reports/result.schema.json
 			want := map[string]string{}
 			for k, v := range common {
 				want[k] = v
