@@ -148,7 +148,7 @@ func (a *auditor) rowPKCE(rowID string, f asFound, sent string) {
 		Got: "code_challenge_methods_supported: " + strings.Join(ms, ", ")}
 	switch {
 	case !present:
-		row.Got, row.Outcome, row.Why = "no code_challenge_methods_supported", Fail, "absent: every conforming client MUST refuse to proceed"
+		row.Got, row.Outcome, row.Why = "no code_challenge_methods_supported", Fail, "absent: the server declares no PKCE (RFC 8414 §2), which OAuth 2.1 requires of it, and every conforming MCP client MUST refuse to proceed"
 	case slices.Contains(ms, "S256"):
 		row.Outcome, row.Why = Pass, "S256 offered"
 	default:

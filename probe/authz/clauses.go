@@ -18,6 +18,9 @@ const (
 	Must   Level = "MUST"
 	Should Level = "SHOULD"
 	Info   Level = "info"
+	// NoKeyword is a clause that states what holds without a keyword:
+	// a miss is a warning, as in malformed.
+	NoKeyword Level = "no keyword"
 )
 
 const (
@@ -59,8 +62,8 @@ var (
 	clauseResource = Clause{"RFC 9728", "§3.3 Protected Resource Metadata Validation", "https://www.rfc-editor.org/rfc/rfc9728#section-3.3", Must}
 	// RFC 9728 §5.1 and §3: the header's URL and the well-known one are
 	// two roads to the same document; the RFC does not say they must be
-	// one, so a difference is a warning.
-	clauseSameDocument = Clause{"RFC 9728", "§5.1 WWW-Authenticate Response", "https://www.rfc-editor.org/rfc/rfc9728#section-5.1", Should}
+	// one, so a difference is a warning on a clause without a keyword.
+	clauseSameDocument = Clause{"RFC 9728", "§5.1 WWW-Authenticate Response", "https://www.rfc-editor.org/rfc/rfc9728#section-5.1", NoKeyword}
 	// index "Scope Selection Strategy" (2026-07-28; discovery section in
 	// 2025-11-25): MCP servers SHOULD include a scope parameter.
 	clauseScope = Clause{"2025-11-25+", "Protected Resource Metadata Discovery Requirements (scope)", spec1125 + "#protected-resource-metadata-discovery-requirements", Should}
@@ -85,8 +88,9 @@ var (
 	// SHOULD carry the error attribute (invalid_token).
 	clauseBearerError = Clause{"RFC 6750", "§3 The WWW-Authenticate Response Header Field", "https://www.rfc-editor.org/rfc/rfc6750#section-3", Should}
 	// "Token Requirements": "Access tokens MUST NOT be included in the URI
-	// query string" (a client rule; a server that accepts one invites it).
-	clauseQueryToken = Clause{"2025-11-25+", "Token Requirements", spec1125 + "#token-requirements", Must}
+	// query string": a client's MUST NOT, which binds no server, so a
+	// server that accepts one is observed, not judged.
+	clauseQueryToken = Clause{"2025-11-25+", "Token Requirements (client MUST NOT)", spec1125 + "#token-requirements", Info}
 	// security-considerations "Access Token Privilege Restriction": "MCP
 	// servers MUST validate access tokens before processing the request".
 	clauseEveryRequest = Clause{"2025-11-25+", "Access Token Privilege Restriction", spec1125 + "#access-token-privilege-restriction", Must}

@@ -183,7 +183,7 @@ func (a *auditor) queryToken() {
 	ex.Error = strings.ReplaceAll(ex.Error, url.QueryEscape(a.o.Token), "<--token-env>")
 	row.Got = ans.String()
 	if ans.ok() {
-		row.Outcome, row.Why = Warn, "accepted: the token in a URL ends up in logs; clients MUST NOT send it there, and a server that takes it invites them to"
+		row.Outcome, row.Why = Observed, "accepted: clients MUST NOT send a token in the query (it ends up in logs); a server that takes one invites them to"
 	} else {
 		row.Outcome, row.Why = Pass, "not accepted"
 	}
