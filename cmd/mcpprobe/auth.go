@@ -65,5 +65,8 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		*t.dst = v
 	}
 	rs.intr.target.Store(o.URL)
+	if st := rs.statusFor(cmd); st.On() {
+		o.Progress = func(id string) { st.Step("probe " + id) }
+	}
 	return o, nil
 }

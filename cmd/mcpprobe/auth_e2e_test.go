@@ -186,12 +186,15 @@ func TestAuthWithoutTokens(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	why := map[string]string{}
+	if n := len(gjson.Get(r.stdout, "auth.rows").Array()); n != 26 {
+		t.Errorf("%d rows without tokens, want 26", n)
+	}
 	for _, row := range gjson.Get(r.stdout, "auth.rows").Array() {
 		if row.Get("outcome").String() == "not-run" {
 			why[row.Get("id").String()] = row.Get("why").String()
 		}
 	}
-	for id, flag := range map[string]string{"A16": "--expired-token-env", "A17": "--foreign-token-env", "base": "--token-env"} {
+	for id, flag := range map[string]string{"A16": "--expired-token-env", "A17": "--foreign-token-env", "A18": "--token-env", "base": "--token-env"} {
 		if !strings.Contains(why[id], flag) {
 			t.Errorf("%s not run: %q, want it to name %s", id, why[id], flag)
 		}

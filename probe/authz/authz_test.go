@@ -154,7 +154,7 @@ func TestRun(t *testing.T) {
 					t.Errorf("%s = %s, want %s (%v)", id, got[id], want, got)
 				}
 			}
-			if len(r.Rows) != len(checklist)+1 && got["A1"] == Pass {
+			if len(r.Rows) != len(checklist)+1 && got["A1"] == Pass || len(r.Rows) != len(checklist) && got["A1"] != Pass {
 				t.Errorf("%d rows, want %d", len(r.Rows), len(checklist)+1)
 			}
 			// The server echoes what it was sent into its 401s: the
@@ -193,6 +193,29 @@ func TestDiscoveryOrder(t *testing.T) {
 		"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// Without a token every probe still has its row; those that need one say
+// which flag to pass.
+func TestRunWithoutToken(t *testing.T) {
+	srv := server{token: "t"}.start(t)
+	r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != len(checklist)+1 {
+		t.Fatalf("%d rows, want %d", len(r.Rows), len(checklist)+1)
+	}
+	for i, row := range r.Rows[1:] {
+		if row.ID != checklist[i].id {
+			t.Errorf("row %d is %s, want %s", i+1, row.ID, checklist[i].id)
+		}
+	}
+	for _, row := range r.Rows {
+		if (row.ID == "A16" || row.ID == "A17" || row.ID == "A18" || row.ID == "base") && (row.Outcome != NotRun || !strings.Contains(row.Why, "-env")) {
+			t.Errorf("%s: %s %q, want not-run naming its flag", row.ID, row.Outcome, row.Why)
+		}
 	}
 }
 

@@ -117,6 +117,7 @@ func (a *auditor) openBaseline() {
 	if a.o.Token == "" {
 		row.Outcome, row.Why = NotRun, "pass --token-env VAR with a valid token for this URL"
 		a.add(row)
+		a.queryToken()
 		return
 	}
 	row.Sent = "POST initialize, Authorization: Bearer <--token-env>"
@@ -167,7 +168,7 @@ func (a *auditor) queryToken() {
 	p := byID("A18")
 	row := Row{ID: "A18", Check: p.check, Clause: p.clause}
 	if !a.baseline {
-		row.Outcome, row.Why = NotRun, "needs a working --token-env (baseline)"
+		row.Outcome, row.Why = NotRun, "pass --token-env VAR with a valid token (the baseline)"
 		a.add(row)
 		return
 	}
