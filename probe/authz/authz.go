@@ -179,6 +179,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	defer tr.CloseIdleConnections()
 	a.run()
+	if a.first != nil && a.first.err != nil && ctx.Err() == nil {
+		// Nothing answered at all: the target could not be probed, as
+		// for every other command (exit 3), not a table of not-run rows.
+		return nil, &probe.FatalError{What: fmt.Sprintf("could not reach %s: %v", o.URL, a.first.err),
+			Received: "no HTTP answer to the first POST",
+			Try:      "check the URL and that the server is up; for https with a certificate this machine does not trust, --insecure",
+			Err:      a.first.err}
+	}
 	return a.res, nil
 }
 

@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
 )
 
 func TestCanonical(t *testing.T) {
@@ -216,6 +219,17 @@ func TestRunWithoutToken(t *testing.T) {
 		if (row.ID == "A16" || row.ID == "A17" || row.ID == "A18" || row.ID == "base") && (row.Outcome != NotRun || !strings.Contains(row.Why, "-env")) {
 			t.Errorf("%s: %s %q, want not-run naming its flag", row.ID, row.Outcome, row.Why)
 		}
+	}
+}
+
+func TestRunUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	_, err := Run(context.Background(), Options{URL: u + "/mcp", Timeout: 2 * time.Second})
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) || !strings.Contains(fe.What, "could not reach") {
+		t.Errorf("a closed port: %v, want a FatalError saying it could not reach", err)
 	}
 }
 
