@@ -15,6 +15,23 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 )
 
+func TestPathPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		res, url string
+		want     bool
+	}{
+		{"https://h", "https://h/mcp", true},
+		{"https://h/", "https://h/mcp", true},
+		{"https://h/api", "https://h/api/mcp", true},
+		{"https://h/mc", "https://h/mcp", false},
+		{"https://other", "https://h/mcp", false},
+	} {
+		if got := pathPrefix(tc.res, tc.url); got != tc.want {
+			t.Errorf("pathPrefix(%q, %q) = %v", tc.res, tc.url, got)
+		}
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"HTTPS://Host.Example/mcp", "https://host.example/mcp"},
@@ -55,6 +72,7 @@ type server struct {
 	prmAt         string // "path", "root", "none"
 	prmType       string // the PRM's Content-Type
 	rootResource  string // "origin" or "endpoint"
+	pathResource  string // the path form's resource, past the origin (default "/mcp")
 	issuerPath    string // the issuer's path ("" or "/tenant1")
 	asAt          int    // which of the discovery URLs serves (0-based)
 	queryAccepted bool   // accepts ?access_token=
@@ -91,6 +109,9 @@ func (s server) start(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/mcp", mcp)
 	prm := func(w http.ResponseWriter, r *http.Request) {
 		res := srv.URL + "/mcp"
+		if s.pathResource != "" {
+			res = srv.URL + s.pathResource
+		}
 		if r.URL.Path == "/.well-known/oauth-protected-resource" && s.rootResource == "origin" {
 			res = srv.URL
 		}
@@ -139,6 +160,8 @@ func TestRun(t *testing.T) {
 		{"unprotected", server{unprotected: true}, map[string]string{"A1": Observed, "A2": NotRun, "A17": NotRun}},
 		{"403 without a token", server{noTokenStatus: 403}, map[string]string{"A1": Fail, "A3": NotRun}},
 		{"root form naming the origin", server{prmAt: "root", rootResource: "origin"}, map[string]string{"A3": Pass, "A5": Pass}},
+		{"path form naming the origin", server{pathResource: "/"}, map[string]string{"A5": Warn}},
+		{"path form naming a sibling", server{pathResource: "/mcp2"}, map[string]string{"A5": Fail}},
 		{"PRM as text/html", server{prmType: "text/html"}, map[string]string{"A2": Warn, "A3": Fail, "A4": NotRun}},
 		{"OIDC path appending only", server{issuerPath: "/tenant1", asAt: 2}, map[string]string{"A8": Pass, "A9": Pass}},
 		{"RFC 8414 path insertion", server{issuerPath: "/tenant1", asAt: 0}, map[string]string{"A8": Pass}},

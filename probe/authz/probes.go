@@ -227,6 +227,11 @@ func (a *auditor) rowPRMContents() {
 		row.Outcome, row.Why = Fail, "no resource member (REQUIRED, RFC 9728 §2)"
 	case slices.Contains(a.prm.want, canonical(res)):
 		row.Outcome, row.Why = Pass, "identical to the resource the "+a.prm.form+" form names"
+	case pathPrefix(canonical(res), a.prm.want[0]):
+		// A common deployment (the origin as the resource): the RFC's
+		// clients reject it, prefix-matching ones (the TypeScript SDK's)
+		// accept it. A draft (rfc9728bis) would allow it.
+		row.Outcome, row.Why = Warn, fmt.Sprintf("a prefix of the URL, not identical (want %s): a client that checks as RFC 9728 §3.3 says rejects it, one that matches by prefix accepts it", a.prm.want[0])
 	default:
 		row.Outcome, row.Why = Fail, fmt.Sprintf("want %s: a client MUST NOT use a document whose resource differs", strings.Join(a.prm.want, " or "))
 	}
@@ -261,6 +266,13 @@ func (a *auditor) rowScope() {
 		row.Outcome, row.Why = Warn, "no scope: a client falls back to scopes_supported or asks for none (Scope Selection Strategy)"
 	}
 	a.add(row)
+}
+
+// pathPrefix reports whether res names url's origin and a leading part
+// of its path, at a segment boundary.
+func pathPrefix(res, url string) bool {
+	res = strings.TrimSuffix(res, "/")
+	return res != "" && strings.HasPrefix(url, res) && (len(url) == len(res) || url[len(res)] == '/')
 }
 
 func stringList(v any) []string {
