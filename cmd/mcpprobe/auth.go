@@ -19,6 +19,8 @@ func (rs *runState) authCommand() *cli.Command {
 			&cli.StringFlag{Name: "token-env", Usage: "`VAR` holds a valid access token for URL: the baseline session, the query-string, GET, DELETE and Origin probes"},
 			&cli.StringFlag{Name: "foreign-token-env", Usage: "`VAR` holds a token the same authorization server issued for another resource (probe A17)"},
 			&cli.StringFlag{Name: "expired-token-env", Usage: "`VAR` holds an expired token for URL (probe A16)"},
+			&cli.StringFlag{Name: "client-id", Usage: "`ID` of a client registered at the authorization server: the tokens not given are got by client_credentials, for URL and for a sibling resource (A17)"},
+			&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret"},
 		}, only(targetFlags(), "insecure"), only(boundFlags(), "timeout"), without(outputFlags(), "trace", "verbose"), gateFlags("auth")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.authOptions(cmd)
@@ -52,7 +54,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 	for _, t := range []struct {
 		flag string
 		dst  *string
-	}{{"token-env", &o.Token}, {"foreign-token-env", &o.ForeignToken}, {"expired-token-env", &o.ExpiredToken}} {
+	}{{"token-env", &o.Token}, {"foreign-token-env", &o.ForeignToken}, {"expired-token-env", &o.ExpiredToken}, {"client-secret-env", &o.ClientSecret}} {
 		name := cmd.String(t.flag)
 		if name == "" {
 			continue
@@ -64,6 +66,12 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		rs.secrets.add([]string{v})
 		*t.dst = v
 	}
+	o.ClientID = cmd.String("client-id")
+	if o.ClientSecret != "" && o.ClientID == "" {
+		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
+	}
+	// A token the audit obtains is a secret from the moment it exists.
+	o.OnSecret = func(v string) { rs.secrets.add([]string{v}) }
 	rs.intr.target.Store(o.URL)
 	if st := rs.statusFor(cmd); st.On() {
 		o.Progress = func(id string) { st.Step("probe " + id) }

@@ -49,6 +49,31 @@ func authServerBin(t *testing.T) string {
 type authServer struct {
 	URL, Issuer                       string
 	Token, ForeignToken, ExpiredToken string
+	stderr                            *syncBuffer // a line per token its token endpoint issued
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// issued are the tokens the fixture's token endpoint issued so far.
+func (s authServer) issued() []string {
+	s.stderr.mu.Lock()
+	defer s.stderr.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(s.stderr.b.String(), "\n") {
+		if t := gjson.Get(l, "issued").String(); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // startAuthServer starts the fixture with variant; it stops when the test
@@ -56,6 +81,8 @@ type authServer struct {
 func startAuthServer(t *testing.T, variant string) authServer {
 	t.Helper()
 	cmd := exec.Command(authServerBin(t), "-variant", variant)
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +113,7 @@ func startAuthServer(t *testing.T, variant string) authServer {
 	if err := json.Unmarshal([]byte(line), &m); err != nil {
 		t.Fatalf("authserver line %q: %v", line, err)
 	}
-	return authServer{URL: m["url"], Issuer: m["issuer"], Token: m["token"], ForeignToken: m["foreign_token"], ExpiredToken: m["expired_token"]}
+	return authServer{URL: m["url"], Issuer: m["issuer"], Token: m["token"], ForeignToken: m["foreign_token"], ExpiredToken: m["expired_token"], stderr: errb}
 }
 
 // The three tokens, by environment: --token-env and its siblings.
@@ -248,5 +275,46 @@ func TestAuthSecretCanaries(t *testing.T) {
 				t.Errorf("echoing server: the echoed token is not shown redacted in --out: %s", saved)
 			}
 		}
+	}
+}
+
+// With a client instead of tokens, the audit gets its own by
+// client_credentials: one for the endpoint (the baseline) and one for a
+// sibling resource (A17), both secrets of the run; a wrong secret leaves
+// the baseline observed with the server's error.
+func TestAuthClientCredentials(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "")
+	out := filepath.Join(t.TempDir(), "audit.json")
+	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "auth", "--json", "--out", out, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	saved, _ := os.ReadFile(out)
+	v := envelope(t, "auth", string(saved))
+	outcome := map[string]string{}
+	for _, row := range v.Get("auth.rows").Array() {
+		outcome[row.Get("id").String()] = row.Get("outcome").String()
+	}
+	for id, want := range map[string]string{"base": "pass", "A17": "pass", "A18": "pass", "A20": "pass", "A23": "pass", "A16": "not-run"} {
+		if outcome[id] != want {
+			t.Errorf("%s = %s, want %s", id, outcome[id], want)
+		}
+	}
+	issued := s.issued()
+	if len(issued) != 2 {
+		t.Fatalf("the token endpoint issued %d tokens, want 2 (the endpoint's, a sibling's)", len(issued))
+	}
+	for _, sec := range append(issued, "fixture-secret") {
+		for name, text := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "--out": string(saved)} {
+			if strings.Contains(text, sec) {
+				t.Errorf("a secret is in %s", name)
+			}
+		}
+	}
+	r = probeRun(t, []string{"CI_SECRET=wrong"}, nil, "auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+	base := gjson.Get(r.stdout, `auth.rows.#(id=="base")`)
+	if base.Get("outcome").String() != "observed" || !strings.Contains(base.Get("got").String(), "invalid_client") {
+		t.Errorf("a wrong client secret: base %s, want observed with invalid_client", base.Raw)
 	}
 }

@@ -102,6 +102,9 @@ func (a *auditor) authServer(issuer string, several bool) {
 	row = Row{ID: id("A9"), Check: "issuer is the one the URL was built from", Clause: clauseIssuer, Sent: sent, Got: "issuer: " + got}
 	if got == issuer {
 		row.Outcome, row.Why = Pass, "identical"
+		if te, _ := f.doc["token_endpoint"].(string); te != "" && a.tokenEndpoint == "" {
+			a.tokenEndpoint = te
+		}
 	} else {
 		row.Outcome, row.Why = Fail, "want "+issuer+": a client MUST NOT use metadata whose issuer differs"
 	}

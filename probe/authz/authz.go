@@ -41,9 +41,15 @@ type Options struct {
 	// another resource (--foreign-token-env); ExpiredToken one past its
 	// expiry (--expired-token-env).
 	ForeignToken, ExpiredToken string
-	Timeout                    time.Duration // per HTTP request
-	Insecure                   bool
-	UserAgent                  string
+	// ClientID and ClientSecret get the tokens not given by the
+	// client_credentials grant (--client-id, --client-secret-env).
+	ClientID, ClientSecret string
+	// OnSecret is told each token the audit obtains before it is used, so
+	// the caller can hide it everywhere.
+	OnSecret  func(string)
+	Timeout   time.Duration // per HTTP request
+	Insecure  bool
+	UserAgent string
 	// Progress is told each probe as it starts; nil for none.
 	Progress func(id string)
 }
@@ -126,7 +132,14 @@ type auditor struct {
 	wellKnown []prmFound // each well-known form tried, in order
 	header    *prmFound  // the document at the header's resource_metadata
 	session   string     // from the baseline, for GET and DELETE
-	baseline  bool       // the valid token opened a session
+	// tokenEndpoint is the first authorization server's whose metadata a
+	// client may use (A8, A9); ccNote, ccErr and foreignErr say how
+	// client_credentials went.
+	tokenEndpoint     string
+	ccNote            string
+	ccErr, foreignErr error
+	foreignNote       string
+	baseline          bool // the valid token opened a session
 }
 
 // answer is one response as the audit keeps it.
@@ -211,6 +224,7 @@ func (a *auditor) run() {
 	a.discoverPRM()
 	a.step("A8")
 	a.authServers()
+	a.clientCredentials()
 	a.step("A15")
 	a.badTokens()
 	a.step("baseline")

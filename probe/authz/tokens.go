@@ -57,6 +57,9 @@ func (a *auditor) tokenCheck(id, auth, token, flag string) {
 	row := Row{ID: id, Check: p.check, Clause: p.clause}
 	if token == "" {
 		row.Outcome, row.Why = NotRun, "pass "+flag+" VAR"
+		if id == "A17" && a.foreignErr != nil {
+			row.Why = "the authorization server issued no token for another resource (" + a.foreignErr.Error() + "): pass " + flag + " VAR"
+		}
 		a.add(row)
 		return
 	}
@@ -82,7 +85,11 @@ func (a *auditor) badTokens() {
 	a.tokenCheck("A15", "invalid", randomToken(), "")
 	a.malformed()
 	a.tokenCheck("A16", "--expired-token-env", a.o.ExpiredToken, "--expired-token-env")
-	a.tokenCheck("A17", "--foreign-token-env", a.o.ForeignToken, "--foreign-token-env")
+	label := "--foreign-token-env"
+	if a.foreignNote != "" {
+		label = a.foreignNote
+	}
+	a.tokenCheck("A17", label, a.o.ForeignToken, "--foreign-token-env")
 }
 
 // malformed is A21: an Authorization header that is not a bearer
@@ -115,12 +122,19 @@ func (a *auditor) malformed() {
 func (a *auditor) openBaseline() {
 	row := Row{ID: "base", Check: "the valid token opens a session (baseline)", Clause: Clause{Rev: "baseline", Section: "no judgement without a working baseline", Level: Info}}
 	if a.o.Token == "" {
-		row.Outcome, row.Why = NotRun, "pass --token-env VAR with a valid token for this URL"
+		row.Outcome, row.Why = NotRun, "pass --token-env VAR with a valid token for this URL, or --client-id and --client-secret-env"
+		if a.ccErr != nil {
+			row.Sent, row.Got = a.ccNote, a.ccErr.Error()
+			row.Outcome, row.Why = Observed, "the authorization server issued no token by client_credentials: the probes that need one are not judged"
+		}
 		a.add(row)
 		a.queryToken()
 		return
 	}
 	row.Sent = "POST initialize, Authorization: Bearer <--token-env>"
+	if a.ccNote != "" {
+		row.Sent = "POST initialize, Authorization: Bearer <" + a.ccNote + ">"
+	}
 	ans := a.post("base", "--token-env", "Bearer "+a.o.Token, nil)
 	row.Got = ans.String()
 	if ans.ok() {
@@ -163,6 +177,14 @@ func (a *auditor) sessionHeaders() map[string]string {
 	return h
 }
 
+// tokenLabel names the valid token where a row says what was sent.
+func (a *auditor) tokenLabel() string {
+	if a.ccNote != "" {
+		return "the client_credentials token"
+	}
+	return "--token-env"
+}
+
 // queryToken is A18: the valid token in the query string, no header.
 func (a *auditor) queryToken() {
 	p := byID("A18")
@@ -176,7 +198,7 @@ func (a *auditor) queryToken() {
 	v := q.Query()
 	v.Set("access_token", a.o.Token)
 	q.RawQuery = v.Encode()
-	row.Sent = "POST initialize to ?access_token=<--token-env>, no Authorization"
+	row.Sent = "POST initialize to ?access_token=<" + a.tokenLabel() + ">, no Authorization"
 	ans := a.send("A18", http.MethodPost, q.String(), "--token-env in the query", "", nil, initialize)
 	// The recorded URL would carry the token: record the path only.
 	ex := &a.res.Exchanges[len(a.res.Exchanges)-1]
@@ -251,7 +273,7 @@ func (a *auditor) origin() {
 	if a.baseline {
 		auth, authz = "--token-env", "Bearer "+a.o.Token
 	}
-	row.Sent = "POST initialize, Origin: " + foreignOrigin + ", Authorization: " + map[bool]string{true: "Bearer <--token-env>", false: "none"}[a.baseline]
+	row.Sent = "POST initialize, Origin: " + foreignOrigin + ", Authorization: " + map[bool]string{true: "Bearer <" + a.tokenLabel() + ">", false: "none"}[a.baseline]
 	ans := a.post("A23", auth, authz, map[string]string{"Origin": foreignOrigin})
 	row.Got = ans.String()
 	switch {
