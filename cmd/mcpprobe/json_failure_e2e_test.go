@@ -34,6 +34,7 @@ var jsonCommands = map[string][]string{
 	"bench":     {"--startup", "1", "TARGET"},
 	"faults":    {"TARGET"},
 	"malformed": {"TARGET"},
+	"auth":      {"TARGET"},
 	"call":      {"TARGET", "echo"},
 	"read":      {"TARGET", "x://y"},
 	"prompt":    {"TARGET", "p"},
@@ -73,9 +74,16 @@ func TestJSONFailureEnvelope(t *testing.T) {
 	}
 	for name, words := range jsonCommands {
 		for _, tg := range targets {
+			if name == "auth" && !strings.HasPrefix(tg.target[0], "http") {
+				continue // auth audits a URL; a command is a usage error
+			}
 			t.Run(name+" "+tg.name, func(t *testing.T) {
 				t.Parallel()
-				args := append(append([]string{name, "--json"}, quick...), withTarget(words, tg.target)...)
+				bounds := quick
+				if name == "auth" {
+					bounds = []string{"--timeout", "1s"} // its one bound: it starts nothing
+				}
+				args := append(append([]string{name, "--json"}, bounds...), withTarget(words, tg.target)...)
 				r := mcpprobe(t, args...)
 				if r.code != 3 {
 					t.Fatalf("%s: exit %d, want 3:\n%s", strings.Join(args, " "), r.code, r.stderr)

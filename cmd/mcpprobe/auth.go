@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/mcpprobe/mcpprobe/probe/authz"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/urfave/cli/v3"
+)
+
+func (rs *runState) authCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "auth",
+		Before:    rs.before,
+		Usage:     "audit a remote server's OAuth authorization from outside: the 401, its metadata, its authorization server, how it treats bad tokens",
+		ArgsUsage: "URL",
+		Flags: flags([]cli.Flag{
+			&cli.StringFlag{Name: "token-env", Usage: "`VAR` holds a valid access token for URL: the baseline session, the query-string, GET, DELETE and Origin probes"},
+			&cli.StringFlag{Name: "foreign-token-env", Usage: "`VAR` holds a token the same authorization server issued for another resource (probe A17)"},
+			&cli.StringFlag{Name: "expired-token-env", Usage: "`VAR` holds an expired token for URL (probe A16)"},
+			&cli.StringFlag{Name: "client-id", Usage: "`ID` of a client registered at the authorization server: the tokens not given are got by client_credentials, for URL and for a sibling resource (A17)"},
+			&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret"},
+		}, only(targetFlags(), "insecure"), only(boundFlags(), "timeout"), without(outputFlags(), "trace", "verbose"), gateFlags("auth")),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			o, err := rs.authOptions(cmd)
+			if err != nil {
+				return err
+			}
+			r, err := authz.Run(ctx, o)
+			if err != nil {
+				return rs.failure(err)
+			}
+			n := r.Count()
+			return rs.emit(cmd, outcome{
+				command: "auth", target: r.Target, protocol: r.Protocol,
+				// The rows are the verdicts; the severity gates count them.
+				counts:  map[string]int{"error": n[authz.Fail], "warning": n[authz.Fail] + n[authz.Warn], "info": n[authz.Fail] + n[authz.Warn] + n[authz.Observed]},
+				section: func() []byte { return reports.AuthzJSON(r) },
+				text:    func(w io.Writer) { reports.Authz(w, reports.Terminal, r) },
+			})
+		},
+	}
+}
+
+// authOptions maps auth's flags to authz.Options. Every token read is a
+// secret of the run before anything is sent or printed.
+func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
+	args := rs.targetArgs(cmd)
+	if len(args) != 1 {
+		return authz.Options{}, usageErr("auth takes one URL, the MCP endpoint (https://host/mcp)")
+	}
+	o := authz.Options{URL: args[0], Timeout: cmd.Duration("timeout"), Insecure: cmd.Bool("insecure"), UserAgent: "mcpprobe/" + version}
+	for _, t := range []struct {
+		flag string
+		dst  *string
+	}{{"token-env", &o.Token}, {"foreign-token-env", &o.ForeignToken}, {"expired-token-env", &o.ExpiredToken}, {"client-secret-env", &o.ClientSecret}} {
+		name := cmd.String(t.flag)
+		if name == "" {
+			continue
+		}
+		v, ok := rs.lookupEnv(name)
+		if !ok || v == "" {
+			return o, usageErr("--%s %s: the environment variable %s is not set", t.flag, name, name)
+		}
+		rs.secrets.add([]string{v})
+		*t.dst = v
+	}
+	o.ClientID = cmd.String("client-id")
+	if o.ClientSecret != "" && o.ClientID == "" {
+		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
+	}
+	// A token the audit obtains is a secret from the moment it exists.
+	o.OnSecret = func(v string) { rs.secrets.add([]string{v}) }
+	rs.intr.target.Store(o.URL)
+	if st := rs.statusFor(cmd); st.On() {
+		o.Progress = func(id string) { st.Step("probe " + id) }
+	}
+	return o, nil
+}

@@ -1,0 +1,310 @@
+// Package authz audits a remote MCP server's authorization from the
+// outside: it walks the black-box probes of the auth checklist (the 401
+// and its challenge, protected-resource metadata, authorization-server
+// metadata, registration options, invalid, expired and foreign tokens,
+// auth on every HTTP method, Origin) against one URL and gives one row per
+// probe, each resting on the clause it cites. It sends no token but the
+// ones it is given, and those only to the MCP endpoint's own origin.
+package authz
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+)
+
+// The outcomes of a row.
+const (
+	Pass     = "pass"
+	Fail     = "fail"     // a MUST of the revision judged is not met
+	Warn     = "warn"     // a SHOULD is not met, or a MUST only an older revision has
+	Observed = "observed" // what the spec leaves open, or a host's quirk
+	NotRun   = "not-run"  // the probe needs what was not given (Why says which flag)
+)
+
+// Options are what to audit and with what.
+type Options struct {
+	URL string
+	// Token is a valid access token for URL (--token-env): the baseline
+	// the probes that need a session start from.
+	Token string
+	// ForeignToken is a token the same authorization server issued for
+	// another resource (--foreign-token-env); ExpiredToken one past its
+	// expiry (--expired-token-env).
+	ForeignToken, ExpiredToken string
+	// ClientID and ClientSecret get the tokens not given by the
+	// client_credentials grant (--client-id, --client-secret-env).
+	ClientID, ClientSecret string
+	// OnSecret is told each token the audit obtains before it is used, so
+	// the caller can hide it everywhere.
+	OnSecret  func(string)
+	Timeout   time.Duration // per HTTP request
+	Insecure  bool
+	UserAgent string
+	// Progress is told each probe as it starts; nil for none.
+	Progress func(id string)
+}
+
+// Row is one probe's verdict.
+type Row struct {
+	ID      string `json:"id"`    // the checklist's number: A1 … A25
+	Check   string `json:"check"` // what is checked, in a few words
+	Clause  Clause `json:"clause"`
+	Sent    string `json:"sent"`    // what was sent, never a token
+	Got     string `json:"got"`     // what came back, bounded (raw: escape it to print)
+	Outcome string `json:"outcome"` // Pass, Fail, Warn, Observed, NotRun
+	Why     string `json:"why"`
+}
+
+// Exchange is one HTTP request of the audit and its answer, as received:
+// the body bounded, a token never recorded.
+type Exchange struct {
+	Probe   string              `json:"probe"`
+	Method  string              `json:"method"`
+	URL     string              `json:"url"`
+	Auth    string              `json:"auth,omitempty"` // which credential was sent: "none", "--token-env", "invalid", …
+	Status  int                 `json:"status"`
+	Headers map[string][]string `json:"headers,omitempty"` // the answer's
+	Body    string              `json:"body,omitempty"`
+	Error   string              `json:"error,omitempty"`
+}
+
+// Result is an audit.
+type Result struct {
+	Target    string     `json:"target"`
+	Protocol  string     `json:"protocol,omitempty"` // what the baseline initialize negotiated
+	Rows      []Row      `json:"rows"`
+	Exchanges []Exchange `json:"exchanges"`
+}
+
+// Count is how many rows have each outcome.
+func (r *Result) Count() map[string]int {
+	n := map[string]int{}
+	for _, row := range r.Rows {
+		n[row.Outcome]++
+	}
+	return n
+}
+
+// Failing are the ids of the rows with outcome o, in order.
+func (r *Result) Failing(o string) []string {
+	var ids []string
+	for _, row := range r.Rows {
+		if row.Outcome == o {
+			ids = append(ids, row.ID)
+		}
+	}
+	return ids
+}
+
+// Summary is the answer in one line.
+func (r *Result) Summary() string {
+	n := r.Count()
+	return fmt.Sprintf("%d fail, %d warn, %d pass, %d observed, %d not run", n[Fail], n[Warn], n[Pass], n[Observed], n[NotRun])
+}
+
+// bodyLimit bounds what is kept of one answer; gotLimit what a row shows.
+const (
+	bodyLimit = 16 << 10
+	gotLimit  = 240
+)
+
+// auditor holds one audit's state as its probes run.
+type auditor struct {
+	ctx    context.Context
+	o      Options
+	u      *url.URL
+	client *http.Client
+	res    *Result
+
+	first     *answer // the unauthenticated POST
+	challenge challenge
+	prm       *prmFound
+	wellKnown []prmFound // each well-known form tried, in order
+	header    *prmFound  // the document at the header's resource_metadata
+	session   string     // from the baseline, for GET and DELETE
+	// tokenEndpoint is the first authorization server's whose metadata a
+	// client may use (A8, A9); ccNote, ccErr and foreignErr say how
+	// client_credentials went.
+	tokenEndpoint     string
+	ccNote            string
+	ccErr, foreignErr error
+	foreignNote       string
+	baseline          bool // the valid token opened a session
+}
+
+// answer is one response as the audit keeps it.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	err    error
+}
+
+func (a *answer) ok() bool { return a.err == nil && a.status >= 200 && a.status < 300 }
+
+// String is the answer as a row's "got": status and what matters of it.
+func (a *answer) String() string {
+	if a.err != nil {
+		return "no answer: " + a.err.Error()
+	}
+	s := fmt.Sprintf("%d", a.status)
+	if wa := a.header.Values("WWW-Authenticate"); len(wa) > 0 {
+		s += " · WWW-Authenticate: " + strings.Join(wa, ", ")
+	}
+	return bound(s)
+}
+
+func bound(s string) string {
+	if len(s) > gotLimit {
+		return s[:gotLimit] + "…"
+	}
+	return s
+}
+
+// Run audits o.URL. A URL that is not http(s) is a *probe.OptionError;
+// whatever the server does is a row, never an error.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	u, err := url.Parse(o.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &probe.OptionError{Msg: fmt.Sprintf("auth audits an http(s) URL of an MCP endpoint; %q is not one", o.URL)}
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if o.Insecure {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // --insecure asks for it
+	}
+	a := &auditor{ctx: ctx, o: o, u: u, res: &Result{Target: o.URL},
+		client: &http.Client{Transport: tr, Timeout: o.Timeout,
+			// A redirect is an answer to judge, not to follow: a token
+			// is never carried to where a redirect points.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	defer tr.CloseIdleConnections()
+	a.run()
+	if a.first != nil && a.first.err != nil && ctx.Err() == nil {
+		// Nothing answered at all: the target could not be probed, as
+		// for every other command (exit 3), not a table of not-run rows.
+		return nil, &probe.FatalError{What: fmt.Sprintf("could not reach %s: %v", o.URL, a.first.err),
+			Received: "no HTTP answer to the first POST",
+			Try:      "check the URL and that the server is up; for https with a certificate this machine does not trust, --insecure",
+			Err:      a.first.err}
+	}
+	return a.res, nil
+}
+
+func (a *auditor) step(id string) {
+	if a.o.Progress != nil {
+		a.o.Progress(id)
+	}
+}
+
+func (a *auditor) add(r Row) {
+	r.Got = bound(r.Got)
+	a.res.Rows = append(a.res.Rows, r)
+}
+
+// run walks the probes in the order a client meets them.
+func (a *auditor) run() {
+	a.step("A1")
+	if !a.unauthenticated() {
+		return
+	}
+	a.step("A2")
+	a.discoverPRM()
+	a.step("A8")
+	a.authServers()
+	a.clientCredentials()
+	a.step("A15")
+	a.badTokens()
+	a.step("baseline")
+	a.openBaseline()
+	a.step("A20")
+	a.everyMethod()
+	a.step("A23")
+	a.origin()
+	a.notRun()
+	a.closeBaseline()
+}
+
+// initialize is the body of every POST: an initialize any era's server
+// reads (a 2026-07-28 server answers it or refuses it; either way only
+// the status before authorization is judged).
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpprobe-auth","version":"1"}}}`
+
+// send makes one request and keeps its exchange. auth names the
+// credential for the record; authz is the Authorization header's value.
+func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[string]string, body string) *answer {
+	ctx, cancel := context.WithTimeout(a.ctx, a.o.Timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	ex := Exchange{Probe: probeID, Method: method, URL: target, Auth: auth}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		ex.Error = err.Error()
+		a.res.Exchanges = append(a.res.Exchanges, ex)
+		return &answer{err: err}
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+	}
+	if a.o.UserAgent != "" {
+		req.Header.Set("User-Agent", a.o.UserAgent)
+	}
+	if authz != "" {
+		req.Header.Set("Authorization", authz)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		ex.Error = err.Error()
+		a.res.Exchanges = append(a.res.Exchanges, ex)
+		return &answer{err: err}
+	}
+	defer resp.Body.Close()
+	ans := &answer{status: resp.StatusCode, header: resp.Header}
+	// A GET's stream is not read on: its status is the answer, and its
+	// body could last for ever. A POST's answer, SSE or JSON, ends with
+	// its response (bounded by size and the request's timeout).
+	if method != http.MethodGet || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		ans.body, _ = io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
+	}
+	ex.Status, ex.Headers, ex.Body = resp.StatusCode, resp.Header, string(ans.body)
+	a.res.Exchanges = append(a.res.Exchanges, ex)
+	return ans
+}
+
+// post sends initialize to the MCP endpoint.
+func (a *auditor) post(probeID, auth, authz string, hdr map[string]string) *answer {
+	return a.send(probeID, http.MethodPost, a.u.String(), auth, authz, hdr, initialize)
+}
+
+// randomToken is a token no server issued.
+func randomToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "mcpprobe-invalid-" + hex.EncodeToString(b)
+}
+
+// loopback reports whether host names this machine: a local setup, where
+// plain http is what a developer runs.
+func loopback(host string) bool {
+	h := strings.ToLower(host)
+	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasPrefix(h, "127.")
+}

@@ -1,0 +1,263 @@
+package authz
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe"
+)
+
+func TestPathPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		res, url string
+		want     bool
+	}{
+		{"https://h", "https://h/mcp", true},
+		{"https://h/", "https://h/mcp", true},
+		{"https://h/api", "https://h/api/mcp", true},
+		{"https://h/mc", "https://h/mcp", false},
+		{"https://other", "https://h/mcp", false},
+	} {
+		if got := pathPrefix(tc.res, tc.url); got != tc.want {
+			t.Errorf("pathPrefix(%q, %q) = %v", tc.res, tc.url, got)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"HTTPS://Host.Example/mcp", "https://host.example/mcp"},
+		{"https://host/mcp#frag", "https://host/mcp"},
+		{"https://host/MCP/", "https://host/MCP/"}, // the path is case-sensitive, and the slash kept
+	} {
+		if got := canonical(tc.in); got != tc.want {
+			t.Errorf("canonical(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The order clients MUST try ("Authorization Server Metadata Discovery").
+func TestASCandidates(t *testing.T) {
+	for _, tc := range []struct {
+		issuer string
+		want   []string
+	}{
+		{"https://auth.example.com", []string{
+			"https://auth.example.com/.well-known/oauth-authorization-server",
+			"https://auth.example.com/.well-known/openid-configuration"}},
+		{"https://auth.example.com/tenant1", []string{
+			"https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+			"https://auth.example.com/.well-known/openid-configuration/tenant1",
+			"https://auth.example.com/tenant1/.well-known/openid-configuration"}},
+	} {
+		if got := asCandidates(tc.issuer); !slices.Equal(got, tc.want) {
+			t.Errorf("asCandidates(%q) = %q, want %q", tc.issuer, got, tc.want)
+		}
+	}
+}
+
+// server is a configurable protected endpoint for the cases the SDK
+// fixture cannot be made to show.
+type server struct {
+	unprotected   bool   // serves POST without a token
+	noTokenStatus int    // the status without a token (default 401)
+	prmAt         string // "path", "root", "none"
+	prmType       string // the PRM's Content-Type
+	rootResource  string // "origin" or "endpoint"
+	pathResource  string // the path form's resource, past the origin (default "/mcp")
+	issuerPath    string // the issuer's path ("" or "/tenant1")
+	asAt          int    // which of the discovery URLs serves (0-based)
+	queryAccepted bool   // accepts ?access_token=
+	token         string
+}
+
+func (s server) start(t *testing.T) *httptest.Server {
+	var srv *httptest.Server
+	mux := http.NewServeMux()
+	mcp := func(w http.ResponseWriter, r *http.Request) {
+		authz := r.Header.Get("Authorization")
+		ok := s.unprotected || authz == "Bearer "+s.token || (s.queryAccepted && r.URL.Query().Get("access_token") == s.token)
+		if !ok {
+			if authz == "" && s.noTokenStatus != 0 {
+				w.WriteHeader(s.noTokenStatus)
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", scope="mcp"`)
+			w.WriteHeader(401)
+			fmt.Fprintf(w, "denied %s", authz) // an echo: the rows and exchanges must not carry it
+			return
+		}
+		if r.Method != http.MethodPost {
+			w.WriteHeader(405)
+			return
+		}
+		if r.Header.Get("Origin") != "" {
+			w.WriteHeader(403)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}`)
+	}
+	mux.HandleFunc("/mcp", mcp)
+	prm := func(w http.ResponseWriter, r *http.Request) {
+		res := srv.URL + "/mcp"
+		if s.pathResource != "" {
+			res = srv.URL + s.pathResource
+		}
+		if r.URL.Path == "/.well-known/oauth-protected-resource" && s.rootResource == "origin" {
+			res = srv.URL
+		}
+		ct := s.prmType
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": res, "authorization_servers": []string{srv.URL + s.issuerPath}})
+	}
+	switch s.prmAt {
+	case "path", "":
+		mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", prm)
+	case "root":
+		mux.HandleFunc("/.well-known/oauth-protected-resource", prm)
+	}
+	as := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL + s.issuerPath, "authorization_endpoint": srv.URL + "/authorize",
+			"token_endpoint": srv.URL + "/token", "code_challenge_methods_supported": []string{"S256"}, "client_id_metadata_document_supported": true,
+			"registration_endpoint": srv.URL + "/register"})
+	}
+	srv = httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	cands := asCandidates(srv.URL + s.issuerPath)
+	mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
+	return srv
+}
+
+func outcomes(r *Result) map[string]string {
+	m := map[string]string{}
+	for _, row := range r.Rows {
+		m[row.ID] = row.Outcome
+	}
+	return m
+}
+
+func TestRun(t *testing.T) {
+	const token = "tok-secret-0a1b2c3d"
+	for _, tc := range []struct {
+		name string
+		s    server
+		want map[string]string // the outcomes these rows must have
+	}{
+		{"well-behaved", server{}, map[string]string{"A1": Pass, "A2": Warn, "A3": Pass, "A5": Pass, "A8": Pass, "A15": Pass, "A18": Pass, "A20": Pass, "A23": Pass}},
+		{"unprotected", server{unprotected: true}, map[string]string{"A1": Observed, "A2": NotRun, "A17": NotRun}},
+		{"403 without a token", server{noTokenStatus: 403}, map[string]string{"A1": Fail, "A3": NotRun}},
+		{"root form naming the origin", server{prmAt: "root", rootResource: "origin"}, map[string]string{"A3": Pass, "A5": Pass}},
+		{"path form naming the origin", server{pathResource: "/"}, map[string]string{"A5": Warn}},
+		{"path form naming a sibling", server{pathResource: "/mcp2"}, map[string]string{"A5": Fail}},
+		{"PRM as text/html", server{prmType: "text/html"}, map[string]string{"A2": Warn, "A3": Fail, "A4": NotRun}},
+		{"OIDC path appending only", server{issuerPath: "/tenant1", asAt: 2}, map[string]string{"A8": Pass, "A9": Pass}},
+		{"RFC 8414 path insertion", server{issuerPath: "/tenant1", asAt: 0}, map[string]string{"A8": Pass}},
+		{"token in the query accepted", server{queryAccepted: true}, map[string]string{"A18": Observed}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.token = token
+			srv := tc.s.start(t)
+			r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", Token: token, Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := outcomes(r)
+			for id, want := range tc.want {
+				if got[id] != want {
+					t.Errorf("%s = %s, want %s (%v)", id, got[id], want, got)
+				}
+			}
+			if len(r.Rows) != len(checklist)+1 && got["A1"] == Pass || len(r.Rows) != len(checklist) && got["A1"] != Pass {
+				t.Errorf("%d rows, want %d", len(r.Rows), len(checklist)+1)
+			}
+			// The server echoes what it was sent into its 401s: the
+			// exchanges keep that as received (the CLI redacts it with
+			// the run's secrets); the rows and the recorded requests
+			// never name the token themselves.
+			for _, row := range r.Rows {
+				if strings.Contains(row.Sent, token) || strings.Contains(row.Why, token) {
+					t.Errorf("row %s names the token: %+v", row.ID, row)
+				}
+			}
+			for _, ex := range r.Exchanges {
+				if strings.Contains(ex.URL, token) || strings.Contains(ex.Error, token) {
+					t.Errorf("exchange records the token in its URL: %+v", ex)
+				}
+			}
+		})
+	}
+}
+
+// Discovery follows the spec's order: the path form before the root,
+// RFC 8414 before OIDC.
+func TestDiscoveryOrder(t *testing.T) {
+	srv := server{issuerPath: "/tenant1", asAt: 2, token: "t"}.start(t)
+	r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ex := range r.Exchanges {
+		if ex.Probe == "A3" || ex.Probe == "A8" {
+			got = append(got, strings.TrimPrefix(ex.URL, srv.URL))
+		}
+	}
+	want := []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource",
+		"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// Without a token every probe still has its row; those that need one say
+// which flag to pass.
+func TestRunWithoutToken(t *testing.T) {
+	srv := server{token: "t"}.start(t)
+	r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != len(checklist)+1 {
+		t.Fatalf("%d rows, want %d", len(r.Rows), len(checklist)+1)
+	}
+	for i, row := range r.Rows[1:] {
+		if row.ID != checklist[i].id {
+			t.Errorf("row %d is %s, want %s", i+1, row.ID, checklist[i].id)
+		}
+	}
+	for _, row := range r.Rows {
+		if (row.ID == "A16" || row.ID == "A17" || row.ID == "A18" || row.ID == "base") && (row.Outcome != NotRun || !strings.Contains(row.Why, "-env")) {
+			t.Errorf("%s: %s %q, want not-run naming its flag", row.ID, row.Outcome, row.Why)
+		}
+	}
+}
+
+func TestRunUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	_, err := Run(context.Background(), Options{URL: u + "/mcp", Timeout: 2 * time.Second})
+	var fe *probe.FatalError
+	if !errors.As(err, &fe) || !strings.Contains(fe.What, "could not reach") {
+		t.Errorf("a closed port: %v, want a FatalError saying it could not reach", err)
+	}
+}
+
+func TestRunRefusesNonHTTP(t *testing.T) {
+	if _, err := Run(context.Background(), Options{URL: "./server"}); err == nil {
+		t.Error("a command is not a URL: want an OptionError")
+	}
+}
