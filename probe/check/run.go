@@ -130,14 +130,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return res, nil
 }
 
-// unserved is the column of an era the server does not serve: every
-// check not applicable, saying how that showed.
+// unserved is the column of an era the server does not serve: no
+// verdict, and how that showed. A legacy-only or a modern-only server is
+// no failure of the era it does not speak.
 func unserved(era, why string) EraResult {
-	er := EraResult{Era: era, Why: why}
-	for _, id := range IDs() {
-		er.Verdicts = append(er.Verdicts, notApplicable(id, era, "the server does not serve this era: "+why))
-	}
-	return er
+	return EraResult{Era: era, Why: why}
 }
 
 func firstLine(err error) string {
