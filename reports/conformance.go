@@ -21,20 +21,24 @@ var outcomeMark = map[string]string{
 func Conformance(w io.Writer, st Style, r *check.Result) {
 	all := verbose(w) || st == Markdown
 	if st == Markdown {
-		fmt.Fprintf(w, "## Conformance\n\n%s.\n\n", r.Summary())
+		fmt.Fprintf(w, "# Conformance\n\n%s.\n\n", r.Summary())
 	} else {
 		fmt.Fprintf(w, "%s.\n", r.Summary())
 	}
 	fmt.Fprintf(w, "check · %s · %s\n", plain(st, r.Target), r.Transport)
-	for _, e := range r.Eras {
-		if e.Served {
-			fmt.Fprintf(w, "  %s: served, protocol %s\n", e.Era, plain(st, e.Protocol))
-		} else {
-			fmt.Fprintf(w, "  %s: not served (%s)\n", e.Era, plain(st, e.Why))
-		}
-	}
 	if st == Markdown {
 		fmt.Fprintln(w)
+	}
+	bullet := "  "
+	if st == Markdown {
+		bullet = "- "
+	}
+	for _, e := range r.Eras {
+		if e.Served {
+			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, plain(st, e.Protocol))
+		} else {
+			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, plain(st, e.Why))
+		}
 	}
 	rows := conformanceRows(st, r, all)
 	if len(rows) == 0 {
@@ -51,11 +55,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\nWhat was sent, what came back, and the clause each verdict rests on:\n\n")
 		for _, n := range notes {
-			if st == Markdown {
-				fmt.Fprintf(w, "- %s\n", strings.ReplaceAll(n, "\n", "\n  "))
-			} else {
-				fmt.Fprintf(w, "%s\n", n)
-			}
+			fmt.Fprintf(w, "%s\n", n)
 		}
 	}
 	baselineNotes(w, st, r)
@@ -141,18 +141,26 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 				continue // the era line says why, once
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s %s · %s: %s", outcomeMark[v.Outcome], plain(st, v.ID), v.Era, plain(st, v.Why))
+			head, sub := "", "\n    "
+			if st == Markdown {
+				head, sub = "- ", "\n  - "
+			}
+			fmt.Fprintf(&b, "%s%s %s · %s: %s", head, outcomeMark[v.Outcome], plain(st, v.ID), v.Era, plain(st, v.Why))
 			if v.Sent != "" {
-				fmt.Fprintf(&b, "\n    sent: %s", plain(st, v.Sent))
+				fmt.Fprintf(&b, "%ssent: %s", sub, code(st, v.Sent))
 			}
 			if v.Got != "" {
-				fmt.Fprintf(&b, "\n    got:  %s", plain(st, v.Got))
+				fmt.Fprintf(&b, "%sgot:  %s", sub, code(st, v.Got))
 			}
 			if v.Clause != nil && v.Outcome != check.NotApplicable {
-				fmt.Fprintf(&b, "\n    %s %s %s: %s", plain(st, v.Clause.Version), v.Clause.Weight(), v.Clause.URL, quoteClause(st, v.Clause.Text))
+				url := v.Clause.URL
+				if st == Markdown {
+					url = "<" + url + ">"
+				}
+				fmt.Fprintf(&b, "%s%s %s %s: %s", sub, plain(st, v.Clause.Version), v.Clause.Weight(), url, quoteClause(st, v.Clause.Text))
 			}
 			if v.Known {
-				fmt.Fprintf(&b, "\n    known failure (baseline): %s", plain(st, v.Reason))
+				fmt.Fprintf(&b, "%sknown failure (baseline): %s", sub, plain(st, v.Reason))
 			}
 			notes = append(notes, b.String())
 		}
