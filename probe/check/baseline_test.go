@@ -17,7 +17,7 @@ func TestParseBaseline(t *testing.T) {
 		t.Errorf("parsed %v %v", b.IDs, b.Reasons)
 	}
 	for in, want := range map[string]string{
-		"ping.empty  # typo":       `line 1: no check has the id "ping.empty"`,
+		"ping.empty  # typo":        `line 1: no check has the id "ping.empty"`,
 		"ok\nping.empty-result x y": `line 1: no check has the id "ok"`,
 		"ping.empty-result x":       "one check id a line",
 	} {
