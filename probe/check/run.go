@@ -69,44 +69,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Target.Kind == "http" || o.Target.Kind == "sse" {
 		res.Transport = HTTP
 	}
-	sessions := map[string]*dial.Session{}
+	sessions, notServed, err := connect(ctx, o)
 	defer func() {
 		for _, ss := range sessions {
 			ss.Close()
 		}
 	}()
-	notServed := map[string]string{}
-	var firstErr error
-	if o.wants(Modern) {
-		o.say("server/discover")
-		ss, err := dial.Open(ctx, o.pinned("auto"))
-		switch {
-		case err != nil:
-			firstErr = err
-			notServed[Modern] = firstLine(err)
-		case ss.Client.Modern():
-			sessions[Modern] = ss
-		default:
-			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
-			if o.wants(Legacy) {
-				sessions[Legacy] = ss
-			} else {
-				ss.Close()
-			}
-		}
-	}
-	if o.wants(Legacy) && sessions[Legacy] == nil && firstErr == nil {
-		o.say("initialize")
-		ss, err := dial.Open(ctx, o.pinned(probe.LegacyVersions[0]))
-		if err != nil {
-			firstErr = err
-			notServed[Legacy] = "initialize (" + probe.LegacyVersions[0] + "): " + firstLine(err)
-		} else {
-			sessions[Legacy] = ss
-		}
-	}
-	if len(sessions) == 0 && firstErr != nil {
-		return nil, firstErr
+	if err != nil {
+		return nil, err
 	}
 	for _, era := range Eras {
 		if !o.wants(era) {
@@ -122,12 +92,50 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		delete(sessions, era)
 		if !o.SkipMalformed && ctx.Err() == nil {
 			o.say("malformed calls (" + era + ")")
-			protocol := er.Protocol
-			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, protocol)...)
+			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol)...)
 		}
 		res.Eras = append(res.Eras, er)
 	}
 	return res, nil
+}
+
+// connect opens a session for each era asked for that the server serves,
+// and says for the others how it showed that it does not. It fails only
+// when no era could be reached at all.
+func connect(ctx context.Context, o Options) (map[string]*dial.Session, map[string]string, error) {
+	sessions, notServed := map[string]*dial.Session{}, map[string]string{}
+	var firstErr error
+	if o.wants(Modern) {
+		o.say("server/discover")
+		ss, err := dial.Open(ctx, o.pinned("auto"))
+		switch {
+		case err != nil:
+			firstErr = err
+			notServed[Modern] = firstLine(err)
+		case ss.Client.Modern():
+			sessions[Modern] = ss
+		case o.wants(Legacy):
+			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
+			sessions[Legacy] = ss
+		default:
+			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
+			ss.Close()
+		}
+	}
+	if o.wants(Legacy) && sessions[Legacy] == nil && firstErr == nil {
+		o.say("initialize")
+		ss, err := dial.Open(ctx, o.pinned(probe.LegacyVersions[0]))
+		if err != nil {
+			firstErr = err
+			notServed[Legacy] = "initialize (" + probe.LegacyVersions[0] + "): " + firstLine(err)
+		} else {
+			sessions[Legacy] = ss
+		}
+	}
+	if len(sessions) == 0 && firstErr != nil {
+		return sessions, notServed, firstErr
+	}
+	return sessions, notServed, nil
 }
 
 // unserved is the column of an era the server does not serve: no
