@@ -21,7 +21,7 @@ import (
 func checkJSON(t *testing.T, args ...string) (gjson.Result, result) {
 	t.Helper()
 	r := mcpprobe(t, append([]string{"check", "--json", "--quiet"}, args...)...)
-	v := gjson.Parse(r.stdout)
+	v := envelope(t, "check", r.stdout) // validated against the schema
 	if !v.Get("check").IsObject() {
 		t.Fatalf("check %v: exit %d, no check section\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 	}
