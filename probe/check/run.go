@@ -58,12 +58,9 @@ func (o Options) pinned(protocol string) dial.Spec {
 	return s
 }
 
-// Run grades each era asked for. It first connects as a dual-era client
-// does (server/discover, falling back to initialize): a modern answer
-// makes that session the modern column, and a second connection pinned
-// to 2025-11-25 the legacy one; a legacy answer makes it the legacy
-// column and the modern one not served. A server that cannot be probed
-// in any era asked for is a *probe.FatalError.
+// Run grades each era asked for, each on a connection of its own (see
+// connect), then sends malformed's cases pinned to that era. A server
+// that cannot be probed in any era asked for is a *probe.FatalError.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{Target: o.Target.Display(), Transport: Stdio}
 	if o.Target.Kind == "http" || o.Target.Kind == "sse" {
@@ -102,35 +99,45 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // connect opens a session for each era asked for that the server serves,
 // and says for the others how it showed that it does not. It fails only
 // when no era could be reached at all.
+//
+// Which eras are served is asked as a dual-era client asks (server/discover,
+// then initialize), on a connection of its own that is then let go: a
+// dual-era client may send initialize while server/discover is still
+// pending (probe's awaitDiscover), and a server that took both would
+// answer the rest of that session in either era, so no era is graded on
+// it. Each era served gets a fresh connection pinned to its version.
 func connect(ctx context.Context, o Options) (map[string]*dial.Session, map[string]string, error) {
 	sessions, notServed := map[string]*dial.Session{}, map[string]string{}
-	var firstErr error
+	modern := false
 	if o.wants(Modern) {
 		o.say("server/discover")
 		ss, err := dial.Open(ctx, o.pinned("auto"))
-		switch {
-		case err != nil:
-			firstErr = err
-			notServed[Modern] = firstLine(err)
-		case ss.Client.Modern():
-			sessions[Modern] = ss
-		case o.wants(Legacy):
-			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
-			sessions[Legacy] = ss
-		default:
-			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
-			ss.Close()
+		if err != nil {
+			return sessions, notServed, err
 		}
+		modern = ss.Client.Modern()
+		if !modern {
+			notServed[Modern] = "server/discover: " + ss.Client.Capture.Discover
+		}
+		ss.Close()
 	}
-	if o.wants(Legacy) && sessions[Legacy] == nil && firstErr == nil {
-		o.say("initialize")
-		ss, err := dial.Open(ctx, o.pinned(probe.LegacyVersions[0]))
+	var firstErr error
+	open := func(era, version string) {
+		ss, err := dial.Open(ctx, o.pinned(version))
 		if err != nil {
 			firstErr = err
-			notServed[Legacy] = "initialize (" + probe.LegacyVersions[0] + "): " + firstLine(err)
-		} else {
-			sessions[Legacy] = ss
+			notServed[era] = version + ": " + firstLine(err)
+			return
 		}
+		sessions[era] = ss
+	}
+	if modern {
+		o.say("server/discover (" + probe.ModernVersions[0] + ")")
+		open(Modern, probe.ModernVersions[0])
+	}
+	if o.wants(Legacy) {
+		o.say("initialize (" + probe.LegacyVersions[0] + ")")
+		open(Legacy, probe.LegacyVersions[0])
 	}
 	if len(sessions) == 0 && firstErr != nil {
 		return sessions, notServed, firstErr
