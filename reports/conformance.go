@@ -228,3 +228,25 @@ func ConformanceJSON(r *check.Result) []byte {
 	}
 	return out.Raw("eras", RawArray(eras)).Bytes()
 }
+
+// CheckList writes every check id, one a line: the id, the eras it
+// judges, and per era its clause's version, keyword and URL, tab-separated;
+// malformed's ids follow with their clause "per case". A script (the
+// side-by-side table with the official suite) reads it.
+func CheckList(w io.Writer) {
+	for _, c := range check.Registry {
+		var clauses []string
+		for _, e := range c.Eras {
+			cl := c.Clauses[e]
+			kw := cl.Keyword
+			if kw == "" {
+				kw = "no keyword"
+			}
+			clauses = append(clauses, fmt.Sprintf("%s %s %s", cl.Version, kw, cl.URL))
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", c.ID, strings.Join(c.Eras, ","), strings.Join(clauses, "; "))
+	}
+	for _, id := range check.MalformedChecks {
+		fmt.Fprintf(w, "%s\t%s\tper case: malformed's clause for the negotiated version\n", id, strings.Join(check.Eras, ","))
+	}
+}

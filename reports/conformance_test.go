@@ -102,3 +102,29 @@ func TestConformanceMarkdown(t *testing.T) {
 		t.Errorf("an escape in markdown:\n%s", out)
 	}
 }
+
+// check --list has every id once, with its eras and, for the registry's,
+// a clause URL of each era it judges.
+func TestCheckList(t *testing.T) {
+	var b bytes.Buffer
+	CheckList(&b)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	ids := check.IDs()
+	if len(lines) != len(ids) {
+		t.Fatalf("%d lines, %d ids", len(lines), len(ids))
+	}
+	for i, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 || f[0] != ids[i] {
+			t.Errorf("line %d %q, want id %s and three fields", i, l, ids[i])
+			continue
+		}
+		if c, ok := check.Lookup(f[0]); ok {
+			for _, e := range c.Eras {
+				if !strings.Contains(f[2], c.Clauses[e].URL) {
+					t.Errorf("%s: no clause URL for %s in %q", f[0], e, f[2])
+				}
+			}
+		}
+	}
+}

@@ -24,6 +24,7 @@ func (rs *runState) checkCommand() *cli.Command {
 		&cli.StringFlag{Name: "baseline", Usage: "known failures `FILE`: one check id a line, \"id  # reason\"; exit 1 only on a failure it does not list, and say which listed ones pass now"},
 		&cli.BoolFlag{Name: "markdown", Usage: "write the verdict as markdown (a report section) instead of text"},
 		&cli.BoolFlag{Name: "skip-malformed", Usage: "leave out the malformed calls (malformed.* checks)"},
+		&cli.BoolFlag{Name: "list", Usage: "print every check id, its eras and its clause, one a line (tab-separated), and start no server"},
 	}
 	return &cli.Command{
 		Name:      "check",
@@ -32,6 +33,10 @@ func (rs *runState) checkCommand() *cli.Command {
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags(own, without(targetFlags(), "protocol"), boundFlags(), outputFlags(), gateFlags("check")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Bool("list") {
+				reports.CheckList(cmd.Root().Writer)
+				return nil
+			}
 			o, base, err := rs.checkOptions(cmd)
 			if err != nil {
 				return err

@@ -253,3 +253,12 @@ func TestCheckHTTP(t *testing.T) {
 		t.Errorf("ping over HTTP: %s\n%s", x, verdictLines(v))
 	}
 }
+
+// check --list needs no target and starts no server.
+func TestCheckList(t *testing.T) {
+	t.Parallel()
+	r := mcpprobe(t, "check", "--list")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "lifecycle.initialize-result\tlegacy\t2025-11-25 MUST https://") || !strings.Contains(r.stdout, "\nmalformed.batch\t") {
+		t.Errorf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
