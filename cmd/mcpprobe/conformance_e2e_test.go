@@ -93,6 +93,7 @@ func TestCheckBreaks(t *testing.T) {
 		{[]string{"-ping-result", `[]`}, []string{"ping.empty-result"}, "fail", 1},
 		{[]string{"-null-input-schema"}, []string{"tools.input-schema-object"}, "fail", 1},
 		{[]string{"-modern"}, []string{"lifecycle.result-type"}, "fail", 1},
+		{[]string{"-reject-version", "2025-11-25"}, []string{"lifecycle.version-negotiation"}, "fail", 1},
 		{[]string{"-logging-missing"}, []string{"logging.set-level-served"}, "warn", 0},
 		{[]string{"-completions-missing"}, []string{"completion.complete-served"}, "warn", 0},
 		{[]string{"-subscribe-missing"}, []string{"resources.subscribe-served", "resources.unsubscribe-served"}, "warn", 0},

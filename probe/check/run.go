@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -85,6 +86,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			continue
 		}
 		er := grade(ctx, o, era, ss.Client)
+		if era == Legacy && notServed[rejectedKey] != "" {
+			rejectedVersion(&er, notServed[rejectedKey])
+		}
 		ss.Close()
 		delete(sessions, era)
 		if !o.SkipMalformed && ctx.Err() == nil {
@@ -138,12 +142,35 @@ func connect(ctx context.Context, o Options) (map[string]*dial.Session, map[stri
 	if o.wants(Legacy) {
 		o.say("initialize (" + probe.LegacyVersions[0] + ")")
 		open(Legacy, probe.LegacyVersions[0])
+		// A server that refuses the latest version with an error may
+		// take an older one: then it serves the era, and broke the
+		// negotiation's MUST (grade says so).
+		var re *probe.RPCError
+		rejected := ""
+		if errors.As(firstErr, &re) {
+			rejected = fmt.Sprintf("initialize asking for %s was answered with error %d (%s)", probe.LegacyVersions[0], re.Code, bound(re.Message))
+		}
+		for _, v := range probe.LegacyVersions[1:] {
+			if sessions[Legacy] != nil || !errors.As(firstErr, &re) {
+				break
+			}
+			o.say("initialize (" + v + ")")
+			if open(Legacy, v); sessions[Legacy] != nil {
+				firstErr = nil
+				delete(notServed, Legacy)
+				notServed[rejectedKey] = rejected
+			}
+		}
 	}
 	if len(sessions) == 0 && firstErr != nil {
 		return sessions, notServed, firstErr
 	}
 	return sessions, notServed, nil
 }
+
+// rejectedKey keeps, among connect's notes, how the latest legacy version
+// was refused when an older one was then accepted.
+const rejectedKey = "legacy-rejected"
 
 // unserved is the column of an era the server does not serve: no
 // verdict, and how that showed. A legacy-only or a modern-only server is
@@ -225,6 +252,19 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	}
 	er.Verdicts = append(vs, notIn(era)...)
 	return er
+}
+
+// rejectedVersion fails the version negotiation of a server that answered
+// initialize for the latest version with an error and then accepted an
+// older one: it MUST answer a version it supports instead.
+func rejectedVersion(er *EraResult, how string) {
+	for i := range er.Verdicts {
+		v := &er.Verdicts[i]
+		if v.ID == IDVersionNegotiated {
+			v.Outcome = Fail
+			v.Why = fmt.Sprintf("%s; asking for %s worked: a server that does not support the version asked for MUST answer another it supports, not an error", how, er.Protocol)
+		}
+	}
 }
 
 // notIn is the verdict of each registry check the era does not judge.
