@@ -112,7 +112,7 @@ func TestExitThreeInEveryCommand(t *testing.T) {
 	t.Parallel()
 	quick := []string{"--startup-timeout", "1s", "--discover-timeout", "300ms", "--timeout", "1s"}
 	for _, cmd := range [][]string{
-		{"budget"}, {"snapshot"}, {"report"}, {"bench", "--startup", "1"}, {"faults"}, {"malformed"},
+		{"budget"}, {"snapshot"}, {"report"}, {"bench", "--startup", "1"}, {"faults"}, {"malformed"}, {"check"},
 		{"diff", "--ref", "../../fixtures/goodserver/reference.anthropic.json"},
 	} {
 		for _, target := range [][]string{{"--", bin.raw, "-string-id"}, {"http://127.0.0.1:1/mcp"}} {

@@ -34,6 +34,7 @@ var jsonCommands = map[string][]string{
 	"bench":     {"--startup", "1", "TARGET"},
 	"faults":    {"TARGET"},
 	"malformed": {"TARGET"},
+	"check":     {"--skip-malformed", "TARGET"},
 	"auth":      {"TARGET"},
 	"call":      {"TARGET", "echo"},
 	"read":      {"TARGET", "x://y"},

@@ -298,6 +298,7 @@ func (rs *runState) newApp() *cli.Command {
 			rs.faultsCommand(),
 			rs.proxyCommand(),
 			rs.malformedCommand(),
+			rs.checkCommand(),
 			rs.authCommand(),
 			rs.callCommand(),
 			rs.readCommand(),

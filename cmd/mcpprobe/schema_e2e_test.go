@@ -62,6 +62,8 @@ func TestJSONValidatesAgainstSchema(t *testing.T) {
 		{"snapshot", []string{"snapshot", bin.good}, 0, []string{"snapshot.tools.0.sha256", "snapshot.server_info.name"}},
 		{"report", []string{"report", "--date", "2026-12-02", bin.good}, 0, []string{"report.wire.tools", "report.budget.hosts"}},
 		{"report with a diff", []string{"report", "--date", "2026-12-02", "--ref", ref, bin.good}, 0, []string{"report.diff.changes"}},
+		{"check", []string{"check", "--skip-malformed", bin.good}, 0, []string{"check.eras.1.verdicts.0.clause.url", "check.outcomes.pass"}},
+		{"check, a fail", []string{"check", "--skip-malformed", "--", bin.raw, "-ping-result", `{"pong":1}`}, 1, []string{"check.eras.0.verdicts.0.got", "findings.0.code"}},
 		{"report with latency and faults", []string{"report", "--date", "2026-12-02", "--bench", "--faults", "--", bin.raw}, 0, []string{"report.bench.startup", "report.faults.not_run"}},
 	}
 	for _, tc := range tests {

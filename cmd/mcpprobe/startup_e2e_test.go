@@ -40,6 +40,7 @@ func TestStartupFailureExplained(t *testing.T) {
 		{"bench", []string{"--startup", "0"}},
 		{"faults", nil},
 		{"malformed", nil},
+		{"check", nil},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(append([]string{tc.command}, tc.args...), " "), func(t *testing.T) {

@@ -237,6 +237,7 @@ func TestEveryCommandFitsTheTerminal(t *testing.T) {
 		{"faults", []string{"faults", "--crash-at", "2", "--calls", "3", bin.good}, 0},
 		{"faults --restart", []string{"faults", "--crash-at", "2", "--restart", "--calls", "3", "--client", "all", bin.good}, 0},
 		{"malformed", []string{"malformed", "--timeout", quick, "--call", "find_orders", bin.good}, 0},
+		{"check", []string{"check", "--skip-malformed", "--", bin.raw, "-ping-result", `{"pong":"` + strings.Repeat("long ", 40) + `"}`, "-logging-missing"}, 1},
 		{"call", []string{"call", bin.good, "order_total", "--args", `{"id":"A1"}`}, 0},
 		{"read", []string{"read", bin.good, "orders://recent"}, 0},
 		{"prompt", []string{"prompt", bin.good, "summarize_order", "--args", `{"id":"A1"}`}, 0},

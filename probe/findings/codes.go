@@ -25,10 +25,11 @@ const (
 	OriginBench     Origin = "bench"     // bench: startup and call latency as a host feels it
 	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
 	OriginCall      Origin = "call"      // call, read, prompt: a result, what hosts deliver of it, long calls
+	OriginCheck     Origin = "check"     // check: the conformance verdict, per check and era
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall, OriginCheck}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -144,6 +145,11 @@ const (
 	MalformedUnanswered
 	MalformedChannel
 	MalformedInconclusive
+
+	// check (the conformance verdict, probe/check)
+	CheckFail
+	CheckWarn
+	CheckKnownFail
 
 	// call (result analysis and long calls, probe/result)
 	ResultMalformed
@@ -278,6 +284,10 @@ var defs = []Def{
 	{Code: MalformedUnanswered, Name: "malformed-unanswered", Severity: Warning, Also: []Severity{Error}, Origin: OriginMalformed, Title: "a malformed request got no answer within `--timeout`, where the spec asks for one: a client waits out its own timeout (a warning, since no version sets a deadline; an error for a batch in 2025-03-26, which servers MUST accept)", More: moreVerdicts},
 	{Code: MalformedChannel, Name: "malformed-channel", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginMalformed, Title: "a malformed call answered otherwise than the negotiated version asks: an error where the clause says MUST, a warning for SHOULD or a clause without a keyword, info where the spec gives only an example (the finding names the clause)", More: moreVerdicts},
 	{Code: MalformedInconclusive, Name: "malformed-inconclusive", Severity: Info, Origin: OriginMalformed, Title: "a tool's valid baseline call failed (`isError`, a JSON-RPC error, no answer), so the cases sent to it were not judged; the finding carries the baseline's answer", More: moreVerdicts},
+
+	{Code: CheckFail, Name: "check-fail", Severity: Error, Origin: OriginCheck, Title: "a conformance check failed: the server broke a MUST of the era's text (the finding names the check id, the era and the clause); the baseline file does not list it", More: "mcpprobe-check"},
+	{Code: CheckWarn, Name: "check-warn", Severity: Warning, Origin: OriginCheck, Title: "a conformance check warned: a SHOULD, or a sentence without a keyword, not followed (a declared capability not served is one: no sentence with MUST asks it)", More: "mcpprobe-check"},
+	{Code: CheckKnownFail, Name: "check-known-fail", Severity: Info, Origin: OriginCheck, Title: "a conformance check failed that the `--baseline` file lists as known, with its reason", More: "mcpprobe-check"},
 
 	{Code: ResultMalformed, Name: "result-malformed", Severity: Error, Origin: OriginCall, Title: "a result without the shape the schema of the negotiated version gives it: `content`, `contents` or `messages` not an array, a block without `type`, a text block without `text`, a `structuredContent` that is not an object before 2026-07-28"},
 	{Code: InvalidBase64, Name: "invalid-base64", Severity: Error, Origin: OriginCall, Title: "an image, audio or blob whose `data`/`blob` is not base64 (standard alphabet, padded), as the schema's `format: byte` asks: a client cannot decode it"},

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/urfave/cli/v3"
+)
+
+func (rs *runState) checkCommand() *cli.Command {
+	own := []cli.Flag{
+		&cli.StringFlag{Name: "era", Value: "both", Usage: "the protocol era to grade: legacy (2025-11-25 and older), modern (2026-07-28) or both",
+			Validator: func(e string) error {
+				if e != "both" && e != check.Legacy && e != check.Modern {
+					return fmt.Errorf("--era %q: want legacy, modern or both", e)
+				}
+				return nil
+			}},
+		&cli.StringFlag{Name: "baseline", Usage: "known failures `FILE`: one check id a line, \"id  # reason\"; exit 1 only on a failure it does not list, and say which listed ones pass now"},
+		&cli.BoolFlag{Name: "markdown", Usage: "write the verdict as markdown (a report section) instead of text"},
+		&cli.BoolFlag{Name: "skip-malformed", Usage: "leave out the malformed calls (malformed.* checks)"},
+		&cli.BoolFlag{Name: "list", Usage: "print every check id, its eras and its clause, one a line (tab-separated), and start no server"},
+	}
+	return &cli.Command{
+		Name:      "check",
+		Before:    rs.before,
+		Usage:     "grade the server against the spec of each era it serves: one verdict per check, each on its clause",
+		ArgsUsage: "./server | -- CMD ARGS… | URL",
+		Flags:     flags(own, without(targetFlags(), "protocol"), boundFlags(), outputFlags(), gateFlags("check")),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Bool("list") {
+				reports.CheckList(cmd.Root().Writer)
+				return nil
+			}
+			o, base, err := rs.checkOptions(cmd)
+			if err != nil {
+				return err
+			}
+			tf, err := rs.openTraces(cmd)
+			if err != nil {
+				return err
+			}
+			closeTrace, rec := tf.close, tf.recorder()
+			o.Launch.Record = rec
+			r, err := check.Run(ctx, o)
+			closeTrace()
+			if err != nil {
+				return rs.failure(err)
+			}
+			if base != nil {
+				r.Apply(base)
+			}
+			md := cmd.Bool("markdown")
+			err = rs.emit(cmd, outcome{
+				command: "check", target: r.Target, protocol: checkProtocol(r),
+				findings: r.Findings(), markdown: md,
+				section: func() []byte { return reports.ConformanceJSON(r) },
+				text: func(w io.Writer) {
+					st := reports.Terminal
+					if md {
+						st = reports.Markdown
+					}
+					reports.Conformance(w, st, r)
+				},
+			})
+			if err != nil {
+				return err
+			}
+			if n := r.NewFailures(); n > 0 {
+				return &exitError{code: exitGate, msg: fmt.Sprintf("check: %d check(s) failed%s", n, notListed(base != nil))}
+			}
+			return nil
+		},
+	}
+}
+
+func notListed(baseline bool) string {
+	if baseline {
+		return " that the baseline does not list"
+	}
+	return ""
+}
+
+// checkProtocol is the envelope's protocol: each graded era's version.
+func checkProtocol(r *check.Result) string {
+	var vs []string
+	for _, e := range r.Eras {
+		if e.Protocol != "" {
+			vs = append(vs, e.Protocol)
+		}
+	}
+	return strings.Join(vs, ", ")
+}
+
+// checkOptions maps check's flags to check.Options and reads --baseline
+// before any server starts.
+func (rs *runState) checkOptions(cmd *cli.Command) (check.Options, *check.Baseline, error) {
+	spec, err := rs.specFromFlags(cmd, rs.targetArgs(cmd))
+	if err != nil {
+		return check.Options{}, nil, err
+	}
+	o := check.Options{Spec: spec, SkipMalformed: cmd.Bool("skip-malformed")}
+	if e := cmd.String("era"); e != "both" {
+		o.Eras = []string{e}
+	}
+	if st := rs.statusFor(cmd); st.On() {
+		o.Progress = func(what string) { st.Phase(what, time.Now(), spec.Probe.Timeout) }
+	}
+	var base *check.Baseline
+	if path := cmd.String("baseline"); path != "" {
+		if base, err = check.ReadBaseline(path); err != nil {
+			return o, nil, rs.failure(err)
+		}
+	}
+	return o, base, nil
+}

@@ -1,0 +1,33 @@
+package check
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every check names a clause for each era it judges, with a section URL
+// of that era's text, and says why for each era it does not.
+func TestRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, id := range IDs() {
+		if seen[id] {
+			t.Errorf("id %s twice", id)
+		}
+		seen[id] = true
+	}
+	for _, c := range Registry {
+		for _, e := range Eras {
+			cl, judged := c.Clauses[e], c.Judges(e)
+			switch {
+			case judged && cl == nil:
+				t.Errorf("%s judges %s without a clause", c.ID, e)
+			case judged && !strings.HasPrefix(cl.URL, "https://modelcontextprotocol.io/specification/"+era2version(e)+"/"):
+				t.Errorf("%s (%s) cites %s, not its era's text", c.ID, e, cl.URL)
+			case judged && cl.Text == "":
+				t.Errorf("%s (%s) quotes nothing", c.ID, e)
+			case !judged && c.NotIn[e] == "":
+				t.Errorf("%s does not judge %s and does not say why", c.ID, e)
+			}
+		}
+	}
+}
