@@ -211,7 +211,7 @@ for entry in "${all_servers[@]}"; do
   rc=0; bound 120 "$mcpprobe" wire --json "$url" >"$dir/wire.json" 2>"$dir/wire.err" || rc=$?; echo "$rc" >"$dir/wire.rc"
   rc=0; bound 300 "$mcpprobe" malformed --json "$url" >"$dir/malformed.json" 2>"$dir/malformed.err" || rc=$?; echo "$rc" >"$dir/malformed.rc"
   if [ "$has_check" = 1 ]; then
-    rc=0; bound 300 "$mcpprobe" check --json "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
+    rc=0; bound 300 "$mcpprobe" check --json --skip-malformed "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
   else
     echo "not in this binary (built from $(cd "$root" && git describe --always --dirty 2>/dev/null || echo unknown)): skipped" >"$dir/check.note"
   fi

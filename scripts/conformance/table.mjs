@@ -90,17 +90,18 @@ function missingFixtures(wire, fixture) {
   return out;
 }
 
-// checkVerdict finds check ID's verdict in `mcpprobe check --json`, whose
-// shape is not fixed yet: any object whose id (or check) is the ID and that
-// carries a verdict (or status, result) string.
+// checkVerdict finds check ID's verdict in `mcpprobe check --json`: the
+// first object (the legacy era's, which the suite speaks, comes first) whose
+// id is the ID and that carries an outcome; not-applicable reads as n/a.
 function checkVerdict(doc, id) {
   let found = null;
   const walk = (v) => {
     if (found || v == null || typeof v !== 'object') return;
     if (!Array.isArray(v) && (v.id === id || v.check === id)) {
-      const verdict = v.verdict ?? v.status ?? v.result;
+      const verdict = v.outcome ?? v.verdict ?? v.status ?? v.result;
       if (typeof verdict === 'string') {
-        found = { status: verdict.toLowerCase(), why: v.why || v.message || v.clause || '' };
+        const status = verdict.toLowerCase() === 'not-applicable' ? 'n/a' : verdict.toLowerCase();
+        found = { status, why: v.why || v.message || '' };
         return;
       }
     }
