@@ -37,10 +37,18 @@ if (!map || !meta || !scenarios || !servers) {
 
 // cell makes text safe inside a markdown table row that markdownlint reads:
 // no pipes, no line breaks, no angle brackets (MD033 takes <x> for HTML).
+// A URL in it (servers' and the suite's words carry them) becomes a code
+// span: never a live link in a committed file, and no bare URL for MD034.
 const cell = (s, max = 0) => {
   let t = String(s ?? '').replace(/\s+/g, ' ').trim();
   if (max && t.length > max) t = t.slice(0, max - 1) + '…';
-  return t.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const parts = t.split(/((?:[a-z][a-z0-9+.-]*:\/\/|www\.|mailto:|javascript:)[^\s`]+)/i);
+  return parts
+    .map((x, i) => {
+      if (i % 2 === 1) return '`' + x.replace(/[<>]/g, '').replace(/\|/g, '\\|') + '`';
+      return x.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    })
+    .join('');
 };
 
 // suiteResult reads the suite's checks.json for one scenario on one server.
