@@ -42,7 +42,7 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 	own := []cli.Flag{}
 	if k.args {
 		own = append(own,
-			&cli.StringFlag{Name: "args", Usage: "the arguments as one JSON `OBJECT`"},
+			&cli.GenericFlag{Name: "args", Value: &repeatedFlag{}, Usage: "the arguments as one JSON `OBJECT` (once)"},
 			&cli.GenericFlag{Name: "arg", Value: &repeatedFlag{}, Usage: "`KEY=VALUE` argument (repeatable), typed by the tool's inputSchema: integer, number, boolean, object and array values are read as JSON"},
 			&cli.BoolFlag{Name: "no-validate", Usage: "send arguments that do not match the inputSchema (or lack a prompt's required ones) anyway"},
 		)
@@ -192,15 +192,30 @@ func swapped(target, what string) bool {
 
 func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
 
+// callArgs is --args: one JSON object. Given twice it is refused rather
+// than the last one kept, as a flag library would: the call would go out
+// with arguments the user did not mean, and nothing would say so.
+func callArgs(cmd *cli.Command) ([]byte, error) {
+	vals := repeated(cmd, "args")
+	switch {
+	case len(vals) == 0:
+		return nil, nil
+	case len(vals) > 1:
+		return nil, usageErr("--args is given %d times: a call sends one set of arguments; put them in one JSON object, or give each as --arg KEY=VALUE", len(vals))
+	case !jsonObject(vals[0]):
+		return nil, usageErr("--args %q is not a JSON object", vals[0])
+	}
+	return []byte(vals[0]), nil
+}
+
 // callOptions maps the command's own flags to call.Options.
 func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Options, error) {
 	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task")}
-	if cmd.IsSet("args") {
-		o.Args = []byte(cmd.String("args"))
-		if !jsonObject(cmd.String("args")) {
-			return o, usageErr("--args %q is not a JSON object", cmd.String("args"))
-		}
+	args, err := callArgs(cmd)
+	if err != nil {
+		return o, err
 	}
+	o.Args = args
 	for _, p := range repeated(cmd, "arg") {
 		if k, _, ok := strings.Cut(p, "="); !ok || k == "" {
 			return o, usageErr("--arg %q: want KEY=VALUE", p)

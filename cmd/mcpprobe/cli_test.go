@@ -85,6 +85,8 @@ func TestUsageErrors(t *testing.T) {
 		{"no gates", []string{"snapshot", "--fail-on", "error", "./server"}, "snapshot", []string{"--fail-on does not apply to snapshot; it applies to wire,"}},
 		{"a command's flag before the command", []string{"--json", "wire", "./server"}, "wire", []string{"--json goes after the command, whose flag it is: mcpprobe wire --json …"}},
 		{"mcpprobe's own flag before a command", []string{"--wide", "wire", "./server"}, "wire", []string{"--wide goes after the command: mcpprobe wire --wide …"}},
+		{"--args twice in call", []string{"call", "--args", `{"a":1}`, "--args", `{"b":2}`, "./server", "echo"}, "call", []string{"--args is given 2 times: a call sends one set of arguments"}},
+		{"--args not an object", []string{"prompt", "--args", `[1]`, "./server", "p"}, "prompt", []string{`--args "[1]" is not a JSON object`}},
 		{"a command's flag and its value before the command", []string{"--fail-on", "warning", "malformed", "./server"}, "malformed", []string{"--fail-on goes after the command, whose flag it is: mcpprobe malformed --fail-on …"}},
 		{"mcpprobe --config and a flag servers does not take", []string{"--config", "x.json", "--json"}, "", []string{"--json does not apply to servers"}},
 	}
