@@ -111,18 +111,9 @@ func TestUsageErrors(t *testing.T) {
 // the words that run it.
 func commandTree(root *cli.Command) map[string]*cli.Command {
 	out := map[string]*cli.Command{}
-	var walk func(c *cli.Command, path string)
-	walk = func(c *cli.Command, path string) {
-		for _, s := range c.Commands {
-			if s.Hidden {
-				continue
-			}
-			p := strings.TrimSpace(path + " " + s.Name)
-			out[p] = s
-			walk(s, p)
-		}
+	for _, c := range visibleCommands(root) {
+		out[c.path] = c.cmd
 	}
-	walk(root, "")
 	return out
 }
 

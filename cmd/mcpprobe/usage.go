@@ -103,6 +103,24 @@ func notTaken(cmd *cli.Command, args []string, typed, name string, takers []stri
 // flag of that name, as the user types them ("survey merge").
 func commandsTaking(root *cli.Command, name string) []string {
 	var out []string
+	for _, c := range visibleCommands(root) {
+		if lookupFlag(c.cmd, name) != nil {
+			out = append(out, c.path)
+		}
+	}
+	return out
+}
+
+// pathCommand is a command with the words that run it ("survey merge").
+type pathCommand struct {
+	path string
+	cmd  *cli.Command
+}
+
+// visibleCommands is every command and subcommand under root that is not
+// hidden, each parent before its subcommands, in the tree's order.
+func visibleCommands(root *cli.Command) []pathCommand {
+	var out []pathCommand
 	var walk func(c *cli.Command, path string)
 	walk = func(c *cli.Command, path string) {
 		for _, s := range c.Commands {
@@ -110,9 +128,7 @@ func commandsTaking(root *cli.Command, name string) []string {
 				continue
 			}
 			p := strings.TrimSpace(path + " " + s.Name)
-			if lookupFlag(s, name) != nil {
-				out = append(out, p)
-			}
+			out = append(out, pathCommand{p, s})
 			walk(s, p)
 		}
 	}

@@ -209,27 +209,10 @@ func TestEveryBadValueIsAUsageError(t *testing.T) {
 	}
 }
 
-// checkUsageError asserts exit 2, nothing on stdout, and on stderr one
-// line naming what (a flag, or a word) and the help pointer of command.
+// checkUsageError is checkUsage (cli_test.go) on a run of the binary.
 func checkUsageError(t *testing.T, r result, command, what string) {
 	t.Helper()
-	if r.code != 2 {
-		t.Fatalf("exit %d, want 2; stderr:\n%s", r.code, r.stderr)
-	}
-	if r.stdout != "" {
-		t.Errorf("stdout is not empty:\n%s", r.stdout)
-	}
-	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
-	pointer := "Run 'mcpprobe " + command + " --help' for usage."
-	if command == "" {
-		pointer = "Run 'mcpprobe --help' for usage."
-	}
-	if len(lines) != 2 || lines[1] != pointer {
-		t.Fatalf("stderr is not one line and %q:\n%s", pointer, r.stderr)
-	}
-	if !strings.HasPrefix(lines[0], "mcpprobe: ") || !strings.Contains(lines[0], what) {
-		t.Errorf("the message does not name %s: %s", what, lines[0])
-	}
+	checkUsage(t, inProcess{code: r.code, stdout: r.stdout, stderr: r.stderr}, command, what)
 }
 
 // TestUsageErrors is in cli_test.go: in process, with no binary.
