@@ -53,9 +53,6 @@ func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
 	if t.Kind != "http" && t.Kind != "sse" {
 		return usageErr("--%s applies to URL targets: OAuth is for HTTP; %s gets its credentials from --env", set[0], t.Display())
 	}
-	if flagIsSet(cmd, "all") {
-		return usageErr("--%s applies to one URL target, not --all: a token is issued for one server", set[0])
-	}
 	for _, h := range t.Headers {
 		if name, _, _ := strings.Cut(h, ":"); strings.EqualFold(strings.TrimSpace(name), "Authorization") {
 			return usageErr("--%s and an Authorization header: give one credential, the OAuth flags or the header", set[0])
@@ -78,16 +75,6 @@ func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
 		}
 	}
 	return nil
-}
-
-// flagIsSet is IsSet for a flag the command may not have.
-func flagIsSet(cmd *cli.Command, name string) bool {
-	for _, f := range cmd.Flags {
-		if f.Names()[0] == name {
-			return cmd.IsSet(name)
-		}
-	}
-	return false
 }
 
 // secretFromEnv reads the variable flag names, a secret of the run.

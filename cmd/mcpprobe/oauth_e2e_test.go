@@ -346,3 +346,19 @@ func TestOAuthNoForeignOrigin(t *testing.T) {
 	}
 	noLeak(t, "foreign redirect", map[string]string{"stdout": r.stdout, "stderr": r.stderr}, append(as.issuedAll(), "fixture-secret"))
 }
+
+// oauthRefusedRows are the flag matrix's rows for the OAuth flags where
+// line's target is a command (or --config FILE --all): each is refused,
+// exit 2, naming it. Their effect on a URL target is this file's tests.
+func oauthRefusedRows(line func(flags ...string) []string) []flagRow {
+	return []flagRow{
+		refusedRow("oauth", line("--oauth")...),
+		refusedRow("client-id", line("--client-id", "a", "--client-secret-env", "HOME")...),
+		refusedRow("client-secret-env", line("--client-secret-env", "HOME")...),
+		refusedRow("refresh-token-env", line("--refresh-token-env", "HOME")...),
+		refusedRow("oauth-scope", line("--oauth-scope", "mcp")...),
+		refusedRow("token-cache", line("--token-cache", "/tmp/mcpprobe-matrix-cache")...),
+		refusedRow("oauth-browser-cmd", line("--oauth-browser-cmd", "true")...),
+		refusedRow("oauth-wait", line("--oauth-wait", "1s")...),
+	}
+}
