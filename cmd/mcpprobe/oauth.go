@@ -8,14 +8,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// oauthFlags are authFlags' names; the first three start a flow.
-var oauthFlags = []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait"}
+// oauthFlags are authFlags' names, those that start a flow first.
+func oauthFlags() []string {
+	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait"}
+}
 
 // oauthHost is the run's OAuth client from authFlags, nil without them.
 // What cannot hold is a usage error before anything is sent; every
 // secret read is a secret of the run before anything is printed.
 func (rs *runState) oauthHost(cmd *cli.Command, t launch.Target) (*oauth.Host, error) {
-	set := setFlags(cmd, oauthFlags)
+	set := setFlags(cmd, oauthFlags())
 	if len(set) == 0 {
 		return nil, nil
 	}
@@ -58,6 +60,11 @@ func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
 			return usageErr("--%s and an Authorization header: give one credential, the OAuth flags or the header", set[0])
 		}
 	}
+	return oauthFlow(cmd, set)
+}
+
+// oauthFlow refuses a combination that names no way to the token, or two.
+func oauthFlow(cmd *cli.Command, set []string) error {
 	interactive, id, refresh, secret := cmd.Bool("oauth"), cmd.IsSet("client-id"), cmd.IsSet("refresh-token-env"), cmd.IsSet("client-secret-env")
 	switch {
 	case secret && !id:
