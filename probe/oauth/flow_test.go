@@ -19,7 +19,7 @@ import (
 // one origin, configured per test.
 type fakeServer struct {
 	*httptest.Server
-	mu       sync.Mutex
+	mu       *sync.Mutex
 	issued   []string
 	accept   func(n int) bool // whether the n-th token issued (from 1) is accepted
 	prm      string           // the path the metadata is served at
@@ -31,6 +31,7 @@ type fakeServer struct {
 }
 
 func newFake(t *testing.T, f *fakeServer) *fakeServer {
+	f.mu = &sync.Mutex{}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
 	return f
