@@ -155,7 +155,7 @@ type HTTP struct {
 	err         error
 	received    int64 // response body bytes read
 	overflow    bool
-	bearer *bearerTransport // nil without HTTPOptions.Bearer
+	bearer      *bearerTransport // nil without HTTPOptions.Bearer
 	// answers: how each POSTed notification or response was answered,
 	// the most recent last (bounded), for the transport's 202 rule.
 	answers []NotificationAnswer
