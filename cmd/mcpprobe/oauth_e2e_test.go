@@ -362,3 +362,20 @@ func oauthRefusedRows(line func(flags ...string) []string) []flagRow {
 		refusedRow("oauth-wait", line("--oauth-wait", "1s")...),
 	}
 }
+
+// --oauth-browser-cmd: the command is run with the authorization URL (a
+// curl that follows the redirects stands in for the browser); nothing
+// else follows it.
+func TestOAuthBrowserCmd(t *testing.T) {
+	t.Parallel()
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("no curl to stand in for the browser")
+	}
+	s := startAuthServer(t, "")
+	r := probeRun(t, nil, nil, "wire", "--json", "--oauth", "--client-id", "mcpprobe-app", "--oauth-browser-cmd", curl+" -sfL -o /dev/null", "--oauth-wait", secs(30*time.Second), s.URL)
+	if r.code != 0 || gjson.Get(r.stdout, "wire.tools.#").Int() != 1 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	noLeak(t, "browser cmd", map[string]string{"stdout": r.stdout, "stderr": r.stderr}, s.issuedAll())
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -228,5 +229,41 @@ func TestAuthorizationOriginOnly(t *testing.T) {
 		if got := h.Authorization(context.Background(), mustURL(t, u), nil) != ""; got != want {
 			t.Errorf("%s: token sent %v, want %v", u, got, want)
 		}
+	}
+}
+
+// --token-cache: a second run takes the token kept for the same resource
+// and issuer (the token endpoint is not asked again); the file is 0600;
+// another resource does not take it.
+func TestTokenCache(t *testing.T) {
+	f := newFake(t, &fakeServer{prm: "/.well-known/oauth-protected-resource/mcp", asMeta: "/.well-known/oauth-authorization-server", accept: func(int) bool { return true }})
+	path := t.TempDir() + "/tokens.json"
+	run := func() *Host {
+		var secrets []string
+		h := New(Options{URL: f.URL + "/mcp", ClientID: "ci", ClientSecret: "s3cret", CachePath: path, Timeout: 5 * time.Second,
+			OnSecret: func(s string) { secrets = append(secrets, s) }})
+		if err := h.Authorize(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(secrets, "tok-1-abcdef") {
+			t.Errorf("the cached token is not a secret of the run: %q", secrets)
+		}
+		return h
+	}
+	run()
+	h := run()
+	f.mu.Lock()
+	n := len(f.issued)
+	f.mu.Unlock()
+	if n != 1 || !strings.Contains(h.Grant(), "--token-cache") {
+		t.Errorf("%d tokens issued, grant %q; want 1 and the cache's", n, h.Grant())
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("cache file: %v %v, want 0600", err, fi)
+	}
+	c := readCache(path)
+	if _, ok := c.Entries[f.URL+"/mcp "+f.URL]; !ok || len(c.Entries) != 1 {
+		t.Errorf("cache keys: %v", c.Entries)
 	}
 }
