@@ -267,3 +267,37 @@ func TestTokenCache(t *testing.T) {
 		t.Errorf("cache keys: %v", c.Entries)
 	}
 }
+
+// The target's headers (-H) go to the MCP server's origin only, not to
+// metadata the challenge names on another origin.
+func TestHeadersStayOnOrigin(t *testing.T) {
+	as := newFake(t, &fakeServer{prm: "/unused", asMeta: "/.well-known/oauth-authorization-server", accept: func(int) bool { return true }})
+	var mu sync.Mutex
+	var seen []string
+	meta := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("X-Api-Key"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, as.URL+"/mcp", as.URL)
+	}))
+	t.Cleanup(meta.Close)
+	var rsSaw string
+	rs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rsSaw = r.Header.Get("X-Api-Key")
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+meta.URL+`/prm"`)
+		w.WriteHeader(401)
+	}))
+	t.Cleanup(rs.Close)
+	h := New(Options{URL: rs.URL + "/mcp", ClientID: "ci", ClientSecret: "s", Headers: []string{"X-Api-Key: k1"}, Timeout: 5 * time.Second})
+	err := h.Authorize(context.Background(), nil)
+	// The metadata names another resource than rs: refused, after the fetch.
+	if err == nil || !strings.Contains(err.Error(), "RFC 9728") {
+		t.Errorf("err %v, want the resource mismatch", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if rsSaw != "k1" || len(seen) != 1 || seen[0] != "" {
+		t.Errorf("the server saw %q, the foreign metadata %q; want k1 and no header", rsSaw, seen)
+	}
+}

@@ -70,8 +70,9 @@ func (a answer) String() string {
 	return s
 }
 
-// do sends one request; headers in extra ("Name: value") are added only
-// on the MCP server's origin, which is where they were given for.
+// do sends one request; headers in extra ("Name: value", the target's
+// -H) are added only on the MCP server's origin, where they were given
+// for.
 func (r *recorder) do(ctx context.Context, method, u string, hdr map[string]string, body []byte, extra []string) answer {
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
@@ -83,9 +84,11 @@ func (r *recorder) do(ctx context.Context, method, u string, hdr map[string]stri
 	if err != nil {
 		return answer{err: err}
 	}
-	for _, kv := range extra {
-		k, v, _ := strings.Cut(kv, ":")
-		req.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	if mcp, err := url.Parse(r.o.URL); err == nil && originOf(req.URL) == originOf(mcp) {
+		for _, kv := range extra { // never to another origin, as on the session
+			k, v, _ := strings.Cut(kv, ":")
+			req.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+		}
 	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
