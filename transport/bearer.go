@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"time"
 )
 
 // DirAuth is an exchange of the OAuth client (probe/oauth) with the
@@ -118,4 +119,18 @@ func (c *HTTP) authNote() string {
 // sendsAuth says whether requests to the server carry an Authorization.
 func (c *HTTP) sendsAuth() bool {
 	return c.headers.Get("Authorization") != "" || c.bearer != nil
+}
+
+// Restart moves the start of a trace that holds no frame yet to start,
+// so that a session's times count from when it began, not from before
+// the OAuth exchanges that preceded it. A trace with frames is left as
+// it is (its times are already out). It reports whether it moved.
+func (t *Trace) Restart(start time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.seq > 0 || t.clock != nil {
+		return false
+	}
+	t.start = start
+	return true
 }

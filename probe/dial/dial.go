@@ -51,20 +51,30 @@ func Start(ctx context.Context, s Spec) (*Session, error) {
 	return &Session{srv: srv, spec: s}, nil
 }
 
-// authorize gets the OAuth token of a URL target, once per run, into the
-// trace of the first session started, and hands it to the launcher.
+// authorize gets the OAuth token of a URL target, once per run (the
+// exchanges recorded in the trace of the first session started), and
+// hands it to the launcher.
 func authorize(ctx context.Context, s *Spec) error {
 	if s.OAuth == nil || (s.Target.Kind != "http" && s.Target.Kind != "sse") {
 		return nil
 	}
-	if s.Launch.Trace == nil {
-		if s.Launch.Record != nil {
-			s.Launch.Trace = s.Launch.Record.Trace(time.Now())
-		} else {
-			s.Launch.Trace = transport.NewTrace(time.Now())
-		}
+	// The exchanges go into the session's trace, stamped at its start:
+	// the session's times count from after them (a person at a browser
+	// is no part of a server's startup).
+	own := transport.NewTrace(time.Now())
+	err := s.OAuth.Authorize(ctx, own)
+	switch {
+	case s.Launch.Trace != nil:
+		s.Launch.Trace.Restart(time.Now())
+	case s.Launch.Record != nil:
+		s.Launch.Trace = s.Launch.Record.Trace(time.Now())
+	default:
+		s.Launch.Trace = transport.NewTrace(time.Now())
 	}
-	if err := s.OAuth.Authorize(ctx, s.Launch.Trace); err != nil {
+	for _, f := range own.Frames() {
+		s.Launch.Trace.AddFrame(transport.Frame{Dir: f.Dir, Raw: f.Raw, HTTP: f.HTTP})
+	}
+	if err != nil {
 		var oe *oauth.Error
 		if errors.As(err, &oe) {
 			return &probe.FatalError{What: oe.What, Received: oe.Received, Try: oe.Try, Err: err}
