@@ -47,13 +47,12 @@ func (h *Host) challenge(ctx context.Context, u *url.URL) challenged {
 
 // ParseChallenge reads the auth-params of a Bearer challenge (RFC 6750
 // §3, RFC 9110 §11.6.1): name=value or name="quoted value", comma
-// separated. Names are lower-cased; a challenge of another scheme gives
-// nothing.
+// separated, in a header value that may hold other challenges too. Names
+// are lower-cased; without a Bearer challenge it gives nothing.
 func ParseChallenge(h string) map[string]string {
 	out := map[string]string{}
-	s := strings.TrimSpace(h)
-	scheme, rest, _ := strings.Cut(s, " ")
-	if !strings.EqualFold(scheme, "Bearer") {
+	rest, ok := bearerParams(h)
+	if !ok {
 		return out
 	}
 	for rest != "" {
@@ -90,6 +89,32 @@ func ParseChallenge(h string) map[string]string {
 		}
 	}
 	return out
+}
+
+// bearerParams finds the Bearer challenge in a header value that may hold
+// several ("Basic realm=x, Bearer scope=y"), outside quoted strings, and
+// returns what follows its scheme.
+func bearerParams(h string) (string, bool) {
+	inQuote, boundary := false, true
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case inQuote && c == '\\':
+			i++
+		case c == '"':
+			inQuote = !inQuote
+		case inQuote:
+		case c == ',':
+			boundary = true
+		case c == ' ' || c == '\t':
+		case boundary:
+			boundary = false
+			if len(h)-i >= 6 && strings.EqualFold(h[i:i+6], "bearer") && (len(h) == i+6 || h[i+6] == ' ' || h[i+6] == '\t') {
+				return h[i+6:], true
+			}
+		}
+	}
+	return "", false
 }
 
 // ResourceMetadataURLs are the protected-resource metadata URLs to try, in
