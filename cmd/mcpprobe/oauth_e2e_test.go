@@ -379,3 +379,33 @@ func TestOAuthBrowserCmd(t *testing.T) {
 	}
 	noLeak(t, "browser cmd", map[string]string{"stdout": r.stdout, "stderr": r.stderr}, s.issuedAll())
 }
+
+// --oauth-scope replaces the challenge's scope in the token request,
+// which carries the resource (RFC 8707) too.
+func TestOAuthScope(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "scope=mcp&"},
+		{[]string{"--oauth-scope", "mcp extra"}, "scope=mcp+extra"},
+	} {
+		tr := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", len(tc.flags)))
+		args := append(append([]string{"wire", "--trace", tr, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET"}, tc.flags...), s.URL)
+		if r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, args...); r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		var tokenReq string
+		for _, l := range strings.Split(readAll(t, tr), "\n") {
+			if gjson.Get(l, "dir").String() == "auth" && strings.HasSuffix(gjson.Get(l, "http.url").String(), "/token") && gjson.Get(l, "http.method").String() == "POST" {
+				tokenReq = gjson.Get(l, "raw").String()
+			}
+		}
+		if !strings.Contains(tokenReq+"&", tc.want) || !strings.Contains(tokenReq, "resource=") {
+			t.Errorf("%q: the token request %q lacks %s or the resource", tc.flags, tokenReq, tc.want)
+		}
+	}
+}
