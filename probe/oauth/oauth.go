@@ -173,6 +173,9 @@ func (h *Host) authorize(ctx context.Context) error {
 	if h.fromCache(ctx) {
 		return nil
 	}
+	h.mu.Lock()
+	h.grant, h.cached = "", false // a cached token that could not serve
+	h.mu.Unlock()
 	var tok *oauth2.Token
 	switch {
 	case h.o.Interactive:
