@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -407,5 +408,78 @@ func TestOAuthScope(t *testing.T) {
 		if !strings.Contains(tokenReq+"&", tc.want) || !strings.Contains(tokenReq, "resource=") {
 			t.Errorf("%q: the token request %q lacks %s or the resource", tc.flags, tokenReq, tc.want)
 		}
+	}
+}
+
+// A 401 in the session: one refresh (client_credentials again at the
+// fixture's authorization server) and the request again; a server that
+// refuses the fresh token too gets the clear message.
+func TestOAuthRefreshMidSession(t *testing.T) {
+	t.Parallel()
+	as := startAuthServer(t, "")
+	for _, tc := range []struct {
+		name    string
+		refuse  func(n int) bool // tools/list refused with the n-th distinct token (from 1)
+		code    int // wire's exit
+		want    string
+		minToks int
+	}{
+		{"the first token revoked", func(n int) bool { return n == 1 }, 0, "whoami", 2},
+		// wire reports a list that failed as a finding (list-http-error), with the message.
+		{"every token refused", func(int) bool { return true }, 0, "the fresh one it was refreshed to once", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var order []string
+			var front *httptest.Server
+			front = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+				if r.URL.Path == "/.well-known/oauth-protected-resource/mcp" {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, front.URL+"/mcp", as.Issuer)
+					return
+				}
+				body, _ := io.ReadAll(r.Body)
+				msg := gjson.ParseBytes(body)
+				mu.Lock()
+				n := slices.Index(order, tok) + 1
+				if n == 0 && tok != "" {
+					order = append(order, tok)
+					n = len(order)
+				}
+				mu.Unlock()
+				if tok == "" || (msg.Get("method").String() == "tools/list" && tc.refuse(n)) {
+					w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+					w.WriteHeader(401)
+					return
+				}
+				id := msg.Get("id").Raw
+				w.Header().Set("Content-Type", "application/json")
+				switch {
+				case r.Method != http.MethodPost:
+					w.WriteHeader(405)
+				case msg.Get("method").String() == "initialize":
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"front","version":"1"}}}`, id)
+				case msg.Get("method").String() == "tools/list":
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"whoami","inputSchema":{"type":"object"}}]}}`, id)
+				case msg.Get("id").Exists():
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`, id)
+				default:
+					w.WriteHeader(202)
+				}
+			}))
+			t.Cleanup(front.Close)
+			r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "wire", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", front.URL+"/mcp")
+			if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {
+				t.Errorf("exit %d, want %d and %q:\n%s\n%s", r.code, tc.code, tc.want, r.stdout, r.stderr)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(order) != tc.minToks {
+				t.Errorf("%d distinct tokens reached the server, want %d (one refresh)", len(order), tc.minToks)
+			}
+			noLeak(t, tc.name, map[string]string{"stdout": r.stdout, "stderr": r.stderr}, append(as.issuedAll(), "fixture-secret"))
+		})
 	}
 }
