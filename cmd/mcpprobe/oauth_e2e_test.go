@@ -420,7 +420,7 @@ func TestOAuthRefreshMidSession(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		refuse  func(n int) bool // tools/list refused with the n-th distinct token (from 1)
-		code    int // wire's exit
+		code    int              // wire's exit
 		want    string
 		minToks int
 	}{
