@@ -36,6 +36,14 @@ var (
 		"schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`")
 	promptResultModern = clause(v2, "server/prompts#getting-a-prompt", "",
 		"schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`")
+	blobEncoded = map[string]*Clause{
+		Legacy: clause(v1, "server/resources#security-considerations", "MUST", "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"),
+		Modern: clause(v2, "server/resources#security-considerations", "MUST", "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"),
+	}
+	promptMedia = map[string]*Clause{
+		Legacy: clause(v1, "server/prompts#image-content", "MUST", "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."),
+		Modern: clause(v2, "server/prompts#image-content", "MUST", "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."),
+	}
 	mcpHeader = clause(v2, "server/tools#x-mcp-header", "MUST",
 		"Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters […]; MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). Parameters with type `number` are not permitted. […] Clients using the Streamable HTTP transport MUST reject tool definitions where any `x-mcp-header` value violates these constraints.")
 )
@@ -234,7 +242,10 @@ func JudgeRead(era, version string, x Exchange) Verdict {
 		return verdict(IDReadResult, era, c, Observed, x, fmt.Sprintf("the first listed resource was answered with error %d: a listed resource may still be unreadable (gone, or needing access)", x.Err.Code))
 	}
 	a := result.Analyse(result.Input{Kind: result.KindResource, Result: x.Result, Version: version})
-	if bad := firstOf(a.Findings, findings.ResultMalformed, findings.InvalidBase64); bad != "" {
+	if bad := firstOf(a.Findings, findings.InvalidBase64); bad != "" {
+		return verdict(IDReadResult, era, blobEncoded[era], Fail, x, bad+": binary data MUST be properly encoded")
+	}
+	if bad := firstOf(a.Findings, findings.ResultMalformed); bad != "" {
 		return verdict(IDReadResult, era, c, Warn, x, bad+", which the schema requires (no keyword)")
 	}
 	return verdict(IDReadResult, era, c, Pass, x, fmt.Sprintf("contents has %d entries, each with uri and text or blob", len(a.Blocks)))
@@ -273,7 +284,10 @@ func JudgePrompt(era, version string, x Exchange) Verdict {
 		return verdict(IDPromptResult, era, c, Observed, x, fmt.Sprintf("answered with error %d: the server may refuse \"example\" for a required argument", x.Err.Code))
 	}
 	a := result.Analyse(result.Input{Kind: result.KindPrompt, Result: x.Result, Version: version})
-	if bad := firstOf(a.Findings, findings.ResultMalformed, findings.InvalidBase64); bad != "" {
+	if bad := firstOf(a.Findings, findings.InvalidBase64); bad != "" {
+		return verdict(IDPromptResult, era, promptMedia[era], Fail, x, bad+": a prompt's image and audio data MUST be base64-encoded")
+	}
+	if bad := firstOf(a.Findings, findings.ResultMalformed); bad != "" {
 		return verdict(IDPromptResult, era, c, Warn, x, bad+", which the schema requires (no keyword)")
 	}
 	msgs := gjson.GetBytes(x.Result, "messages").Array()

@@ -63,6 +63,8 @@ func TestJudgeReadAndPrompt(t *testing.T) {
 	}{
 		{"read text", JudgeRead, res(`{"contents":[{"uri":"file:///a","text":"x"}]}`), Pass, "1 entries"},
 		{"read blob", JudgeRead, res(`{"contents":[{"uri":"file:///a","blob":"aGk="}]}`), Pass, "1 entries"},
+		{"read blob not base64", JudgeRead, res(`{"contents":[{"uri":"file:///a","blob":"*?*"}]}`), Fail, "MUST be properly encoded"},
+		{"prompt image not base64", JudgePrompt, res(`{"messages":[{"role":"user","content":{"type":"image","data":"*?*","mimeType":"image/png"}}]}`), Fail, "MUST be base64-encoded"},
 		{"read neither", JudgeRead, res(`{"contents":[{"uri":"file:///a"}]}`), Warn, "neither `text` nor `blob`"},
 		{"read no contents", JudgeRead, res(`{}`), Warn, "contents"},
 		{"read refused", JudgeRead, rpcErr(-32002), Observed, "error -32002"},
