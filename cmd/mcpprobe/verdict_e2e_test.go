@@ -54,8 +54,19 @@ func verdictLines(v gjson.Result) string {
 	return b.String()
 }
 
-// Each SDK server of the corpus, over stdio: no fail (none of them breaks
-// a MUST these checks judge), and its verdicts as recorded.
+// corpusMustBreaks are the fails of the corpus's SDK servers, each a MUST
+// the server breaks ("era id MUST"), checked by hand against the text.
+var corpusMustBreaks = map[string][]string{
+	// After the session's first tools/list, the TypeScript SDK 2.x serves
+	// a request asking for protocol version 2099-12-31 (a fresh process
+	// answers it -32022): 2026-07-28 basic/versioning, "If the server does
+	// not implement the requested version […], it MUST respond with an
+	// UnsupportedProtocolVersionError".
+	"typescript-sdk-v2-serve": {"modern versioning.unsupported-version MUST"},
+}
+
+// Each SDK server of the corpus, over stdio: no fail but a MUST it
+// breaks (corpusMustBreaks), and its verdicts as recorded.
 func TestCheckCorpus(t *testing.T) {
 	t.Parallel()
 	for _, cs := range corpus {
@@ -63,8 +74,20 @@ func TestCheckCorpus(t *testing.T) {
 			t.Parallel()
 			argv := cs.argv(t)
 			v, r := checkJSON(t, append([]string{"--skip-malformed", "--"}, argv...)...)
-			if r.code != 0 || v.Get("check.outcomes.fail").Int() != 0 {
-				t.Errorf("exit %d, %d fail:\n%s", r.code, v.Get("check.outcomes.fail").Int(), verdictLines(v))
+			var fails []string
+			for _, e := range v.Get("check.eras").Array() {
+				for _, x := range e.Get("verdicts").Array() {
+					if x.Get("outcome").String() == "fail" {
+						fails = append(fails, e.Get("era").String()+" "+x.Get("id").String()+" "+x.Get("clause.keyword").String())
+					}
+				}
+			}
+			want, code := strings.Join(corpusMustBreaks[cs.name], ", "), 0
+			if want != "" {
+				code = 1
+			}
+			if got := strings.Join(fails, ", "); r.code != code || got != want {
+				t.Errorf("exit %d, fails %q; want exit %d, fails %q:\n%s", r.code, got, code, want, verdictLines(v))
 			}
 			if got := v.Get(`check.eras.#(era=="legacy").served`).Bool(); !got {
 				t.Errorf("the legacy era is not served:\n%s", verdictLines(v))

@@ -33,7 +33,12 @@ func (s *session) modernChecks(era string, caps []byte, lists map[string]Exchang
 	}
 	vs = append(vs, s.caching(caps, lists, hs)...)
 	s.o.say("unsupported protocol version")
-	vs = append(vs, JudgeUnsupportedVersion(s.raw("server/discover", "", s.metaFor(bogusVersion, "{}", ""), `"_meta":{"io.modelcontextprotocol/protocolVersion":"`+bogusVersion+`",…}`)))
+	before := len(s.seen)
+	uv := JudgeUnsupportedVersion(s.raw("server/discover", "", s.metaFor(bogusVersion, "{}", ""), `"_meta":{"io.modelcontextprotocol/protocolVersion":"`+bogusVersion+`",…}`))
+	if uv.Outcome == Fail {
+		uv.Why += fmt.Sprintf(" (asked on the session's connection after %d requests; each request's version is judged on its own)", before)
+	}
+	vs = append(vs, uv)
 	vs = append(vs, s.toolCalls(caps)...)
 	vs = append(vs, s.listen(caps))
 	return vs
