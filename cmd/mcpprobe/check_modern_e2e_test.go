@@ -104,3 +104,38 @@ func TestCheckDeterministicShowsTheDifference(t *testing.T) {
 		t.Errorf("legacy verdict: %s", x.Raw)
 	}
 }
+
+// wire says so too (issue 28's cache stability): a second tools/list with
+// the same tools in the same order and other bytes is
+// tools-not-byte-identical, with the first differing byte; a reorder is
+// tools-unstable, as before, and a stable list neither.
+func TestWireToolsNotByteIdentical(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		flags []string
+		code  string
+		text  string
+	}{
+		{[]string{"-tools-bytes-per-call"}, "tools-not-byte-identical", "first page's result differs at byte 27"},
+		{[]string{"-tools-order-random"}, "tools-unstable", "same tools in another order"},
+		{nil, "", ""},
+	} {
+		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, append([]string{"wire", "--json", "--quiet", "--", bin.raw}, tc.flags...)...)
+			v := envelope(t, "wire", r.stdout)
+			var got []string
+			for _, f := range v.Get("findings").Array() {
+				if c := f.Get("code").String(); c == "tools-not-byte-identical" || c == "tools-unstable" {
+					got = append(got, c)
+					if !strings.Contains(f.Get("message").String(), tc.text) {
+						t.Errorf("%s: %s", c, f.Get("message"))
+					}
+				}
+			}
+			if strings.Join(got, ",") != tc.code {
+				t.Errorf("findings %v, want %q\n%s", got, tc.code, r.stdout)
+			}
+		})
+	}
+}
