@@ -59,8 +59,12 @@ func verdictLines(v gjson.Result) string {
 var corpusMustBreaks = map[string][]string{
 	// After the session's first tools/list, the TypeScript SDK 2.x serves
 	// a request asking for protocol version 2099-12-31 (a fresh process
-	// answers it -32022): 2026-07-28 basic/versioning, "If the server does
-	// not implement the requested version […], it MUST respond with an
+	// answers it -32022): its stdio transport pins the connection to the
+	// era and version it opened with and then delivers every message
+	// unchecked (@modelcontextprotocol/server 2.4.0, dist/stdio.mjs, the
+	// "pinned" phase). 2026-07-28 basic/versioning: "the server accepts or
+	// rejects each request independently"; "If the server does not
+	// implement the requested version […], it MUST respond with an
 	// UnsupportedProtocolVersionError".
 	"typescript-sdk-v2-serve": {"modern versioning.unsupported-version MUST"},
 }
