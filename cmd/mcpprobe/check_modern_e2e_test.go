@@ -40,6 +40,7 @@ func TestCheckModernBreaks(t *testing.T) {
 		{[]string{"-modern-negative-ttl"}, "modern caching.ttl-ms fail"},
 		{[]string{"-modern-no-cache-scope"}, "modern caching.cache-scope fail"},
 		{[]string{"-modern-bad-cache-scope"}, "modern caching.cache-scope warn"},
+		{[]string{"-pages", "2", "-modern-pages-mixed-scope"}, "modern caching.cache-scope fail"},
 		{[]string{"-tools-order-random"}, "modern tools.list-deterministic warn"},
 		{[]string{"-tools-order-per-start", order}, "modern tools.list-deterministic warn"},
 		{[]string{"-unsupported-no-list"}, "modern versioning.unsupported-version fail"},

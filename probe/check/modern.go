@@ -27,6 +27,8 @@ var (
 		"Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read")
 	cachingTTL = clause(v2, "server/utilities/caching#time-to-live-ttl-field", "MUST",
 		"Servers MUST provide a `ttlMs` value that is `>= 0`.")
+	cachingPages = clause(v2, "server/utilities/caching#interaction-with-pagination", "MUST",
+		"Servers MUST apply the same `cacheScope` to all response pages for a given list request.")
 	cachingScope = clause(v2, "server/utilities/caching#cache-scope-field", "MUST",
 		"Servers MUST include caching hints […] `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`.")
 	unsupportedVersion = clause(v2, "basic/versioning#protocol-version-negotiation", "MUST",
@@ -224,6 +226,21 @@ func JudgeCaching(xs []Exchange) []Verdict {
 			scope = verdict(IDCacheScope, Modern, cachingHints, Fail, x, "the result of "+x.Method+" has no cacheScope")
 		case scope.Outcome == Pass && (s.Type != gjson.String || (s.String() != "public" && s.String() != "private")):
 			scope = verdict(IDCacheScope, Modern, cachingScope, Warn, x, fmt.Sprintf("the result of %s has cacheScope %s; the schema allows \"public\" or \"private\" (no keyword on the values)", x.Method, s.Raw))
+		}
+	}
+	if scope.Outcome == Pass {
+		first := map[string]gjson.Result{}
+		for _, x := range judged {
+			if !strings.HasSuffix(x.Method, "/list") {
+				continue
+			}
+			s := gjson.GetBytes(x.Result, "cacheScope")
+			if f, ok := first[x.Method]; !ok {
+				first[x.Method] = s
+			} else if f.String() != s.String() {
+				scope = verdict(IDCacheScope, Modern, cachingPages, Fail, x, fmt.Sprintf("the pages of %s carry cacheScope %s and %s: every page of a list MUST carry the same", x.Method, f.Raw, s.Raw))
+				break
+			}
 		}
 	}
 	return []Verdict{ttl, scope}

@@ -82,6 +82,12 @@ func (s *session) caching(caps []byte, lists map[string]Exchange, hs Exchange) [
 			xs = append(xs, x)
 		}
 	}
+	// the later pages of the whole tools list (inputSchemas asked for it)
+	for _, pg := range s.cl.Capture.Tools.Pages {
+		if pg.N > 1 {
+			xs = append(xs, Exchange{Method: "tools/list", Params: `"cursor":` + quoteJSON(pg.Cursor), Raw: pg.Raw, Result: pg.Result})
+		}
+	}
 	if declared(caps, "resources") {
 		s.o.say("resources/templates/list, resources/read")
 		xs = append(xs, s.ask("resources/templates/list", ""))

@@ -57,6 +57,15 @@ func TestJudgeCaching(t *testing.T) {
 	}
 }
 
+func TestJudgeCachingPages(t *testing.T) {
+	p1 := resOf("tools/list", `{"tools":[],"nextCursor":"c","resultType":"complete","ttlMs":0,"cacheScope":"private"}`)
+	p2 := resOf("tools/list", `{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}`)
+	p3 := resOf("tools/list", `{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private"}`)
+	other := resOf("prompts/list", `{"prompts":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}`)
+	want(t, "mixed", JudgeCaching([]Exchange{p1, other, p2})[1], Fail, `carry cacheScope "private" and "public"`)
+	want(t, "same", JudgeCaching([]Exchange{p1, other, p3})[1], Pass, "each of the 3")
+}
+
 func TestJudgeUnsupportedVersion(t *testing.T) {
 	e := func(code int64, data string) Exchange {
 		return Exchange{Method: "server/discover", Err: &probe.RPCError{Code: code, Message: "x", Data: []byte(data)}}
