@@ -149,7 +149,7 @@ func JudgeCallResults(era, version string, called []Called) []Verdict {
 			continue
 		}
 		answered = append(answered, name)
-		if bad := firstOf(a.Findings, findings.ResultMalformed, findings.InvalidBase64); bad != "" && rank(Warn) > rank(shape.Outcome) {
+		if bad := findingOf(a.Findings, findings.ResultMalformed, findings.InvalidBase64); bad != "" && rank(Warn) > rank(shape.Outcome) {
 			shape.Outcome, shape.Sent, shape.Got = Warn, x.sent(), x.got()
 			shape.Why = "tool " + name + ": " + bad + ", which the schema requires (no keyword)"
 		}
@@ -161,12 +161,12 @@ func JudgeCallResults(era, version string, called []Called) []Verdict {
 			continue
 		}
 		switch {
-		case firstOf(a.Findings, findings.StructuredMissing) != "":
+		case findingOf(a.Findings, findings.StructuredMissing) != "":
 			structured.Outcome, structured.Sent, structured.Got = Fail, x.sent(), x.got()
 			structured.Why = "tool " + name + " declares an outputSchema and answered a successful call without structuredContent"
-		case firstOf(a.Findings, findings.StructuredInvalid) != "":
+		case findingOf(a.Findings, findings.StructuredInvalid) != "":
 			structured.Outcome, structured.Sent, structured.Got = Fail, x.sent(), x.got()
-			structured.Why = "tool " + name + ": " + firstOf(a.Findings, findings.StructuredInvalid)
+			structured.Why = "tool " + name + ": " + findingOf(a.Findings, findings.StructuredInvalid)
 		case a.Structured.Unchecked != "" && structured.Outcome == "":
 			structured.Outcome, structured.Why = Inconclusive, "tool "+name+": structuredContent not checked: "+a.Structured.Unchecked
 		}
@@ -208,8 +208,8 @@ func rank(o string) int {
 	return 0
 }
 
-// firstOf is the detail of the first finding of one of the codes, "" if none.
-func firstOf(fs []findings.Finding, codes ...findings.Code) string {
+// findingOf is the message of the first finding of one of the codes, "" if none.
+func findingOf(fs []findings.Finding, codes ...findings.Code) string {
 	for _, f := range fs {
 		for _, c := range codes {
 			if f.Code == c {
@@ -242,10 +242,10 @@ func JudgeRead(era, version string, x Exchange) Verdict {
 		return verdict(IDReadResult, era, c, Observed, x, fmt.Sprintf("the first listed resource was answered with error %d: a listed resource may still be unreadable (gone, or needing access)", x.Err.Code))
 	}
 	a := result.Analyse(result.Input{Kind: result.KindResource, Result: x.Result, Version: version})
-	if bad := firstOf(a.Findings, findings.InvalidBase64); bad != "" {
+	if bad := findingOf(a.Findings, findings.InvalidBase64); bad != "" {
 		return verdict(IDReadResult, era, blobEncoded[era], Fail, x, bad+": binary data MUST be properly encoded")
 	}
-	if bad := firstOf(a.Findings, findings.ResultMalformed); bad != "" {
+	if bad := findingOf(a.Findings, findings.ResultMalformed); bad != "" {
 		return verdict(IDReadResult, era, c, Warn, x, bad+", which the schema requires (no keyword)")
 	}
 	return verdict(IDReadResult, era, c, Pass, x, fmt.Sprintf("contents has %d entries, each with uri and text or blob", len(a.Blocks)))
@@ -284,10 +284,10 @@ func JudgePrompt(era, version string, x Exchange) Verdict {
 		return verdict(IDPromptResult, era, c, Observed, x, fmt.Sprintf("answered with error %d: the server may refuse \"example\" for a required argument", x.Err.Code))
 	}
 	a := result.Analyse(result.Input{Kind: result.KindPrompt, Result: x.Result, Version: version})
-	if bad := firstOf(a.Findings, findings.InvalidBase64); bad != "" {
+	if bad := findingOf(a.Findings, findings.InvalidBase64); bad != "" {
 		return verdict(IDPromptResult, era, promptMedia[era], Fail, x, bad+": a prompt's image and audio data MUST be base64-encoded")
 	}
-	if bad := firstOf(a.Findings, findings.ResultMalformed); bad != "" {
+	if bad := findingOf(a.Findings, findings.ResultMalformed); bad != "" {
 		return verdict(IDPromptResult, era, c, Warn, x, bad+", which the schema requires (no keyword)")
 	}
 	msgs := gjson.GetBytes(x.Result, "messages").Array()

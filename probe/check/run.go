@@ -248,6 +248,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	if era == Legacy {
 		vs = append(vs, subscribe(s, caps, lists["resources"])...)
 	}
+	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}

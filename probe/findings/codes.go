@@ -178,6 +178,8 @@ const (
 	TaskNotTerminal
 	TaskForbiddenTransition
 	TaskMalformed
+	// wire's second tools/list: the bytes a prompt cache keys on (issue 28)
+	ToolsNotByteIdentical
 )
 
 // README sections that say more than a row can.
@@ -313,6 +315,7 @@ var defs = []Def{
 	{Code: TaskNotTerminal, Name: "task-not-terminal", Severity: Warning, Origin: OriginCall, Title: "the task did not reach a terminal status (`completed`, `failed`, `cancelled`) within `--timeout`; every poll is in the timeline", More: moreCall},
 	{Code: TaskForbiddenTransition, Name: "task-forbidden-transition", Severity: Error, Origin: OriginCall, Title: "a task status change the spec forbids: out of a terminal status, or a task that did not begin `working` (2025-11-25 basic/utilities/tasks, Task Status Lifecycle, MUST)", More: moreCall},
 	{Code: TaskMalformed, Name: "task-malformed", Severity: Error, Origin: OriginCall, Title: "a task-augmented call answered without a `CreateTaskResult` (`task.taskId` a string, `task.status`), or a `tasks/get` result without `status`", More: moreCall},
+	{Code: ToolsNotByteIdentical, Name: "tools-not-byte-identical", Severity: Warning, Origin: OriginWire, Title: "`tools/list` not byte-identical across calls: the same tools in the same order, other bytes (a host's prompt cache keyed on them misses)", More: moreSnapshot},
 }
 
 // byCode and byName index defs.
