@@ -65,3 +65,18 @@ func AuthzJSON(r *authz.Result) []byte {
 	}
 	return b
 }
+
+// AuthzTraceLine is one line of auth's --trace: an HTTP exchange of the
+// audit as it happened (the request's headers but Authorization, which
+// names the credential sent, its body, and the answer's status, headers
+// and body, bounded), with "dir":"http" first as in every trace.
+func AuthzTraceLine(ex authz.Exchange) []byte {
+	b, err := json.Marshal(struct {
+		Dir string `json:"dir"`
+		authz.Exchange
+	}{"http", ex})
+	if err != nil {
+		return []byte("{\"dir\":\"http\"}\n")
+	}
+	return append(b, '\n')
+}
