@@ -79,10 +79,10 @@ type Row struct {
 // Exchange is one HTTP request of the audit and its answer, as received:
 // the body bounded, a token never recorded.
 type Exchange struct {
-	Probe   string              `json:"probe"`
-	Method  string              `json:"method"`
-	URL     string              `json:"url"`
-	Auth    string              `json:"auth,omitempty"` // which credential was sent: "none", "--token-env", "invalid", …
+	Probe  string `json:"probe"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Auth   string `json:"auth,omitempty"` // which credential was sent: "none", "--token-env", "invalid", …
 	// Sent are the request's headers besides Authorization (which Auth
 	// names), and Request its body, as sent.
 	Sent    map[string]string   `json:"sent,omitempty"`
