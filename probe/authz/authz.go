@@ -362,6 +362,9 @@ func (r *Result) Findings() []findings.Finding {
 	var out []findings.Finding
 	for _, row := range r.Rows {
 		msg := fmt.Sprintf("%s %s: %s (%s %s, %s)", row.ID, row.Check, row.Why, row.Clause.Rev, row.Clause.Section, row.Clause.Level)
+		if strings.HasPrefix(row.ID, "A25 ") {
+			msg = row.ID + ": " + row.Why // the why names the source
+		}
 		switch {
 		case row.Outcome == Fail:
 			out = append(out, findings.New(findings.AuthFail, "%s", msg))
