@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 )
@@ -79,4 +80,46 @@ func AuthzTraceLine(ex authz.Exchange) []byte {
 		return []byte("{\"dir\":\"http\"}\n")
 	}
 	return append(b, '\n')
+}
+
+// AuthzSection writes the report's Authorization section: for a
+// protected endpoint a compact table of the audit's rows (probe, check,
+// clause, level, outcome) and a line per row that is not a pass, with
+// why; otherwise the line that says it is not protected. Nothing in it
+// depends on when it ran: no session id, no token, no time.
+func AuthzSection(w io.Writer, r *authz.Result) {
+	if !r.Protected() {
+		status, why := r.Unprotected()
+		if status >= 200 && status < 300 {
+			fmt.Fprintf(w, "Not protected: `POST initialize` without a token was answered %d, not 401: authorization is optional, and this endpoint serves without it.\n", status)
+			return
+		}
+		fmt.Fprintf(w, "Not audited past its first probe (A1): %s.\n", MDMessage(why))
+		return
+	}
+	fmt.Fprintf(w, "The endpoint answers 401 without a token; audited from outside (`mcpprobe auth` shows what was sent and what came back). MUST → fail, SHOULD → warn, a host's reported quirk → observed. %s.\n\n", r.Summary())
+	var rows [][]string
+	var notRun []string
+	for _, row := range r.Rows {
+		rows = append(rows, []string{MD(row.ID), MD(row.Check), MD(row.Clause.Rev + " · " + row.Clause.Section), string(row.Clause.Level), authzMark[row.Outcome] + " " + row.Outcome})
+		if row.Outcome == authz.NotRun {
+			notRun = append(notRun, row.ID)
+		}
+	}
+	Table(w, Markdown, []string{"probe", "check", "clause", "level", "outcome"}, rows)
+	fmt.Fprintln(w)
+	listed := false
+	for _, row := range r.Rows {
+		if row.Outcome == authz.Pass || row.Outcome == authz.NotRun {
+			continue
+		}
+		listed = true
+		fmt.Fprintf(w, "- %s %s: %s\n", authzMark[row.Outcome], MD(row.ID), MDMessage(row.Why))
+	}
+	if listed {
+		fmt.Fprintln(w)
+	}
+	if len(notRun) > 0 {
+		fmt.Fprintf(w, "Not run: %s (`mcpprobe auth` says what each needs).\n", MD(strings.Join(notRun, ", ")))
+	}
 }

@@ -251,3 +251,63 @@ func TestAuthTrace(t *testing.T) {
 		}
 	}
 }
+
+// The report of a protected URL (the token by --header-env) has an
+// Authorization section: the audit's rows as a table, the same on a second
+// run, the token in no output; --auth on an unprotected URL gives the
+// not-protected line, --auth on a command is refused, and --json carries
+// the audit as report.auth.
+func TestReportAuthorization(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "no-s256")
+	env := []string{"AUTH_HEADER=Bearer " + s.Token}
+	args := []string{"report", "--date", "2026-12-01", "--header-env", "Authorization=AUTH_HEADER", s.URL}
+	r := probeRun(t, env, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	_, sec, ok := strings.Cut(r.stdout, "\n## Authorization\n")
+	if !ok {
+		t.Fatalf("no Authorization section:\n%s", r.stdout)
+	}
+	for _, want := range []string{"| probe | check | clause | level | outcome |", "| A10 | code_challenge_methods_supported has S256 | 2025-11-25+ · Authorization Code Protection | MUST | ✗ fail |",
+		"| base | the valid token opens a session (baseline) |", "- ✗ A10:", "Not run: A12,"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("the Authorization section lacks %q:\n%s", want, sec)
+		}
+	}
+	if !strings.Contains(r.stdout, "auth-fail") {
+		t.Errorf("the findings lack auth-fail:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, s.Token) {
+		t.Errorf("the token is in the report's output")
+	}
+	if again := probeRun(t, env, nil, args...); again.stdout != r.stdout {
+		t.Errorf("a second report differs:\n%s", firstLineDiff(r.stdout, again.stdout))
+	}
+	j := probeRun(t, env, nil, append([]string{"report", "--json"}, args[1:]...)...)
+	v := envelope(t, "report", j.stdout)
+	if n := len(v.Get("report.auth.rows").Array()); n != authRows {
+		t.Errorf("report.auth has %d rows, want %d", n, authRows)
+	}
+
+	u := strings.TrimSpace(strings.TrimPrefix(startHTTPServer(t, nil, "listening on", bin.good, "-http", "127.0.0.1:0"), "listening on"))
+	r = probeRun(t, nil, nil, "report", "--date", "2026-12-01", "--auth", u)
+	if r.code != 0 || !strings.Contains(r.stdout, "\n## Authorization\n\nNot protected: `POST initialize` without a token was answered 200, not 401") {
+		t.Errorf("report --auth on an unprotected URL: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := probeRun(t, nil, nil, "report", "--auth", "--", bin.good); r.code != 2 || !strings.Contains(r.stderr, "--auth audits a URL") {
+		t.Errorf("report --auth on a command: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// firstLineDiff is the first line where a and b differ.
+func firstLineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d: %q vs %q", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines vs %d", len(al), len(bl))
+}

@@ -376,3 +376,32 @@ func (r *Result) Findings() []findings.Finding {
 	}
 	return out
 }
+
+// Protected reports whether the endpoint answered a POST without a token
+// with 401 (A1 passed): only then was the rest of the audit run.
+func (r *Result) Protected() bool {
+	return len(r.Rows) > 0 && r.row("A1").Outcome == Pass
+}
+
+// row is the row with id, or a zero Row.
+func (r *Result) row(id string) Row {
+	for _, row := range r.Rows {
+		if row.ID == id {
+			return row
+		}
+	}
+	return Row{}
+}
+
+// Unprotected says in a line why the audit went no further than A1: the
+// endpoint served without a token, or answered otherwise than 401.
+func (r *Result) Unprotected() (status int, why string) {
+	a1 := r.row("A1")
+	for _, ex := range r.Exchanges {
+		if ex.Probe == "A1" {
+			status = ex.Status
+			break
+		}
+	}
+	return status, a1.Why
+}

@@ -63,7 +63,7 @@ func (a *auditor) rowsHosts(d discovered) {
 	for _, h := range hostRules() {
 		c := p.clause
 		c.Section, c.URL = "reported: "+h.Source, ""
-		row := Row{ID: "A25 " + h.Host, Check: "discovery as " + h.Host + " does it", Clause: c,
+		row := Row{ID: "A25 " + h.Host, Check: "discovery as this host does it", Clause: c,
 			Sent: "the discovery above", Got: h.Host + " " + h.Versions + ": " + h.Says}
 		if a.prm == nil && !d.header && !d.wellKnown {
 			row.Outcome, row.Why = NotRun, "no protected-resource metadata serves at all (A2, A3): every host fails"
