@@ -49,7 +49,7 @@ func authServerBin(t *testing.T) string {
 type authServer struct {
 	URL, Issuer                                    string
 	Token, ForeignToken, ExpiredToken, NarrowToken string
-	stderr                            *syncBuffer // a line per token its token endpoint issued
+	stderr                                         *syncBuffer // a line per token its token endpoint issued
 }
 
 type syncBuffer struct {
