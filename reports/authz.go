@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,4 +123,15 @@ func AuthzSection(w io.Writer, r *authz.Result) {
 	if len(notRun) > 0 {
 		fmt.Fprintf(w, "Not run: %s (`mcpprobe auth` says what each needs).\n", MD(strings.Join(notRun, ", ")))
 	}
+}
+
+// CheckAuthJSON is check's --json section with the audit (check --auth)
+// as its "auth" member; without one, the conformance section alone.
+func CheckAuthJSON(conformance []byte, a *authz.Result) []byte {
+	b := bytes.TrimSpace(conformance)
+	if a == nil || len(b) < 2 || b[len(b)-1] != '}' {
+		return conformance
+	}
+	out := append(append([]byte(nil), b[:len(b)-1]...), `,"auth":`...)
+	return append(append(out, AuthzJSON(a)...), '}')
 }

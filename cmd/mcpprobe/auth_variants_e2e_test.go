@@ -311,3 +311,29 @@ func firstLineDiff(a, b string) string {
 	}
 	return fmt.Sprintf("%d lines vs %d", len(al), len(bl))
 }
+
+// check --auth adds the audit to the verdict: its rows in --json as
+// check.auth, its failing rows as findings, which --fail-on error counts.
+func TestCheckAuth(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "no-s256")
+	env := []string{"AUTH_HEADER=Bearer " + s.Token}
+	r := probeRun(t, env, nil, "check", "--auth", "--json", "--header-env", "Authorization=AUTH_HEADER", s.URL)
+	v := envelope(t, "check", r.stdout)
+	if n := len(v.Get("check.auth.rows").Array()); n != authRows {
+		t.Fatalf("check.auth has %d rows, want %d (exit %d: %s)", n, authRows, r.code, r.stderr)
+	}
+	if o := v.Get(`check.auth.rows.#(id=="A10").outcome`).String(); o != "fail" {
+		t.Errorf("A10 = %s, want fail", o)
+	}
+	if v.Get(`findings.#(code=="auth-fail")`).Raw == "" {
+		t.Errorf("no auth-fail finding: %s", v.Get("findings").Raw)
+	}
+	r = probeRun(t, env, nil, "check", "--auth", "--fail-on", "error", "--header-env", "Authorization=AUTH_HEADER", s.URL)
+	if r.code != 1 || !strings.Contains(r.stdout, "A10") {
+		t.Errorf("check --auth --fail-on error: exit %d, want 1", r.code)
+	}
+	if strings.Contains(r.stdout+r.stderr, s.Token) {
+		t.Errorf("the token is in check's output")
+	}
+}

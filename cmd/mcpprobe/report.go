@@ -134,15 +134,16 @@ func (rs *runState) reportSections(cmd *cli.Command, o *report.Options, hc hosts
 	if o.Calls, err = reportCalls(cmd); err != nil {
 		return done, err
 	}
-	o.Auth, err = rs.reportAuth(cmd, o.Spec.Target)
+	o.Auth, err = rs.auditOptions(cmd, o.Spec.Target, true)
 	return done, err
 }
 
-// reportAuth is the Authorization section's audit for a URL target:
-// asked with --auth, or when the target carries an Authorization
-// header, whose bearer token is then the audit's baseline. nil for a
-// command target, which --auth refuses.
-func (rs *runState) reportAuth(cmd *cli.Command, t launch.Target) (*authz.Options, error) {
+// auditOptions are the authorization audit's options for a URL target
+// (report's Authorization section, check --auth): asked with --auth, or,
+// when auto, as soon as the target carries an Authorization header; its
+// bearer token is the audit's baseline. nil when not asked; --auth on a
+// command target is refused.
+func (rs *runState) auditOptions(cmd *cli.Command, t launch.Target, auto bool) (*authz.Options, error) {
 	bearer, hasAuth := "", false
 	for _, h := range t.Headers {
 		name, value, _ := strings.Cut(h, ":")
@@ -156,7 +157,7 @@ func (rs *runState) reportAuth(cmd *cli.Command, t launch.Target) (*authz.Option
 	switch {
 	case t.URL == "" && cmd.Bool("auth"):
 		return nil, usageErr("--auth audits a URL target's authorization; this target is a command")
-	case t.URL == "" || (!cmd.Bool("auth") && !hasAuth):
+	case t.URL == "" || (!cmd.Bool("auth") && !(auto && hasAuth)):
 		return nil, nil
 	}
 	o := &authz.Options{URL: t.URL, Token: bearer, Timeout: cmd.Duration("timeout"), Insecure: cmd.Bool("insecure"), UserAgent: "mcpprobe/" + version}
