@@ -65,27 +65,7 @@ func (rs *runState) checkCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			md := cmd.Bool("markdown")
-			fs := r.Findings()
-			if a != nil {
-				fs = append(fs, a.Findings()...)
-			}
-			err = rs.emit(cmd, outcome{
-				command: "check", target: r.Target, protocol: checkProtocol(r),
-				findings: fs, markdown: md,
-				section: func() []byte { return reports.CheckAuthJSON(reports.ConformanceJSON(r), a) },
-				text: func(w io.Writer) {
-					st := reports.Terminal
-					if md {
-						st = reports.Markdown
-					}
-					reports.Conformance(w, st, r)
-					if a != nil {
-						checkAuthText(w, st, a)
-					}
-				},
-			})
-			if err != nil {
+			if err := rs.emitCheck(cmd, r, a); err != nil {
 				return err
 			}
 			if n := r.NewFailures(); n > 0 {
@@ -155,4 +135,29 @@ func checkAuthText(w io.Writer, st reports.Style, a *authz.Result) {
 	}
 	fmt.Fprintln(w)
 	reports.Authz(w, st, a)
+}
+
+// emitCheck prints check's verdict, and the audit after it when --auth ran
+// one: its findings with the checks'.
+func (rs *runState) emitCheck(cmd *cli.Command, r *check.Result, a *authz.Result) error {
+	md := cmd.Bool("markdown")
+	fs := r.Findings()
+	if a != nil {
+		fs = append(fs, a.Findings()...)
+	}
+	return rs.emit(cmd, outcome{
+		command: "check", target: r.Target, protocol: checkProtocol(r),
+		findings: fs, markdown: md,
+		section: func() []byte { return reports.CheckAuthJSON(reports.ConformanceJSON(r), a) },
+		text: func(w io.Writer) {
+			st := reports.Terminal
+			if md {
+				st = reports.Markdown
+			}
+			reports.Conformance(w, st, r)
+			if a != nil {
+				checkAuthText(w, st, a)
+			}
+		},
+	})
 }
