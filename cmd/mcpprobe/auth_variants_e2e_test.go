@@ -137,6 +137,11 @@ func TestAuthVariants(t *testing.T) {
 		{"go", "any-audience", map[string]string{"A17": "fail"}},
 		{"go", "malformed-500", map[string]string{"A21": "fail"}},
 		{"go", "unprotected-get", map[string]string{"A20": "fail"}},
+		{"go", "offline-access", map[string]string{"A7": "warn"}},
+		{"go", "open-redirects", map[string]string{"A12": "fail"}},
+		{"go", "no-origin-check", map[string]string{"A23": "fail"}},
+		{"go", "expired-accepted", map[string]string{"A16": "fail"}},
+		{"go", "query-token", map[string]string{"A18": "observed"}},
 		{"ts", "", nil},
 		// The SDK's 403 has no resource_metadata either (A19).
 		{"ts", "no-resource-metadata", map[string]string{"A2": "warn", "A19": "warn", hostClaude: "observed"}},
