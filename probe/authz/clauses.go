@@ -108,9 +108,6 @@ var (
 	clauseStepUp = Clause{"2025-11-25+", "Runtime Insufficient Scope Errors", spec1125 + "#runtime-insufficient-scope-errors", Should}
 	// 2026-07-28 "Authorization Response Validation" (RFC 9207).
 	clauseIss = Clause{"2026-07-28", "Authorization Response Validation", spec0728 + "#authorization-response-validation", Should}
-	// 2026-07-28 client-registration "Application Type and Redirect URI
-	// Constraints"; security-considerations "Communication Security".
-	clauseDCR = Clause{"2026-07-28", "Dynamic Client Registration", spec0728 + "/client-registration#dynamic-client-registration", Must}
 	// "Communication Security": "All redirect URIs MUST be either
 	// localhost or use HTTPS."
 	clauseRedirectHTTPS = Clause{"2025-11-25+", "Communication Security (redirect URIs)", spec1125 + "#communication-security", Must}

@@ -86,7 +86,7 @@ func (a *auditor) register() {
 	case good.err != nil || bad.err != nil:
 		row.Outcome, row.Why = NotRun, "no answer"
 	case bad.ok():
-		row.Clause, row.Outcome, row.Why = clauseRedirectHTTPS, Fail, "registered a redirect URI that is neither localhost nor https: all redirect URIs MUST be one or the other"
+		row.Outcome, row.Why = Fail, "registered a redirect URI that is neither localhost nor https: all redirect URIs MUST be one or the other"
 	case !good.ok():
 		row.Outcome, row.Why = Observed, "refused a native client with a loopback redirect: a client MUST be prepared for that, but none registers here"
 	default:

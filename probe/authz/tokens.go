@@ -26,7 +26,7 @@ var checklist = []probeDef{
 	{"A9", "issuer is the one the URL was built from", clauseIssuer},
 	{"A10", "code_challenge_methods_supported has S256", clausePKCE},
 	{"A11", "registration options advertised", clauseRegistration},
-	{"A12", "dynamic registration refuses a non-loopback http redirect", clauseDCR},
+	{"A12", "dynamic registration refuses a non-loopback http redirect", clauseRedirectHTTPS},
 	{"A13", "authorization-server endpoints are https", clauseHTTPS},
 	{"A14", "the authorization response carries iss when advertised", clauseIss},
 	{"A15", "an invalid token gets 401", clauseTokenHandling},
