@@ -145,6 +145,17 @@ func (h *Host) Grant() string {
 	return h.grant
 }
 
+// AccessToken is the token now held ("" before Authorize succeeded), for
+// the audit's baseline (probe/authz): a secret of the run already.
+func (h *Host) AccessToken() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tok == nil {
+		return ""
+	}
+	return h.tok.AccessToken
+}
+
 // Resource is the resource the token was issued for.
 func (h *Host) Resource() string {
 	h.mu.Lock()
