@@ -483,3 +483,20 @@ func TestOAuthRefreshMidSession(t *testing.T) {
 		})
 	}
 }
+
+// report --auth and check --auth take the OAuth flags' token as the
+// audit's baseline.
+func TestOAuthAuditBaseline(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "")
+	for _, cmd := range []string{"report", "check"} {
+		r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, cmd, "--auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", cmd, r.code, r.stderr)
+		}
+		if o := gjson.Get(r.stdout, cmd+`.auth.rows.#(id=="base").outcome`).String(); o != "pass" {
+			t.Errorf("%s --auth: baseline %q, want pass with the OAuth token", cmd, o)
+		}
+		noLeak(t, cmd, map[string]string{"stdout": r.stdout, "stderr": r.stderr}, append(s.issuedAll(), "fixture-secret"))
+	}
+}
