@@ -39,6 +39,10 @@ type HTTPOptions struct {
 	// bound). Past it the session is dropped: a problem wrapping
 	// ErrTooMuch, every stream closed, the message stream ended.
 	MaxBytes int64
+	// Bearer, when set, gives each request to the server's origin its
+	// OAuth Authorization and refreshes a refused token once
+	// (probe/oauth).
+	Bearer Bearer
 }
 
 // HTTPError is an HTTP answer that carries no JSON-RPC message for us.
@@ -151,6 +155,7 @@ type HTTP struct {
 	err         error
 	received    int64 // response body bytes read
 	overflow    bool
+	bearer      *bearerTransport // nil without HTTPOptions.Bearer
 	// answers: how each POSTed notification or response was answered,
 	// the most recent last (bounded), for the transport's 202 rule.
 	answers []NotificationAnswer
@@ -242,7 +247,12 @@ func NewHTTP(o HTTPOptions) (*HTTP, error) {
 	if o.Mode != "auto" {
 		c.mode = o.Mode
 	}
-	c.client = &http.Client{Transport: countingTransport{c, tr}, CheckRedirect: c.checkRedirect}
+	var rt http.RoundTripper = tr
+	if o.Bearer != nil {
+		c.bearer = &bearerTransport{c: c, rt: tr}
+		rt = c.bearer
+	}
+	c.client = &http.Client{Transport: countingTransport{c, rt}, CheckRedirect: c.checkRedirect}
 	return c, nil
 }
 
@@ -610,7 +620,7 @@ func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result
 	body := readBounded(resp.Body, 64<<10, c.opts.Timeout)
 	resp.Body.Close()
 	he := &HTTPError{Method: "POST", URL: c.base.String(), Status: resp.StatusCode, ContentType: info.ContentType, Body: body,
-		WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Auth: c.headers.Get("Authorization") != ""}
+		WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Auth: c.sendsAuth()}
 	if IsJSONRPC(body) {
 		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: body, HTTP: info})
 		b := gjson.ParseBytes(body)
@@ -625,6 +635,9 @@ func (c *HTTP) statusError(resp *http.Response, info *HTTPInfo, msg gjson.Result
 	switch resp.StatusCode {
 	case 401, 403:
 		he.Why = "the server wants credentials"
+		if resp.StatusCode == 401 && c.bearer != nil {
+			he.Why = c.authNote()
+		}
 	case 404:
 		if session != "" {
 			he.Expired = true

@@ -54,7 +54,7 @@ func (rs *runState) wantsAll(ctx context.Context, cmd *cli.Command) (bool, error
 	if cmd.Int("jobs") < 1 {
 		return false, usageErr("--jobs %d: want 1 or more", cmd.Int("jobs"))
 	}
-	for _, f := range allConflicts()[cmd.Name] {
+	for _, f := range append(allConflicts()[cmd.Name], oauthFlags()...) {
 		if cmd.IsSet(f) {
 			return false, usageErr("--%s takes one server; --all runs every server of %s: drop one of them", f, cfg)
 		}

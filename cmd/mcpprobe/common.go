@@ -38,11 +38,15 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, e
 	if t.Kind != "stdio" && cmd.Bool("inherit-env") {
 		return dial.Spec{}, usageErr("--inherit-env applies to commands: it is the environment a spawned server gets")
 	}
+	host, err := rs.oauthHost(cmd, t)
+	if err != nil {
+		return dial.Spec{}, err
+	}
 	rs.intr.target.Store(t.Display())
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = rs.probePhase(cmd)
-	return dial.Spec{Target: t, Launch: launchOptions(cmd), Probe: po}, nil
+	return dial.Spec{Target: t, Launch: launchOptions(cmd), Probe: po, OAuth: host}, nil
 }
 
 // outcome is what a command hands to emit: the envelope's facts, what the

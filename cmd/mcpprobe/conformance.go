@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/probe/oauth"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -61,7 +62,7 @@ func (rs *runState) checkCommand() *cli.Command {
 			if base != nil {
 				r.Apply(base)
 			}
-			a, err := runAudit(ctx, ao)
+			a, err := runAudit(ctx, ao, o.Spec.OAuth)
 			if err != nil {
 				return rs.failure(err)
 			}
@@ -117,12 +118,17 @@ func (rs *runState) checkOptions(cmd *cli.Command) (check.Options, *check.Baseli
 	return o, base, nil
 }
 
-// runAudit runs the authorization audit when o asks for one.
-func runAudit(ctx context.Context, o *authz.Options) (*authz.Result, error) {
+// runAudit runs the authorization audit when o asks for one; the OAuth
+// flags' token, when the run got one, is its baseline.
+func runAudit(ctx context.Context, o *authz.Options, host *oauth.Host) (*authz.Result, error) {
 	if o == nil {
 		return nil, nil
 	}
-	return authz.Run(ctx, *o)
+	ao := *o
+	if ao.Token == "" && host != nil {
+		ao.Token = host.AccessToken()
+	}
+	return authz.Run(ctx, ao)
 }
 
 // checkAuthText is check --auth's audit after the verdict: the report's

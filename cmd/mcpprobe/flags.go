@@ -30,12 +30,13 @@ const (
 	catBounds = "BOUNDS"
 	catOutput = "OUTPUT"
 	catGates  = "GATES"
+	catOAuth  = "OAUTH"
 )
 
 // targetFlags say what to start or reach, and how: the server's
 // environment and secrets, a URL's headers and transport, the protocol.
 func targetFlags() []cli.Flag {
-	return inCategory(catTarget,
+	return append(inCategory(catTarget,
 		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json, Codex's config.toml, Gemini CLI's settings.json); the target is then a server NAME in it, or --all of them"},
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (README: Secrets)"},
 		&cli.StringSliceFlag{Name: "secret-env", Usage: "`NAME`: the value of environment variable NAME (from --env, the config or mcpprobe's own environment) is a secret, whatever it looks like (repeatable)"},
@@ -45,6 +46,22 @@ func targetFlags() []cli.Flag {
 		transportFlag(),
 		&cli.BoolFlag{Name: "insecure", Usage: "for https URLs: do not verify the TLS certificate"},
 		protocolFlag(),
+	), authFlags()...)
+}
+
+// authFlags get an OAuth token for a protected URL target the way a host
+// does (probe/oauth; README: Protected servers). They come with every
+// command that takes the target flags; a command target refuses them.
+func authFlags() []cli.Flag {
+	return inCategory(catOAuth,
+		&cli.BoolFlag{Name: "oauth", Usage: "sign in at a browser: authorization code with PKCE, the URL printed to stderr, the redirect taken on 127.0.0.1"},
+		&cli.StringFlag{Name: "client-id", Usage: "`ID` of a client registered at the authorization server, or the https URL of a Client ID Metadata Document; without it, --oauth registers dynamically where the server allows"},
+		&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret; without --oauth, the token is got by client_credentials"},
+		&cli.StringFlag{Name: "refresh-token-env", Usage: "`VAR` holds a refresh token for --client-id: exchanged for the token, for CI"},
+		&cli.StringFlag{Name: "oauth-scope", Usage: "`SCOPES` to ask for (space separated), instead of the server's challenge or scopes_supported"},
+		&cli.StringFlag{Name: "token-cache", Usage: "keep tokens between runs in `FILE` (0600), under resource and issuer; only when given"},
+		&cli.StringFlag{Name: "oauth-browser-cmd", Usage: "with --oauth: run `CMD` with the authorization URL as its last argument (e.g. xdg-open); by default nothing is opened"},
+		waitFlag("oauth-wait", 5*time.Minute, "2m", "with --oauth: how long to wait for the browser's redirect"),
 	)
 }
 

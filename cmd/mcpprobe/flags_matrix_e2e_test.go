@@ -579,7 +579,7 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 	case "read":
 		rows = append(rows, refusedRow("max-pages", line("--max-pages", "3")...))
 	}
-	return rows
+	return append(rows, oauthRefusedRows(line)...) // oauth_e2e_test.go
 }
 
 func TestFlagMatrixOneRequest(t *testing.T) {
@@ -1094,6 +1094,7 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 					}),
 				)
 			}
+			rows = append(rows, oauthRefusedRows(func(flags ...string) []string { return all(fx.cfg, flags...) })...) // oauth_e2e_test.go
 			rows = append(rows, effectRow("verbose", "each server's text, each finding, every row", func(t *testing.T) {
 				// Without it: one line per server, a finding two servers
 				// share once, tools delivered whole folded; with it, as

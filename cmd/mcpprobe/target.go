@@ -114,7 +114,9 @@ func (tf *traceFile) next() *transport.Trace {
 		return tf.recorder().Trace(time.Now())
 	}
 	t := transport.NewTrace(time.Now())
-	_ = t.Stream(tf.f, tf.redact().Bytes)
+	// Asked again for every line: a secret the run learns later (an
+	// OAuth token) is hidden too.
+	_ = t.Stream(tf.f, func(b []byte) ([]byte, bool) { return tf.redact().Bytes(b) })
 	tf.traces = append(tf.traces, t)
 	return t
 }
@@ -128,7 +130,7 @@ func (tf *traceFile) recorder() *transport.Recorder {
 		return nil
 	}
 	if tf.rec == nil {
-		tf.rec = transport.NewRecorder(tf.f, tf.redact().Bytes)
+		tf.rec = transport.NewRecorder(tf.f, func(b []byte) ([]byte, bool) { return tf.redact().Bytes(b) })
 	}
 	return tf.rec
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/oauth"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -36,6 +37,9 @@ type Session struct {
 // an interrupted run or a done ctx is returned as it is. ctx only bounds
 // the start: the server runs until Close, which the caller must call.
 func Start(ctx context.Context, s Spec) (*Session, error) {
+	if err := authorize(ctx, &s); err != nil {
+		return nil, err
+	}
 	srv, err := launch.Start(ctx, s.Target, s.Launch)
 	if err != nil {
 		var ne *launch.NotStartedError
@@ -45,6 +49,40 @@ func Start(ctx context.Context, s Spec) (*Session, error) {
 		return nil, err
 	}
 	return &Session{srv: srv, spec: s}, nil
+}
+
+// authorize gets the OAuth token of a URL target, once per run (the
+// exchanges recorded in the trace of the first session started), and
+// hands it to the launcher.
+func authorize(ctx context.Context, s *Spec) error {
+	if s.OAuth == nil || (s.Target.Kind != "http" && s.Target.Kind != "sse") {
+		return nil
+	}
+	// The exchanges go into the session's trace, stamped at its start:
+	// the session's times count from after them (a person at a browser
+	// is no part of a server's startup).
+	own := transport.NewTrace(time.Now())
+	err := s.OAuth.Authorize(ctx, own)
+	switch {
+	case s.Launch.Trace != nil:
+		s.Launch.Trace.Restart(time.Now())
+	case s.Launch.Record != nil:
+		s.Launch.Trace = s.Launch.Record.Trace(time.Now())
+	default:
+		s.Launch.Trace = transport.NewTrace(time.Now())
+	}
+	for _, f := range own.Frames() {
+		s.Launch.Trace.AddFrame(transport.Frame{Dir: f.Dir, Raw: f.Raw, HTTP: f.HTTP})
+	}
+	if err != nil {
+		var oe *oauth.Error
+		if errors.As(err, &oe) {
+			return &probe.FatalError{What: oe.What, Received: oe.Received, Try: oe.Try, Err: err}
+		}
+		return err
+	}
+	s.Launch.Bearer = s.OAuth
+	return nil
 }
 
 // Connect shakes hands with the server, with the spec's client options. Its

@@ -200,8 +200,10 @@ func explainHTTP(trace *transport.Trace, fe *probe.FatalError, err error) {
 	case errors.As(err, &he):
 		fe.Received = he.Error()
 		switch {
+		case he.Status == 401 && strings.Contains(he.Why, "OAuth token"):
+			fe.Try = "the OAuth token was refused: check the scope asked (--oauth-scope) and that the client may use this server; --trace FILE shows every OAuth exchange"
 		case he.Status == 401 || he.Status == 403:
-			fe.Try = "give credentials with -H 'Authorization: Bearer …' or --header-env Authorization=VAR (header values are never shown)"
+			fe.Try = "give credentials: --oauth to sign in at a browser, --client-id with --client-secret-env or --refresh-token-env for CI, or -H 'Authorization: Bearer …' / --header-env Authorization=VAR (header values are never shown)"
 		case he.Status == 406:
 			fe.Try = "the server must accept Accept: application/json, text/event-stream; this is a server bug"
 		case he.Status == 404 || he.Status == 405:

@@ -123,6 +123,7 @@ func TestExplainHTTP(t *testing.T) {
 		{"unreachable", &transport.ConnError{URL: "http://127.0.0.1:1/mcp", Err: errors.New("connection refused")},
 			"no HTTP response", "check the URL, that the server is running"},
 		{"401", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 401}, "HTTP 401", "give credentials"},
+		{"401 to the OAuth token", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 401, Why: "the server refused the OAuth token, and the fresh one it was refreshed to once"}, "refreshed to once", "--oauth-scope"},
 		{"404", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 404}, "HTTP 404", "check the path"},
 		{"406", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 406}, "HTTP 406", "this is a server bug"},
 		{"compressed", &transport.HTTPError{Method: "POST", URL: "/mcp", Status: 200, Why: "the body is compressed"}, "compressed", "not to compress"},

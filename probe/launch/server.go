@@ -46,6 +46,9 @@ type Options struct {
 	Insecure  bool   // skip TLS verification
 	Timeout   time.Duration
 	UserAgent string
+	// Bearer gives each request to the URL's origin its OAuth token
+	// (probe/oauth, set by dial).
+	Bearer transport.Bearer
 }
 
 // DefaultGrace is the grace period when Options.Grace is 0.
@@ -182,7 +185,7 @@ func Start(ctx context.Context, t Target, o Options) (*Server, error) {
 	conn, err := transport.NewHTTP(transport.HTTPOptions{
 		URL: t.URL, Headers: t.Headers, Mode: mode, Insecure: o.Insecure,
 		MaxMessage: o.MaxLine, Timeout: o.Timeout, Trace: o.Trace, UserAgent: o.UserAgent,
-		MaxBytes: o.MaxBytes,
+		MaxBytes: o.MaxBytes, Bearer: o.Bearer,
 	})
 	if err != nil {
 		unregisterServer(s)

@@ -116,7 +116,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	if o.Auth != nil {
-		if r.Auth, err = authz.Run(ctx, *o.Auth); err != nil {
+		ao := *o.Auth
+		if ao.Token == "" && spec.OAuth != nil {
+			ao.Token = spec.OAuth.AccessToken() // the OAuth flags' token is the baseline
+		}
+		if r.Auth, err = authz.Run(ctx, ao); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/oauth"
+	"github.com/urfave/cli/v3"
+)
+
+// oauthFlags are authFlags' names, those that start a flow first.
+func oauthFlags() []string {
+	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait"}
+}
+
+// oauthHost is the run's OAuth client from authFlags, nil without them.
+// What cannot hold is a usage error before anything is sent; every
+// secret read is a secret of the run before anything is printed.
+func (rs *runState) oauthHost(cmd *cli.Command, t launch.Target) (*oauth.Host, error) {
+	set := setFlags(cmd, oauthFlags())
+	if len(set) == 0 {
+		return nil, nil
+	}
+	if err := oauthFits(cmd, t, set); err != nil {
+		return nil, err
+	}
+	o := oauth.Options{URL: t.URL, Interactive: cmd.Bool("oauth"), ClientID: cmd.String("client-id"), Scope: cmd.String("oauth-scope"),
+		CachePath: cmd.String("token-cache"), BrowserCmd: strings.Fields(cmd.String("oauth-browser-cmd")), Headers: t.Headers,
+		Timeout: cmd.Duration("timeout"), Wait: cmd.Duration("oauth-wait"), Insecure: cmd.Bool("insecure"),
+		UserAgent: "mcpprobe/" + version, Prompt: rs.errw, OnSecret: func(v string) { rs.secrets.add([]string{v}) }}
+	var err error
+	if o.ClientSecret, err = rs.secretFromEnv(cmd, "client-secret-env"); err != nil {
+		return nil, err
+	}
+	if o.RefreshToken, err = rs.secretFromEnv(cmd, "refresh-token-env"); err != nil {
+		return nil, err
+	}
+	return oauth.New(o), nil
+}
+
+// setFlags are the names of flags that were given.
+func setFlags(cmd *cli.Command, names []string) []string {
+	var set []string
+	for _, n := range names {
+		if cmd.IsSet(n) {
+			set = append(set, n)
+		}
+	}
+	return set
+}
+
+// oauthFits refuses OAuth flags where they cannot apply, or in a
+// combination that names no flow or two.
+func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
+	if t.Kind != "http" && t.Kind != "sse" {
+		return usageErr("--%s applies to URL targets: OAuth is for HTTP; %s gets its credentials from --env", set[0], t.Display())
+	}
+	for _, h := range t.Headers {
+		if name, _, _ := strings.Cut(h, ":"); strings.EqualFold(strings.TrimSpace(name), "Authorization") {
+			return usageErr("--%s and an Authorization header: give one credential, the OAuth flags or the header", set[0])
+		}
+	}
+	return oauthFlow(cmd, set)
+}
+
+// oauthFlow refuses a combination that names no way to the token, or two.
+func oauthFlow(cmd *cli.Command, set []string) error {
+	interactive, id, refresh, secret := cmd.Bool("oauth"), cmd.IsSet("client-id"), cmd.IsSet("refresh-token-env"), cmd.IsSet("client-secret-env")
+	switch {
+	case secret && !id:
+		return usageErr("--client-secret-env needs --client-id: the secret is that client's")
+	case refresh && !id:
+		return usageErr("--refresh-token-env needs --client-id: a refresh token is exchanged by the client it was issued to")
+	case refresh && interactive:
+		return usageErr("--refresh-token-env and --oauth: give one way to the token, the refresh token (CI) or the browser")
+	case !interactive && !refresh && !secret:
+		return usageErr("--%s: say how to get the token: --oauth (a browser sign-in), --client-id with --client-secret-env (client_credentials), or --client-id with --refresh-token-env", set[0])
+	}
+	for _, f := range []string{"oauth-browser-cmd", "oauth-wait"} {
+		if cmd.IsSet(f) && !interactive {
+			return usageErr("--%s applies with --oauth (a browser sign-in)", f)
+		}
+	}
+	return nil
+}
+
+// secretFromEnv reads the variable flag names, a secret of the run.
+func (rs *runState) secretFromEnv(cmd *cli.Command, flag string) (string, error) {
+	name := cmd.String(flag)
+	if name == "" {
+		return "", nil
+	}
+	v, ok := rs.lookupEnv(name)
+	if !ok || v == "" {
+		return "", usageErr("--%s %s: the environment variable %s is not set", flag, name, name)
+	}
+	rs.secrets.add([]string{v})
+	return v, nil
+}
