@@ -894,6 +894,7 @@ func TestFlagMatrixConfigAll(t *testing.T) {
 					refusedRow("faults", all(cmd, "--faults")...),
 					refusedRow("malformed", all(cmd, "--malformed")...),
 					refusedRow("call", all(cmd, "--call", "find_orders")...),
+					refusedRow("auth", all(cmd, "--auth")...),
 				)
 			}
 			var local []string
