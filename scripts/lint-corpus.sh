@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Re-captures the hidden-content lint's corpus of real tool definitions
+# (probe/hidden/testdata/corpus): each server below is installed from npm
+# into a scratch folder, started with dummy credentials (most servers list
+# their tools without a working key), and its tools/list captured with
+# `mcpprobe wire --json`. Each file keeps the source package@version and,
+# per tool, only what the lint reads: name, title, annotations.title,
+# description and inputSchema. A server that does not start is skipped,
+# and said so on stderr.
+#
+#   scripts/lint-corpus.sh [SCRATCH]      # SCRATCH defaults to a new temporary folder
+#
+# After a re-capture, run the lint's tests: a new real finding fails
+# TestCorpusExpectations until it is reviewed into
+# probe/hidden/testdata/expectations.txt as true or false.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+out="$here/probe/hidden/testdata/corpus"
+scratch=${1:-$(mktemp -d)}
+command -v npm >/dev/null || { echo "lint-corpus: npm is needed" >&2; exit 1; }
+command -v jq >/dev/null || { echo "lint-corpus: jq is needed" >&2; exit 1; }
+(cd "$here" && go build -o "$scratch/mcpprobe" ./cmd/mcpprobe)
+
+# Dummy credentials: enough for these servers to start and list.
+export GITHUB_PERSONAL_ACCESS_TOKEN=dummy SLACK_BOT_TOKEN=xoxb-dummy SLACK_TEAM_ID=T0 \
+  BRAVE_API_KEY=dummy GITLAB_PERSONAL_ACCESS_TOKEN=dummy GOOGLE_MAPS_API_KEY=dummy \
+  FIRECRAWL_API_KEY=fc-dummy TAVILY_API_KEY=tvly-dummy EXA_API_KEY=dummy \
+  SUPABASE_ACCESS_TOKEN=sbp_dummy HEROKU_API_KEY=dummy NOTION_TOKEN=dummy \
+  PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+# package | command (from node_modules/.bin) | arguments
+servers=(
+  "@modelcontextprotocol/server-everything|mcp-server-everything|"
+  "@modelcontextprotocol/server-filesystem|mcp-server-filesystem|/tmp"
+  "@modelcontextprotocol/server-memory|mcp-server-memory|"
+  "@modelcontextprotocol/server-sequential-thinking|mcp-server-sequential-thinking|"
+  "@modelcontextprotocol/server-github|mcp-server-github|"
+  "@modelcontextprotocol/server-gitlab|mcp-server-gitlab|"
+  "@modelcontextprotocol/server-slack|mcp-server-slack|"
+  "@modelcontextprotocol/server-brave-search|mcp-server-brave-search|"
+  "@modelcontextprotocol/server-google-maps|mcp-server-google-maps|"
+  "@modelcontextprotocol/server-puppeteer|mcp-server-puppeteer|"
+  "@modelcontextprotocol/server-postgres|mcp-server-postgres|postgresql://127.0.0.1:1/none"
+  "@modelcontextprotocol/server-redis|mcp-server-redis|redis://127.0.0.1:1"
+  "@playwright/mcp|playwright-mcp|"
+  "chrome-devtools-mcp|chrome-devtools-mcp|"
+  "@notionhq/notion-mcp-server|notion-mcp-server|"
+  "@upstash/context7-mcp|context7-mcp|"
+  "firecrawl-mcp|firecrawl-mcp|"
+  "@supabase/mcp-server-supabase|mcp-server-supabase|"
+  "mcp-server-kubernetes|mcp-server-kubernetes|"
+  "@browsermcp/mcp|mcp-server-browsermcp|"
+  "tavily-mcp|tavily-mcp|"
+  "@heroku/mcp-server|heroku-mcp-server|"
+  "exa-mcp-server|exa-mcp-server|"
+  "@azure/mcp|azmcp|server start"
+)
+for line in "${servers[@]}"; do
+  IFS='|' read -r pkg bin args <<<"$line"
+  dir="$scratch/pkgs/$(echo "$pkg" | tr '/@' '__')"
+  if [ ! -x "$dir/node_modules/.bin/$bin" ]; then
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --ignore-scripts "$pkg" >/dev/null 2>&1 ||
+      { echo "lint-corpus: $pkg: npm install failed, skipped" >&2; continue; }
+  fi
+  version=$(jq -r .version "$dir/node_modules/$pkg/package.json")
+  # shellcheck disable=SC2086
+  if ! json=$(cd "$dir" && "$scratch/mcpprobe" wire --json --startup-timeout 60s --timeout 30s -- "node_modules/.bin/$bin" $args 2>/dev/null) ||
+    [ "$(jq '.wire.tools | length' <<<"$json")" = 0 ]; then
+    echo "lint-corpus: $pkg@$version: did not start or listed no tools, skipped" >&2
+    continue
+  fi
+  file="$out/$(echo "$pkg" | tr '/@' '__' | sed 's/^_//').json"
+  jq --arg src "npm:$pkg@$version" '{source: $src, tools: [.wire.tools[] |
+      {name, title, annotations: (if .annotations.title then {title: .annotations.title} else null end), description, inputSchema}
+      | with_entries(select(.value != null))]}' <<<"$json" >"$file"
+  echo "$pkg@$version: $(jq '.tools | length' "$file") tools"
+done
