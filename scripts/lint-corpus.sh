@@ -26,6 +26,8 @@ export GITHUB_PERSONAL_ACCESS_TOKEN=dummy SLACK_BOT_TOKEN=xoxb-dummy SLACK_TEAM_
   BRAVE_API_KEY=dummy GITLAB_PERSONAL_ACCESS_TOKEN=dummy GOOGLE_MAPS_API_KEY=dummy \
   FIRECRAWL_API_KEY=fc-dummy TAVILY_API_KEY=tvly-dummy EXA_API_KEY=dummy \
   SUPABASE_ACCESS_TOKEN=sbp_dummy HEROKU_API_KEY=dummy NOTION_TOKEN=dummy \
+  SENTRY_ACCESS_TOKEN=dummy STRIPE_SECRET_KEY=sk_test_dummy PRIVATE_APP_ACCESS_TOKEN=dummy \
+  MYSQL_HOST=127.0.0.1 MYSQL_PORT=1 MYSQL_USER=none MYSQL_DB=none \
   PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 # package | command (from node_modules/.bin) | arguments
@@ -54,6 +56,14 @@ servers=(
   "@heroku/mcp-server|heroku-mcp-server|"
   "exa-mcp-server|exa-mcp-server|"
   "@azure/mcp|azmcp|server start"
+  "@sentry/mcp-server|sentry-mcp|--access-token=dummy"
+  "@stripe/mcp|mcp|--tools=all --api-key=sk_test_dummy"
+  "mongodb-mcp-server|mongodb-mcp-server|"
+  "@cloudflare/mcp-server-cloudflare|mcp-server-cloudflare|run dummy"
+  "@hubspot/mcp-server|mcp-hubspot|"
+  "@wonderwhy-er/desktop-commander|desktop-commander|"
+  "@agentdeskai/browser-tools-mcp|browser-tools-mcp|"
+  "@benborla29/mcp-server-mysql|mcp-server-mysql|"
 )
 for line in "${servers[@]}"; do
   IFS='|' read -r pkg bin args <<<"$line"
@@ -65,7 +75,7 @@ for line in "${servers[@]}"; do
   fi
   version=$(jq -r .version "$dir/node_modules/$pkg/package.json")
   # shellcheck disable=SC2086
-  if ! json=$(cd "$dir" && "$scratch/mcpprobe" wire --json --startup-timeout 60s --timeout 30s -- "node_modules/.bin/$bin" $args 2>/dev/null) ||
+  if ! json=$(cd "$dir" && "$scratch/mcpprobe" wire --json --inherit-env --startup-timeout 60s --timeout 30s -- "node_modules/.bin/$bin" $args 2>/dev/null) ||
     [ "$(jq '.wire.tools | length' <<<"$json")" = 0 ]; then
     echo "lint-corpus: $pkg@$version: did not start or listed no tools, skipped" >&2
     continue

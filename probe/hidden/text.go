@@ -193,7 +193,6 @@ func nameInstruction(name string) (int, string) {
 	return 0, ""
 }
 
-
 // splitWords splits an identifier into lower-case words: separators
 // _ - . space, and camelCase.
 func splitWords(s string) []string {

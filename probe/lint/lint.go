@@ -600,7 +600,7 @@ var injectionPhrases = []string{
 	"disregard previous", "disregard all previous",
 	"do not tell the user", "don't tell the user", "don’t tell the user",
 	"do not mention this", "don't mention this", "don’t mention this",
-	"without telling the user", "instead of using", "before using any other tool",
+	"without telling the user", "before using any other tool",
 	"always call this tool first", "you must use this tool instead", "system prompt",
 }
 
