@@ -65,6 +65,21 @@ servers=(
   "@agentdeskai/browser-tools-mcp|browser-tools-mcp|"
   "@benborla29/mcp-server-mysql|mcp-server-mysql|"
 )
+# capture SOURCE FILE DIR COMMAND ARGS…: one server's tools into FILE.
+capture() {
+  local src=$1 file=$2 dir=$3 json
+  shift 3
+  if ! json=$(cd "$dir" && "$scratch/mcpprobe" wire --json --inherit-env --startup-timeout 60s --timeout 30s -- "$@" 2>/dev/null) ||
+    [ "$(jq '.wire.tools | length' <<<"$json")" = 0 ]; then
+    echo "lint-corpus: $src: did not start or listed no tools, skipped" >&2
+    return
+  fi
+  jq --arg src "$src" '{source: $src, tools: [.wire.tools[] |
+      {name, title, annotations: (if .annotations.title then {title: .annotations.title} else null end), description, inputSchema}
+      | with_entries(select(.value != null))]}' <<<"$json" >"$out/$file.json"
+  echo "$src: $(jq '.tools | length' "$out/$file.json") tools"
+}
+
 for line in "${servers[@]}"; do
   IFS='|' read -r pkg bin args <<<"$line"
   dir="$scratch/pkgs/$(echo "$pkg" | tr '/@' '__')"
@@ -75,14 +90,24 @@ for line in "${servers[@]}"; do
   fi
   version=$(jq -r .version "$dir/node_modules/$pkg/package.json")
   # shellcheck disable=SC2086
-  if ! json=$(cd "$dir" && "$scratch/mcpprobe" wire --json --inherit-env --startup-timeout 60s --timeout 30s -- "node_modules/.bin/$bin" $args 2>/dev/null) ||
-    [ "$(jq '.wire.tools | length' <<<"$json")" = 0 ]; then
-    echo "lint-corpus: $pkg@$version: did not start or listed no tools, skipped" >&2
-    continue
-  fi
-  file="$out/$(echo "$pkg" | tr '/@' '__' | sed 's/^_//').json"
-  jq --arg src "npm:$pkg@$version" '{source: $src, tools: [.wire.tools[] |
-      {name, title, annotations: (if .annotations.title then {title: .annotations.title} else null end), description, inputSchema}
-      | with_entries(select(.value != null))]}' <<<"$json" >"$file"
-  echo "$pkg@$version: $(jq '.tools | length' "$file") tools"
+  capture "npm:$pkg@$version" "$(echo "$pkg" | tr '/@' '__' | sed 's/^_//')" "$dir" "node_modules/.bin/$bin" $args
+done
+
+# Go servers from the module proxy: the SDKs' example servers.
+gomod="$scratch/gomod"
+mkdir -p "$gomod"
+(cd "$gomod" && { [ -f go.mod ] || go mod init corpusbuild >/dev/null 2>&1; } &&
+  go get github.com/mark3labs/mcp-go/examples/everything@v1.2.1 github.com/mark3labs/mcp-go/server@v1.2.1 \
+    github.com/modelcontextprotocol/go-sdk/mcp@v1.8.0 >/dev/null 2>&1) ||
+  echo "lint-corpus: the Go module proxy did not serve the SDKs; Go servers skipped" >&2
+for ex in github.com/mark3labs/mcp-go/examples/everything@v1.2.1 github.com/mark3labs/mcp-go/examples/typed_tools@v1.2.1 \
+  github.com/mark3labs/mcp-go/examples/structured_input_and_output@v1.2.1 \
+  github.com/modelcontextprotocol/go-sdk/examples/server/everything@v1.8.0 \
+  github.com/modelcontextprotocol/go-sdk/examples/server/memory@v1.8.0 \
+  github.com/modelcontextprotocol/go-sdk/examples/server/hello@v1.8.0; do
+  pkg=${ex%@*}
+  name=$(echo "$pkg" | sed 's|github.com/||; s|/examples/server/|-|; s|/examples/|-|; s|/|_|g')
+  (cd "$gomod" && go build -o "$scratch/go-$name" "$pkg") 2>/dev/null ||
+    { echo "lint-corpus: $ex: did not build, skipped" >&2; continue; }
+  capture "go:$ex" "go_$name" "$gomod" "$scratch/go-$name"
 done

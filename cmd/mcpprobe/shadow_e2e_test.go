@@ -58,4 +58,16 @@ func TestConfigAllShadowing(t *testing.T) {
 	if r := mcpprobe(t, "budget", "--config", cfg, "--all", "--fail-on", "warning"); r.code != 1 {
 		t.Errorf("--fail-on warning: exit %d, want 1", r.code)
 	}
+
+	// survey reads the config whole too: the records are the servers', and
+	// the shadowing of the two is said once on stderr.
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	r = mcpprobe(t, "survey", cfg, "-o", out)
+	if r.code != 0 {
+		t.Fatalf("survey: exit %d: %s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "tool-shadowing"); n != 1 || !strings.Contains(r.stderr, "`read_fi1e` of server `lookalike`") ||
+		!strings.Contains(r.stderr, "`read_file` of server `files`") {
+		t.Errorf("survey stderr: %d tool-shadowing, want 1 naming both:\n%s", n, r.stderr)
+	}
 }

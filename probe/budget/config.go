@@ -191,7 +191,7 @@ func (t Totals) Findings() []findings.Finding {
 			code(c.Name), serversOf(c)).About(c.Name))
 	}
 	for _, s := range t.Shadows {
-		out = append(out, findings.New(findings.ToolShadowing, "%s", s.message()).About(s.A.Tool))
+		out = append(out, s.Finding())
 	}
 	for _, ht := range t.Hosts {
 		h := ht.Host

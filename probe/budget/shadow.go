@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // Shadow is a pair of tools of two servers of one config that a model
@@ -176,8 +178,16 @@ func hostSafe(s string) string {
 	}, s)
 }
 
-// shadows compares every pair of tools of different servers, in server
-// and tool order.
+// Shadows compares every pair of tools of different servers, in server
+// and tool order (a config's whole-file sum does it in Sum; survey for
+// the servers of each host config it reads).
+func Shadows(servers []ServerTools) []Shadow { return shadows(servers) }
+
+// Finding is the shadow as a tool-shadowing finding, about its first tool.
+func (s Shadow) Finding() findings.Finding {
+	return findings.New(findings.ToolShadowing, "%s", s.message()).About(s.A.Tool)
+}
+
 func shadows(servers []ServerTools) []Shadow {
 	type entry struct {
 		st   ServerTool
