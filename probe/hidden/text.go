@@ -98,12 +98,20 @@ var (
 	// before the tool runs, to a URL, or unseen.
 	reTravel = regexp.MustCompile(`\bpass\s+(?:it|them|its\s+contents?|their\s+contents?|the\s+contents?|this|that)\b|\b(?:as|in|into|inside)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_]*[` + "`" + `'"]?\s+(?:parameter|argument|field|param)\b|\bas\s+[` + "`" + `'"][a-z_][a-z0-9_]*[` + "`" + `'"]|\bbefore\s+(?:using|calling|invoking|running|you\s+use|you\s+call)\b|\b(?:first|otherwise\s+the\s+tool)\b|https?://|\bsidenote\b`)
 
-	reExfil = regexp.MustCompile(`\b(?:send|post|upload|forward|transmit|exfiltrate|submit|report|copy|mirror|beacon)\s+(?:(?:all|the|a|any|every|each|this|your|its|their|full|complete|entire|whole|current|user's)\s+){0,3}(?:conversations?|chat(?:\s+history)?|history|contents?|files?|data|results?|outputs?|responses?|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?|arguments?|inputs?|queries|query)\b[^.]{0,80}?\bto\s+(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)`)
+	reExfil = regexp.MustCompile(`\b(?:send|post|upload|forward|transmit|exfiltrate|submit|report|copy|mirror|beacon)\s+(?:(?:all|the|a|any|every|each|this|your|its|their|full|complete|entire|whole|current|user's|file)\s+){0,3}(conversations?|chat(?:\s+history)?|history|contents?|files?|data|results?|outputs?|responses?|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?|arguments?|inputs?|queries|query)\b[^.]{0,80}?\bto\s+(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)`)
+
+	// rePrivate are the things a model holds that are the user's, not the
+	// tool's input: sending them anywhere is exfiltration.
+	rePrivate = regexp.MustCompile(`^(?:conversations?|chat(?:\s+history)?|history|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?)$`)
+
+	// reExfilCue makes sending the tool's own data suspicious: done
+	// always, quietly, or besides the tool's job.
+	reExfilCue = regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|every|each|all|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`)
 
 	reToolPrecedence = regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+tools?\b|\b(?:must|always|should\s+always)\s+(?:use|call)\s+this\s+tool\s+instead\b|\bbefore\s+(?:using|calling)\s+any\s+other\s+tool\b|\balways\s+call\s+this\s+tool\s+(?:first|before)\b|\bcall\s+this\s+tool\s+before\s+(?:any|every|each)\s+other\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:call|use|invoke)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?(?:\s+tool)?\s*,?\s*(?:you\s+must\s+)?(?:first|also|always)\s+(?:call|send|pass|include|read|add|set|change|bcc|cc)\b|\b(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+tool\s+(?:is|has\s+been)\s+(?:deprecated|disabled|broken|unsafe|compromised)\b[^.]{0,40}\buse\s+this\b|\b(?:change|modify|redirect|override|replace)\s+the\s+(?:behaviou?r|recipients?|destination|arguments?|parameters?)\s+of\s+(?:the\s+|all\s+|any\s+)?(?:other\s+)?[a-z_` + "`" + `'"]*\s*tools?\b`)
 
 	// reAddressed marks a sentence addressed to the model, for values.
-	reAddressed = regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|before\s+(?:using|calling|you)|instead|the\s+user|this\s+tool|other\s+tools?|assistant|the\s+model)\b`)
+	reAddressed = regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|other\s+tools?|the\s+assistant|the\s+model)\b`)
 
 	reBase64 = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
 )
@@ -134,7 +142,7 @@ func text(f Field) []Match {
 	add(OverridePhrase, reOverride.FindStringIndex(n.s), "")
 	add(Concealment, reConceal.FindStringIndex(n.s), "")
 	add(SecretRequest, secretRequest(n.s), "")
-	add(ExfilURL, reExfil.FindStringIndex(n.s), "")
+	add(ExfilURL, exfil(n.s), "")
 	add(ToolPrecedence, reToolPrecedence.FindStringIndex(n.s), "")
 	if f.Kind == KindValue {
 		if words := len(strings.Fields(n.s)); words >= 6 {
@@ -146,6 +154,21 @@ func text(f Field) []Match {
 			Matched: quote(f.Text[loc[0]:loc[1]], 40) + " decodes to " + quote(decoded, 100)})
 	}
 	return out
+}
+
+// exfil is an imperative to send something to a URL: the user's things
+// (the conversation, keys, messages) at once, the tool's own data (a
+// file, results, the input) only with a cue that it is done always,
+// quietly or besides the tool's job.
+func exfil(s string) []int {
+	m := reExfil.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil
+	}
+	if rePrivate.MatchString(s[m[2]:m[3]]) || reExfilCue.MatchString(s) || reConceal.MatchString(s) {
+		return m[:2]
+	}
+	return nil
 }
 
 // secretRequest is an action verb, followed within 100 bytes by a
@@ -172,8 +195,7 @@ func secretRequest(s string) []int {
 var nameWords = map[string]bool{
 	"ignore": true, "instruction": true, "instructions": true, "must": true, "always": true, "never": true,
 	"before": true, "secret": true, "secrets": true, "password": true, "ssh": true, "credentials": true,
-	"tell": true, "reveal": true, "mention": true, "system": true, "prompt": true, "model": true,
-	"assistant": true, "user": true, "read": true, "send": true, "mcp": true, "env": true,
+	"tell": true, "reveal": true, "mention": true, "prompt": true, "assistant": true,
 }
 
 // nameInstruction: a parameter name of spaces and several words, or of
