@@ -109,6 +109,7 @@ func Check(c *probe.Capture) []probe.Finding {
 		f := []field{{"instructions", *c.Instructions}}
 		l.hiddenChars("", f)
 		l.injection("", f)
+		l.hiddenContent("", hidden.ScanText("instructions", *c.Instructions))
 	}
 	return l.out
 }
@@ -241,6 +242,9 @@ func (l *linter) prompt(p gjson.Result) {
 	}
 	l.hiddenChars(tool, stringAt(nil, "name", p.Get("name")), fs)
 	l.injection(tool, fs)
+	for _, f := range fs {
+		l.hiddenContent(tool, hidden.ScanText(f.path, f.text))
+	}
 	if why := emptyText(p.Get("description")); why != "" {
 		l.addAt(findings.Info, findings.EmptyDescription, tool, "%s; a person picking a prompt sees only its name.", why)
 	}
