@@ -1,6 +1,8 @@
 package hidden
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,4 +114,19 @@ func naiveFlags(tool gjson.Result) bool {
 		}
 	}
 	return false
+}
+
+// TestRulesDocumented: docs/reference.md's table of rules has a row per
+// rule, with its code and severity.
+func TestRulesDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "reference.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules {
+		row := "| `" + r.Name + "` | `" + r.Code.String() + "` | " + string(r.Severity) + " | "
+		if !strings.Contains(string(b), row) {
+			t.Errorf("docs/reference.md has no row %q", row)
+		}
+	}
 }
