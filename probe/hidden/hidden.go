@@ -130,8 +130,10 @@ const (
 )
 
 // Fields lists the strings of a tool definition the model reads: name,
-// titles, description, and through the input schema each property's
-// name, description, default, enum values, const and examples.
+// titles, description, and through the input schema (its properties,
+// items, additionalProperties, anyOf/oneOf/allOf and $defs/definitions,
+// referenced or not: the model gets them all) each property's name,
+// description, default, enum values, const and examples.
 func Fields(tool gjson.Result) []Field {
 	var fs []Field
 	add := func(path string, k Kind, v gjson.Result) {
@@ -172,6 +174,12 @@ func Fields(tool gjson.Result) []Field {
 		})
 		for _, key := range []string{"items", "additionalProperties"} {
 			walk(path+"."+key, s.Get(key), depth+1)
+		}
+		for _, key := range []string{"$defs", "definitions"} {
+			s.Get(key).ForEach(func(k, v gjson.Result) bool {
+				walk(path+"."+key+seg(k.String()), v, depth+1)
+				return len(fs) < maxFields
+			})
 		}
 		for _, key := range []string{"anyOf", "oneOf", "allOf"} {
 			if a := s.Get(key); a.IsArray() {

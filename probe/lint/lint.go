@@ -812,6 +812,11 @@ func (l *linter) hiddenContent(tool string, ms []hidden.Match) {
 		if l.hasFired(r.Code, tool, m.Path) || m.Rule == hidden.ToolPrecedence && l.hasFired(findings.Injection, tool, m.Path) {
 			continue
 		}
+		// A description in $defs is the classic rules' where it is
+		// referenced, under the path through the reference.
+		if (r.Code == findings.HiddenChars || r.Code == findings.Injection) && inDefs(m.Path) && strings.HasSuffix(m.Path, ".description") {
+			continue
+		}
 		if _, ok := by[k]; !ok {
 			order = append(order, k)
 		}
@@ -829,4 +834,8 @@ func (l *linter) hiddenContent(tool string, ms []hidden.Match) {
 		}
 		l.add(k.code, tool, "%s.", strings.Join(msgs, "; "))
 	}
+}
+
+func inDefs(path string) bool {
+	return strings.Contains(path, ".$defs") || strings.Contains(path, ".definitions")
 }
