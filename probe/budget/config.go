@@ -36,7 +36,9 @@ type Totals struct {
 	// Shadows are pairs of tools of two servers a model can mistake for
 	// each other (confusable names, one edit apart, the same job).
 	Shadows []Shadow
-	Hosts   []HostTotal
+	// ShadowsMore counts the pairs past the first 100, not listed.
+	ShadowsMore int
+	Hosts       []HostTotal
 }
 
 // Collision is one name several tools share.
@@ -98,7 +100,7 @@ func Sum(servers []ServerTools, hs []hosts.Host) Totals {
 		}
 	}
 	t.Collisions = collisions(order, byName, true)
-	t.Shadows = shadows(servers)
+	t.Shadows, t.ShadowsMore = capShadows(shadows(servers))
 	for _, h := range hs {
 		ht := HostTotal{Host: h, ToolSearch: "unknown"}
 		for _, s := range servers {
@@ -192,6 +194,9 @@ func (t Totals) Findings() []findings.Finding {
 	}
 	for _, s := range t.Shadows {
 		out = append(out, s.Finding())
+	}
+	if t.ShadowsMore > 0 {
+		out = append(out, findings.New(findings.ToolShadowing, "%d more pairs of tools of different servers shadow each other, past the %d listed", t.ShadowsMore, maxShadows))
 	}
 	for _, ht := range t.Hosts {
 		h := ht.Host

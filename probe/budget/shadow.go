@@ -25,8 +25,9 @@ type Shadow struct {
 // Bounds on the pairwise comparison: a config's tools are compared
 // pair by pair, at most maxShadowTools of them.
 const (
-	maxShadowTools = 4000
-	shortName      = 16 // runes: edit distance is looked at on names this short or shorter
+	maxShadowTools = 2000
+	maxShadows     = 100 // pairs listed; the rest are counted
+	shortName      = 16  // runes: edit distance is looked at on names this short or shorter
 	minEditName    = 4
 	minSharedWords = 4
 	minJaccard     = 0.6
@@ -129,7 +130,11 @@ var jobStop = map[string]bool{
 	"specified": true, "optional": true, "default": true, "based": true, "about": true, "each": true,
 }
 
-// jobWords are a description's content words, cut to six letters.
+// maxJobWords bounds the words of a description the same-job rule
+// compares: a job is stated first.
+const maxJobWords = 48
+
+// jobWords are a description's first content words, cut to six letters.
 func jobWords(d string) map[string]bool {
 	out := map[string]bool{}
 	if len(d) > 4096 {
@@ -143,6 +148,9 @@ func jobWords(d string) map[string]bool {
 			w = string(r[:6])
 		}
 		out[w] = true
+		if len(out) == maxJobWords {
+			break
+		}
 	}
 	return out
 }
@@ -182,6 +190,14 @@ func hostSafe(s string) string {
 // and tool order (a config's whole-file sum does it in Sum; survey for
 // the servers of each host config it reads).
 func Shadows(servers []ServerTools) []Shadow { return shadows(servers) }
+
+// capShadows keeps the first maxShadows pairs and counts the rest.
+func capShadows(all []Shadow) ([]Shadow, int) {
+	if len(all) <= maxShadows {
+		return all, 0
+	}
+	return all[:maxShadows], len(all) - maxShadows
+}
 
 // Finding is the shadow as a tool-shadowing finding, about its first tool.
 func (s Shadow) Finding() findings.Finding {

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,5 +72,25 @@ func TestShadowFindingNamesBothServers(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d tool-shadowing findings, want 1", n)
+	}
+}
+
+func TestShadowsCapped(t *testing.T) {
+	var a, b ServerTools
+	a.Name, b.Name = "a", "b"
+	for i := 0; i < 12; i++ {
+		for j := 0; j < 12; j++ {
+			a.Tools = append(a.Tools, fmt.Sprintf("t%02d%02dx", i, j))
+			b.Tools = append(b.Tools, fmt.Sprintf("t%02d%02dy", i, j))
+		}
+	}
+	tot := Sum([]ServerTools{a, b}, nil)
+	// each of a's 144 names is one edit from b's same-numbered name
+	if len(tot.Shadows) != maxShadows || tot.ShadowsMore != 144-maxShadows {
+		t.Fatalf("shadows %d, more %d", len(tot.Shadows), tot.ShadowsMore)
+	}
+	fs := tot.Findings()
+	if last := fs[len(fs)-1]; last.Code != findings.ToolShadowing || !strings.HasPrefix(last.Message, "44 more pairs") {
+		t.Errorf("last finding: %+v", last)
 	}
 }

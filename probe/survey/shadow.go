@@ -15,6 +15,9 @@ import (
 // name order of the servers probed).
 const maxShadowServers = 200
 
+// maxShadowFindings bounds the pairs said of one config.
+const maxShadowFindings = 100
+
 // shadowing gathers, per host config, the tools of its servers as they
 // end, to check them together once every server is done.
 type shadowing struct {
@@ -69,7 +72,13 @@ func (s *shadowing) findings() []ConfigFinding {
 	for _, n := range names {
 		servers := s.configs[n]
 		sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
-		for _, sh := range budget.Shadows(servers) {
+		all := budget.Shadows(servers)
+		for i, sh := range all {
+			if i == maxShadowFindings {
+				out = append(out, ConfigFinding{Config: n, Finding: findings.New(findings.ToolShadowing,
+					"%d more pairs of tools of different servers shadow each other, past the %d listed", len(all)-i, i)})
+				break
+			}
 			out = append(out, ConfigFinding{Config: n, Finding: sh.Finding()})
 		}
 	}
