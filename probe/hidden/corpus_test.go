@@ -160,6 +160,16 @@ func TestCorpusRate(t *testing.T) {
 	if !strings.Contains(string(b), got) {
 		t.Errorf("docs/reference.md does not state the measured figures %q", got)
 	}
+	n := map[Kind]int{}
+	for _, c := range corpus {
+		for _, f := range Fields(c.Tool) {
+			n[f.Kind]++
+		}
+	}
+	fields := fmt.Sprintf("%d titles, %d descriptions, %d parameter names and %d values", n[KindTitle], n[KindDescription], n[KindParamName], n[KindValue])
+	if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), fields) {
+		t.Errorf("docs/reference.md does not state the corpus's fields %q", fields)
+	}
 }
 
 // mustJSON is v as JSON, for tests.
