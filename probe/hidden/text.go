@@ -70,9 +70,9 @@ func (n norm) at(byteOff int) int {
 // excerpt is the matched span of the original text, with a little
 // context, whitespace runs shown as one space, quoted.
 func (n norm) excerpt(orig []rune, a, b int) string {
-	const ctx = 24
+	const before, after = 24, 48 // what follows says where it goes
 	s, e := n.at(a), n.at(b-1)+1
-	s0, e0 := max(0, s-ctx), min(len(orig), e+ctx)
+	s0, e0 := max(0, s-before), min(len(orig), e+after)
 	out := strings.Join(strings.Fields(string(orig[s0:e0])), " ")
 	if s0 > 0 {
 		out = "…" + out
