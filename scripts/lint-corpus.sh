@@ -28,9 +28,14 @@ export GITHUB_PERSONAL_ACCESS_TOKEN=dummy SLACK_BOT_TOKEN=xoxb-dummy SLACK_TEAM_
   SUPABASE_ACCESS_TOKEN=sbp_dummy HEROKU_API_KEY=dummy NOTION_TOKEN=dummy \
   SENTRY_ACCESS_TOKEN=dummy STRIPE_SECRET_KEY=sk_test_dummy PRIVATE_APP_ACCESS_TOKEN=dummy \
   MYSQL_HOST=127.0.0.1 MYSQL_PORT=1 MYSQL_USER=none MYSQL_DB=none \
+  MCP_MODE=stdio FIGMA_API_KEY=dummy API_TOKEN=dummy CIRCLECI_TOKEN=dummy NEON_API_KEY=dummy \
+  PINECONE_API_KEY=dummy APIFY_TOKEN=dummy API_KEY=dummy LARA_ACCESS_KEY_ID=dummy LARA_ACCESS_KEY_SECRET=dummy \
   PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-# package | command (from node_modules/.bin) | arguments
+# package | command (from node_modules/.bin) | arguments. Tried and left out, since they do not
+# list tools without a working service or key: @modelcontextprotocol/server-redis,
+# @supabase/mcp-server-supabase, @heroku/mcp-server, @stripe/mcp, @cloudflare/mcp-server-cloudflare,
+# @benborla29/mcp-server-mysql, @apify/actors-mcp-server, @21st-dev/magic, @railway/mcp-server.
 servers=(
   "@modelcontextprotocol/server-everything|mcp-server-everything|"
   "@modelcontextprotocol/server-filesystem|mcp-server-filesystem|/tmp"
@@ -43,27 +48,33 @@ servers=(
   "@modelcontextprotocol/server-google-maps|mcp-server-google-maps|"
   "@modelcontextprotocol/server-puppeteer|mcp-server-puppeteer|"
   "@modelcontextprotocol/server-postgres|mcp-server-postgres|postgresql://127.0.0.1:1/none"
-  "@modelcontextprotocol/server-redis|mcp-server-redis|redis://127.0.0.1:1"
   "@playwright/mcp|playwright-mcp|"
   "chrome-devtools-mcp|chrome-devtools-mcp|"
   "@notionhq/notion-mcp-server|notion-mcp-server|"
   "@upstash/context7-mcp|context7-mcp|"
   "firecrawl-mcp|firecrawl-mcp|"
-  "@supabase/mcp-server-supabase|mcp-server-supabase|"
   "mcp-server-kubernetes|mcp-server-kubernetes|"
   "@browsermcp/mcp|mcp-server-browsermcp|"
   "tavily-mcp|tavily-mcp|"
-  "@heroku/mcp-server|heroku-mcp-server|"
   "exa-mcp-server|exa-mcp-server|"
   "@azure/mcp|azmcp|server start"
   "@sentry/mcp-server|sentry-mcp|--access-token=dummy"
-  "@stripe/mcp|mcp|--tools=all --api-key=sk_test_dummy"
   "mongodb-mcp-server|mongodb-mcp-server|"
-  "@cloudflare/mcp-server-cloudflare|mcp-server-cloudflare|run dummy"
   "@hubspot/mcp-server|mcp-hubspot|"
   "@wonderwhy-er/desktop-commander|desktop-commander|"
   "@agentdeskai/browser-tools-mcp|browser-tools-mcp|"
-  "@benborla29/mcp-server-mysql|mcp-server-mysql|"
+  "n8n-mcp|n8n-mcp|"
+  "@openbnb/mcp-server-airbnb|mcp-server-airbnb|"
+  "figma-developer-mcp|figma-developer-mcp|--stdio"
+  "@executeautomation/playwright-mcp-server|playwright-mcp-server|"
+  "@kimtaeyoon83/mcp-server-youtube-transcript|mcp-server-youtube-transcript|"
+  "mcp-server-code-runner|mcp-server-code-runner|"
+  "@brightdata/mcp|mcp|"
+  "@circleci/mcp-server-circleci|mcp-server-circleci|"
+  "@neondatabase/mcp-server-neon|mcp-server-neon|start dummy"
+  "@pinecone-database/mcp|pinecone-mcp|"
+  "@shopify/dev-mcp|shopify-dev-mcp|"
+  "@translated/lara-mcp|lara-mcp|"
 )
 # capture SOURCE FILE DIR COMMAND ARGS…: one server's tools into FILE.
 capture() {
