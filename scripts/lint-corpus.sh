@@ -5,7 +5,7 @@
 # their tools without a working key), and its tools/list captured with
 # `mcpprobe wire --json`. Each file keeps the source package@version and,
 # per tool, only what the lint reads: name, title, annotations.title,
-# description and inputSchema. A server that does not start is skipped,
+# description and inputSchema, one tool a line. A server that does not start is skipped,
 # and said so on stderr.
 #
 #   scripts/lint-corpus.sh [SCRATCH]      # SCRATCH defaults to a new temporary folder
@@ -87,7 +87,8 @@ capture() {
   fi
   jq --arg src "$src" '{source: $src, tools: [.wire.tools[] |
       {name, title, annotations: (if .annotations.title then {title: .annotations.title} else null end), description, inputSchema}
-      | with_entries(select(.value != null))]}' <<<"$json" >"$out/$file.json"
+      | with_entries(select(.value != null))]}' <<<"$json" |
+    jq -r '"{\"source\": \(.source | tojson), \"tools\": [", (.tools | map(tojson) | join(",\n")), "]}"' >"$out/$file.json"
   echo "$src: $(jq '.tools | length' "$out/$file.json") tools"
 }
 
