@@ -70,4 +70,19 @@ func TestConfigAllShadowing(t *testing.T) {
 		!strings.Contains(r.stderr, "`read_file` of server `files`") {
 		t.Errorf("survey stderr: %d tool-shadowing, want 1 naming both:\n%s", n, r.stderr)
 	}
+
+	// Tool names are the servers' text: what survey says of them on
+	// stderr is escaped.
+	hostile := map[string]any{
+		"a": map[string]any{"command": bin.raw, "args": []string{"-tool-names", "\x1b[31mread_file"}},
+		"b": map[string]any{"command": bin.raw, "args": []string{"-tool-names", "\x1b[31mread_fi1e"}},
+	}
+	b, _ = json.Marshal(map[string]any{"mcpServers": hostile})
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = mcpprobe(t, "survey", cfg, "-o", filepath.Join(t.TempDir(), "r.jsonl"))
+	if !strings.Contains(r.stderr, "tool-shadowing") || strings.Contains(r.stderr, "\x1b") {
+		t.Errorf("survey stderr, hostile names: %q", r.stderr)
+	}
 }
