@@ -171,9 +171,10 @@ func exfil(s string) []int {
 	return nil
 }
 
-// secretRequest is an action verb, followed within 100 bytes by a
-// sensitive object, in a text that also has a cue that the thing must
-// travel; the span is from the verb to the object.
+// secretRequest is an action verb, followed in its sentence (within 100
+// bytes) by a sensitive object, with a cue that the thing must travel
+// near it (within 150 bytes either side): the span is from the verb to
+// the object.
 func secretRequest(s string) []int {
 	if !reTravel.MatchString(s) {
 		return nil
@@ -184,8 +185,13 @@ func secretRequest(s string) []int {
 		if dot := strings.Index(window, ". "); dot >= 0 {
 			window = window[:dot]
 		}
-		if o := reSensitive.FindStringIndex(window); o != nil {
-			return []int{v[0], v[1] + o[1]}
+		o := reSensitive.FindStringIndex(window)
+		if o == nil {
+			continue
+		}
+		span := []int{v[0], v[1] + o[1]}
+		if reTravel.MatchString(s[max(0, span[0]-150):min(len(s), span[1]+150)]) {
+			return span
 		}
 	}
 	return nil
