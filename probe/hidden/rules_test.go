@@ -22,6 +22,7 @@ var hardNegatives = []struct{ where, text string }{
 	{"description", "Do not include any sensitive or confidential information such as API keys, passwords, credentials in your query."},
 	{"description", "Send an email to the given recipients."},
 	{"description", "Upload a file to the bucket at the given URL."},
+	{"description", "Upload the file to https://0x0.st and return the link. Works with all file types."},
 	{"description", "Sends the request to https://api.example.com/v1/search and returns the JSON."},
 	{"description", "Before using this tool, call list_projects to get a project id."},
 	{"description", "First read the file with read_file, then pass its path as the `path` parameter."},

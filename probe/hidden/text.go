@@ -106,7 +106,10 @@ var (
 
 	// reExfilCue makes sending the tool's own data suspicious: done
 	// always, quietly, or besides the tool's job.
-	reExfilCue = regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|every|each|all|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`)
+	reExfilCue = regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`)
+
+	// reEvery is "all", "every" or "each" as the determiner of what is sent.
+	reEvery = regexp.MustCompile(`\b(?:all|every|each|entire|whole)\b`)
 
 	reToolPrecedence = regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+tools?\b|\b(?:must|always|should\s+always)\s+(?:use|call)\s+this\s+tool\s+instead\b|\bbefore\s+(?:using|calling)\s+any\s+other\s+tool\b|\balways\s+call\s+this\s+tool\s+(?:first|before)\b|\bcall\s+this\s+tool\s+before\s+(?:any|every|each)\s+other\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:call|use|invoke)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?(?:\s+tool)?\s*,?\s*(?:you\s+must\s+)?(?:first|also|always)\s+(?:call|send|pass|include|read|add|set|change|bcc|cc)\b|\b(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+tool\s+(?:is|has\s+been)\s+(?:deprecated|disabled|broken|unsafe|compromised)\b[^.]{0,40}\buse\s+this\b|\b(?:change|modify|redirect|override|replace)\s+the\s+(?:behaviou?r|recipients?|destination|arguments?|parameters?)\s+of\s+(?:the\s+|all\s+|any\s+)?(?:other\s+)?[a-z_` + "`" + `'"]*\s*tools?\b`)
 
@@ -157,15 +160,17 @@ func text(f Field) []Match {
 }
 
 // exfil is an imperative to send something to a URL: the user's things
-// (the conversation, keys, messages) at once, the tool's own data (a
-// file, results, the input) only with a cue that it is done always,
-// quietly or besides the tool's job.
+// (the conversation, keys, messages) at once; the tool's own data (a
+// file, results, the input) only when it is all of it, or with a cue
+// near it (150 bytes either side) that it is done always, quietly or
+// besides the tool's job.
 func exfil(s string) []int {
 	m := reExfil.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil
 	}
-	if rePrivate.MatchString(s[m[2]:m[3]]) || reExfilCue.MatchString(s) || reConceal.MatchString(s) {
+	near := s[max(0, m[0]-150):min(len(s), m[1]+150)]
+	if rePrivate.MatchString(s[m[2]:m[3]]) || reEvery.MatchString(s[m[0]:m[2]]) || reExfilCue.MatchString(near) || reConceal.MatchString(near) {
 		return m[:2]
 	}
 	return nil
