@@ -41,6 +41,7 @@ var hardNegatives = []struct{ where, text string }{
 	{"description", "The token returned as nextPageToken by the previous call."},
 	{"description", "First choose a workflow with list_workflows. " + strings.Repeat("Workflows run on a schedule or a webhook. ", 5) + "Use get_node to get credentials metadata for a node."},
 	{"default", "Summarize the page in three sentences"},
+	{"default", "Summarize the page. Do not include ads or navigation."},
 	{"default", "https://api.github.com"},
 	{"enum", "read_only"},
 	{"enum", "Ask the user before each step"},

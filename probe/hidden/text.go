@@ -116,6 +116,11 @@ var (
 	// reAddressed marks a sentence addressed to the model, for values.
 	reAddressed = regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|other\s+tools?|the\s+assistant|the\s+model)\b`)
 
+	// reValueObject is what an instruction in a value is about, beyond
+	// the value's own job: the user, other tools, files, secrets, URLs,
+	// the model's instructions or the user's approval.
+	reValueObject = regexp.MustCompile(`\b(?:the\s+user|user's|other\s+tools?|this\s+tool|tools?|conversation|files?|secrets?|keys?|tokens?|passwords?|credentials?|instructions?|system\s+prompt|confirm(?:ation)?|approval|permission)\b|https?://|~/`)
+
 	reBase64 = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
 )
 
@@ -148,7 +153,7 @@ func text(f Field) []Match {
 	add(ExfilURL, exfil(n.s), "")
 	add(ToolPrecedence, reToolPrecedence.FindStringIndex(n.s), "")
 	if f.Kind == KindValue {
-		if words := len(strings.Fields(n.s)); words >= 6 {
+		if words := len(strings.Fields(n.s)); words >= 6 && reValueObject.MatchString(n.s) {
 			add(ValueInstruction, reAddressed.FindStringIndex(n.s), "")
 		}
 	}
