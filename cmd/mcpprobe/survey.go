@@ -70,6 +70,12 @@ func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
 	}
 	// The totals are for a person at a terminal; a pipeline gets nothing
 	// on stderr but what needs its attention: ids the input gave twice.
+	// What only a host config as a whole shows (tools of two of its
+	// servers that shadow each other) has no record of its own: it is said
+	// here, always, since it needs a person's attention.
+	for _, f := range res.Shadowing {
+		fmt.Fprintf(errw, "mcpprobe: survey: %s: %s %s: %s\n", reports.Escape(f.Config), f.Severity, f.Code, reports.Escape(f.Message))
+	}
 	if st.On() {
 		fmt.Fprintf(errw, "mcpprobe: survey: %s\n", res.Describe())
 	} else if res.Dup > 0 {

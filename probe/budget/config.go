@@ -11,10 +11,13 @@ import (
 // ServerTools is what the sum of a whole host config reads of one server:
 // its tool names and what its definitions cost.
 type ServerTools struct {
-	Name   string   // the server's name in the config
-	Tools  []string // the tools the config shows (after Filtered)
-	Tokens int      // the tools array's tokens as sent (Result.Tokens.Total)
-	Bytes  int      // the tools/list pages' bytes
+	Name  string   // the server's name in the config
+	Tools []string // the tools the config shows (after Filtered)
+	// Descriptions are the Tools' descriptions, in the same order (for
+	// the shadowing check's same-job rule); nil is none known.
+	Descriptions []string
+	Tokens       int // the tools array's tokens as sent (Result.Tokens.Total)
+	Bytes        int // the tools/list pages' bytes
 	// Hosts is what each host pays for the server (Result.HostTokens), by
 	// host id; a host missing here is paid Tokens.
 	Hosts map[string]HostTokens
@@ -30,7 +33,12 @@ type Totals struct {
 	Tokens  int // the tools arrays as sent, added up
 	// Collisions are tool names listed by more than one server.
 	Collisions []Collision
-	Hosts      []HostTotal
+	// Shadows are pairs of tools of two servers a model can mistake for
+	// each other (confusable names, one edit apart, the same job).
+	Shadows []Shadow
+	// ShadowsMore counts the pairs past the first 100, not listed.
+	ShadowsMore int
+	Hosts       []HostTotal
 }
 
 // Collision is one name several tools share.
@@ -92,6 +100,7 @@ func Sum(servers []ServerTools, hs []hosts.Host) Totals {
 		}
 	}
 	t.Collisions = collisions(order, byName, true)
+	t.Shadows, t.ShadowsMore = capShadows(shadows(servers))
 	for _, h := range hs {
 		ht := HostTotal{Host: h, ToolSearch: "unknown"}
 		for _, s := range servers {
@@ -182,6 +191,12 @@ func (t Totals) Findings() []findings.Finding {
 	for _, c := range t.Collisions {
 		out = append(out, findings.New(findings.ToolNameCollision, "%s is a tool of %s: a host that does not prefix tool names offers the model two tools of one name",
 			code(c.Name), serversOf(c)).About(c.Name))
+	}
+	for _, s := range t.Shadows {
+		out = append(out, s.Finding())
+	}
+	if t.ShadowsMore > 0 {
+		out = append(out, findings.New(findings.ToolShadowing, "%d more pairs of tools of different servers shadow each other, past the %d listed", t.ShadowsMore, maxShadows))
 	}
 	for _, ht := range t.Hosts {
 		h := ht.Host

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/tidwall/gjson"
 )
 
 // Single is one server's result: a *wire.Result, *budget.Result or
@@ -154,9 +155,10 @@ func (r *Result) Tools() []budget.ServerTools {
 		}
 		f := Filter(s.Config)
 		if c != nil {
-			for _, t := range wire.Tools(c) {
+			for i, t := range wire.Tools(c) {
 				if f.Keeps(t.Name) {
 					st.Tools = append(st.Tools, t.Name)
+					st.Descriptions = append(st.Descriptions, gjson.GetBytes(c.Tools.Items[i], "description").String())
 				} else {
 					st.Filtered = append(st.Filtered, t.Name)
 				}

@@ -120,6 +120,7 @@ const (
 	ToolNameOverLimit
 	ToolSearchDeferral
 	ConfigServerFailed
+	ToolShadowing
 
 	// lint
 	HiddenChars
@@ -130,6 +131,8 @@ const (
 	SDKBounds
 	CredentialParam
 	EmptyDescription
+	ModelInstruction
+	TitleMismatch
 
 	// faults
 	IgnoresSigterm
@@ -205,6 +208,8 @@ const (
 	moreCall       = "mcpprobe-call-read-and-prompt"
 	// budget --config FILE --all
 	moreWholeConfig = "a-whole-host-config"
+	// the hidden-content lint (probe/hidden)
+	moreHidden = "hidden-content"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -271,6 +276,7 @@ var defs = []Def{
 	{Code: ToolNameOverLimit, Name: "tool-name-over-limit", Severity: Warning, Also: []Severity{Error}, Origin: OriginBudget, Title: "`--config FILE --all`: a tool's full name on a host (its prefix applied) is over the host's length limit or has characters it refuses; an error where the host leaves the tool out or the request fails, a warning where it shortens the name", More: moreWholeConfig},
 	{Code: ToolSearchDeferral, Name: "tool-search-deferral", Severity: Info, Origin: OriginBudget, Title: "`--config FILE --all`: at the file's total size of tool definitions, the host defers the tools behind a tool search (the model sees them only after a search)", More: moreWholeConfig},
 	{Code: ConfigServerFailed, Name: "config-server-failed", Severity: Error, Origin: OriginBudget, Title: "`--config FILE --all`: a server of the file could not be probed (or read as written); its row says what happened, what was received and what to try", More: moreWholeConfig},
+	{Code: ToolShadowing, Name: "tool-shadowing", Severity: Warning, Origin: OriginBudget, Title: "`--config FILE --all`: tools of two servers whose names a model can mistake for each other (confusable characters such as `read_fi1e` and `read_file`, or one edit apart on short names), or whose descriptions claim the same job (most of their content words shared); names both servers", More: moreWholeConfig},
 
 	{Code: HiddenChars, Name: "hidden-chars", Severity: Error, Origin: OriginLint, Title: "control, bidirectional, zero-width or tag characters, or ANSI sequences, in a name, title, description, property description, prompt or the instructions"},
 	{Code: Injection, Name: "injection", Severity: Error, Origin: OriginLint, Title: "text addressing the model to override other tools or hide itself (`<IMPORTANT>`, \"ignore previous instructions\", \"do not tell the user\", …)"},
@@ -280,6 +286,8 @@ var defs = []Def{
 	{Code: SDKBounds, Name: "sdk-bounds", Severity: Warning, Origin: OriginLint, Title: "an integer bounded only by ±9007199254740991 (zod's default), with the documented range if the description gives one"},
 	{Code: CredentialParam, Name: "credential-param", Severity: Warning, Origin: OriginLint, Title: "a parameter named like a credential (api key, token, password, secret…)"},
 	{Code: EmptyDescription, Name: "empty-description", Severity: Warning, Also: []Severity{Info}, Origin: OriginLint, Title: "a missing or empty description: a warning on a tool, info on a prompt"},
+	{Code: ModelInstruction, Name: "model-instruction", Severity: Error, Origin: OriginLint, Title: "an instruction addressed to the model in a description, default, enum value, parameter name or base64 run: to read or pass a secret or a private file (`~/.ssh`, `mcp.json`, `.env`, tokens, keys) with a cue that it must travel, to send data to a URL, to take other tools' place, or a value or name that is a sentence to the model; the finding names the rule and quotes what it matched", More: moreHidden},
+	{Code: TitleMismatch, Name: "title-mismatch", Severity: Warning, Origin: OriginLint, Title: "a tool title (what a host shows the user) that shares no content word with its description and name (what the model reads)", More: moreHidden},
 
 	{Code: IgnoresSigterm, Name: "ignores-sigterm", Severity: Warning, Origin: OriginFaults, Title: "sent SIGTERM with its stdin still open, the server outlived `--grace`: only SIGKILL ends it", More: moreFaults},
 	{Code: RestartFailed, Name: "restart-failed", Severity: Warning, Origin: OriginFaults, Title: "restarted after its connection dropped (`faults --restart`, `report --faults`), the server did not come back: it would not start again, or not answer its handshake", More: moreFaults},

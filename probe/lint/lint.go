@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/hidden"
 	"github.com/tidwall/gjson"
 )
 
@@ -108,16 +109,32 @@ func Check(c *probe.Capture) []probe.Finding {
 		f := []field{{"instructions", *c.Instructions}}
 		l.hiddenChars("", f)
 		l.injection("", f)
+		l.hiddenContent("", hidden.ScanText("instructions", *c.Instructions))
 	}
 	return l.out
 }
 
 type linter struct {
 	out []probe.Finding
+	// fired are the (code, tool, path) the classic hidden-chars and
+	// injection rules reported, so that the hidden-content rules do not
+	// say it twice.
+	fired map[string]bool
 }
 
 func (l *linter) add(code findings.Code, tool, format string, args ...any) {
 	l.out = append(l.out, findings.New(code, format, args...).About(tool))
+}
+
+func (l *linter) fire(code findings.Code, tool, path string) {
+	if l.fired == nil {
+		l.fired = map[string]bool{}
+	}
+	l.fired[fmt.Sprint(code, "\x00", tool, "\x00", path)] = true
+}
+
+func (l *linter) hasFired(code findings.Code, tool, path string) bool {
+	return l.fired[fmt.Sprint(code, "\x00", tool, "\x00", path)]
 }
 
 // addAt is add at a severity other than the code's own, one the registry
@@ -191,6 +208,7 @@ func (l *linter) tool(i int, t gjson.Result, counts map[string]int, reported map
 	}
 	l.hiddenChars(name, stringAt(nil, "name", nameV), fs)
 	l.injection(name, fs)
+	l.hiddenContent(name, hidden.Scan(t))
 
 	// 6. bad-name, duplicate-name
 	if why := badName(nameV); why != "" {
@@ -224,6 +242,9 @@ func (l *linter) prompt(p gjson.Result) {
 	}
 	l.hiddenChars(tool, stringAt(nil, "name", p.Get("name")), fs)
 	l.injection(tool, fs)
+	for _, f := range fs {
+		l.hiddenContent(tool, hidden.ScanText(f.path, f.text))
+	}
 	if why := emptyText(p.Get("description")); why != "" {
 		l.addAt(findings.Info, findings.EmptyDescription, tool, "%s; a person picking a prompt sees only its name.", why)
 	}
@@ -557,6 +578,7 @@ func (l *linter) hiddenChars(tool string, groups ...[]field) {
 			if len(occs) == 0 {
 				continue
 			}
+			l.fire(findings.HiddenChars, tool, f.path)
 			const why = "a model reads them, a person reviewing the server does not see them."
 			if len(occs) == 1 && occs[0].n == 1 {
 				l.add(findings.HiddenChars, tool, "%s contains %s at char %d; a model reads it, a person reviewing the server does not see it.", f.path, occs[0].what, occs[0].at)
@@ -582,7 +604,7 @@ var injectionPhrases = []string{
 	"disregard previous", "disregard all previous",
 	"do not tell the user", "don't tell the user", "don’t tell the user",
 	"do not mention this", "don't mention this", "don’t mention this",
-	"without telling the user", "instead of using", "before using any other tool",
+	"without telling the user", "before using any other tool",
 	"always call this tool first", "you must use this tool instead", "system prompt",
 }
 
@@ -681,6 +703,7 @@ func (l *linter) injection(tool string, fs []field) {
 		if len(ms) == 0 {
 			continue
 		}
+		l.fire(findings.Injection, tool, f.path)
 		more := ""
 		switch len(ms) {
 		case 1:
@@ -767,4 +790,52 @@ func badName(v gjson.Result) string {
 		at++
 	}
 	return strings.Join(why, " and ")
+}
+
+// --- hidden content (probe/hidden)
+
+// hiddenContent reports the hidden-content rules' matches: one finding
+// per code and field, naming every rule that matched there, except where
+// the classic hidden-chars or injection rule has said it of that field.
+func (l *linter) hiddenContent(tool string, ms []hidden.Match) {
+	type key struct {
+		code findings.Code
+		path string
+	}
+	var order []key
+	by := map[key][]hidden.Match{}
+	for _, m := range ms {
+		r, _ := hidden.RuleByName(m.Rule)
+		k := key{r.Code, m.Path}
+		// The classic injection phrases include the strongest
+		// tool-precedence ones: a field they fired on is said once.
+		if l.hasFired(r.Code, tool, m.Path) || m.Rule == hidden.ToolPrecedence && l.hasFired(findings.Injection, tool, m.Path) {
+			continue
+		}
+		// A description in $defs is the classic rules' where it is
+		// referenced, under the path through the reference.
+		if (r.Code == findings.HiddenChars || r.Code == findings.Injection) && inDefs(m.Path) && strings.HasSuffix(m.Path, ".description") {
+			continue
+		}
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], m)
+	}
+	for _, k := range order {
+		group := by[k]
+		msgs := make([]string, 0, 3)
+		for j, m := range group {
+			if j == 3 {
+				msgs = append(msgs, fmt.Sprintf("and %d more", len(group)-3))
+				break
+			}
+			msgs = append(msgs, m.Message())
+		}
+		l.add(k.code, tool, "%s.", strings.Join(msgs, "; "))
+	}
+}
+
+func inDefs(path string) bool {
+	return strings.Contains(path, ".$defs") || strings.Contains(path, ".definitions")
 }

@@ -35,6 +35,10 @@ type Entry struct {
 	// Filter is a host config's include/exclude tool lists for the
 	// server: what the host pays leaves those tools out.
 	Filter budget.ToolFilter
+	// Config and Server, for an entry of a host config: the file (as
+	// Source names it) and the server's name there. The servers of one
+	// config are checked together for tools that shadow each other.
+	Config, Server string
 }
 
 // MaxLine bounds one line of a JSON-lines input, and MaxDocument a whole
@@ -174,7 +178,7 @@ func readConfig(path, name string, yield func(Entry) error) error {
 	}
 	for _, s := range servers {
 		e := Entry{ID: name + "#" + s.Name, Source: name, Target: s.Target,
-			Filter: budget.ToolFilter{Include: s.IncludeTools, Exclude: s.ExcludeTools}}
+			Filter: budget.ToolFilter{Include: s.IncludeTools, Exclude: s.ExcludeTools}, Config: name, Server: s.Name}
 		if s.Err != nil {
 			e.Cause, e.Err = CauseEntry, s.Err.Error()
 			if strings.Contains(e.Err, "not set in the environment") || strings.Contains(e.Err, "prompt for a value") {

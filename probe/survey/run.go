@@ -85,6 +85,9 @@ type Options struct {
 	// safe for concurrent use (Output.Write is).
 	emit func(*Record) error
 
+	// shadow gathers each host config's servers' tools (Run sets it).
+	shadow *shadowing
+
 	// analysing bounds the budgets worked out at once (Run sets it): a
 	// budget is CPU work whose memory follows what the server sent, so
 	// --jobs of them at once on fewer cores only multiply the memory.
@@ -107,10 +110,21 @@ type Result struct {
 	// Duplicates are ids the input gave twice (the first was probed),
 	// the first few of them.
 	Duplicates []string
+	// Shadowing are the tool-shadowing findings of each host config read
+	// whole: tools of two of its servers that a model can mistake for
+	// each other. Servers skipped (--resume, other shards) are not in it.
+	Shadowing []ConfigFinding
 }
 
-// Findings: a survey's findings are in its records, one server each.
-func (r *Result) Findings() []findings.Finding { return nil }
+// Findings: a survey's findings are in its records, one server each,
+// but for those of a host config as a whole (Shadowing).
+func (r *Result) Findings() []findings.Finding {
+	var out []findings.Finding
+	for _, f := range r.Shadowing {
+		out = append(out, f.Finding)
+	}
+	return out
+}
 
 // Counts are the run's totals, by name.
 func (r *Result) Counts() map[string]int {
@@ -229,6 +243,7 @@ func (o *Options) open(digest string) (*Output, error) {
 
 func (o Options) run(ctx context.Context, digest string) (*Result, error) {
 	o.analysing = make(chan struct{}, min(o.Jobs, runtime.GOMAXPROCS(0)))
+	o.shadow = &shadowing{configs: map[string][]budget.ServerTools{}}
 	res := &Result{Digest: digest}
 	if o.Progress != nil {
 		// The input is read twice, the first time for its size only: an
@@ -317,6 +332,7 @@ func (o Options) run(ctx context.Context, digest string) (*Result, error) {
 	if ctx.Err() != nil {
 		return res, ErrInterrupted
 	}
+	res.Shadowing = o.shadow.findings()
 	return res, nil
 }
 
@@ -406,6 +422,7 @@ func (o Options) probe(ctx context.Context, digest string, e Entry) *Record {
 		return rec
 	}
 	rec.Budget = summarizeBudget(b)
+	o.shadow.add(e, w.Capture)
 	all := b.Findings()
 	all = append(all, o.extras(pctx, spec, rec)...)
 	if ctx.Err() != nil {

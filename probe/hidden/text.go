@@ -1,0 +1,296 @@
+package hidden
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// norm is a field's text as the text rules read it: hidden characters
+// dropped (so that they cannot break up a phrase), curly quotes made
+// straight, letters lowered, each whitespace run one space. runeAt maps
+// each byte of s back to the rune offset in the field.
+type norm struct {
+	s      string
+	runeAt []int
+}
+
+func normalize(text string) norm {
+	var b strings.Builder
+	var at []int
+	space := false
+	i := 0
+	for _, r := range text {
+		here := i
+		i++
+		switch {
+		case charRule(r) != "":
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			at = append(at, here)
+			space = false
+		}
+		switch r {
+		case '\u2018', '\u2019', '\u02bc':
+			r = '\''
+		case '\u201c', '\u201d':
+			r = '"'
+		}
+		r = unicode.ToLower(r)
+		n := utf8.RuneLen(r)
+		if n < 0 {
+			n = 3 // utf8.RuneError as written
+		}
+		b.WriteRune(r)
+		for k := 0; k < n; k++ {
+			at = append(at, here)
+		}
+	}
+	return norm{b.String(), at}
+}
+
+func (n norm) at(byteOff int) int {
+	if byteOff < len(n.runeAt) {
+		return n.runeAt[byteOff]
+	}
+	if len(n.runeAt) == 0 {
+		return 0
+	}
+	return n.runeAt[len(n.runeAt)-1] + 1
+}
+
+// excerpt is the matched span of the original text, with a little
+// context, whitespace runs shown as one space, quoted.
+func (n norm) excerpt(orig []rune, a, b int) string {
+	const before, after = 24, 48 // what follows says where it goes
+	s, e := n.at(a), n.at(b-1)+1
+	s0, e0 := max(0, s-before), min(len(orig), e+after)
+	out := strings.Join(strings.Fields(string(orig[s0:e0])), " ")
+	if s0 > 0 {
+		out = "…" + out
+	}
+	if e0 < len(orig) {
+		out += "…"
+	}
+	return quote(out, 120)
+}
+
+var (
+	reOverride = regexp.MustCompile(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s*(?:instructions?|prompts?|rules?|messages?|directions?)?\b|\b(?:ignore|disregard)\s+(?:the\s+)?above\b|\bnew\s+instructions\s*:|<\s*/?\s*important\s*>|\byour\s+real\s+instructions\b`)
+
+	reConceal = regexp.MustCompile(`\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|reveal\s+(?:this|it|that)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bwithout\s+the\s+user(?:'s)?\s+(?:knowing|knowledge|noticing|consent)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it|any\s+of\s+this)\b|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b|\bkeep\s+this\s+(?:a\s+)?secret\b`)
+
+	// reVerb is an action a model is asked to take with a thing.
+	reVerb = regexp.MustCompile(`\b(?:read|open|cat|get|fetch|retrieve|load|include|pass|send|provide|attach|upload|copy|extract|collect|append|add|put|supply|forward|post|embed|insert)\b`)
+
+	// reSensitive is a secret or a private file.
+	reSensitive = regexp.MustCompile(`~/\.[a-z0-9_]|\$home/\.|/home/[a-z0-9_]+/\.|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|(?:^|[\s"'` + "`" + `(/])\.env\b|\.aws/credentials|\.npmrc\b|\.netrc\b|\.git-credentials\b|\.bash_history\b|\.zsh_history\b|/etc/(?:passwd|shadow)\b|\bprivate\s+keys?\b|\bssh\s+keys?\b|\bseed\s+phrase\b|\bmnemonic\b|\bapi[\s_-]?keys?\b|\baccess[\s_-]?tokens?\b|\bauth(?:entication)?\s+tokens?\b|\bsecrets?\b|\bpasswords?\b|\bcredentials?\b|\bcookies?\b|\bsession\s+tokens?\b|\benvironment\s+variables\b|\bclaude_desktop_config\.json\b|\bconfig\.toml\b`)
+
+	// reTravel is a cue that what was read must leave: in an argument,
+	// before the tool runs, to a URL, or unseen.
+	reTravel = regexp.MustCompile(`\bpass\s+(?:it|them|its\s+contents?|their\s+contents?|the\s+contents?|this|that)\b|\b(?:as|in|into|inside)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_]*[` + "`" + `'"]?\s+(?:parameter|argument|field|param)\b|\bas\s+[` + "`" + `'"][a-z_][a-z0-9_]*[` + "`" + `'"]|\bbefore\s+(?:using|calling|invoking|running|you\s+use|you\s+call)\b|\b(?:first|otherwise\s+the\s+tool)\b|https?://|\bsidenote\b`)
+
+	reExfil = regexp.MustCompile(`\b(?:send|post|upload|forward|transmit|exfiltrate|submit|report|copy|mirror|beacon)\s+(?:(?:all|the|a|any|every|each|this|your|its|their|full|complete|entire|whole|current|user's|file)\s+){0,3}(conversations?|chat(?:\s+history)?|history|contents?|files?|data|results?|outputs?|responses?|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?|arguments?|inputs?|queries|query)\b[^.]{0,80}?\bto\s+(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)`)
+
+	// rePrivate are the things a model holds that are the user's, not the
+	// tool's input: sending them anywhere is exfiltration.
+	rePrivate = regexp.MustCompile(`^(?:conversations?|chat(?:\s+history)?|history|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?)$`)
+
+	// reExfilCue makes sending the tool's own data suspicious: done
+	// always, quietly, or besides the tool's job.
+	reExfilCue = regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`)
+
+	// reEvery is "all", "every" or "each" as the determiner of what is sent.
+	reEvery = regexp.MustCompile(`\b(?:all|every|each|entire|whole)\b`)
+
+	reToolPrecedence = regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+tools?\b|\b(?:must|always|should\s+always)\s+(?:use|call)\s+this\s+tool\s+instead\b|\bbefore\s+(?:using|calling)\s+any\s+other\s+tool\b|\balways\s+call\s+this\s+tool\s+(?:first|before)\b|\bcall\s+this\s+tool\s+before\s+(?:any|every|each)\s+other\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:call|use|invoke)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?(?:\s+tool)?\s*,?\s*(?:you\s+must\s+)?(?:first|also|always)\s+(?:call|send|pass|include|read|add|set|change|bcc|cc)\b|\b(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+tool\s+(?:is|has\s+been)\s+(?:deprecated|disabled|broken|unsafe|compromised)\b[^.]{0,40}\buse\s+this\b|\b(?:change|modify|redirect|override|replace)\s+the\s+(?:behaviou?r|recipients?|destination|arguments?|parameters?)\s+of\s+(?:the\s+|all\s+|any\s+)?(?:other\s+)?[a-z_` + "`" + `'"]*\s*tools?\b`)
+
+	// reAddressed marks a sentence addressed to the model, for values.
+	reAddressed = regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|other\s+tools?|the\s+assistant|the\s+model)\b`)
+
+	// reValueObject is what an instruction in a value is about, beyond
+	// the value's own job: the user, other tools, files, secrets, URLs,
+	// the model's instructions or the user's approval.
+	reValueObject = regexp.MustCompile(`\b(?:the\s+user|user's|other\s+tools?|this\s+tool|tools?|conversation|files?|secrets?|keys?|tokens?|passwords?|credentials?|instructions?|system\s+prompt|confirm(?:ation)?|approval|permission)\b|https?://|~/`)
+
+	reBase64 = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
+)
+
+// text runs the text rules over one field.
+func text(f Field) []Match {
+	if f.Kind == KindName || f.Kind == KindTitle && len(f.Text) < 8 {
+		return nil
+	}
+	n := normalize(f.Text)
+	orig := []rune(f.Text)
+	var out []Match
+	add := func(rule string, loc []int, what string) {
+		if loc == nil {
+			return
+		}
+		if what == "" {
+			what = n.excerpt(orig, loc[0], loc[1])
+		}
+		out = append(out, Match{Rule: rule, Path: f.Path, At: n.at(loc[0]), Matched: what})
+	}
+	if f.Kind == KindParamName {
+		if loc, why := nameInstruction(f.Text); why != "" {
+			out = append(out, Match{Rule: NameInstruction, Path: f.Path, At: loc, Matched: why})
+		}
+		return out
+	}
+	add(OverridePhrase, reOverride.FindStringIndex(n.s), "")
+	add(Concealment, reConceal.FindStringIndex(n.s), "")
+	add(SecretRequest, secretRequest(n.s), "")
+	add(ExfilURL, exfil(n.s), "")
+	add(ToolPrecedence, reToolPrecedence.FindStringIndex(n.s), "")
+	if f.Kind == KindValue {
+		if words := len(strings.Fields(n.s)); words >= 6 && reValueObject.MatchString(n.s) {
+			add(ValueInstruction, reAddressed.FindStringIndex(n.s), "")
+		}
+	}
+	if loc, decoded := encoded(f.Text); loc != nil {
+		out = append(out, Match{Rule: EncodedText, Path: f.Path, At: utf8.RuneCountInString(f.Text[:loc[0]]),
+			Matched: quote(f.Text[loc[0]:loc[1]], 40) + " decodes to " + quote(decoded, 100)})
+	}
+	return out
+}
+
+// exfil is an imperative to send something to a URL: the user's things
+// (the conversation, keys, messages) at once; the tool's own data (a
+// file, results, the input) only when it is all of it, or with a cue
+// near it (150 bytes either side) that it is done always, quietly or
+// besides the tool's job.
+func exfil(s string) []int {
+	m := reExfil.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil
+	}
+	near := s[max(0, m[0]-150):min(len(s), m[1]+150)]
+	if rePrivate.MatchString(s[m[2]:m[3]]) || reEvery.MatchString(s[m[0]:m[2]]) || reExfilCue.MatchString(near) || reConceal.MatchString(near) {
+		return m[:2]
+	}
+	return nil
+}
+
+// secretRequest is an action verb, followed in its sentence (within 100
+// bytes) by a sensitive object, with a cue that the thing must travel
+// near it (within 150 bytes either side): the span is from the verb to
+// the object.
+func secretRequest(s string) []int {
+	if !reTravel.MatchString(s) {
+		return nil
+	}
+	for _, v := range reVerb.FindAllStringIndex(s, -1) {
+		end := min(len(s), v[1]+100)
+		window := s[v[1]:end]
+		if dot := strings.Index(window, ". "); dot >= 0 {
+			window = window[:dot]
+		}
+		o := reSensitive.FindStringIndex(window)
+		if o == nil {
+			continue
+		}
+		span := []int{v[0], v[1] + o[1]}
+		if reTravel.MatchString(s[max(0, span[0]-150):min(len(s), span[1]+150)]) {
+			return span
+		}
+	}
+	return nil
+}
+
+// nameWords are words that make a long parameter name an instruction.
+var nameWords = map[string]bool{
+	"ignore": true, "instruction": true, "instructions": true, "must": true, "always": true, "never": true,
+	"before": true, "secret": true, "secrets": true, "password": true, "ssh": true, "credentials": true,
+	"tell": true, "reveal": true, "mention": true, "prompt": true, "assistant": true,
+}
+
+// nameInstruction: a parameter name of spaces and several words, or of
+// five words and more with one of nameWords.
+func nameInstruction(name string) (int, string) {
+	words := splitWords(name)
+	if len(strings.Fields(name)) >= 3 {
+		return 0, quote(name, 100) + " is a sentence of " + strconv.Itoa(len(words)) + " words, not a name"
+	}
+	if len(words) >= 5 {
+		for _, w := range words {
+			if nameWords[w] {
+				return 0, quote(name, 100) + " is " + strconv.Itoa(len(words)) + " words with " + quote(w, 20) + " among them"
+			}
+		}
+	}
+	return 0, ""
+}
+
+// splitWords splits an identifier into lower-case words: separators
+// _ - . space, and camelCase.
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.' || unicode.IsSpace(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && len(cur) > 0:
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// encoded finds a base64 run that decodes to readable text of four words
+// or more; it returns the run's byte span and the text.
+func encoded(s string) ([]int, string) {
+	for _, loc := range reBase64.FindAllStringIndex(s, 20) {
+		run := s[loc[0]:loc[1]]
+		var dec []byte
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			if d, err := enc.DecodeString(run); err == nil {
+				dec = d
+				break
+			}
+		}
+		if len(dec) < 16 || !utf8.Valid(dec) {
+			continue
+		}
+		t := string(dec)
+		printable, letters := 0, 0
+		for _, r := range t {
+			if unicode.IsPrint(r) || r == '\n' {
+				printable++
+			}
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		total := utf8.RuneCountInString(t)
+		if printable*10 < total*9 || letters*2 < total || len(strings.Fields(t)) < 4 {
+			continue
+		}
+		return loc, t
+	}
+	return nil, ""
+}
