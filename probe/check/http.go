@@ -313,7 +313,7 @@ func JudgeOrigin(era string, loopback bool, x hx) Verdict {
 	case x.Status == http.StatusForbidden:
 		return hv(id, era, c, Pass, x, "Origin: "+foreignOrigin+" was answered 403")
 	case x.Status < 300 && loopback:
-		return hv(id, era, c, Fail, x, fmt.Sprintf("Origin: %s was served (HTTP %d) by a server on loopback, the DNS-rebinding case: servers MUST validate Origin and answer an invalid one 403 (where an SDK's protection is an option off by default, as the TypeScript SDK 1.x's enableDnsRebindingProtection, or checks Host only, as the Go SDK's handler without CrossOriginProtection, it has to be turned on or Origin checked in front of it)", foreignOrigin, x.Status))
+		return hv(id, era, c, Fail, x, fmt.Sprintf("Origin: %s was served (HTTP %d) by a server on loopback, the DNS-rebinding case: servers MUST validate Origin and answer an invalid one 403 (SDKs leave it to the server: the TypeScript SDK 1.x's enableDnsRebindingProtection is off by default, 2.x's createMcpHandler leaves Origin to originValidationResponse, the Go SDK's handler checks Host only unless CrossOriginProtection is set)", foreignOrigin, x.Status))
 	case x.Status < 300:
 		return hv(id, era, c, Observed, x, fmt.Sprintf("Origin: %s was served (HTTP %d) by a server not on loopback: which origins are valid is its configuration, so this fails on a loopback target only", foreignOrigin, x.Status))
 	}
