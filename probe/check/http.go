@@ -277,7 +277,9 @@ func JudgeUnknownSession(session string, x hx) Verdict {
 
 // JudgeSessionDelete judges DELETE of the session, then a request with
 // its id: a session DELETE ended MUST then get 404; a DELETE refused with
-// 405 is the MAY.
+// 405 is the MAY. A 200 or 204 says the deletion was enacted (RFC 9110
+// §9.3.5), a 202 that it was accepted only, so only the first two are
+// held to the 404.
 func JudgeSessionDelete(session string, del, after hx) Verdict {
 	const id = IDHTTPSessionDelete
 	switch {
@@ -287,6 +289,8 @@ func JudgeSessionDelete(session string, del, after hx) Verdict {
 		return unanswered(id, Legacy, sessionDelete, del)
 	case del.Status == http.StatusMethodNotAllowed:
 		return hv(id, Legacy, sessionDelete, Observed, del, "DELETE was answered 405: the server MAY refuse to let clients end sessions")
+	case del.Status == http.StatusAccepted:
+		return hv(id, Legacy, sessionDelete, Observed, del, "DELETE was answered 202, which RFC 9110 gives a deletion accepted but not yet enacted: nothing to judge after it")
 	case del.Status >= 300:
 		return hv(id, Legacy, sessionDelete, Observed, del, fmt.Sprintf("DELETE was answered HTTP %d: the session did not end, so there is nothing to judge after it", del.Status))
 	case !after.answered():
@@ -294,7 +298,7 @@ func JudgeSessionDelete(session string, del, after hx) Verdict {
 	case after.Status == http.StatusNotFound:
 		return hv(id, Legacy, sessionDelete, Pass, after, fmt.Sprintf("DELETE was answered %d, then a request with the ended session's id 404", del.Status))
 	}
-	return hv(id, Legacy, sessionDelete, Fail, after, fmt.Sprintf("DELETE was answered %d, ending the session, then a request with its id was answered HTTP %d: a server MUST answer 404 once a session is terminated", del.Status, after.Status))
+	return hv(id, Legacy, sessionDelete, Fail, after, fmt.Sprintf("DELETE was answered %d, which RFC 9110 gives a deletion enacted (the session terminated), then a request with its id was answered HTTP %d: a server MUST answer 404 once a session is terminated", del.Status, after.Status))
 }
 
 // foreignOrigin is an Origin no MCP server serves.

@@ -38,6 +38,14 @@ func httpMode(ss *dial.Session) string {
 	return ""
 }
 
+// withTransport puts the transport's verdicts after the era's protocol
+// checks, before the checks the era does not judge (grade ends with them).
+func withTransport(er *EraResult, tv []Verdict) {
+	n := len(er.Verdicts) - len(notIn(er.Era))
+	tail := append([]Verdict(nil), er.Verdicts[n:]...)
+	er.Verdicts = append(append(er.Verdicts[:n], tv...), tail...)
+}
+
 // transportNA is every transport check of the era, not applicable.
 func transportNA(era, why string) []Verdict {
 	var out []Verdict
