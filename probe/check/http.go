@@ -228,7 +228,10 @@ func JudgeSessionCharset(init hx) Verdict {
 		return notApplicable(id, Legacy, "the server issued no Mcp-Session-Id (it keeps no session)")
 	}
 	x := init
-	x.Body = []byte("Mcp-Session-Id: " + init.SessionID)
+	// The id is a credential of the session: what is shown is its length
+	// and a prefix, escaped, as the trace keeps a prefix.
+	prefix := init.SessionID[:min(len(init.SessionID), 6)]
+	x.Body = []byte(fmt.Sprintf("Mcp-Session-Id of %d bytes, %q…", len(init.SessionID), prefix))
 	for i := 0; i < len(init.SessionID); i++ {
 		if b := init.SessionID[i]; b < 0x21 || b > 0x7e {
 			return hv(id, Legacy, sessionCharset, Fail, x, fmt.Sprintf("byte %d of the %d-byte Mcp-Session-Id is 0x%02x: a session id MUST hold visible ASCII only (0x21–0x7E)", i+1, len(init.SessionID), b))

@@ -123,7 +123,7 @@ func TestWire(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	w := newWire(context.Background(), srv.URL, []string{"X-Team: eng"}, 2*time.Second)
+	w := newWire(context.Background(), srv.URL, []string{"X-Team: eng"}, 2*time.Second, false, "mcpprobe-test")
 	x := w.initializeAs(v1)
 	if x.Status != 200 || x.SessionID != "sid-1" || len(x.Events) != 2 || string(x.Msg) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
 		t.Fatalf("initialize: %+v", x)

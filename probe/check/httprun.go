@@ -20,7 +20,8 @@ func transportVerdicts(ctx context.Context, o Options, era, transport, protocol 
 	case transport != "streamable":
 		return transportNA(era, "the server speaks the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP, whose rule this is")
 	}
-	w := newWire(ctx, o.Target.URL, o.Target.Headers, o.Probe.Timeout)
+	w := newWire(ctx, o.Target.URL, o.Target.Headers, o.Probe.Timeout, o.Launch.Insecure, o.Launch.UserAgent)
+	defer w.close()
 	if era == Modern {
 		o.say("Streamable HTTP (modern)")
 		return modernTransport(w, loopbackURL(o.Target.URL), legacyServed)

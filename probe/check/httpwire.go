@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -108,13 +109,27 @@ type wire struct {
 	nextID           int
 }
 
-func newWire(ctx context.Context, u string, headers []string, timeout time.Duration) *wire {
+// newWire reaches u with the target's headers (and User-Agent), taking
+// TLS as the probe's transport does (insecure only with --insecure), and
+// following no redirect: a 3xx is an answer, and the headers, which may
+// carry a credential, go nowhere else.
+func newWire(ctx context.Context, u string, headers []string, timeout time.Duration, insecure bool, userAgent string) *wire {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
+	if userAgent != "" {
+		headers = append([]string{"User-Agent: " + userAgent}, headers...)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if insecure {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // --insecure asked for it
+	}
 	return &wire{ctx: ctx, url: u, headers: headers, timeout: timeout, nextID: 100,
-		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+		client: &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
+
+// close lets the wire's idle connections go.
+func (w *wire) close() { w.client.CloseIdleConnections() }
 
 func (w *wire) id() int { w.nextID++; return w.nextID }
 
