@@ -95,7 +95,8 @@ func TestCheckHTTPBreaks(t *testing.T) {
 // The well-behaved fronts break nothing the transport checks judge:
 // rawserver -http (JSON and SSE answers, modern or not) and goodserver
 // -http (sessions and stateless); each http.* check that applies is
-// judged, none reads "no HTTP answer", and stdio has them not applicable.
+// judged, none reads "no HTTP answer", a resumable stream is seen
+// resumed, and stdio has them not applicable.
 func TestCheckHTTPWellBehaved(t *testing.T) {
 	t.Parallel()
 	for _, argv := range [][]string{
@@ -127,6 +128,17 @@ func TestCheckHTTPWellBehaved(t *testing.T) {
 			}
 			if judged < 6 {
 				t.Errorf("only %d transport verdicts judged:\n%s", judged, verdictLines(v))
+			}
+			if slices.Contains(argv, "-http-sse") {
+				// Its priming event's id, as Last-Event-ID, replays the
+				// response that followed it.
+				legacy := `check.eras.#(era=="legacy").verdicts.#(id==`
+				if p := v.Get(legacy + `"http.sse-priming")`); p.Get("outcome").String() != "pass" {
+					t.Errorf("priming: %s", p.Raw)
+				}
+				if r := v.Get(legacy + `"http.sse-resume")`); r.Get("outcome").String() != "observed" || !strings.Contains(r.Get("why").String(), "replaying the response") {
+					t.Errorf("resume: %s", r.Raw)
+				}
 			}
 		})
 	}

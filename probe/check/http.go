@@ -405,20 +405,23 @@ func JudgePriming(negotiated string, xs []hx) Verdict {
 	return hv(id, Legacy, priming, Warn, x, fmt.Sprintf("the %s stream's first event is not an id with empty data (%d of its %d events carry an id, %s): the server SHOULD send one first", x.What, ids, len(x.Events), retry))
 }
 
-// lastEventID is the last event id of the first stream, "" if none.
-func lastEventID(xs []hx) string {
+// resumeFrom is the Last-Event-ID a client that lost the first stream
+// right after its first event with an id would send: the priming event's
+// id, as the spec means it ("using that event ID as Last-Event-ID"); ""
+// if no event carried one.
+func resumeFrom(xs []hx) string {
 	x, _ := firstStream(xs)
-	last := ""
 	for _, e := range x.Events {
 		if e.HasID && e.ID != "" {
-			last = e.ID
+			return e.ID
 		}
 	}
-	return last
+	return ""
 }
 
-// JudgeResume observes what a GET with Last-Event-ID got: resuming is a
-// MAY.
+// JudgeResume observes what a GET with Last-Event-ID (the first event id
+// of the first stream) got, and whether it replayed the response that
+// followed: resuming is a MAY.
 func JudgeResume(lastID string, x hx) Verdict {
 	const id = IDHTTPResume
 	switch {
@@ -430,6 +433,12 @@ func JudgeResume(lastID string, x hx) Verdict {
 	what := fmt.Sprintf("HTTP %d", x.Status)
 	if mt := x.mediaType(); mt != "" {
 		what += " " + mt
+	}
+	switch {
+	case x.Status < 300 && x.mediaType() == "text/event-stream" && x.Msg != nil:
+		what += ", replaying the response of the stream it resumed"
+	case x.Status < 300 && x.mediaType() == "text/event-stream":
+		what += fmt.Sprintf(", with no response replayed in the %s it was read", resumeWait)
 	}
 	return hv(id, Legacy, resume, Observed, x, "a GET with Last-Event-ID was answered "+what+"; resuming is a MAY")
 }

@@ -134,8 +134,8 @@ func TestWire(t *testing.T) {
 	if v := JudgePriming(v1, []hx{x}); v.Outcome != Pass {
 		t.Errorf("priming: %s %s", v.Outcome, v.Why)
 	}
-	if lastEventID([]hx{x}) != "e2" {
-		t.Errorf("last event id %q", lastEventID([]hx{x}))
+	if resumeFrom([]hx{x}) != "p1" {
+		t.Errorf("resume from %q", resumeFrom([]hx{x}))
 	}
 	o := w.post("ping", rpc(w.id(), "ping", ""), with(w.legacyHeaders(), hdr{"Origin", foreignOrigin}), hdr{"Origin", foreignOrigin})
 	if v := JudgeOrigin(Legacy, true, o); v.Outcome != Pass || v.Sent != "POST ping (Origin: http://evil.example)" {

@@ -101,11 +101,11 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 	getHs := with(hs, hdr{"Accept", "text/event-stream"}, hdr{"Content-Type", ""})
 	get := w.do(http.MethodGet, "", nil, getHs)
 	posts := []hx{init, plain, acc, ver, orig}
-	last := lastEventID(posts)
+	last := resumeFrom(posts)
 	var res hx
 	if last != "" {
-		res = w.do(http.MethodGet, "", nil, with(getHs, hdr{"Last-Event-ID", last}))
-		res.Sent = shown(hdr{"Last-Event-ID", "<the last event id>"})
+		res = w.doFor(http.MethodGet, "", nil, with(getHs, hdr{"Last-Event-ID", last}), resumeWait)
+		res.Sent = shown(hdr{"Last-Event-ID", "<the first event id of the first stream>"})
 	}
 	var del, after hx
 	if w.session != "" {

@@ -138,8 +138,23 @@ type hdr struct{ name, value string }
 
 // do makes one request: the target's headers, then the check's.
 func (w *wire) do(method, what string, body []byte, hs []hdr) hx {
+	return w.doFor(method, what, body, hs, 0)
+}
+
+// resumeWait bounds how long a resumed GET stream is read for a replay:
+// a server that resumes replays at once, and one that does not keeps a
+// GET stream open for ever. A constant, so the verdict says no time.
+const resumeWait = 2 * time.Second
+
+// doFor is do; a GET answered text/event-stream is read for up to
+// readGet (0: not read), for the response it may replay.
+func (w *wire) doFor(method, what string, body []byte, hs []hdr, readGet time.Duration) hx {
 	x := hx{Method: method, What: what}
-	ctx, cancel := context.WithTimeout(w.ctx, w.timeout)
+	timeout := w.timeout
+	if readGet > 0 {
+		timeout = min(timeout, readGet)
+	}
+	ctx, cancel := context.WithTimeout(w.ctx, timeout)
 	defer cancel()
 	var rd io.Reader
 	if body != nil {
@@ -169,7 +184,7 @@ func (w *wire) do(method, what string, body []byte, hs []hdr) hx {
 	defer resp.Body.Close()
 	x.Status, x.ContentType, x.SessionID = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Mcp-Session-Id")
 	switch {
-	case method == http.MethodGet && x.mediaType() == "text/event-stream":
+	case method == http.MethodGet && x.mediaType() == "text/event-stream" && readGet == 0:
 		// A GET's stream may last for ever: its status and type are the answer.
 	case x.mediaType() == "text/event-stream":
 		x.readEvents(resp.Body)
