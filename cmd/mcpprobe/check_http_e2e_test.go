@@ -142,6 +142,15 @@ func TestCheckHTTPWellBehaved(t *testing.T) {
 			}
 		})
 	}
+	t.Run("legacy HTTP+SSE", func(t *testing.T) {
+		t.Parallel()
+		line := startHTTPServer(t, nil, "listening on", bin.good, "-sse", "127.0.0.1:0")
+		v, _ := checkJSON(t, "--skip-malformed", strings.TrimSpace(strings.TrimPrefix(line, "listening on")))
+		x := v.Get(`check.eras.#(era=="legacy").verdicts.#(id=="http.notification-accepted")`)
+		if x.Get("outcome").String() != "not-applicable" || !strings.Contains(x.Get("why").String(), "HTTP+SSE") {
+			t.Errorf("http.notification-accepted over HTTP+SSE: %s", x.Raw)
+		}
+	})
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
 		v, _ := checkJSON(t, "--skip-malformed", bin.raw)
