@@ -54,6 +54,7 @@ func TestCheckHTTPBreaks(t *testing.T) {
 		{[]string{"-http-get-200"}, nil, []string{"legacy http.get-stream fail"}, 1},
 		{[]string{"-http-sse", "-http-sse-no-priming"}, []string{"-http-sse"}, []string{"legacy http.sse-priming warn"}, 0},
 		{[]string{"-modern", "-http-header-mismatch-ok"}, []string{"-modern"}, []string{"modern http.header-mismatch fail"}, 1},
+		{[]string{"-modern", "-http-name-mismatch-ok"}, []string{"-modern"}, []string{"modern http.header-mismatch fail"}, 1},
 		{[]string{"-modern", "-http-origin-any"}, []string{"-modern"}, []string{"legacy http.origin fail", "modern http.origin fail"}, 1},
 		{[]string{"-modern", "-http-notify-200"}, []string{"-modern"}, []string{"legacy http.notification-accepted fail", "modern http.notification-accepted fail"}, 1},
 	} {

@@ -304,6 +304,13 @@ func JudgeSessionDelete(session string, del, after hx) Verdict {
 	return hv(id, Legacy, sessionDelete, Fail, after, fmt.Sprintf("DELETE was answered %d, which RFC 9110 gives a deletion enacted (the session terminated), then a request with its id was answered HTTP %d: a server MUST answer 404 once a session is terminated", del.Status, after.Status))
 }
 
+// The tool a tools/call with a disagreeing Mcp-Name names: no server has
+// it, so a server that does not validate the header calls nothing.
+const (
+	mismatchTool = "mcpprobe-check-no-such-tool"
+	mismatchName = "mcpprobe-check-other-name"
+)
+
 // foreignOrigin is an Origin no MCP server serves.
 const foreignOrigin = "http://evil.example"
 
@@ -443,9 +450,24 @@ func JudgeResume(lastID string, x hx) Verdict {
 	return hv(id, Legacy, resume, Observed, x, "a GET with Last-Event-ID was answered "+what+"; resuming is a MAY")
 }
 
-// JudgeHeaderMismatch: a body whose method disagrees with Mcp-Method
-// gets 400 and HeaderMismatch (-32020).
-func JudgeHeaderMismatch(x hx) Verdict {
+// JudgeHeaderMismatch: a body whose method disagrees with Mcp-Method,
+// and (when sent) a tools/call whose params.name disagrees with Mcp-Name,
+// each get 400 and HeaderMismatch (-32020). The first that does not is
+// the verdict.
+func JudgeHeaderMismatch(xs ...hx) Verdict {
+	var v Verdict
+	for _, x := range xs {
+		if v = judgeMismatch(x); v.Outcome != Pass {
+			return v
+		}
+	}
+	if len(xs) > 1 {
+		v.Why = "Mcp-Method and Mcp-Name that disagree with the body were each answered 400 with HeaderMismatch (-32020)"
+	}
+	return v
+}
+
+func judgeMismatch(x hx) Verdict {
 	const id = IDHTTPHeaderMismatch
 	code, has := x.rpcCode()
 	switch {
@@ -462,5 +484,9 @@ func JudgeHeaderMismatch(x hx) Verdict {
 	if has {
 		how += fmt.Sprintf(" with error %d", code)
 	}
-	return hv(id, Modern, headerMismatch, Fail, x, "a server/discover body sent with Mcp-Method: tools/list was answered "+how+": a server MUST reject a header that disagrees with the body with 400 and HeaderMismatch (-32020)")
+	what := "a server/discover body sent with Mcp-Method: tools/list"
+	if x.What == "tools/call" {
+		what = "a tools/call body naming " + mismatchTool + " sent with Mcp-Name: " + mismatchName
+	}
+	return hv(id, Modern, headerMismatch, Fail, x, what+" was answered "+how+": a server MUST reject a header that disagrees with the body with 400 and HeaderMismatch (-32020)")
 }

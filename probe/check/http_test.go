@@ -81,6 +81,8 @@ func TestJudgeTransport(t *testing.T) {
 		{"mismatch ok", JudgeHeaderMismatch(ans(400, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}`)), IDHTTPHeaderMismatch, Pass, "-32020"},
 		{"mismatch other code", JudgeHeaderMismatch(ans(400, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}`)), IDHTTPHeaderMismatch, Fail, "-32600"},
 		{"mismatch no body", JudgeHeaderMismatch(ans(400, "text/plain", "bad")), IDHTTPHeaderMismatch, Fail, "without a JSON-RPC error"},
+		{"mismatch both", JudgeHeaderMismatch(ans(400, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}`), ans(400, "application/json", `{"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"n"}}`)), IDHTTPHeaderMismatch, Pass, "Mcp-Method and Mcp-Name"},
+		{"mismatch name served", JudgeHeaderMismatch(ans(400, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}`), hx{Method: "POST", What: "tools/call", Status: 200, ContentType: "application/json", Msg: []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown tool"}}`)}), IDHTTPHeaderMismatch, Fail, "Mcp-Name: mcpprobe-check-other-name was answered HTTP 200 with error -32602"},
 		{"mismatch served", JudgeHeaderMismatch(ans(200, "application/json", `{"jsonrpc":"2.0","id":1,"result":{}}`)), IDHTTPHeaderMismatch, Fail, "HTTP 200"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,7 +162,7 @@ func TestHTTPChecksRegistered(t *testing.T) {
 			t.Errorf("%s: registered %v, transports %v", c.ID, ok, c.Transports)
 		}
 	}
-	vs := transportVerdicts(context.Background(), Options{}, Legacy, "", "", "")
+	vs := transportVerdicts(context.Background(), Options{}, Legacy, "", "", nil, "")
 	if len(vs) != 12 {
 		t.Errorf("%d legacy transport verdicts over stdio", len(vs))
 	}

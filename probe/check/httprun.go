@@ -13,7 +13,7 @@ import (
 // transportVerdicts runs the Streamable HTTP checks of one era, on
 // connections of their own, or says why they do not apply: a stdio
 // target has no HTTP, and legacy HTTP+SSE (2024-11-05) has other rules.
-func transportVerdicts(ctx context.Context, o Options, era, transport, protocol string, legacyServed string) []Verdict {
+func transportVerdicts(ctx context.Context, o Options, era, transport, protocol string, caps []byte, legacyServed string) []Verdict {
 	switch {
 	case o.Target.Kind != "http" && o.Target.Kind != "sse":
 		return transportNA(era, "a stdio target: this is a rule of the Streamable HTTP transport")
@@ -24,7 +24,7 @@ func transportVerdicts(ctx context.Context, o Options, era, transport, protocol 
 	defer w.close()
 	if era == Modern {
 		o.say("Streamable HTTP (modern)")
-		return modernTransport(w, loopbackURL(o.Target.URL), legacyServed)
+		return modernTransport(w, loopbackURL(o.Target.URL), declared(caps, "tools"), legacyServed)
 	}
 	o.say("Streamable HTTP (legacy)")
 	return legacyTransport(w, protocol, loopbackURL(o.Target.URL))
@@ -132,7 +132,7 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 
 // modernTransport sends server/discover as a 2026-07-28 client does, then
 // bends one header at a time.
-func modernTransport(w *wire, loopback bool, legacyServed string) []Verdict {
+func modernTransport(w *wire, loopback, tools bool, legacyServed string) []Verdict {
 	discover := func(bent ...hdr) hx {
 		return w.post("server/discover", rpc(w.id(), "server/discover", modernMeta), with(modernHeaders("server/discover"), bent...), bent...)
 	}
@@ -140,7 +140,14 @@ func modernTransport(w *wire, loopback bool, legacyServed string) []Verdict {
 	notif := w.post("notifications/cancelled", rpc(0, "notifications/cancelled", `"requestId":999999,`+modernMeta), modernHeaders("notifications/cancelled"))
 	acc := discover(hdr{"Accept", "application/json"})
 	orig := discover(hdr{"Origin", foreignOrigin})
-	mismatch := discover(hdr{"Mcp-Method", "tools/list"})
+	mismatch := []hx{discover(hdr{"Mcp-Method", "tools/list"})}
+	if tools {
+		// A tools/call of a tool no server has, its Mcp-Name another
+		// name: only where tools is declared, so that the method exists.
+		call := rpc(w.id(), "tools/call", `"name":"`+mismatchTool+`","arguments":{},`+modernMeta)
+		bent := hdr{"Mcp-Name", mismatchName}
+		mismatch = append(mismatch, w.post("tools/call", call, with(modernHeaders("tools/call"), bent), bent))
+	}
 	get := w.do(http.MethodGet, "", nil, []hdr{{"Accept", "text/event-stream"}, {"MCP-Protocol-Version", v2}})
 	return []Verdict{
 		JudgeNotification(Modern, notif),
@@ -148,6 +155,6 @@ func modernTransport(w *wire, loopback bool, legacyServed string) []Verdict {
 		JudgeAccept(Modern, acc),
 		JudgeOrigin(Modern, loopback, orig),
 		JudgeGet(Modern, legacyServed, get),
-		JudgeHeaderMismatch(mismatch),
+		JudgeHeaderMismatch(mismatch...),
 	}
 }

@@ -98,7 +98,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if era == Legacy && notServed[rejectedKey] != "" {
 			rejectedVersion(&er, notServed[rejectedKey])
 		}
-		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, legacyServed))
+		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, ss.Client.Capture.Capabilities, legacyServed))
 		ss.Close()
 		delete(sessions, era)
 		if !o.SkipMalformed && ctx.Err() == nil {
