@@ -95,7 +95,7 @@ var HTTPChecks = []Check{
 		Clauses: map[string]*Clause{Legacy: notifyLegacy, Modern: notifyModern}},
 	{ID: IDHTTPContentType, Title: "a POSTed request is answered application/json or text/event-stream, with its JSON-RPC response", Eras: both, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: ctypeLegacy, Modern: ctypeModern}},
-	{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lacks text/event-stream (observed)", Eras: both, Transports: httpOnly,
+	{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lists only one of application/json and text/event-stream (observed)", Eras: both, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: acceptLegacy, Modern: acceptModern}},
 	{ID: IDHTTPVersionHeader, Title: "an unsupported MCP-Protocol-Version header is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: versionHeader}, NotIn: map[string]string{Modern: "in 2026-07-28 an unsupported version is UnsupportedProtocolVersionError (-32022), judged with the version checks; a header that disagrees with its body is http.header-mismatch"}},
@@ -187,19 +187,26 @@ func isObject(b []byte) bool {
 	return strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}")
 }
 
-// JudgeAccept observes what a POST whose Accept lacks text/event-stream
-// got: the rule binds the client, so nothing the server does fails it.
-func JudgeAccept(era string, x hx) Verdict {
+// JudgeAccept observes what POSTs whose Accept lists one of the two
+// types got (json: application/json alone; sse: text/event-stream
+// alone): the rule binds the client, so nothing the server does fails it.
+func JudgeAccept(era string, json, sse hx) Verdict {
 	const id = IDHTTPAccept
 	c := pick(era, acceptLegacy, acceptModern)
-	if !x.answered() {
-		return hv(id, era, c, Observed, x, "no HTTP answer ("+x.Err+"); the Accept rule binds the client")
+	answer := func(x hx) string {
+		if !x.answered() {
+			return "no HTTP answer (" + x.Err + ")"
+		}
+		got := fmt.Sprintf("HTTP %d", x.Status)
+		if mt := x.mediaType(); mt != "" {
+			got += " " + mt
+		}
+		return got
 	}
-	got := fmt.Sprintf("HTTP %d", x.Status)
-	if mt := x.mediaType(); mt != "" {
-		got += " " + mt
-	}
-	return hv(id, era, c, Observed, x, "Accept: application/json alone was answered "+got+"; the Accept rule binds the client, so what the server does is its choice")
+	v := hv(id, era, c, Observed, json, "Accept: application/json alone was answered "+answer(json)+", text/event-stream alone "+answer(sse)+"; the Accept rule binds the client, so what the server does is its choice")
+	v.Sent = bound(json.sent() + "; " + sse.sent())
+	v.Got = bound(json.got() + "; " + sse.got())
+	return v
 }
 
 // badVersion is the MCP-Protocol-Version no server supports.

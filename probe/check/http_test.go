@@ -44,7 +44,7 @@ func TestJudgeTransport(t *testing.T) {
 		{"no type", JudgeContentType(Legacy, ans(200, "", `{"id":1}`)), IDHTTPContentType, Fail, "no Content-Type"},
 		{"json not object", JudgeContentType(Legacy, ans(200, "application/json", `[1]`)), IDHTTPContentType, Fail, "not one JSON object"},
 		{"refused", JudgeContentType(Legacy, ans(500, "text/plain", "x")), IDHTTPContentType, Inconclusive, "HTTP 500"},
-		{"accept", JudgeAccept(Legacy, ans(406, "application/json", `{}`)), IDHTTPAccept, Observed, "406"},
+		{"accept", JudgeAccept(Legacy, ans(406, "application/json", `{}`), ans(200, "text/event-stream", "")), IDHTTPAccept, Observed, "answered HTTP 406 application/json, text/event-stream alone HTTP 200 text/event-stream"},
 		{"version 400", JudgeVersionHeader("2025-11-25", ans(400, "", "")), IDHTTPVersionHeader, Pass, "400"},
 		{"version served", JudgeVersionHeader("2025-06-18", ans(200, "application/json", `{}`)), IDHTTPVersionHeader, Fail, "MUST answer"},
 		{"version before header", JudgeVersionHeader("2025-03-26", ans(200, "", "")), IDHTTPVersionHeader, NotApplicable, "new in 2025-06-18"},

@@ -91,6 +91,7 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 	ping := func(bent ...hdr) hx { return w.post("ping", rpc(w.id(), "ping", ""), with(hs, bent...), bent...) }
 	plain := ping()
 	acc := ping(hdr{"Accept", "application/json"})
+	accSSE := ping(hdr{"Accept", "text/event-stream"})
 	ver := ping(hdr{"MCP-Protocol-Version", badVersion})
 	orig := ping(hdr{"Origin", foreignOrigin})
 	var noSess, unknown hx
@@ -100,7 +101,7 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 	}
 	getHs := with(hs, hdr{"Accept", "text/event-stream"}, hdr{"Content-Type", ""})
 	get := w.do(http.MethodGet, "", nil, getHs)
-	posts := []hx{init, plain, acc, ver, orig}
+	posts := []hx{init, plain, acc, accSSE, ver, orig}
 	last := resumeFrom(posts)
 	var res hx
 	if last != "" {
@@ -117,7 +118,7 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 	return []Verdict{
 		JudgeNotification(Legacy, notif),
 		JudgeContentType(Legacy, plain),
-		JudgeAccept(Legacy, acc),
+		JudgeAccept(Legacy, acc, accSSE),
 		JudgeVersionHeader(w.version, ver),
 		JudgeSessionCharset(init),
 		JudgeSessionMissing(w.session, noSess),
@@ -139,6 +140,7 @@ func modernTransport(w *wire, loopback, tools bool, legacyServed string) []Verdi
 	plain := discover()
 	notif := w.post("notifications/cancelled", rpc(0, "notifications/cancelled", `"requestId":999999,`+modernMeta), modernHeaders("notifications/cancelled"))
 	acc := discover(hdr{"Accept", "application/json"})
+	accSSE := discover(hdr{"Accept", "text/event-stream"})
 	orig := discover(hdr{"Origin", foreignOrigin})
 	mismatch := []hx{discover(hdr{"Mcp-Method", "tools/list"})}
 	if tools {
@@ -152,7 +154,7 @@ func modernTransport(w *wire, loopback, tools bool, legacyServed string) []Verdi
 	return []Verdict{
 		JudgeNotification(Modern, notif),
 		JudgeContentType(Modern, plain),
-		JudgeAccept(Modern, acc),
+		JudgeAccept(Modern, acc, accSSE),
 		JudgeOrigin(Modern, loopback, orig),
 		JudgeGet(Modern, legacyServed, get),
 		JudgeHeaderMismatch(mismatch...),
