@@ -937,7 +937,7 @@ func (p *prober) recheckTools(ctx context.Context) {
 	p.quiet = true
 	p.list(ctx, &again, "name", "tool")
 	p.quiet = false
-	if again.Error != "" {
+	if again.Error != "" || len(again.Pages) == 0 {
 		return
 	}
 	p.c.ToolsAgain = &again
@@ -953,7 +953,27 @@ func (p *prober) recheckTools(ctx context.Context) {
 			why = "after the server sent notifications/tools/list_changed"
 		}
 		p.c.Add(findings.ToolsUnstable, "tools/list answered differently the second time, %s: %s", why, diff)
+		return
 	}
+	if at, was, now := firstDifference(first.Pages[0].Result, again.Pages[0].Result); at >= 0 {
+		p.c.Add(findings.ToolsNotByteIdentical, "tools/list not byte-identical across calls: the same tools in the same order, and the first page's result differs at byte %d: %s (call 1) vs %s (call 2)", at, was, now)
+	}
+}
+
+// firstDifference is the offset of the first byte where a and b differ,
+// with an excerpt of each from a little before it; -1 when equal.
+func firstDifference(a, b []byte) (int, string, string) {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == n && len(a) == len(b) {
+		return -1, "", ""
+	}
+	lo := max(i-20, 0)
+	cut := func(s []byte) string { return fmt.Sprintf("%q", s[min(lo, len(s)):min(i+40, len(s))]) }
+	return i, cut(a), cut(b)
 }
 
 // compareItems says how two lists of tools differ in meaning, or "".

@@ -1,9 +1,11 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 )
@@ -64,4 +66,72 @@ func AuthzJSON(r *authz.Result) []byte {
 		return []byte("null")
 	}
 	return b
+}
+
+// AuthzTraceLine is one line of auth's --trace: an HTTP exchange of the
+// audit as it happened (the request's headers but Authorization, which
+// names the credential sent, its body, and the answer's status, headers
+// and body, bounded), with "dir":"http" first as in every trace.
+func AuthzTraceLine(ex authz.Exchange) []byte {
+	b, err := json.Marshal(struct {
+		Dir string `json:"dir"`
+		authz.Exchange
+	}{"http", ex})
+	if err != nil {
+		return []byte("{\"dir\":\"http\"}\n")
+	}
+	return append(b, '\n')
+}
+
+// AuthzSection writes the report's Authorization section: for a
+// protected endpoint a compact table of the audit's rows (probe, check,
+// clause, level, outcome) and a line per row that is not a pass, with
+// why; otherwise the line that says it is not protected. Nothing in it
+// depends on when it ran: no session id, no token, no time.
+func AuthzSection(w io.Writer, r *authz.Result) {
+	if !r.Protected() {
+		status, why := r.Unprotected()
+		if status >= 200 && status < 300 {
+			fmt.Fprintf(w, "Not protected: `POST initialize` without a token was answered %d, not 401: authorization is optional, and this endpoint serves without it.\n", status)
+			return
+		}
+		fmt.Fprintf(w, "Not audited past its first probe (A1): %s.\n", MDMessage(why))
+		return
+	}
+	fmt.Fprintf(w, "The endpoint answers 401 without a token; audited from outside (`mcpprobe auth` shows what was sent and what came back). MUST → fail, SHOULD → warn, a host's reported quirk → observed. %s.\n\n", r.Summary())
+	var rows [][]string
+	var notRun []string
+	for _, row := range r.Rows {
+		rows = append(rows, []string{MD(row.ID), MD(row.Check), MD(row.Clause.Rev + " · " + row.Clause.Section), string(row.Clause.Level), authzMark[row.Outcome] + " " + row.Outcome})
+		if row.Outcome == authz.NotRun {
+			notRun = append(notRun, row.ID)
+		}
+	}
+	Table(w, Markdown, []string{"probe", "check", "clause", "level", "outcome"}, rows)
+	fmt.Fprintln(w)
+	listed := false
+	for _, row := range r.Rows {
+		if row.Outcome == authz.Pass || row.Outcome == authz.NotRun {
+			continue
+		}
+		listed = true
+		fmt.Fprintf(w, "- %s %s: %s\n", authzMark[row.Outcome], MD(row.ID), MDMessage(row.Why))
+	}
+	if listed {
+		fmt.Fprintln(w)
+	}
+	if len(notRun) > 0 {
+		fmt.Fprintf(w, "Not run: %s (`mcpprobe auth` says what each needs).\n", MD(strings.Join(notRun, ", ")))
+	}
+}
+
+// CheckAuthJSON is check's --json section with the audit (check --auth)
+// as its "auth" member; without one, the conformance section alone.
+func CheckAuthJSON(conformance []byte, a *authz.Result) []byte {
+	b := bytes.TrimSpace(conformance)
+	if a == nil || len(b) < 2 || b[len(b)-1] != '}' {
+		return conformance
+	}
+	out := append(append([]byte(nil), b[:len(b)-1]...), `,"auth":`...)
+	return append(append(out, AuthzJSON(a)...), '}')
 }

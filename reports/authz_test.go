@@ -33,3 +33,49 @@ func TestAuthzEscapesWhatCameBack(t *testing.T) {
 		}
 	}
 }
+
+// The report's Authorization section: a table of every row when the
+// endpoint answered 401, a line per row that is neither a pass nor not
+// run (server text inert), the ids not run; the not-protected line when
+// the token-less POST was served; and the "not audited" line otherwise.
+func TestAuthzSection(t *testing.T) {
+	a1 := func(o string) authz.Row {
+		return authz.Row{ID: "A1", Check: "401 without a token", Clause: authz.Clause{Rev: "2025-11-25+", Section: "Error Handling", Level: authz.Must}, Outcome: o, Why: "served without a token"}
+	}
+	protected := &authz.Result{Rows: []authz.Row{a1(authz.Pass),
+		{ID: "A5", Check: "resource", Clause: authz.Clause{Rev: "RFC 9728", Section: "§3.3", Level: authz.Must}, Outcome: authz.Fail, Why: "want <b>x</b> \x1b[2J"},
+		{ID: "A19", Check: "step-up", Clause: authz.Clause{Rev: "2025-11-25+", Section: "s", Level: authz.Should}, Outcome: authz.NotRun, Why: "pass --narrow-token-env VAR"},
+	}, Exchanges: []authz.Exchange{{Probe: "A1", Status: 401}}}
+	for _, tc := range []struct {
+		name   string
+		r      *authz.Result
+		want   []string
+		absent []string
+	}{
+		{"protected", protected, []string{"| probe | check | clause | level | outcome |", "| A5 | resource | RFC 9728 · §3.3 | MUST | ✗ fail |", "- ✗ A5: want", "Not run: A19 ("},
+			[]string{"\x1b", "<b>", "- – A19", "- ✓ A1"}},
+		{"served", &authz.Result{Rows: []authz.Row{a1(authz.Observed)}, Exchanges: []authz.Exchange{{Probe: "A1", Status: 200}}},
+			[]string{"Not protected: `POST initialize` without a token was answered 200, not 401"}, []string{"| probe |"}},
+		{"403", &authz.Result{Rows: []authz.Row{a1(authz.Fail)}, Exchanges: []authz.Exchange{{Probe: "A1", Status: 403}}},
+			[]string{"Not audited past its first probe (A1)"}, []string{"| probe |", "Not protected"}},
+	} {
+		var b bytes.Buffer
+		AuthzSection(&b, tc.r)
+		out := b.String()
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: lacks %q:\n%s", tc.name, w, out)
+			}
+		}
+		for _, w := range tc.absent {
+			if strings.Contains(out, w) {
+				t.Errorf("%s: has %q:\n%s", tc.name, w, out)
+			}
+		}
+		var again bytes.Buffer
+		AuthzSection(&again, tc.r)
+		if again.String() != out {
+			t.Errorf("%s: two renderings differ", tc.name)
+		}
+	}
+}

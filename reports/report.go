@@ -87,6 +87,10 @@ func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportP
 		section("Malformed calls")
 		Malformed(w, Markdown, r.Malformed)
 	}
+	if r.Auth != nil {
+		section("Authorization")
+		AuthzSection(w, r.Auth)
+	}
 	if len(r.Calls) > 0 {
 		section("Calls")
 		Calls(w, r.Calls)
@@ -105,6 +109,9 @@ func ReportSection(r *report.Result) []byte {
 		o.Raw("diff", DiffSection(r.Diff))
 	}
 	ranSections(o, r.Bench, r.Faults, r.FaultsNot, r.Malformed)
+	if r.Auth != nil {
+		o.Raw("auth", AuthzJSON(r.Auth))
+	}
 	if len(r.Calls) > 0 {
 		calls := make([][]byte, len(r.Calls))
 		for i, c := range r.Calls {

@@ -3,7 +3,8 @@
 # against, and markdownlint-cli2, which lints the markdown reports they
 # write (scripts/peers/package-lock.json), into scripts/peers/node_modules,
 # and the TypeScript SDK fixtures' dependencies: fixtures/tsserver (SDK 1.x)
-# and fixtures/tsserver2 (SDK 2.x), both servers of the verdict corpus.
+# and fixtures/tsserver2 (SDK 2.x), both servers of the verdict corpus, and
+# fixtures/tsauth (SDK 1.x server-side auth, for the auth audit).
 # With --bench it also installs what the speed benchmarks compare with:
 # MCP Inspector (the newest pinned, and 0.15) and the TypeScript SDK.
 set -euo pipefail
@@ -15,6 +16,7 @@ fi
 npm ci --prefix "$here/peers" --no-audit --no-fund --loglevel=error
 npm ci --prefix "$here/../fixtures/tsserver" --no-audit --no-fund --loglevel=error
 npm ci --prefix "$here/../fixtures/tsserver2" --no-audit --no-fund --loglevel=error
+npm ci --prefix "$here/../fixtures/tsauth" --no-audit --no-fund --loglevel=error
 if [ "${1:-}" = "--bench" ]; then
   # The newest Inspector pulls in vite, whose optional Windows-only
   # dependency napi-windows-process-start-time is listed without a lock

@@ -21,26 +21,68 @@ func (rs *runState) authCommand() *cli.Command {
 			&cli.StringFlag{Name: "expired-token-env", Usage: "`VAR` holds an expired token for URL (probe A16)"},
 			&cli.StringFlag{Name: "client-id", Usage: "`ID` of a client registered at the authorization server: the tokens not given are got by client_credentials, for URL and for a sibling resource (A17)"},
 			&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret"},
-		}, only(targetFlags(), "insecure"), only(boundFlags(), "timeout"), without(outputFlags(), "trace", "verbose"), gateFlags("auth")),
+			&cli.StringFlag{Name: "narrow-token-env", Usage: "`VAR` holds a valid token for URL that lacks a scope the endpoint requires (probe A19, step-up)"},
+			&cli.BoolFlag{Name: "register", Usage: "let probe A12 register two clients at the authorization server's registration endpoint (it writes to the server)"},
+		}, only(targetFlags(), "insecure"), only(boundFlags(), "timeout"), without(outputFlags(), "verbose"), gateFlags("auth")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.authOptions(cmd)
 			if err != nil {
 				return err
 			}
+			tw, err := rs.openAuthTrace(cmd, &o)
+			if err != nil {
+				return err
+			}
 			r, err := authz.Run(ctx, o)
+			tw.close()
 			if err != nil {
 				return rs.failure(err)
 			}
-			n := r.Count()
 			return rs.emit(cmd, outcome{
 				command: "auth", target: r.Target, protocol: r.Protocol,
-				// The rows are the verdicts; the severity gates count them.
-				counts:  map[string]int{"error": n[authz.Fail], "warning": n[authz.Fail] + n[authz.Warn], "info": n[authz.Fail] + n[authz.Warn] + n[authz.Observed]},
-				section: func() []byte { return reports.AuthzJSON(r) },
-				text:    func(w io.Writer) { reports.Authz(w, reports.Terminal, r) },
+				// Each row that is not a pass or a plain observation is a
+				// finding: the severity gates count them.
+				findings: r.Findings(),
+				section:  func() []byte { return reports.AuthzJSON(r) },
+				text:     func(w io.Writer) { reports.Authz(w, reports.Terminal, r) },
 			})
 		},
 	}
+}
+
+// authTrace is auth's --trace FILE: one JSON line per HTTP exchange of
+// the audit, written as it completes, every secret hidden.
+type authTrace struct {
+	tf  *traceFile
+	err error
+}
+
+// openAuthTrace opens --trace and has the audit write to it; a nil-file
+// trace without the flag.
+func (rs *runState) openAuthTrace(cmd *cli.Command, o *authz.Options) (*authTrace, error) {
+	tf, err := rs.openTrace(cmd)
+	if err != nil {
+		return nil, err
+	}
+	at := &authTrace{tf: tf}
+	if tf.f != nil {
+		o.OnExchange = func(ex authz.Exchange) {
+			if at.err != nil {
+				return
+			}
+			line, _ := rs.redactor().Bytes(reports.AuthzTraceLine(ex))
+			_, at.err = tf.f.Write(line)
+		}
+	}
+	return at, nil
+}
+
+// close closes the file; a failed write is told as every trace's is.
+func (at *authTrace) close() {
+	if at.err != nil && at.tf.f != nil {
+		at.tf.outs.fail("--trace "+at.tf.path, at.err)
+	}
+	at.tf.close()
 }
 
 // authOptions maps auth's flags to authz.Options. Every token read is a
@@ -54,7 +96,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 	for _, t := range []struct {
 		flag string
 		dst  *string
-	}{{"token-env", &o.Token}, {"foreign-token-env", &o.ForeignToken}, {"expired-token-env", &o.ExpiredToken}, {"client-secret-env", &o.ClientSecret}} {
+	}{{"token-env", &o.Token}, {"foreign-token-env", &o.ForeignToken}, {"expired-token-env", &o.ExpiredToken}, {"narrow-token-env", &o.NarrowToken}, {"client-secret-env", &o.ClientSecret}} {
 		name := cmd.String(t.flag)
 		if name == "" {
 			continue
@@ -66,7 +108,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		rs.secrets.add([]string{v})
 		*t.dst = v
 	}
-	o.ClientID = cmd.String("client-id")
+	o.ClientID, o.Register = cmd.String("client-id"), cmd.Bool("register")
 	if o.ClientSecret != "" && o.ClientID == "" {
 		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
@@ -24,6 +25,7 @@ func (rs *runState) checkCommand() *cli.Command {
 		&cli.StringFlag{Name: "baseline", Usage: "known failures `FILE`: one check id a line, \"id  # reason\"; exit 1 only on a failure it does not list, and say which listed ones pass now"},
 		&cli.BoolFlag{Name: "markdown", Usage: "write the verdict as markdown (a report section) instead of text"},
 		&cli.BoolFlag{Name: "skip-malformed", Usage: "leave out the malformed calls (malformed.* checks)"},
+		&cli.BoolFlag{Name: "auth", Usage: "for a URL: add the authorization audit (auth's rows, each a finding when it fails or warns), with the bearer token of an Authorization header as its baseline"},
 		&cli.BoolFlag{Name: "list", Usage: "print every check id, its eras and its clause, one a line (tab-separated), and start no server"},
 	}
 	return &cli.Command{
@@ -41,6 +43,10 @@ func (rs *runState) checkCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			ao, err := rs.auditOptions(cmd, o.Spec.Target, false)
+			if err != nil {
+				return err
+			}
 			tf, err := rs.openTraces(cmd)
 			if err != nil {
 				return err
@@ -55,20 +61,11 @@ func (rs *runState) checkCommand() *cli.Command {
 			if base != nil {
 				r.Apply(base)
 			}
-			md := cmd.Bool("markdown")
-			err = rs.emit(cmd, outcome{
-				command: "check", target: r.Target, protocol: checkProtocol(r),
-				findings: r.Findings(), markdown: md,
-				section: func() []byte { return reports.ConformanceJSON(r) },
-				text: func(w io.Writer) {
-					st := reports.Terminal
-					if md {
-						st = reports.Markdown
-					}
-					reports.Conformance(w, st, r)
-				},
-			})
+			a, err := runAudit(ctx, ao)
 			if err != nil {
+				return rs.failure(err)
+			}
+			if err := rs.emitCheck(cmd, r, a); err != nil {
 				return err
 			}
 			if n := r.NewFailures(); n > 0 {
@@ -118,4 +115,49 @@ func (rs *runState) checkOptions(cmd *cli.Command) (check.Options, *check.Baseli
 		}
 	}
 	return o, base, nil
+}
+
+// runAudit runs the authorization audit when o asks for one.
+func runAudit(ctx context.Context, o *authz.Options) (*authz.Result, error) {
+	if o == nil {
+		return nil, nil
+	}
+	return authz.Run(ctx, *o)
+}
+
+// checkAuthText is check --auth's audit after the verdict: the report's
+// section in markdown, auth's table on a terminal.
+func checkAuthText(w io.Writer, st reports.Style, a *authz.Result) {
+	if st == reports.Markdown {
+		fmt.Fprint(w, "\n## Authorization\n\n")
+		reports.AuthzSection(w, a)
+		return
+	}
+	fmt.Fprintln(w)
+	reports.Authz(w, st, a)
+}
+
+// emitCheck prints check's verdict, and the audit after it when --auth ran
+// one: its findings with the checks'.
+func (rs *runState) emitCheck(cmd *cli.Command, r *check.Result, a *authz.Result) error {
+	md := cmd.Bool("markdown")
+	fs := r.Findings()
+	if a != nil {
+		fs = append(fs, a.Findings()...)
+	}
+	return rs.emit(cmd, outcome{
+		command: "check", target: r.Target, protocol: checkProtocol(r),
+		findings: fs, markdown: md,
+		section: func() []byte { return reports.CheckAuthJSON(reports.ConformanceJSON(r), a) },
+		text: func(w io.Writer) {
+			st := reports.Terminal
+			if md {
+				st = reports.Markdown
+			}
+			reports.Conformance(w, st, r)
+			if a != nil {
+				checkAuthText(w, st, a)
+			}
+		},
+	})
 }

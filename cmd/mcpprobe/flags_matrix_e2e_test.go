@@ -625,7 +625,9 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			}
 		}),
 		effectRow("timeout", "1ns: the lists time out", func(t *testing.T) {
-			v, _ := record(t, nil, nil, "--timeout", "1ns")
+			// a list answered after 3 s: a fast answer cannot beat the
+			// timer on a loaded machine
+			v, _ := record(t, nil, []fleetLine{{ID: "s", Command: bin.raw, Args: []string{"-slow-list", "3s"}}}, "--timeout", "1ns")
 			if !strings.Contains(v.Raw, `"list-timeout"`) {
 				t.Errorf("no timeout in the record: %.600s", v.Raw)
 			}
@@ -973,7 +975,8 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 					wantCode(t, 3, all(config(t, `"s":`+string(j)), "--startup-timeout", "300ms")...)
 				}),
 				effectRow("timeout", "1ns: the lists time out", func(t *testing.T) {
-					r := mcpprobe(t, all(fx.cfg, "--json", "--timeout", "1ns")...)
+					j, _ := json.Marshal(map[string]any{"command": bin.raw, "args": []string{"-slow-list", "3s"}})
+					r := mcpprobe(t, all(config(t, `"s":`+string(j)), "--json", "--timeout", "1ns")...)
 					if !strings.Contains(r.stdout, `"list-timeout"`) {
 						t.Errorf("exit %d, no timeout: %.400s %s", r.code, r.stdout, r.stderr)
 					}

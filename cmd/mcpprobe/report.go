@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
@@ -33,6 +35,7 @@ func (rs *runState) reportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "bench", Usage: "add a latency section (startup over 5 fresh processes, 100 calls per read-only tool); its figures vary run to run"},
 			&cli.StringFlag{Name: "date", Usage: "the `YYYY-MM-DD` the report is dated (default today), for reproducible reports"},
 			&cli.GenericFlag{Name: "call", Value: &repeatedFlag{}, Usage: "`NAME=ARGS`: call tool NAME with the JSON arguments ARGS (or NAME alone: none) and add a Calls section (repeatable)"},
+			&cli.BoolFlag{Name: "auth", Usage: "add an Authorization section for a URL target: the auth audit's table when the endpoint answers 401 without a token, a not-protected line otherwise (on when an Authorization header is given)"},
 			&cli.StringFlag{Name: "check", Usage: "compare a fresh report with the committed `FILE`, ignoring the date and the version of mcpprobe that wrote it; exit 1 with a unified diff when it is stale"},
 		), wholeConfigFlags()...), targetFlags(), boundFlags(), without(outputFlags(), "no-color", "wide"), gateFlags("report", "cut", "schema-drop", "lint-error", "lint-warning")),
 		Action: rs.runReport,
@@ -56,6 +59,9 @@ func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if all {
+		if cmd.Bool("auth") {
+			return usageErr("--auth audits one URL target: drop --all, or name one server of the config")
+		}
 		return rs.runAll(ctx, cmd, hc.Selected, o.Date)
 	}
 	tf, err := rs.openTraces(cmd)
@@ -125,8 +131,40 @@ func (rs *runState) reportSections(cmd *cli.Command, o *report.Options, hc hosts
 	if cmd.Bool("malformed") {
 		o.Malformed = &malformed.Options{Progress: rs.caseProgress(cmd, cmd.Duration("timeout"))}
 	}
-	o.Calls, err = reportCalls(cmd)
+	if o.Calls, err = reportCalls(cmd); err != nil {
+		return done, err
+	}
+	o.Auth, err = rs.auditOptions(cmd, o.Spec.Target, true)
 	return done, err
+}
+
+// auditOptions are the authorization audit's options for a URL target
+// (report's Authorization section, check --auth): asked with --auth, or,
+// when auto, as soon as the target carries an Authorization header; its
+// bearer token is the audit's baseline. nil when not asked; --auth on a
+// command target is refused.
+func (rs *runState) auditOptions(cmd *cli.Command, t launch.Target, auto bool) (*authz.Options, error) {
+	bearer, hasAuth := "", false
+	for _, h := range t.Headers {
+		name, value, _ := strings.Cut(h, ":")
+		if strings.EqualFold(strings.TrimSpace(name), "Authorization") {
+			hasAuth = true
+			if scheme, tok, ok := strings.Cut(strings.TrimSpace(value), " "); ok && strings.EqualFold(scheme, "bearer") {
+				bearer = strings.TrimSpace(tok)
+			}
+		}
+	}
+	switch {
+	case t.URL == "" && cmd.Bool("auth"):
+		return nil, usageErr("--auth audits a URL target's authorization; this target is a command")
+	case t.URL == "" || (!cmd.Bool("auth") && !(auto && hasAuth)):
+		return nil, nil
+	}
+	o := &authz.Options{URL: t.URL, Token: bearer, Timeout: cmd.Duration("timeout"), Insecure: cmd.Bool("insecure"), UserAgent: "mcpprobe/" + version}
+	if st := rs.statusFor(cmd); st.On() {
+		o.Progress = func(id string) { st.Step("auth probe " + id) }
+	}
+	return o, nil
 }
 
 // reportCalls are the tools --call asks the Calls section to call.

@@ -54,8 +54,23 @@ func verdictLines(v gjson.Result) string {
 	return b.String()
 }
 
-// Each SDK server of the corpus, over stdio: no fail (none of them breaks
-// a MUST these checks judge), and its verdicts as recorded.
+// corpusMustBreaks are the fails of the corpus's SDK servers, each a MUST
+// the server breaks ("era id MUST"), checked by hand against the text.
+var corpusMustBreaks = map[string][]string{
+	// After the session's first tools/list, the TypeScript SDK 2.x serves
+	// a request asking for protocol version 2099-12-31 (a fresh process
+	// answers it -32022): its stdio transport pins the connection to the
+	// era and version it opened with and then delivers every message
+	// unchecked (@modelcontextprotocol/server 2.4.0, dist/stdio.mjs, the
+	// "pinned" phase). 2026-07-28 basic/versioning: "the server accepts or
+	// rejects each request independently"; "If the server does not
+	// implement the requested version […], it MUST respond with an
+	// UnsupportedProtocolVersionError".
+	"typescript-sdk-v2-serve": {"modern versioning.unsupported-version MUST"},
+}
+
+// Each SDK server of the corpus, over stdio: no fail but a MUST it
+// breaks (corpusMustBreaks), and its verdicts as recorded.
 func TestCheckCorpus(t *testing.T) {
 	t.Parallel()
 	for _, cs := range corpus {
@@ -63,8 +78,20 @@ func TestCheckCorpus(t *testing.T) {
 			t.Parallel()
 			argv := cs.argv(t)
 			v, r := checkJSON(t, append([]string{"--skip-malformed", "--"}, argv...)...)
-			if r.code != 0 || v.Get("check.outcomes.fail").Int() != 0 {
-				t.Errorf("exit %d, %d fail:\n%s", r.code, v.Get("check.outcomes.fail").Int(), verdictLines(v))
+			var fails []string
+			for _, e := range v.Get("check.eras").Array() {
+				for _, x := range e.Get("verdicts").Array() {
+					if x.Get("outcome").String() == "fail" {
+						fails = append(fails, e.Get("era").String()+" "+x.Get("id").String()+" "+x.Get("clause.keyword").String())
+					}
+				}
+			}
+			want, code := strings.Join(corpusMustBreaks[cs.name], ", "), 0
+			if want != "" {
+				code = 1
+			}
+			if got := strings.Join(fails, ", "); r.code != code || got != want {
+				t.Errorf("exit %d, fails %q; want exit %d, fails %q:\n%s", r.code, got, code, want, verdictLines(v))
 			}
 			if got := v.Get(`check.eras.#(era=="legacy").served`).Bool(); !got {
 				t.Errorf("the legacy era is not served:\n%s", verdictLines(v))
@@ -92,7 +119,7 @@ func TestCheckBreaks(t *testing.T) {
 		{[]string{"-ping-result", `{"pong":true}`}, []string{"ping.empty-result"}, "fail", 1},
 		{[]string{"-ping-result", `[]`}, []string{"ping.empty-result"}, "fail", 1},
 		{[]string{"-null-input-schema"}, []string{"tools.input-schema-object"}, "fail", 1},
-		{[]string{"-modern"}, []string{"lifecycle.result-type"}, "fail", 1},
+		{[]string{"-modern", "-modern-no-result-type"}, []string{"lifecycle.result-type"}, "fail", 1},
 		{[]string{"-reject-version", "2025-11-25"}, []string{"lifecycle.version-negotiation"}, "fail", 1},
 		{[]string{"-logging-missing"}, []string{"logging.set-level-served"}, "warn", 0},
 		{[]string{"-completions-missing"}, []string{"completion.complete-served"}, "warn", 0},
@@ -162,7 +189,7 @@ func TestCheckBaseline(t *testing.T) {
 		{"no baseline", server, 1, []string{"✗ fail · MUST"}, "1 check(s) failed"},
 		{"listed", append([]string{"--baseline", known}, server...), 0,
 			[]string{"✗ fail (known) · MUST", "known failure (baseline): answers {\"pong\":true}", "no new failure", "listed and passing now (remove them from the file): tools.input-schema-object"}, ""},
-		{"a new failure", []string{"--baseline", known, "--", bin.raw, "-ping-result", `{"pong":true}`, "-modern"}, 1,
+		{"a new failure", []string{"--baseline", known, "--", bin.raw, "-ping-result", `{"pong":true}`, "-modern", "-modern-no-result-type"}, 1,
 			[]string{"1 new failure(s) it does not list: lifecycle.result-type"}, "that the baseline does not list"},
 		{"unknown id", append([]string{"--baseline", typo}, server...), 2, nil, `no check has the id "ping.empty"`},
 		{"missing file", append([]string{"--baseline", filepath.Join(dir, "none")}, server...), 2, nil, "--baseline"},

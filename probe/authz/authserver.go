@@ -105,6 +105,9 @@ func (a *auditor) authServer(issuer string, several bool) {
 		if te, _ := f.doc["token_endpoint"].(string); te != "" && a.tokenEndpoint == "" {
 			a.tokenEndpoint = te
 		}
+		if re, _ := f.doc["registration_endpoint"].(string); re != "" && a.registration == "" {
+			a.registration = re
+		}
 	} else {
 		row.Outcome, row.Why = Fail, "want "+issuer+": a client MUST NOT use metadata whose issuer differs"
 	}

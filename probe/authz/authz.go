@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // The outcomes of a row.
@@ -41,6 +42,16 @@ type Options struct {
 	// another resource (--foreign-token-env); ExpiredToken one past its
 	// expiry (--expired-token-env).
 	ForeignToken, ExpiredToken string
+	// NarrowToken is a valid token for URL without a scope the endpoint
+	// requires (--narrow-token-env): the step-up probe (A19).
+	NarrowToken string
+	// Register lets the audit register two clients at the authorization
+	// server's registration endpoint (--register): the A12 probe writes
+	// to the server, so it runs only when asked.
+	Register bool
+	// OnExchange is told each HTTP exchange as it completes (--trace),
+	// no token in it.
+	OnExchange func(Exchange)
 	// ClientID and ClientSecret get the tokens not given by the
 	// client_credentials grant (--client-id, --client-secret-env).
 	ClientID, ClientSecret string
@@ -68,10 +79,14 @@ type Row struct {
 // Exchange is one HTTP request of the audit and its answer, as received:
 // the body bounded, a token never recorded.
 type Exchange struct {
-	Probe   string              `json:"probe"`
-	Method  string              `json:"method"`
-	URL     string              `json:"url"`
-	Auth    string              `json:"auth,omitempty"` // which credential was sent: "none", "--token-env", "invalid", …
+	Probe  string `json:"probe"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Auth   string `json:"auth,omitempty"` // which credential was sent: "none", "--token-env", "invalid", …
+	// Sent are the request's headers besides Authorization (which Auth
+	// names), and Request its body, as sent.
+	Sent    map[string]string   `json:"sent,omitempty"`
+	Request string              `json:"request,omitempty"`
 	Status  int                 `json:"status"`
 	Headers map[string][]string `json:"headers,omitempty"` // the answer's
 	Body    string              `json:"body,omitempty"`
@@ -139,7 +154,14 @@ type auditor struct {
 	ccNote            string
 	ccErr, foreignErr error
 	foreignNote       string
-	baseline          bool // the valid token opened a session
+	baseline          bool       // the valid token opened a session
+	found             discovered // what the hosts' rules read (A25)
+	// scrub, when set, rewrites the next exchange before it is kept (the
+	// query-string probe's URL holds the token).
+	scrub func(Exchange) Exchange
+	// registration is the first usable authorization server's
+	// registration_endpoint (A12).
+	registration string
 }
 
 // answer is one response as the audit keeps it.
@@ -233,6 +255,11 @@ func (a *auditor) run() {
 	a.everyMethod()
 	a.step("A23")
 	a.origin()
+	a.step("A19")
+	a.stepUp()
+	a.step("A12")
+	a.register()
+	a.rowsHosts(a.found)
 	a.notRun()
 	a.closeBaseline()
 }
@@ -251,11 +278,11 @@ func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[stri
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	ex := Exchange{Probe: probeID, Method: method, URL: target, Auth: auth}
+	ex := Exchange{Probe: probeID, Method: method, URL: target, Auth: auth, Request: body}
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
 		ex.Error = err.Error()
-		a.res.Exchanges = append(a.res.Exchanges, ex)
+		a.record(ex)
 		return &answer{err: err}
 	}
 	if body != "" {
@@ -271,10 +298,16 @@ func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[stri
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
+	ex.Sent = map[string]string{}
+	for k := range req.Header {
+		if k != "Authorization" {
+			ex.Sent[k] = req.Header.Get(k)
+		}
+	}
 	resp, err := a.client.Do(req)
 	if err != nil {
 		ex.Error = err.Error()
-		a.res.Exchanges = append(a.res.Exchanges, ex)
+		a.record(ex)
 		return &answer{err: err}
 	}
 	defer resp.Body.Close()
@@ -286,8 +319,20 @@ func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[stri
 		ans.body, _ = io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
 	}
 	ex.Status, ex.Headers, ex.Body = resp.StatusCode, resp.Header, string(ans.body)
-	a.res.Exchanges = append(a.res.Exchanges, ex)
+	a.record(ex)
 	return ans
+}
+
+// record keeps an exchange and tells OnExchange. A request whose URL
+// carries a token (A18) is recorded by its caller, with the token cut out.
+func (a *auditor) record(ex Exchange) {
+	if a.scrub != nil {
+		ex = a.scrub(ex)
+	}
+	a.res.Exchanges = append(a.res.Exchanges, ex)
+	if a.o.OnExchange != nil {
+		a.o.OnExchange(ex)
+	}
 }
 
 // post sends initialize to the MCP endpoint.
@@ -307,4 +352,56 @@ func randomToken() string {
 func loopback(host string) bool {
 	h := strings.ToLower(host)
 	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasPrefix(h, "127.")
+}
+
+// Findings are the rows that are not passes, as the registry's codes: a
+// fail an error, a warning a warning, a host that will fail info. A row
+// observed for another reason (what the spec leaves open) and a row not
+// run are no finding: the table says them.
+func (r *Result) Findings() []findings.Finding {
+	var out []findings.Finding
+	for _, row := range r.Rows {
+		msg := fmt.Sprintf("%s %s: %s (%s %s, %s)", row.ID, row.Check, row.Why, row.Clause.Rev, row.Clause.Section, row.Clause.Level)
+		if strings.HasPrefix(row.ID, "A25 ") {
+			msg = row.ID + ": " + row.Why // the why names the source
+		}
+		switch {
+		case row.Outcome == Fail:
+			out = append(out, findings.New(findings.AuthFail, "%s", msg))
+		case row.Outcome == Warn:
+			out = append(out, findings.New(findings.AuthWarn, "%s", msg))
+		case row.Outcome == Observed && strings.HasPrefix(row.ID, "A25 "):
+			out = append(out, findings.New(findings.AuthHostFails, "%s", msg))
+		}
+	}
+	return out
+}
+
+// Protected reports whether the endpoint answered a POST without a token
+// with 401 (A1 passed): only then was the rest of the audit run.
+func (r *Result) Protected() bool {
+	return len(r.Rows) > 0 && r.row("A1").Outcome == Pass
+}
+
+// row is the row with id, or a zero Row.
+func (r *Result) row(id string) Row {
+	for _, row := range r.Rows {
+		if row.ID == id {
+			return row
+		}
+	}
+	return Row{}
+}
+
+// Unprotected says in a line why the audit went no further than A1: the
+// endpoint served without a token, or answered otherwise than 401.
+func (r *Result) Unprotected() (status int, why string) {
+	a1 := r.row("A1")
+	for _, ex := range r.Exchanges {
+		if ex.Probe == "A1" {
+			status = ex.Status
+			break
+		}
+	}
+	return status, a1.Why
 }

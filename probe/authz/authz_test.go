@@ -77,6 +77,10 @@ type server struct {
 	asAt          int    // which of the discovery URLs serves (0-based)
 	queryAccepted bool   // accepts ?access_token=
 	token         string
+	narrow        string // a valid token without the scope "mcp": 403
+	stepUp        string // the 403's challenge (default: the full one)
+	offline       bool   // scopes_supported has offline_access
+	openRedirects bool   // registration accepts any redirect URI
 }
 
 func (s server) start(t *testing.T) *httptest.Server {
@@ -84,6 +88,15 @@ func (s server) start(t *testing.T) *httptest.Server {
 	mux := http.NewServeMux()
 	mcp := func(w http.ResponseWriter, r *http.Request) {
 		authz := r.Header.Get("Authorization")
+		if s.narrow != "" && authz == "Bearer "+s.narrow {
+			ch := s.stepUp
+			if ch == "" {
+				ch = `Bearer error="insufficient_scope", scope="mcp", resource_metadata="` + srv.URL + `/.well-known/oauth-protected-resource/mcp"`
+			}
+			w.Header().Set("WWW-Authenticate", ch)
+			w.WriteHeader(403)
+			return
+		}
 		ok := s.unprotected || authz == "Bearer "+s.token || (s.queryAccepted && r.URL.Query().Get("access_token") == s.token)
 		if !ok {
 			if authz == "" && s.noTokenStatus != 0 {
@@ -120,8 +133,25 @@ func (s server) start(t *testing.T) *httptest.Server {
 			ct = "application/json"
 		}
 		w.Header().Set("Content-Type", ct)
-		_ = json.NewEncoder(w).Encode(map[string]any{"resource": res, "authorization_servers": []string{srv.URL + s.issuerPath}})
+		doc := map[string]any{"resource": res, "authorization_servers": []string{srv.URL + s.issuerPath}}
+		if s.offline {
+			doc["scopes_supported"] = []string{"mcp", "offline_access"}
+		}
+		_ = json.NewEncoder(w).Encode(doc)
 	}
+	mux.HandleFunc("POST /register", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			RedirectURIs []string `json:"redirect_uris"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		if !s.openRedirects && len(req.RedirectURIs) > 0 && !strings.HasPrefix(req.RedirectURIs[0], "http://127.0.0.1") {
+			w.WriteHeader(400)
+			fmt.Fprint(w, `{"error":"invalid_redirect_uri"}`)
+			return
+		}
+		w.WriteHeader(201)
+		fmt.Fprint(w, `{"client_id":"c1"}`)
+	})
 	switch s.prmAt {
 	case "path", "":
 		mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", prm)
@@ -139,6 +169,62 @@ func (s server) start(t *testing.T) *httptest.Server {
 	cands := asCandidates(srv.URL + s.issuerPath)
 	mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
 	return srv
+}
+
+// protectedRows is how many rows the audit of a protected endpoint has:
+// A1 to A24, one A25 row per host, and the baseline.
+func protectedRows() int { return len(checklist) - 1 + len(hostRules()) + 1 }
+
+// The probes that need more than a token: the step-up answer (A19), the
+// registration (A12, only with Register), offline_access (A7).
+func TestRunStepUpRegistration(t *testing.T) {
+	const token, narrow = "tok-0a1b2c3d", "narrow-0a1b2c3d"
+	for _, tc := range []struct {
+		name     string
+		s        server
+		register bool
+		want     map[string]string
+	}{
+		{"full challenge, registration refused as it should", server{}, true, map[string]string{"A19": Pass, "A12": Pass, "A7": Pass}},
+		{"403 without error", server{stepUp: `Bearer scope="mcp"`}, false, map[string]string{"A19": Warn, "A12": NotRun}},
+		{"any redirect registered", server{openRedirects: true}, true, map[string]string{"A12": Fail}},
+		{"offline_access asked", server{offline: true}, false, map[string]string{"A7": Warn}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.token, tc.s.narrow = token, narrow
+			srv := tc.s.start(t)
+			r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", Token: token, NarrowToken: narrow, Register: tc.register, Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := outcomes(r)
+			for id, want := range tc.want {
+				if got[id] != want {
+					t.Errorf("%s = %s, want %s", id, got[id], want)
+				}
+			}
+		})
+	}
+}
+
+// Each host's rule reads what discovery found: a row observed ("this
+// host will fail here") where the rule is not met, never a fail.
+func TestHostRules(t *testing.T) {
+	hs := hostRules()
+	if len(hs) == 0 {
+		t.Fatal("no host rows")
+	}
+	for _, h := range hs {
+		if h.Source == "" || h.Reported == "" || h.Versions == "" {
+			t.Errorf("%s: a host row needs its source, date and versions", h.Host)
+		}
+		if ok, _ := (discovered{}).meets(h.Rule); ok {
+			t.Errorf("%s: rule %q is met by nothing found: unknown rule?", h.Host, h.Rule)
+		}
+		if ok, _ := (discovered{header: true, wellKnown: true, exactResource: true}).meets(h.Rule); !ok {
+			t.Errorf("%s: rule %q not met by everything found", h.Host, h.Rule)
+		}
+	}
 }
 
 func outcomes(r *Result) map[string]string {
@@ -180,8 +266,8 @@ func TestRun(t *testing.T) {
 					t.Errorf("%s = %s, want %s (%v)", id, got[id], want, got)
 				}
 			}
-			if len(r.Rows) != len(checklist)+1 && got["A1"] == Pass || len(r.Rows) != len(checklist) && got["A1"] != Pass {
-				t.Errorf("%d rows, want %d", len(r.Rows), len(checklist)+1)
+			if len(r.Rows) != protectedRows() && got["A1"] == Pass || len(r.Rows) != len(checklist) && got["A1"] != Pass {
+				t.Errorf("%d rows, want %d", len(r.Rows), protectedRows())
 			}
 			// The server echoes what it was sent into its 401s: the
 			// exchanges keep that as received (the CLI redacts it with
@@ -230,16 +316,20 @@ func TestRunWithoutToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != len(checklist)+1 {
-		t.Fatalf("%d rows, want %d", len(r.Rows), len(checklist)+1)
+	if len(r.Rows) != protectedRows() {
+		t.Fatalf("%d rows, want %d", len(r.Rows), protectedRows())
 	}
 	for i, row := range r.Rows[1:] {
-		if row.ID != checklist[i].id {
-			t.Errorf("row %d is %s, want %s", i+1, row.ID, checklist[i].id)
+		want := "A25"
+		if i < len(checklist)-1 {
+			want = checklist[i].id
+		}
+		if strings.Fields(row.ID)[0] != want {
+			t.Errorf("row %d is %s, want %s", i+1, row.ID, want)
 		}
 	}
 	for _, row := range r.Rows {
-		if (row.ID == "A16" || row.ID == "A17" || row.ID == "A18" || row.ID == "base") && (row.Outcome != NotRun || !strings.Contains(row.Why, "-env")) {
+		if (row.ID == "A16" || row.ID == "A17" || row.ID == "A18" || row.ID == "A19" || row.ID == "base") && (row.Outcome != NotRun || !strings.Contains(row.Why, "-env")) {
 			t.Errorf("%s: %s %q, want not-run naming its flag", row.ID, row.Outcome, row.Why)
 		}
 	}

@@ -98,13 +98,19 @@ var (
 	// "Security & Endpoint" (2026-07-28): "If the Origin header is present
 	// and invalid, servers MUST respond with HTTP 403 Forbidden."
 	clauseOrigin = Clause{"2025-11-25+", "Streamable HTTP: Security Warning", "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning", Must}
-	// index "Runtime Insufficient Scope Errors".
+	// 2026-07-28 index "Refresh Tokens": "MCP Servers (Protected
+	// Resources) SHOULD NOT include offline_access in WWW-Authenticate
+	// scope or Protected Resource Metadata scopes_supported".
+	clauseOfflineAccess = Clause{"2026-07-28", "Refresh Tokens", spec0728 + "#refresh-tokens", Should}
+	// index "Runtime Insufficient Scope Errors": the server SHOULD answer
+	// 403 with a Bearer challenge carrying error="insufficient_scope",
+	// scope and resource_metadata.
 	clauseStepUp = Clause{"2025-11-25+", "Runtime Insufficient Scope Errors", spec1125 + "#runtime-insufficient-scope-errors", Should}
 	// 2026-07-28 "Authorization Response Validation" (RFC 9207).
 	clauseIss = Clause{"2026-07-28", "Authorization Response Validation", spec0728 + "#authorization-response-validation", Should}
-	// 2026-07-28 client-registration "Application Type and Redirect URI
-	// Constraints"; security-considerations "Communication Security".
-	clauseDCR = Clause{"2026-07-28", "Dynamic Client Registration", spec0728 + "/client-registration#dynamic-client-registration", Must}
+	// "Communication Security": "All redirect URIs MUST be either
+	// localhost or use HTTPS."
+	clauseRedirectHTTPS = Clause{"2025-11-25+", "Communication Security (redirect URIs)", spec1125 + "#communication-security", Must}
 	// security-considerations "Access Token Privilege Restriction":
 	// MUST NOT pass through the token; not provable from outside.
 	clausePassthrough = Clause{"2025-11-25+", "Access Token Privilege Restriction", spec1125 + "#access-token-privilege-restriction", Info}

@@ -83,6 +83,6 @@ func (r *recording) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		ex.Status, ex.Headers, ex.Body = resp.StatusCode, resp.Header, "<token response: not kept>"
 	}
-	r.a.res.Exchanges = append(r.a.res.Exchanges, ex)
+	r.a.record(ex)
 	return resp, err
 }

@@ -148,6 +148,7 @@ func (a *auditor) discoverPRM() {
 	if a.header.usable() {
 		a.prm = a.header
 	}
+	a.found = discovered{header: a.header.usable(), wellKnown: known != nil}
 	a.rowChallenge(rm, known)
 	a.rowWellKnown(known)
 	a.rowPRMContents()
@@ -227,6 +228,7 @@ func (a *auditor) rowPRMContents() {
 		row.Outcome, row.Why = Fail, "no resource member (REQUIRED, RFC 9728 §2)"
 	case slices.Contains(a.prm.want, canonical(res)):
 		row.Outcome, row.Why = Pass, "identical to the resource the "+a.prm.form+" form names"
+		a.found.exactResource = true
 	case pathPrefix(canonical(res), a.prm.want[0]):
 		// A common deployment (the origin as the resource): the RFC's
 		// clients reject it, prefix-matching ones (the TypeScript SDK's)
@@ -257,13 +259,26 @@ func (a *auditor) rowSameDocument(known *prmFound) {
 	a.add(row)
 }
 
-// rowScope is A7.
+// rowScope is A7: the challenge's scope (SHOULD), and no offline_access
+// in it or in scopes_supported (2026-07-28 "Refresh Tokens": SHOULD NOT).
 func (a *auditor) rowScope() {
 	row := Row{ID: "A7", Check: "the challenge names a scope", Clause: clauseScope, Sent: noToken, Got: strings.Join(a.challenge.raw, ", ")}
-	if s, ok := a.challenge.params["scope"]; ok && s != "" {
+	s, ok := a.challenge.params["scope"]
+	var supported []string
+	if a.prm != nil {
+		supported = stringList(a.prm.doc["scopes_supported"])
+	}
+	switch {
+	case slices.Contains(strings.Fields(s), "offline_access") || slices.Contains(supported, "offline_access"):
+		row.Clause, row.Outcome = clauseOfflineAccess, Warn
+		row.Got = fmt.Sprintf("challenge scope %q; scopes_supported %q", s, strings.Join(supported, " "))
+		row.Why = "offline_access is asked of the client: refresh tokens are not a resource requirement, so MCP servers SHOULD NOT include it in the challenge's scope or in scopes_supported"
+	case ok && s != "":
 		row.Outcome, row.Why = Pass, "scope \""+s+"\""
-	} else {
-		row.Outcome, row.Why = Warn, "no scope: a client falls back to scopes_supported or asks for none (Scope Selection Strategy)"
+	case len(supported) > 0:
+		row.Outcome, row.Why = Warn, "no scope in the challenge: a client falls back to all of scopes_supported ("+strings.Join(supported, " ")+"), not the least it needs (Scope Selection Strategy)"
+	default:
+		row.Outcome, row.Why = Warn, "no scope in the challenge and no scopes_supported: a client asks for none (Scope Selection Strategy)"
 	}
 	a.add(row)
 }

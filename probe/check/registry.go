@@ -173,6 +173,16 @@ var Registry = []Check{
 		Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
 	{ID: IDUnsubscribe, Title: "resources/unsubscribe is served when resources.subscribe is declared", Eras: []string{Legacy}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
+	{ID: IDCallResult, Title: "a read-only tool's result has the shape the schema gives it (content blocks with their required fields)", Eras: both, Transports: anyTransport,
+		Clauses: map[string]*Clause{Legacy: toolResultLegacy, Modern: toolResultModern}},
+	{ID: IDStructured, Title: "structuredContent conforms to the tool's outputSchema, and is there when one is declared", Eras: both, Transports: anyTransport,
+		Clauses: map[string]*Clause{Legacy: outputSchemaLegacy, Modern: outputSchemaModern}},
+	{ID: IDReadResult, Title: "resources/read of a listed resource answers contents with uri and text or blob", Eras: both, Transports: anyTransport,
+		Clauses: map[string]*Clause{Legacy: readResultLegacy, Modern: readResultModern}},
+	{ID: IDPromptResult, Title: "prompts/get of a listed prompt answers messages with a role and a content block", Eras: both, Transports: anyTransport,
+		Clauses: map[string]*Clause{Legacy: promptResultLegacy, Modern: promptResultModern}},
+	{ID: IDMcpHeader, Title: "every x-mcp-header is a unique token on a string, integer or boolean property", Eras: []string{Modern}, Transports: anyTransport,
+		Clauses: map[string]*Clause{Modern: mcpHeader}, NotIn: map[string]string{Legacy: "x-mcp-header is new in 2026-07-28"}},
 }
 
 // MalformedChecks are the ids malformed's cases are reported under: the

@@ -245,6 +245,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, JudgeList(era, l, caps, lists[l.capability]))
 	}
 	vs = append(vs, inputSchemas(ctx, era, cl, caps, lists["tools"]))
+	vs = append(vs, results(s, era, caps, lists)...)
 	if era == Legacy {
 		x := Exchange{}
 		if declared(caps, "logging") {
@@ -257,6 +258,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	if era == Legacy {
 		vs = append(vs, subscribe(s, caps, lists["resources"])...)
 	}
+	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}

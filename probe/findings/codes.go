@@ -26,10 +26,11 @@ const (
 	OriginMalformed Origin = "malformed" // malformed: how calls a server should refuse are answered
 	OriginCall      Origin = "call"      // call, read, prompt: a result, what hosts deliver of it, long calls
 	OriginCheck     Origin = "check"     // check: the conformance verdict, per check and era
+	OriginAuth      Origin = "auth"      // auth: the authorization audit of a remote server
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall, OriginCheck}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall, OriginCheck, OriginAuth}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -178,6 +179,13 @@ const (
 	TaskNotTerminal
 	TaskForbiddenTransition
 	TaskMalformed
+	// wire's second tools/list: the bytes a prompt cache keys on (issue 28)
+	ToolsNotByteIdentical
+
+	// auth (the authorization audit, probe/authz)
+	AuthFail
+	AuthWarn
+	AuthHostFails
 )
 
 // README sections that say more than a row can.
@@ -313,6 +321,11 @@ var defs = []Def{
 	{Code: TaskNotTerminal, Name: "task-not-terminal", Severity: Warning, Origin: OriginCall, Title: "the task did not reach a terminal status (`completed`, `failed`, `cancelled`) within `--timeout`; every poll is in the timeline", More: moreCall},
 	{Code: TaskForbiddenTransition, Name: "task-forbidden-transition", Severity: Error, Origin: OriginCall, Title: "a task status change the spec forbids: out of a terminal status, or a task that did not begin `working` (2025-11-25 basic/utilities/tasks, Task Status Lifecycle, MUST)", More: moreCall},
 	{Code: TaskMalformed, Name: "task-malformed", Severity: Error, Origin: OriginCall, Title: "a task-augmented call answered without a `CreateTaskResult` (`task.taskId` a string, `task.status`), or a `tasks/get` result without `status`", More: moreCall},
+	{Code: ToolsNotByteIdentical, Name: "tools-not-byte-identical", Severity: Warning, Origin: OriginWire, Title: "`tools/list` not byte-identical across calls: the same tools in the same order, other bytes (a host's prompt cache keyed on them misses)", More: moreSnapshot},
+
+	{Code: AuthFail, Name: "auth-fail", Severity: Error, Origin: OriginAuth, Title: "an authorization probe failed: the server or its authorization server broke a MUST of the clause the row cites (the finding names the probe, A1 to A25)", More: "mcpprobe-auth"},
+	{Code: AuthWarn, Name: "auth-warn", Severity: Warning, Origin: OriginAuth, Title: "an authorization probe warned: a SHOULD of the clause the row cites not followed, or a MUST only an older revision has", More: "mcpprobe-auth"},
+	{Code: AuthHostFails, Name: "auth-host-fails", Severity: Info, Origin: OriginAuth, Title: "a host whose discovery a public report describes will fail on this server, though the spec may allow what the server does (the finding names the host, its versions and the source)", More: "mcpprobe-auth"},
 }
 
 // byCode and byName index defs.

@@ -24,6 +24,7 @@ var originSections = map[Origin][2]string{
 	OriginMalformed: {"Malformed calls", "What `malformed` finds in how calls a server should refuse are answered."},
 	OriginCall:      {"Calls, reads and prompts", "What `call`, `read` and `prompt` find in a result, what hosts deliver of it, and long calls."},
 	OriginCheck:     {"Conformance checks", "What `check` finds: a check failed or warned, in an era, on the clause it names."},
+	OriginAuth:      {"Authorization", "What `auth` (and the report's Authorization section) finds in a remote server's authorization, probe by probe."},
 }
 
 // findingsDoc is docs/findings.md: every registered code, by origin in the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
@@ -38,6 +39,10 @@ type Options struct {
 	// Calls are the tools to call (report --call NAME=ARGS), in order,
 	// each on a fresh server: the "Calls" section.
 	Calls []call.Options
+	// Auth, when set, adds the Authorization section: the audit of the
+	// report's URL (its first probe a POST without a token; the rest only
+	// when that is answered 401).
+	Auth *authz.Options
 }
 
 // Result is everything the report shows.
@@ -51,6 +56,7 @@ type Result struct {
 	FaultsNot string // why the faults section has no scenarios, when asked but not run
 	Malformed *malformed.Result
 	Calls     []*call.Result
+	Auth      *authz.Result
 }
 
 // Run reads the reference (a bad one stops the run before any server
@@ -109,6 +115,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	if o.Auth != nil {
+		if r.Auth, err = authz.Run(ctx, *o.Auth); err != nil {
+			return nil, err
+		}
+	}
 	for _, c := range o.Calls {
 		co := c
 		co.Spec = spec
@@ -136,6 +147,9 @@ func (r *Result) Findings() []findings.Finding {
 	}
 	if r.Malformed != nil {
 		out = append(out, r.Malformed.Findings()...)
+	}
+	if r.Auth != nil {
+		out = append(out, r.Auth.Findings()...)
 	}
 	// A call's own findings; its session's wire findings repeat the
 	// probe's.

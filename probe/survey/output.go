@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 )
 
 // Output is where records go, one line each: each line is written whole,
@@ -69,6 +71,16 @@ func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		return nil, nil, err
+	}
+	// The file to resume is read whole, a line at a time: bounded as a
+	// survey part is for merge, so a file grown past any run's output
+	// (or not a file at all) is refused before a byte is read.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > inputfile.MaxSurvey {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("--resume: %s is not a regular file of at most %d bytes: resume only a survey's own output", path, int64(inputfile.MaxSurvey))
+		}
 		return nil, nil, err
 	}
 	p, err := readPrior(f, path)

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"bytes"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,6 +200,21 @@ func TestResumeCutsAPartialLine(t *testing.T) {
 	_ = os.WriteFile(p, []byte("{\"command\":\"wire\"}\n"), 0o644)
 	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("a wire output resumed: %v", err)
+	}
+}
+
+// A file past a survey part's bound is refused before it is read (a
+// sparse file: nothing of it is on disk).
+func TestResumeRefusesAHugeFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.jsonl")
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, inputfile.MaxSurvey+1); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "not a regular file of at most") {
+		t.Errorf("resume of a %d-byte file: %v", int64(inputfile.MaxSurvey+1), err)
 	}
 }
 
