@@ -76,6 +76,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Whether the legacy era is served, for the modern GET check: ""
+	// when it is not, else why the modern GET is not judged.
+	legacyServed := ""
+	switch {
+	case sessions[Legacy] != nil:
+		legacyServed = "the server serves 2025-11-25 too, whose GET stream the legacy column judges"
+	case !o.wants(Legacy):
+		legacyServed = "--era modern: whether the server also serves 2025-11-25, whose GET stream is that era's, was not asked"
+	}
 	for _, era := range Eras {
 		if !o.wants(era) {
 			continue
@@ -89,6 +98,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if era == Legacy && notServed[rejectedKey] != "" {
 			rejectedVersion(&er, notServed[rejectedKey])
 		}
+		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, ss.Client.Capture.Capabilities, legacyServed))
 		ss.Close()
 		delete(sessions, era)
 		if !o.SkipMalformed && ctx.Err() == nil {
