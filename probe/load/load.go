@@ -203,7 +203,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		clk = newRealClock()
 	}
 	r := &Result{Target: o.Target.Display(), Sessions: o.Sessions, Shards: []Shard{o.Shard}, ShardsOf: o.Shard.N,
-		Requests: o.Requests, DurationNs: int64(o.Duration), Replicas: []string{}, NotRun: []float64{}, Skipped: []string{}}
+		Requests: o.Requests, DurationNs: durationOf(o), Replicas: []string{}, NotRun: []float64{}, Skipped: []string{}}
 	r.Bound.MaxP99Ns, r.Bound.MaxErrors = int64(o.Bound.MaxP99), o.Bound.MaxErrors
 	r.Transport = "stdio"
 	if o.Target.Kind != "stdio" {
@@ -436,4 +436,12 @@ func closeAll(ws []*worker) {
 		}
 	}
 	wg.Wait()
+}
+
+// durationOf is the steps' length, 0 when they are counted in requests.
+func durationOf(o Options) int64 {
+	if o.Requests > 0 {
+		return 0
+	}
+	return int64(o.Duration)
 }
