@@ -203,7 +203,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		clk = newRealClock()
 	}
 	r := &Result{Target: o.Target.Display(), Sessions: o.Sessions, Shards: []Shard{o.Shard}, ShardsOf: o.Shard.N,
-		Requests: o.Requests, DurationNs: durationOf(o), Replicas: []string{}, NotRun: []float64{}, Skipped: []string{}}
+		Requests: o.Requests, DurationNs: durationOf(o), Replicas: []string{}, NotRun: []float64{}, Skipped: []string{}, Calls: []CallPlan{}, Steps: []Step{}}
 	r.Bound.MaxP99Ns, r.Bound.MaxErrors = int64(o.Bound.MaxP99), o.Bound.MaxErrors
 	r.Transport = "stdio"
 	if o.Target.Kind != "stdio" {
@@ -339,7 +339,7 @@ func runStep(ctx context.Context, clk Clock, o Options, rate float64, ws []*work
 		}
 		return oc, msg
 	})
-	st := Step{Rate: rate, All: &Series{Name: "all"}}
+	st := Step{Rate: rate, All: &Series{Name: "all"}, Methods: []*Series{}}
 	per := map[string]*Series{}
 	for _, rq := range reqs {
 		if per[rq.method] == nil {

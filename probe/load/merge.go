@@ -89,7 +89,7 @@ func Merge(parts []Part) (*Result, error) {
 		m.Interrupted = m.Interrupted || p.Interrupted
 		m.Resources = addResources(m.Resources, p.Resources)
 	}
-	m.Phases = nil
+	m.Phases = []*Series{}
 	for j, ph := range p0.Phases {
 		var ss []*Series
 		for _, p := range byIndex {
@@ -103,9 +103,9 @@ func Merge(parts []Part) (*Result, error) {
 	for _, p := range byIndex {
 		steps = min(steps, len(p.Steps))
 	}
-	m.Steps = nil
+	m.Steps = []Step{}
 	for j := 0; j < steps; j++ {
-		st := Step{Rate: p0.Steps[j].Rate}
+		st := Step{Rate: p0.Steps[j].Rate, Methods: []*Series{}}
 		var all []*Series
 		for _, p := range byIndex {
 			all = append(all, p.Steps[j].All)
