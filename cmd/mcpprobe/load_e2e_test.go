@@ -3,13 +3,19 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/load"
 	"github.com/tidwall/gjson"
@@ -278,5 +284,83 @@ func TestLoadUsage(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("load %q: exit %d, want 2 saying %q: %s", tc.args, r.code, tc.want, r.stderr)
 		}
+	}
+}
+
+// serveLines runs a server and hands back its URL and a channel of every
+// later line it writes.
+func serveLines(t *testing.T, argv ...string) (string, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); pw.Close() })
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	select {
+	case l := <-lines:
+		u := listenURL.FindString(l)
+		if u == "" {
+			t.Fatalf("no URL in %q", l)
+		}
+		return u, lines
+	case <-time.After(bound(20 * time.Second)):
+		t.Fatalf("%v did not say where it listens", argv)
+	}
+	return "", nil
+}
+
+// Ctrl-C during a run: mcpprobe exits 130 and prints what it has, the
+// requests answered before the interrupt; those in flight are left out,
+// not counted as the server's failures. One session sends one request at
+// a time, so the two before the stall were answered before it began.
+func TestLoadInterrupted(t *testing.T) {
+	t.Parallel()
+	url, lines := serveLines(t, bin.good, "-http", "127.0.0.1:0", "-stall-after", "3", "-stall", "60s")
+	cmd := exec.Command(bin.mcpprobe, "load", "--json", "--rate", "50/s", "--duration", "30s", "--sessions", "1", "--call", "find_orders", url)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-lines:
+		if !strings.Contains(l, "stalling at tools/call 3") {
+			t.Fatalf("server said %q", l)
+		}
+	case <-time.After(bound(30 * time.Second)):
+		_ = cmd.Process.Kill()
+		t.Fatal("the server never stalled")
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(bound(20 * time.Second)):
+		_ = cmd.Process.Kill()
+		t.Fatal("load did not end after SIGINT")
+	}
+	if cmd.ProcessState.ExitCode() != 130 {
+		t.Fatalf("exit %d, want 130: %s", cmd.ProcessState.ExitCode(), errb.String())
+	}
+	v := section(t, "load", out.String())
+	all := v.Get("steps.0.all")
+	if !v.Get("interrupted").Bool() || all.Get("requests").Int() != 2 || all.Get("ok").Int() != 2 || all.Get("unsent").Int() != 0 {
+		t.Errorf("interrupted %v, requests %d ok %d unsent %d; want the 2 answered before the stall", v.Get("interrupted"), all.Get("requests").Int(), all.Get("ok").Int(), all.Get("unsent").Int())
+	}
+	if !strings.Contains(errb.String(), "interrupted by SIGINT during load") || !strings.Contains(errb.String(), "partial") {
+		t.Errorf("stderr: %s", errb.String())
 	}
 }

@@ -66,11 +66,14 @@ const (
 	OK      Outcome = iota // answered with a result
 	Failed                 // a JSON-RPC error, an isError result, a closed session
 	Timeout                // no answer within --timeout
-	Unsent                 // never sent: its time ran past the schedule's end, or the run was interrupted
+	Unsent                 // never sent: its time ran past the schedule's end
+	// Abandoned: the run was interrupted before it was sent or answered;
+	// it is not counted at all (the server did not fail it).
+	Abandoned
 )
 
 func (o Outcome) String() string {
-	return [...]string{"ok", "error", "timeout", "unsent"}[o]
+	return [...]string{"ok", "error", "timeout", "unsent", "abandoned"}[o]
 }
 
 // Sample is one request of the schedule: when it was due, sent and done
@@ -102,8 +105,8 @@ type Do func(ctx context.Context, w, k int) (Outcome, string)
 // counts from when it was due, so a server that stalls pays for every
 // request its stall delayed, as an open-loop client that never waits
 // would see. Requests still unsent at the plan's end (Drain after the
-// last due time) or when ctx ends are Unsent. The samples come back in
-// schedule order.
+// last due time) are Unsent; those ctx ended (an interrupt) before their
+// answer are Abandoned. The samples come back in schedule order.
 func Schedule(ctx context.Context, clk Clock, p Plan, workers int, do Do) []Sample {
 	out := make([]Sample, p.Total)
 	for k := range out {
@@ -133,18 +136,30 @@ func Schedule(ctx context.Context, clk Clock, p Plan, workers int, do Do) []Samp
 				}
 				clk.SleepUntil(ctx, out[k].Due)
 				now := clk.Now()
-				if ctx.Err() != nil || now > p.end() {
+				switch {
+				case ctx.Err() != nil:
+					out[k].Outcome = Abandoned
+					continue
+				case now > p.end():
 					continue // left Unsent; the ones after it are later still
 				}
 				oc, msg := do(ctx, w, k)
 				done := clk.Now()
-				if ctx.Err() != nil && oc != OK && oc != Timeout {
-					continue // abandoned by the interrupt, not failed by the server
+				if ctx.Err() != nil && oc != OK {
+					out[k].Outcome = Abandoned // by the interrupt, not failed by the server
+					continue
 				}
 				out[k] = Sample{K: k, Worker: w, Due: out[k].Due, Sent: now, Done: done, Outcome: oc, Err: msg}
 			}
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		for k := range out {
+			if out[k].Outcome == Unsent && out[k].Worker < 0 {
+				out[k].Outcome = Abandoned // never taken: the run ended first
+			}
+		}
+	}
 	return out
 }

@@ -157,3 +157,25 @@ func TestPlanShards(t *testing.T) {
 }
 
 func durationNs(ns int64) time.Duration { return time.Duration(ns) }
+
+func TestScheduleInterrupted(t *testing.T) {
+	// Cancelled during request 2: it and the rest are abandoned, not
+	// counted as the server's failures.
+	clk := &fakeClock{}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := Plan{Total: 6, Interval: ms, Drain: time.Second}
+	got := Schedule(ctx, clk, p, 1, func(ctx context.Context, w, k int) (Outcome, string) {
+		if k == 2 {
+			cancel()
+			return Failed, "context canceled"
+		}
+		return OK, ""
+	})
+	var sr Series
+	for _, s := range got {
+		sr.add(s)
+	}
+	if sr.Requests != 2 || sr.OK != 2 || sr.Errors != 0 || sr.Unsent != 0 {
+		t.Fatalf("requests %d ok %d errors %d unsent %d, want 2 2 0 0", sr.Requests, sr.OK, sr.Errors, sr.Unsent)
+	}
+}

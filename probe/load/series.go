@@ -57,6 +57,9 @@ func (s *Series) ErrorRatio() float64 {
 
 // add counts one sample into the series.
 func (s *Series) add(x Sample) {
+	if x.Outcome == Abandoned {
+		return
+	}
 	s.Requests++
 	switch x.Outcome {
 	case OK:
