@@ -19,8 +19,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// loadFlags are load's own, each Local: load merge reads files and
+// refuses (exit 2) the flags of a run rather than take and ignore them.
 func loadFlags() []cli.Flag {
-	return append(callFlags("`TOOL` to load (repeatable); default every tool annotated read-only",
+	return localFlags(append(callFlags("`TOOL` to load (repeatable); default every tool annotated read-only",
 		"arguments `JSON` for the --call before it (default: minimal valid arguments from its schema)"),
 		&cli.IntFlag{Name: "sessions", Value: 4, Usage: "concurrent sessions (HTTP sessions, or processes of a command), each one request in flight"},
 		&cli.StringFlag{Name: "rate", Usage: "`R/s`: requests per second of the whole run (all shards), sent on a fixed schedule, each timed from when it was due"},
@@ -34,7 +36,31 @@ func loadFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "replica", Usage: "another `URL` of the same stateless (2026-07-28) server: each session spreads its requests over the target and its replicas, and answers that depend on the replica are reported (repeatable)"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "allow a URL that is not loopback (127.0.0.0/8, ::1, localhost): load you are allowed to send to a server you run"},
 		&cli.BoolFlag{Name: "i-know", Usage: fmt.Sprintf("lift the caps (%d/s, %d HTTP sessions, %d processes, %d requests per step)", load.MaxRate, load.MaxSessions, load.MaxProcesses, load.MaxRequests)},
-	)
+	))
+}
+
+// localFlags makes each of fs Local: taken by its command only, not by
+// the command's subcommands.
+func localFlags(fs []cli.Flag) []cli.Flag {
+	for _, f := range fs {
+		switch f := f.(type) {
+		case *cli.GenericFlag:
+			f.Local = true
+		case *cli.IntFlag:
+			f.Local = true
+		case *cli.StringFlag:
+			f.Local = true
+		case *cli.StringSliceFlag:
+			f.Local = true
+		case *cli.DurationFlag:
+			f.Local = true
+		case *cli.BoolFlag:
+			f.Local = true
+		default:
+			panic(fmt.Sprintf("localFlags: %T", f))
+		}
+	}
+	return fs
 }
 
 func (rs *runState) loadCommand() *cli.Command {
