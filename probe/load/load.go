@@ -376,8 +376,15 @@ func openAll(ctx context.Context, clk Clock, o Options, specs []dial.Spec) ([]*w
 	for i := range ws {
 		ws[i] = &worker{sessions: make([]*dial.Session, len(specs))}
 		for j, s := range specs {
-			wg.Add(1)
 			sem <- struct{}{}
+			mu.Lock()
+			failed := firstErr != nil
+			mu.Unlock()
+			if failed || ctx.Err() != nil {
+				<-sem
+				break // one failure ends the run: open no more
+			}
+			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
