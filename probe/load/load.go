@@ -388,8 +388,17 @@ func openAll(ctx context.Context, clk Clock, o Options, specs []dial.Spec) ([]*w
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
+				sp := s.Afresh()
+				if i > 0 || j > 0 {
+					// Only the first session's list plans the calls; the
+					// others' frames need not be held.
+					sp.Launch.KeepBytes = min(sp.Launch.KeepBytes, keepBytes)
+					if sp.Launch.KeepBytes == 0 {
+						sp.Launch.KeepBytes = keepBytes
+					}
+				}
 				t0 := clk.Now()
-				ss, err := dial.Open(ctx, s.Afresh())
+				ss, err := dial.Open(ctx, sp)
 				t1 := clk.Now()
 				mu.Lock()
 				defer mu.Unlock()
@@ -424,6 +433,10 @@ func openAll(ctx context.Context, clk Clock, o Options, specs []dial.Spec) ([]*w
 
 // openers is how many sessions are opened at once.
 const openers = 8
+
+// keepBytes bounds the frames held in memory for every session but the
+// first: hundreds of sessions at 32 MiB each would be gigabytes.
+const keepBytes = 1 << 20
 
 func closeAll(ws []*worker) {
 	var wg sync.WaitGroup
