@@ -83,8 +83,12 @@ func Load(w io.Writer, st Style, r *load.Result) {
 		fmt.Fprintf(w, "not run: %s\n", strings.Join(rs, ", "))
 	}
 	if res := r.Resources; res != nil {
-		fmt.Fprintf(w, "server resources (%s, %s processes): CPU %s, peak RSS %s per process at most, %s added over all\n",
-			res.Source, Num(res.Processes), ns(float64(res.CPUNs)), mib(res.RSSPeakBytes), mib(res.RSSPeakSumBytes))
+		cpu := ns(float64(res.CPUNs))
+		if res.CPUNs == 0 {
+			cpu = "under 10 ms (the unit /proc counts in)"
+		}
+		fmt.Fprintf(w, "server resources (%s, %s): CPU %s, peak RSS %s per process at most, %s added over all\n",
+			res.Source, processes(res.Processes), cpu, mib(res.RSSPeakBytes), mib(res.RSSPeakSumBytes))
 	}
 	if rc := r.ReplicaCheck; rc != nil {
 		loadReplicas(w, rc)
@@ -102,6 +106,15 @@ func loadKnee(w io.Writer, r *load.Result) {
 		bound = "--max-p99 " + ns(float64(r.Bound.MaxP99Ns)) + ", " + bound
 	}
 	k := r.Knee
+	if len(r.Steps) == 1 && len(r.NotRun) == 0 {
+		// One rate: no ramp, so no knee to speak of; only the bound.
+		if k.KneeRate != nil {
+			fmt.Fprintf(w, "bound (%s): broken at %g/s: %s\n", bound, *k.KneeRate, k.Why)
+		} else {
+			fmt.Fprintf(w, "bound (%s): kept at %g/s\n", bound, r.Steps[0].Rate)
+		}
+		return
+	}
 	switch {
 	case k.KneeRate == nil && len(r.Steps) > 0:
 		fmt.Fprintf(w, "knee: none found: every rate kept the bound (%s); the last good rate is %g/s\n", bound, *k.LastGoodRate)
@@ -128,4 +141,11 @@ func loadReplicas(w io.Writer, rc *load.ReplicaCheck) {
 			fmt.Fprintf(w, "replica check: %s: the same once normalised, but the bytes differ by replica\n", Escape(ra.Method))
 		}
 	}
+}
+
+func processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return Num(n) + " processes"
 }

@@ -106,7 +106,7 @@ func TestLoadStdio(t *testing.T) {
 	}
 	// The errors break --max-errors (0.01 by default): the knee gate.
 	r := mcpprobe(t, "load", "--fail-on", "knee", "--rate", "100/s", "--requests", "5", "--sessions", "1", "--call", "order_total", bin.good)
-	if r.code != 1 || !strings.Contains(r.stdout, "broke the bound: error ratio 1.0000") {
+	if r.code != 1 || !strings.Contains(r.stdout, "broken at 100/s: error ratio 1.0000") {
 		t.Errorf("--fail-on knee: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
