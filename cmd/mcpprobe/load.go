@@ -33,6 +33,7 @@ func loadFlags() []cli.Flag {
 		&cli.StringFlag{Name: "max-errors", Value: "0.01", Usage: "bound on a step's error ratio (errors, timeouts, unsent) for the knee, 0 to 1"},
 		&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of the schedule (every N-th request from the I-th, I from 0); /N takes I from JOB_COMPLETION_INDEX"},
 		&cli.IntFlag{Name: "shards", Usage: "`N` shards, this one's index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
+		&cli.StringFlag{Name: "start-at", Usage: "`TIME` (RFC 3339, e.g. 2026-12-02T08:00:00Z) to start the first step at, once the sessions are open, so that shards started apart send together (at most an hour ahead; a time past starts at once)"},
 		&cli.StringSliceFlag{Name: "replica", Usage: "another `URL` of the same stateless (2026-07-28) server: each session spreads its requests over the target and its replicas, and answers that depend on the replica are reported (repeatable)"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "allow a URL that is not loopback (127.0.0.0/8, ::1, localhost): load you are allowed to send to a server you run"},
 		&cli.BoolFlag{Name: "i-know", Usage: fmt.Sprintf("lift the caps (%d/s, %d HTTP sessions, %d processes, %d requests per step)", load.MaxRate, load.MaxSessions, load.MaxProcesses, load.MaxRequests)},
@@ -150,6 +151,11 @@ func (rs *runState) loadOptions(cmd *cli.Command) (load.Options, error) {
 	}
 	if err := loadShard(rs, cmd, &o); err != nil {
 		return o, err
+	}
+	if v := cmd.String("start-at"); v != "" {
+		if o.StartAt, err = time.Parse(time.RFC3339, v); err != nil {
+			return o, usageErr("--start-at %q: want a time in RFC 3339, such as 2026-12-02T08:00:00Z", v)
+		}
 	}
 	if o.Calls, err = callsFromFlags(cmd); err != nil {
 		return o, err

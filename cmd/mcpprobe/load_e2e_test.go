@@ -174,7 +174,7 @@ func TestLoadShardsMerge(t *testing.T) {
 	total := 0
 	for i := 0; i < 3; i++ {
 		f := filepath.Join(dir, "shard-"+strconv.Itoa(i)+".json")
-		r := mcpprobe(t, "load", "--json", "-o", f, "--shard", strconv.Itoa(i)+"/3", "--ramp", "60:120:60", "--requests", "31", "--sessions", "2", "--call", "find_orders", url)
+		r := mcpprobe(t, "load", "--json", "-o", f, "--shard", strconv.Itoa(i)+"/3", "--start-at", "2026-01-01T00:00:00Z", "--ramp", "60:120:60", "--requests", "31", "--sessions", "2", "--call", "find_orders", url)
 		if r.code != 0 {
 			t.Fatalf("shard %d: exit %d: %s", i, r.code, r.stderr)
 		}
@@ -279,6 +279,8 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"--rate", "10/s", "--shard", "3/3", bin.good}, "shard"},
 		{[]string{"--rate", "10/s", "--trace", "x", bin.good}, "--trace"},
 		{[]string{"merge"}, "load merge needs the shards' files"},
+		{[]string{"--rate", "10/s", "--start-at", "soon", bin.good}, "--start-at \"soon\": want a time in RFC 3339"},
+		{[]string{"--rate", "10/s", "--start-at", "2099-01-01T00:00:00Z", bin.good}, "is more than 1h0m0s away"},
 	} {
 		r := mcpprobe(t, append([]string{"load"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {

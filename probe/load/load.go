@@ -38,6 +38,8 @@ const (
 	MaxSteps       = 50      // ramp steps
 	MaxReplicas    = 16
 	HardMaxRequest = 2_000_000 // per step even with Unbounded
+	// MaxStartWait bounds how far ahead --start-at may be.
+	MaxStartWait = time.Hour
 )
 
 // Options say what load to make.
@@ -64,6 +66,11 @@ type Options struct {
 	Unbounded bool
 	// Clock is the scheduler's (nil: the real monotonic clock).
 	Clock Clock
+	// StartAt, when not zero, is the wall-clock time the first step
+	// starts, once the sessions are open: shards on several machines
+	// started at different moments then send their interleaved shares
+	// together. A time already past starts at once.
+	StartAt time.Time
 	// Progress, if set, is told after each step how many steps are done.
 	Progress func(done, total int)
 }
@@ -91,6 +98,8 @@ func (o Options) Check() error {
 		return probe.Optionf("--shard %d/%d: want i/n with 0 ≤ i < n", o.Shard.I, o.Shard.N)
 	case len(o.Replicas)+1 > MaxReplicas:
 		return probe.Optionf("at most %d replicas", MaxReplicas)
+	case !o.StartAt.IsZero() && time.Until(o.StartAt) > MaxStartWait:
+		return probe.Optionf("--start-at %s is more than %s away", o.StartAt.Format(time.RFC3339), MaxStartWait)
 	case o.Bound.MaxErrors < 0 || o.Bound.MaxErrors > 1:
 		return probe.Optionf("--max-errors %g: want a ratio from 0 to 1", o.Bound.MaxErrors)
 	}
@@ -239,6 +248,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var rc *replicaRecorder
 	if len(o.Replicas) > 0 {
 		rc = newReplicaRecorder(r.Replicas)
+	}
+	if !o.StartAt.IsZero() {
+		waitUntil(ctx, o.StartAt)
 	}
 	for i, rate := range o.Rates {
 		if ctx.Err() != nil {
@@ -464,4 +476,18 @@ func durationOf(o Options) int64 {
 		return 0
 	}
 	return int64(o.Duration)
+}
+
+// waitUntil sleeps until the wall-clock time t, or ctx ends.
+func waitUntil(ctx context.Context, t time.Time) {
+	d := time.Until(t)
+	if d <= 0 {
+		return
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+	case <-tm.C:
+	}
 }
