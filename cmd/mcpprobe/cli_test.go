@@ -75,7 +75,7 @@ func TestUsageErrors(t *testing.T) {
 		{"config without a name", []string{"wire", "--config", "testdata/no-such.json"}, "wire", []string{"--config testdata/no-such.json"}},
 		// A flag another command declares: which do, from the tree.
 		{"flag of other commands", []string{"survey", "--json", "fleet.jsonl"}, "survey",
-			[]string{"--json does not apply to survey; it applies to wire, report, budget, diff, snapshot, bench, faults, malformed, check, auth, call, read, prompt"}},
+			[]string{"--json does not apply to survey; it applies to wire, report, budget, diff, snapshot, bench, load, load merge, faults, malformed, check, auth, call, read, prompt"}},
 		{"shared flag after the target is still ours", []string{"survey", "fleet.jsonl", "--json"}, "survey",
 			[]string{"--json does not apply to survey; it applies to wire,"}},
 		{"flag of other commands, in a subcommand", []string{"survey", "merge", "--timeout", "1s", "part"}, "survey",
@@ -166,7 +166,7 @@ func TestUndeclaredFlagsAreUsageErrors(t *testing.T) {
 // command accepts each flag its help lists (parsing gets past it).
 func TestHelpListsOnlyTheFlagsACommandTakes(t *testing.T) {
 	t.Parallel()
-	listed := regexp.MustCompile(`(?m)^   (--[a-z-]+|-[a-zA-Z])[ ,\n]`)
+	listed := regexp.MustCompile(`(?m)^   (--[a-z][a-z0-9-]*|-[a-zA-Z])[ ,\n]`)
 	for path, c := range commandTree(testApp()) {
 		t.Run(path, func(t *testing.T) {
 			t.Parallel()

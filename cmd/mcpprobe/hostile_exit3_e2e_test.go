@@ -114,6 +114,7 @@ func TestExitThreeInEveryCommand(t *testing.T) {
 	for _, cmd := range [][]string{
 		{"budget"}, {"snapshot"}, {"report"}, {"bench", "--startup", "1"}, {"faults"}, {"malformed"}, {"check"},
 		{"diff", "--ref", "../../fixtures/goodserver/reference.anthropic.json"},
+		{"load", "--rate", "10/s", "--requests", "1", "--sessions", "2"},
 	} {
 		for _, target := range [][]string{{"--", bin.raw, "-string-id"}, {"http://127.0.0.1:1/mcp"}} {
 			t.Run(cmd[0]+" "+target[0], func(t *testing.T) {

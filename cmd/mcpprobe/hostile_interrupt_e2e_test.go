@@ -52,6 +52,8 @@ func TestInterruptStopsEveryCommand(t *testing.T) {
 		{"call", []string{"call", "--progress", "--no-validate", "sleep"}, slow, syscall.SIGINT, 130},
 		{"read", []string{"read", "x://y"}, silent, syscall.SIGINT, 130},
 		{"prompt", []string{"prompt", "p"}, silent, syscall.SIGTERM, 143},
+		{"load opening", []string{"load", "--rate", "10/s", "--sessions", "3"}, silent, syscall.SIGINT, 130},
+		{"load calls", []string{"load", "--rate", "10/s", "--sessions", "2", "--call", "sleep"}, slow, syscall.SIGTERM, 143},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -295,6 +295,7 @@ func (rs *runState) newApp() *cli.Command {
 			rs.diffCommand(),
 			rs.snapshotCommand(),
 			rs.benchCommand(),
+			rs.loadCommand(),
 			rs.faultsCommand(),
 			rs.proxyCommand(),
 			rs.malformedCommand(),

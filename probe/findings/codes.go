@@ -27,10 +27,11 @@ const (
 	OriginCall      Origin = "call"      // call, read, prompt: a result, what hosts deliver of it, long calls
 	OriginCheck     Origin = "check"     // check: the conformance verdict, per check and era
 	OriginAuth      Origin = "auth"      // auth: the authorization audit of a remote server
+	OriginLoad      Origin = "load"      // load: many sessions at a rate, replicas
 )
 
 // Origins lists every origin, in the order of the README's sections.
-var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall, OriginCheck, OriginAuth}
+var Origins = []Origin{OriginWire, OriginBudget, OriginLint, OriginBench, OriginFaults, OriginMalformed, OriginCall, OriginCheck, OriginAuth, OriginLoad}
 
 // Def is what the registry knows of a code.
 type Def struct {
@@ -189,6 +190,10 @@ const (
 	AuthFail
 	AuthWarn
 	AuthHostFails
+
+	// load
+	ReplicaDependent
+	LoadErrors
 )
 
 // README sections that say more than a row can.
@@ -199,6 +204,7 @@ const (
 	moreReports   = "what-it-reports"
 	moreTrace     = "--trace-file"
 	moreBench     = "what-it-measures"
+	moreLoad      = "mcpprobe-load"
 	moreMalformed = "malformed"
 	// the malformed section's verdicts and the error-code rules
 	moreVerdicts   = "verdicts"
@@ -294,6 +300,8 @@ var defs = []Def{
 	{Code: ColdStart, Name: "cold-start", Severity: Warning, Origin: OriginBench, Title: "the first call of a series took over 3× the series' p50 and over 50 ms: a cold start a host will feel (never said of the first exit)", More: moreBench},
 	{Code: CallTimeout, Name: "call-timeout", Severity: Warning, Origin: OriginBench, Title: "calls of a series got no answer within `--timeout`; they are counted, and left out of the figures"},
 	{Code: CallErrors, Name: "call-errors", Severity: Warning, Origin: OriginBench, Title: "calls of a series failed (a JSON-RPC error, an `isError` result, a start that did not answer): they are timed, so the figures mix in the error path, or time only it when every call failed; the first error is shown", More: moreBench},
+	{Code: ReplicaDependent, Name: "replica-dependent", Severity: Warning, Origin: OriginLoad, Title: "`load --replica`: the same request got a different answer (after normalisation: canonical JSON, the result's `_meta` left out) from one replica of a stateless server than from another: a client spread over the replicas sees an answer that depends on where it landed", More: moreLoad},
+	{Code: LoadErrors, Name: "load-errors", Severity: Warning, Origin: OriginLoad, Title: "requests of a load step failed, timed out or could not be sent on time: counted in the step's error ratio, which `--max-errors` bounds; the first error is shown", More: moreLoad},
 	{Code: StartupOverDeadline, Name: "startup-over-deadline", Severity: Warning, Origin: OriginBench, Title: "the slowest start took longer than a host waits for `initialize`: that host gives up on the server", More: moreBench},
 
 	{Code: MalformedCrash, Name: "malformed-crash", Severity: Error, Also: []Severity{Warning}, Origin: OriginMalformed, Title: "a malformed call ended the server or its session (the health check after it failed): an error where the call was a request the server MUST answer, a warning where the spec leaves the case open or only asks the server to ignore it", More: moreVerdicts},

@@ -23,6 +23,7 @@ var originSections = map[Origin][2]string{
 	OriginFaults:    {"Faults", "What `faults` (and `report --faults`) finds in how the server stops and restarts."},
 	OriginMalformed: {"Malformed calls", "What `malformed` finds in how calls a server should refuse are answered."},
 	OriginCall:      {"Calls, reads and prompts", "What `call`, `read` and `prompt` find in a result, what hosts deliver of it, and long calls."},
+	OriginLoad:      {"Load", "What `load` finds under many sessions at a rate: failed requests, answers that depend on the replica."},
 	OriginCheck:     {"Conformance checks", "What `check` finds: a check failed or warned, in an era, on the clause it names."},
 	OriginAuth:      {"Authorization", "What `auth` (and the report's Authorization section) finds in a remote server's authorization, probe by probe."},
 }

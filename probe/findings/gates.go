@@ -53,6 +53,7 @@ var Gates = []Gate{
 	{Name: "lint-error", Help: "a lint finding that is an error", match: lintAtLeast(Error)},
 	{Name: "lint-warning", Help: "a lint finding that is a warning or an error", match: lintAtLeast(Warning)},
 	{Name: "drift", Help: "a difference from the reference"},
+	{Name: "knee", Help: "a load step broke --max-p99 or --max-errors"},
 }
 
 // SeverityGates are the gates every command that has findings takes.
