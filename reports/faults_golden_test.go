@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 )
 
 // The faults renderers are golden-tested from fixed results, not from a

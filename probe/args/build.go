@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 	"github.com/tidwall/gjson"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"

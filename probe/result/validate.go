@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/transport"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 )
 
 // Bounds on validation. The schema and the instance are the server's, so
