@@ -71,6 +71,17 @@ type Tool struct {
 	OutputSchema string
 }
 
+// AsSent reports whether the host delivers the tool as the server sent
+// it: the description whole (deferred or not), the input schema not
+// dropped nor at risk of a drop at a threshold nobody measured, and any
+// output schema delivered. The JSON section lists under each host only
+// the tools for which this is false, unless asked for every one.
+func (t Tool) AsSent() bool {
+	return t.Description.Mode == "whole" && !t.Schema.Dropped &&
+		!(t.Schema.Unknown && t.Schema.Descriptions > 0) &&
+		(t.OutputSchema == "" || t.OutputSchema == "delivered")
+}
+
 // HostResult is one host's view of the server.
 type HostResult struct {
 	Host         hosts.Host
