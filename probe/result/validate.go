@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 // Bounds on validation. The schema and the instance are the server's, so
