@@ -25,7 +25,14 @@ func BudgetSection(r *budget.Result) []byte {
 		ho.Set("initialize_deadline_ms", nsOrNull(int64(hr.Host.InitializeDeadlineMs), hr.Host.InitializeDeadlineMs > 0))
 		ho.Set("result_limit_tokens", nsOrNull(int64(hr.Host.ResultLimitTokens), hr.Host.ResultLimitTokens > 0))
 		var tools [][]byte
+		asSent := 0
 		for _, t := range hr.Tools {
+			if t.AsSent() {
+				asSent++
+				if !r.PerHostTools {
+					continue
+				}
+			}
 			to := &Object{}
 			to.Set("name", t.Name)
 			textJSON(to, "description", t.Description)
@@ -38,6 +45,8 @@ func BudgetSection(r *budget.Result) []byte {
 			tools = append(tools, to.Bytes())
 		}
 		ho.Raw("tools", RawArray(tools))
+		ho.Set("tools_listed", map[bool]string{true: "all", false: "changed"}[r.PerHostTools])
+		ho.Set("tools_as_sent", asSent)
 		io := &Object{}
 		textJSON(io, "", hr.Instructions)
 		ho.Raw("instructions", io.Bytes())

@@ -5,18 +5,19 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // reportDate matches the date that ends the report's "Probed …" line: the
 // only part of a report that changes from run to run of the same server.
-var reportDate = regexp.MustCompile(`(?m)^(Probed .* · )(\d{4}-\d{2}-\d{2})$`)
+var reportDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(Probed .* · )(\d{4}-\d{2}-\d{2})$`) })
 
 // ReportDate returns the date a committed report is dated, or "" when it
 // has no "Probed …" line, so a check can regenerate with the same date.
 func ReportDate(report []byte) string {
-	m := reportDate.FindSubmatch(report)
+	m := reportDate().FindSubmatch(report)
 	if m == nil {
 		return ""
 	}
@@ -27,12 +28,14 @@ func ReportDate(report []byte) string {
 // its "Probed …" line, just before the date. The greedy ".*" takes the
 // last "· mcpprobe ": what the server said (its server/discover error, on
 // the same line) comes before it.
-var reportVersion = regexp.MustCompile(`(?m)^(Probed .* · mcpprobe )(\S+)( · \d{4}-\d{2}-\d{2})$`)
+var reportVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(Probed .* · mcpprobe )(\S+)( · \d{4}-\d{2}-\d{2})$`)
+})
 
 // ReportVersion returns the version of mcpprobe that wrote a report, or
 // "" when its "Probed …" line names none.
 func ReportVersion(report []byte) string {
-	m := reportVersion.FindSubmatch(report)
+	m := reportVersion().FindSubmatch(report)
 	if m == nil {
 		return ""
 	}
@@ -47,8 +50,8 @@ func ReportVersion(report []byte) string {
 func Check(committed, fresh []byte) string {
 	norm := func(b []byte) string {
 		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-		s := reportVersion.ReplaceAllString(string(b), "${1}VERSION${3}")
-		return reportDate.ReplaceAllString(s, "${1}DATE")
+		s := reportVersion().ReplaceAllString(string(b), "${1}VERSION${3}")
+		return reportDate().ReplaceAllString(s, "${1}DATE")
 	}
 	a, b := norm(committed), norm(fresh)
 	if a == b {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -195,7 +196,11 @@ func linkable(w string) bool {
 // finding refers to): a word that is one of them, of plain URL characters
 // only, stays a bare URL that the tidier links. A server that writes one
 // links to the specification, nothing else.
-var ownURL = regexp.MustCompile(`^\(?(https://modelcontextprotocol\.io/specification/|https://www\.jsonrpc\.org/specification|https://json-schema\.org/)[A-Za-z0-9/#._-]*\)?[.,;:]?$`).MatchString
+var ownURLRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\(?(https://modelcontextprotocol\.io/specification/|https://www\.jsonrpc\.org/specification|https://json-schema\.org/)[A-Za-z0-9/#._-]*\)?[.,;:]?$`)
+})
+
+func ownURL(s string) bool { return ownURLRe().MatchString(s) }
 
 // mdText writes s, which holds no backslash, escaped as MD escapes text.
 func mdText(b *strings.Builder, s string) {

@@ -10,8 +10,8 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // The faults renderers are golden-tested from fixed results, not from a

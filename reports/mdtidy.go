@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // TidyMarkdown readies markdown the renderers wrote for a linter and a
@@ -87,7 +88,7 @@ func mdKind(l string) string {
 	return "text"
 }
 
-var bareURL = regexp.MustCompile(`https?://[^\s<>()|\x60"]+`)
+var bareURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s<>()|\x60"]+`) })
 
 // linkURLs puts a bare URL in angle brackets, an autolink; one in a code
 // span, already in brackets or in a link's parentheses is left alone.
@@ -97,7 +98,7 @@ func linkURLs(l string) string {
 		p := parts[i]
 		var b strings.Builder
 		last := 0
-		for _, m := range bareURL.FindAllStringIndex(p, -1) {
+		for _, m := range bareURL().FindAllStringIndex(p, -1) {
 			start, end := m[0], m[1]
 			// Trailing punctuation ends the sentence, not the URL.
 			for end > start && strings.ContainsRune(".,;:!?'", rune(p[end-1])) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 )
 
 var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {

@@ -8,7 +8,13 @@
 #      kernel about the server's process group, it does not scan /proc);
 #   4. a description of 1,000,000 unbroken characters: `budget` < 2 s;
 #   5. SIGINT (Ctrl-C) while `budget` counts 20 such descriptions: exit 130
-#      within 1 s of the signal.
+#      within 1 s of the signal;
+#   6. `budget` and `budget --json` at 10,000, 50,000 and 100,000 small
+#      tools (rawserver -many N -many-desc 100): CPU (user + system, the
+#      server's included) and peak RSS at each, the CPU exponent from
+#      10,000 to 100,000 (log of the CPU ratio over log 10) ≤ 1.1 for each,
+#      --json's CPU ≤ 1.5× text's at each N, ≤ 200 MiB at 10,000.
+#      EXPONENT_ONLY=1 runs this part alone.
 # Time is the median of RUNS runs (hyperfine when installed, else
 # /usr/bin/time); peak RSS is the highest of /usr/bin/time -f %M's runs.
 # Needs `make build` (bin/mcpprobe, bin/rawserver) and GNU time.
@@ -46,6 +52,43 @@ list_bytes() {
     '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' |
     "$@" | tail -1 | wc -c | awk '{ printf "%.1f MB", $1 / 1e6 }'
 }
+
+# 6, first when asked alone: cpu N FLAGS… sets cpu (median seconds) and
+# mib (peak) of budget at N tools.
+cpu() {
+  local n=$1 cs=() rss=0 out
+  shift
+  for _ in $(seq 1 "$runs"); do
+    /usr/bin/time -o "$tf" -f '%U %S %M' ./bin/mcpprobe budget "$@" --max-line 268435456 -- bin/rawserver -many "$n" -many-desc 100 >/dev/null 2>&1 || true
+    out=$(tail -1 "$tf")
+    cs+=("$(awk '{ printf "%.3f", $1 + $2 }' <<<"$out")")
+    [ "${out##* }" -gt "$rss" ] && rss=${out##* }
+  done
+  cpu=$(printf '%s\n' "${cs[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  mib=$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')
+}
+exponent() {
+  echo "6. budget and budget --json at 10,000, 50,000 and 100,000 tools (rawserver -many N -many-desc 100), median CPU of $runs; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+  printf '  %-8s %12s %10s %12s %10s %12s\n' N "text CPU" "text RSS" "json CPU" "json RSS" "json ÷ text"
+  declare -A c=()
+  for n in 10000 50000 100000; do
+    cpu "$n"; c[t$n]=$cpu; local tm=$mib
+    cpu "$n" --json; c[j$n]=$cpu; local jm=$mib
+    printf '  %-8s %10s s %6s MiB %10s s %6s MiB %11s×\n' "$n" "${c[t$n]}" "$tm" "${c[j$n]}" "$jm" "$(awk -v a="${c[j$n]}" -v b="${c[t$n]}" 'BEGIN { printf "%.2f", a / b }')"
+    check "json ÷ text CPU at $n" "$(awk -v a="${c[j$n]}" -v b="${c[t$n]}" 'BEGIN { printf "%.2f", a / b }')" "<=" 1.5 ×
+    if [ "$n" = 10000 ]; then
+      check "text peak RSS at 10,000" "$tm" "<=" 200 MiB
+      check "json peak RSS at 10,000" "$jm" "<=" 200 MiB
+    fi
+  done
+  check "text CPU exponent 10k→100k" "$(awk -v a="${c[t100000]}" -v b="${c[t10000]}" 'BEGIN { printf "%.2f", log(a / b) / log(10) }')" "<=" 1.1 ""
+  check "json CPU exponent 10k→100k" "$(awk -v a="${c[j100000]}" -v b="${c[j10000]}" 'BEGIN { printf "%.2f", log(a / b) / log(10) }')" "<=" 1.1 ""
+}
+if [ -n "${EXPONENT_ONLY:-}" ]; then
+  exponent
+  rm -f "$tf"
+  exit $fail
+fi
 
 s7=(bin/rawserver -many 10000 -many-desc 620)
 echo "1. ${s7[*]} (tools/list: $(list_bytes "${s7[@]}")), median of $runs"
@@ -91,6 +134,8 @@ rm -f "$tf"
 printf '  wire without: %s ms, with 3,000 idle processes: %s ms\n' "$before" "$with"
 # One-sided: a scan of /proc would only ever add time; faster "with" is noise.
 check "wire slower with them by" "$(awk -v a="$with" -v b="$before" 'BEGIN { printf "%.1f", a - b }')" "<" 5 ms
+
+exponent
 
 long=(bin/rawserver -run-desc 1000000)
 echo "4. ${long[*]} (one tool, its description 1,000,000 × \"a\"), median of $runs"

@@ -20,6 +20,7 @@ func (rs *runState) budgetCommand() *cli.Command {
 		Flags: flags(append(append(hostFlags(),
 			&cli.BoolFlag{Name: "show-cut", Usage: "print the delivered head and the lost tail of every cut text"},
 			&cli.StringFlag{Name: "view", Usage: "print, as markdown, exactly what `HOST` delivers to the model"},
+			&cli.BoolFlag{Name: "per-host-tools", Usage: "with --json, list every tool under every host (default: under each host only the tools it does not deliver as sent; tools_as_sent counts the others)"},
 		), wholeConfigFlags()...), probing("budget", "cut", "schema-drop", "lint-error", "lint-warning")...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			hc, err := hostChoice(cmd)
@@ -33,12 +34,9 @@ func (rs *runState) budgetCommand() *cli.Command {
 			if all {
 				return rs.runAll(ctx, cmd, hc.Selected, "")
 			}
-			o := budget.Options{Hosts: hc.Selected, View: hc.View, Filter: rs.configFilter(ctx, cmd)}
-			if cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")) {
-				return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
-			}
-			if hc.View != nil && cmd.Bool("json") {
-				return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
+			o := budget.Options{Hosts: hc.Selected, View: hc.View, Filter: rs.configFilter(ctx, cmd), PerHostTools: cmd.Bool("per-host-tools")}
+			if err := budgetConflicts(cmd, hc.View != nil); err != nil {
+				return err
 			}
 			tf, err := rs.openTrace(cmd)
 			if err != nil {
@@ -64,6 +62,19 @@ func (rs *runState) budgetCommand() *cli.Command {
 			return rs.emit(cmd, out)
 		},
 	}
+}
+
+// budgetConflicts refuses the output flags that cannot go together.
+func budgetConflicts(cmd *cli.Command, view bool) error {
+	switch {
+	case cmd.Bool("per-host-tools") && !cmd.Bool("json"):
+		return usageErr("--per-host-tools is for --json: the text and --view already show each host's tools as it changes them")
+	case cmd.Bool("show-cut") && (cmd.IsSet("view") || cmd.Bool("json")):
+		return usageErr("--show-cut and --%s conflict: --show-cut adds the cut texts to budget's text table", map[bool]string{true: "view", false: "json"}[cmd.IsSet("view")])
+	case view && cmd.Bool("json"):
+		return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
+	}
+	return nil
 }
 
 func budgetOutcome(r *budget.Result) outcome {

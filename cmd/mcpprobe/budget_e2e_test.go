@@ -12,11 +12,59 @@ import (
 
 func budgetJSON(t *testing.T, args ...string) gjson.Result {
 	t.Helper()
-	r := mcpprobe(t, append([]string{"budget", "--json"}, args...)...)
+	// Every tool under every host: these tests read the figures of tools
+	// delivered whole too (TestBudgetJSONListsWhatChanges has the default).
+	r := mcpprobe(t, append([]string{"budget", "--json", "--per-host-tools"}, args...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	return envelope(t, "budget", r.stdout)
+}
+
+// TestBudgetJSONListsWhatChanges: by default each host lists only the
+// tools it does not deliver as sent, and counts the rest, so the section
+// grows with what it reports; --per-host-tools lists them all, and is
+// refused without --json.
+func TestBudgetJSONListsWhatChanges(t *testing.T) {
+	t.Parallel()
+	r := mcpprobe(t, "budget", "--json", "--", bin.raw, "-budget")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	compact := envelope(t, "budget", r.stdout)
+	full := budgetJSON(t, "--", bin.raw, "-budget")
+	for _, h := range full.Get("budget.hosts").Array() {
+		id := h.Get("host").String()
+		c := compact.Get(fmt.Sprintf(`budget.hosts.#(host==%q)`, id))
+		var want []string
+		for _, tool := range h.Get("tools").Array() {
+			asSent := tool.Get("delivered").String() == "whole" && !tool.Get("input_schema.dropped").Bool() &&
+				!(tool.Get("input_schema.threshold_unknown").Bool() && tool.Get("input_schema.property_descriptions").Int() > 0) &&
+				(tool.Get("output_schema").Type == gjson.Null || tool.Get("output_schema").String() == "delivered")
+			if !asSent {
+				want = append(want, tool.Get("name").String())
+			}
+		}
+		var got []string
+		for _, tool := range c.Get("tools").Array() {
+			got = append(got, tool.Get("name").String())
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s lists %v, want the tools it changes %v", id, got, want)
+		}
+		if n := c.Get("tools_as_sent").Int(); int(n) != len(h.Get("tools").Array())-len(want) || c.Get("tools_listed").String() != "changed" {
+			t.Errorf("%s: tools_as_sent %d, tools_listed %s; want %d, changed", id, n, c.Get("tools_listed"), len(h.Get("tools").Array())-len(want))
+		}
+		if h.Get("tools_listed").String() != "all" || h.Get("tools_as_sent").Int() != c.Get("tools_as_sent").Int() {
+			t.Errorf("%s with --per-host-tools: tools_listed %s, tools_as_sent %d", id, h.Get("tools_listed"), h.Get("tools_as_sent").Int())
+		}
+	}
+	if len(compact.Get("budget.hosts.#(host==\"claude-code\").tools").Array()) == 0 {
+		t.Error("claude-code lists no tool; the fixture cuts some")
+	}
+	if r := mcpprobe(t, "budget", "--per-host-tools", bin.good); r.code != 2 || !strings.Contains(r.stderr, "--per-host-tools is for --json") {
+		t.Errorf("--per-host-tools without --json: exit %d, stderr %s", r.code, r.stderr)
+	}
 }
 
 func hostTool(v gjson.Result, host, tool string) gjson.Result {

@@ -101,6 +101,12 @@ func main() {
 // that ends the run ends it within interruptGrace, whatever the command
 // is doing.
 func (rs *runState) run(args []string) int {
+	if len(args) == 2 && (args[1] == "--version" || args[1] == "-v") {
+		// What the CLI library prints for it, without building the
+		// command tree first (two thirds of this command's CPU).
+		fmt.Fprintf(rs.stdout, "mcpprobe version %s\n", rs.version)
+		return exitOK
+	}
 	// Every child of mcpprobe comes from the launcher: whatever a server
 	// starts and leaves behind reparents here, to be found and killed.
 	_ = launch.EnableSubreaper()

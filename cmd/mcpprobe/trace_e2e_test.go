@@ -96,14 +96,15 @@ func TestBenchTraceEveryConnection(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		conns := readConns(t, path)
-		// A start of each to plan the calls, then a fresh process of each
-		// per round, in ABBA order: A B, then B A.
-		if len(conns) != 6 {
-			t.Fatalf("%d connections, want 6", len(conns))
+		// A start of each to plan the calls, a warm-up round (B, then A)
+		// not counted, then a fresh process of each per round, in ABBA
+		// order: A B, then B A.
+		if len(conns) != 8 {
+			t.Fatalf("%d connections, want 8", len(conns))
 		}
 		for i, c := range conns {
 			argv := a
-			if i == 1 || i == 3 || i == 4 {
+			if i == 1 || i == 2 || i == 5 || i == 6 {
 				argv = b
 			}
 			sameAsIndependent(t, argv, c)

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tidwall/gjson"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"

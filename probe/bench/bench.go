@@ -66,6 +66,9 @@ type Options struct {
 	Begin func()
 
 	deadline time.Time // when Budget runs out (zero: never)
+	// allPs: the closed loop keeps every P (Run measured a CPU idle;
+	// sched.go); false runs it on one.
+	allPs bool
 }
 
 // DefaultBudget is the CLI's --budget: a bench with no --call times every
@@ -280,6 +283,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		n = 2000
 	}
 	r.Overhead, _ = Overhead(ctx, n)
+	if o.Rate <= 0 && o.Concurrency <= 1 {
+		o.allPs = allPs()
+	}
 	p := &counter{report: o.Progress}
 	if o.Vs != nil {
 		a, b, cmp, err := vs(ctx, o, p)

@@ -129,12 +129,9 @@ func isTimeout(err error) bool {
 // request and reports whether it failed; it is called warmup+n+1 times
 // in the closed loop (the first call reported on its own).
 func Measure(ctx context.Context, o Options, do func() (failed bool, err error), progress func()) Stats {
-	if o.Rate <= 0 && o.Concurrency <= 1 {
-		// One caller waits at a time: with a second P idle, every response
-		// handed to it wakes another OS thread (a futex call, and on a
-		// busy host a wait for a CPU), which profiled as the largest share
-		// of a fast server's round trip. On one P the caller runs on the
-		// thread that read its response, as a single-threaded client does.
+	if o.Rate <= 0 && o.Concurrency <= 1 && !o.allPs {
+		// One caller waits at a time, on one P unless Run found a CPU idle
+		// (allPs, sched.go says why and what was measured).
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 	// The first call is reported on its own; errors and timeouts are

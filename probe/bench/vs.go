@@ -65,7 +65,7 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 	if rounds <= 0 {
 		rounds = DefaultRounds
 	}
-	mode := fmt.Sprintf("closed loop, one call in flight; %d rounds, each a fresh process of A and of B, %s", rounds, orderName(o.Seed))
+	mode := fmt.Sprintf("closed loop, one call in flight; %d rounds, each a fresh process of A and of B, %s, after a warm-up round of each not counted", rounds, orderName(o.Seed))
 	sa := &Side{Target: o.Target.Display(), Mode: mode}
 	sb := &Side{Target: specB.Target.Display(), Mode: mode}
 	plan, err := planVs(ctx, o, specB, sa, sb)
@@ -82,7 +82,10 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 	var ra, rb []roundSide
 	// The whole run's steps, counted before its first: the total shown
 	// never grows.
-	p.add(rounds * 2 * (1 + per*o.N))
+	p.add((rounds + 1) * 2 * (1 + per*o.N))
+	if err := warmRound(ctx, o, specB, plan, p); err != nil {
+		return nil, nil, nil, err
+	}
 	for r, aFirst := range Order(rounds, o.Seed) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
@@ -98,7 +101,7 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 			}
 			rs, err := measureRound(ctx, spec, o, plan, p)
 			if err != nil {
-				err = inRound(err, r+1)
+				err = inRound(err, fmt.Sprintf("round %d", r+1))
 				if !isA {
 					err = vsError(err)
 				}
@@ -161,14 +164,31 @@ func vs(ctx context.Context, o Options, p *counter) (*Side, *Side, []Comparison,
 	return sa, sb, append(cmp, pingCmp...), nil
 }
 
+// warmRound runs one round of each side, B then A, and discards it. The
+// first series this process measures pays for its own first use of the
+// calling code (pages faulted in, the heap grown, the scheduler's threads
+// started) and the first server of a side for the disk and page cache;
+// every measured round, the first included, then finds both sides warm,
+// so that no side carries a first-round cost into the comparison (A did:
+// round 1 always starts with A).
+func warmRound(ctx context.Context, o Options, specB dial.Spec, plan vsPlan, p *counter) error {
+	if _, err := measureRound(ctx, specB, o, plan, p); err != nil {
+		return vsError(inRound(err, "warm-up round"))
+	}
+	if _, err := measureRound(ctx, o.Spec, o, plan, p); err != nil {
+		return inRound(err, "warm-up round")
+	}
+	return nil
+}
+
 // inRound says which round a fatal error happened in.
-func inRound(err error, r int) error {
+func inRound(err error, round string) error {
 	var fe *probe.FatalError
 	if !errors.As(err, &fe) {
-		return fmt.Errorf("round %d: %w", r, err)
+		return fmt.Errorf("%s: %w", round, err)
 	}
 	cp := *fe
-	cp.What = fmt.Sprintf("round %d: %s", r, fe.What)
+	cp.What = fmt.Sprintf("%s: %s", round, fe.What)
 	return &cp
 }
 

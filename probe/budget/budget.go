@@ -71,6 +71,17 @@ type Tool struct {
 	OutputSchema string
 }
 
+// AsSent reports whether the host delivers the tool as the server sent
+// it: the description whole (deferred or not), the input schema not
+// dropped nor at risk of a drop at a threshold nobody measured, and any
+// output schema delivered. The JSON section lists under each host only
+// the tools for which this is false, unless asked for every one.
+func (t Tool) AsSent() bool {
+	return t.Description.Mode == "whole" && !t.Schema.Dropped &&
+		!(t.Schema.Unknown && t.Schema.Descriptions > 0) &&
+		(t.OutputSchema == "" || t.OutputSchema == "delivered")
+}
+
 // HostResult is one host's view of the server.
 type HostResult struct {
 	Host         hosts.Host
@@ -138,6 +149,37 @@ type parsedTool struct {
 	name, desc      string
 	hasDesc, hasOut bool
 	input           gjson.Result
+	facts           *schemaFacts // the input schema's, once one host asked
+}
+
+// schemaFacts are what every host's schema rule reads of one input
+// schema, worked out once per tool: serializing it was done once per
+// host, half of budget's CPU.
+type schemaFacts struct {
+	walkable     bool
+	compact      string // as a host sends it (Serialize), or json.Compact's when too deep to walk
+	descriptions int
+	chars        int
+}
+
+func (p *parsedTool) schemaFacts() *schemaFacts {
+	if p.facts != nil {
+		return p.facts
+	}
+	v := p.input
+	f := &schemaFacts{walkable: probe.Walkable([]byte(v.Raw))}
+	if !f.walkable {
+		// Too deep to walk in bounded time (a deep-nesting finding says
+		// so): its size is measured, its descriptions are not.
+		var b bytes.Buffer
+		_ = json.Compact(&b, []byte(v.Raw))
+		f.compact = b.String()
+	} else {
+		f.descriptions, f.chars = countDescriptions(v, true)
+		f.compact = string(Serialize([]byte(v.Raw)))
+	}
+	p.facts = f
+	return f
 }
 
 func parseTool(raw []byte) parsedTool {
@@ -153,7 +195,7 @@ func tool(p *parsedTool, h hosts.Host) Tool {
 		t.Description = Text{Mode: "missing", Unit: unitOf(h.Description)}
 	}
 	t.Description.Deferred = h.Description.Deferred
-	t.Schema = schema(p.input, h.InputSchema)
+	t.Schema = schema(p, h.InputSchema)
 	if p.hasOut {
 		t.OutputSchema = h.OutputSchema
 	}
@@ -253,7 +295,8 @@ func cutAt(s string, limit int, unit string) (string, bool) {
 }
 
 // schema applies a host's input-schema rule.
-func schema(v gjson.Result, r hosts.SchemaRule) Schema {
+func schema(p *parsedTool, r hosts.SchemaRule) Schema {
+	v := p.input
 	s := Schema{Rule: r.Rule, Over: r.Over, Unit: r.Unit}
 	if !v.Exists() {
 		return s
@@ -261,17 +304,12 @@ func schema(v gjson.Result, r hosts.SchemaRule) Schema {
 	if s.Unit == "" {
 		s.Unit = "byte"
 	}
-	if !probe.Walkable([]byte(v.Raw)) {
-		// Too deep to walk in bounded time (a deep-nesting finding says
-		// so): its size is measured, its descriptions are not.
-		var b bytes.Buffer
-		_ = json.Compact(&b, []byte(v.Raw))
-		s.Serialized = Length(b.String(), s.Unit)
+	f := p.schemaFacts()
+	s.Serialized = Length(f.compact, s.Unit)
+	if !f.walkable {
 		return s
 	}
-	s.Descriptions, s.DroppedChars = countDescriptions(v, true)
-	compact := Serialize([]byte(v.Raw))
-	s.Serialized = Length(string(compact), s.Unit)
+	s.Descriptions, s.DroppedChars = f.descriptions, f.chars
 	switch {
 	case r.Rule != "drop_property_descriptions":
 		s.DroppedChars = 0

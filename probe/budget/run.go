@@ -25,6 +25,10 @@ type Options struct {
 	// FILE NAME with includeTools/excludeTools or enabled_tools/
 	// disabled_tools): HostTokens pays only for those it keeps.
 	Filter ToolFilter
+	// PerHostTools keeps every tool under every host in the JSON section
+	// (--per-host-tools); without it each host lists only the tools it
+	// does not deliver as sent (Tool.AsSent).
+	PerHostTools bool
 }
 
 // Result is the budget of one capture: what each host delivers, the
@@ -44,6 +48,9 @@ type Result struct {
 	FilteredOut []string
 	Budget      []findings.Finding // cuts, schema drops, instructions
 	Lint        []findings.Finding
+	// PerHostTools is Options.PerHostTools: the renderers list every tool
+	// under every host, not only those a host changes.
+	PerHostTools bool
 }
 
 // Run probes the server (wire.Run) and works out its budget. A server
@@ -53,7 +60,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return AnalyseFiltered(ctx, w.Capture, o.Hosts, o.View, o.Filter)
+	r, err := AnalyseFiltered(ctx, w.Capture, o.Hosts, o.View, o.Filter)
+	if r != nil {
+		r.PerHostTools = o.PerHostTools
+	}
+	return r, err
 }
 
 // Analyse is the budget of a capture already taken: the report's, which

@@ -9,17 +9,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 )
 
 // errorLine matches a stderr line that states an error, as runtimes and
 // tools print one.
-var errorLine = regexp.MustCompile(`^\s*(?:` +
-	`[\w.$]*(?:Error|Exception)(?:\s*\[[^\]]*\])?:` + // Error:, TypeError [ERR_X]:, ModuleNotFoundError:, java.lang.IllegalStateException:
-	`|Exception in thread|panic:|fatal(?: error)?:|FATAL\b|error(?:\[\w+\])?:|ERROR\b|npm (?:ERR!|error)` +
-	`)|Cannot find module|ENOENT|EACCES|EADDRINUSE|[Nn]o such file or directory|[Pp]ermission denied|command not found` +
-	`|level=(?:ERROR|error|FATAL|fatal)\b|"level":\s*"(?:error|fatal)"`)
+var errorLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:` +
+		`[\w.$]*(?:Error|Exception)(?:\s*\[[^\]]*\])?:` + // Error:, TypeError [ERR_X]:, ModuleNotFoundError:, java.lang.IllegalStateException:
+		`|Exception in thread|panic:|fatal(?: error)?:|FATAL\b|error(?:\[\w+\])?:|ERROR\b|npm (?:ERR!|error)` +
+		`)|Cannot find module|ENOENT|EACCES|EADDRINUSE|[Nn]o such file or directory|[Pp]ermission denied|command not found` +
+		`|level=(?:ERROR|error|FATAL|fatal)\b|"level":\s*"(?:error|fatal)"`)
+})
 
 // stderrExcerpt is what of a failed server's last stderr lines to show,
 // at most n: the first line that states an error leads, so that a stack
@@ -49,7 +52,7 @@ func stderrExcerpt(lines []string, n int) []string {
 			}
 			break
 		}
-		if errorLine.MatchString(l) {
+		if errorLine().MatchString(l) {
 			at = i
 			break
 		}

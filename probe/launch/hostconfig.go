@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -405,8 +406,8 @@ func sortedKeys(m map[string]string) []string {
 }
 
 var (
-	varRef    = regexp.MustCompile(`\$\{([^}]*)\}`)
-	dollarRef = regexp.MustCompile(`\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+	varRef    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}`) })
+	dollarRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`) })
 )
 
 type expander struct {
@@ -425,9 +426,9 @@ func (x *expander) expand(s string) string {
 	if x.none {
 		return s
 	}
-	re := varRef
+	re := varRef()
 	if x.dollar {
-		re = dollarRef
+		re = dollarRef()
 	}
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		ref := strings.TrimPrefix(m, "$")

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // HeaderSecrets are the values to hide for one header: the whole value,
@@ -140,24 +141,26 @@ func isAlnum(c byte) bool {
 
 // tokenShapes are the formats of well-known credentials, which are secret
 // under any name and as any argument.
-var tokenShapes = regexp.MustCompile(`^(?:` + strings.Join([]string{
-	`sk-[A-Za-z0-9_-]{8,}`,                                       // OpenAI, Anthropic (sk-ant-…), DeepSeek
-	`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}`,                    // Stripe secret and restricted keys
-	`gh[pousr]_[A-Za-z0-9]{20,}`,                                 // GitHub tokens
-	`github_pat_[A-Za-z0-9_]{20,}`,                               // GitHub fine-grained tokens
-	`glpat-[A-Za-z0-9_-]{16,}`,                                   // GitLab personal access tokens
-	`xox[abposr]-[A-Za-z0-9-]{8,}`,                               // Slack tokens
-	`xapp-[A-Za-z0-9-]{8,}`,                                      // Slack app tokens
-	`(?:AKIA|ASIA)[A-Z0-9]{16}`,                                  // AWS access key ids
-	`AIza[A-Za-z0-9_-]{35}`,                                      // Google API keys
-	`hf_[A-Za-z0-9]{20,}`,                                        // Hugging Face
-	`npm_[A-Za-z0-9]{20,}`,                                       // npm
-	`pypi-[A-Za-z0-9_-]{16,}`,                                    // PyPI
-	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`, // a JWT
-}, "|") + `)$`)
+var tokenShapes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` + strings.Join([]string{
+		`sk-[A-Za-z0-9_-]{8,}`,                                       // OpenAI, Anthropic (sk-ant-…), DeepSeek
+		`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}`,                    // Stripe secret and restricted keys
+		`gh[pousr]_[A-Za-z0-9]{20,}`,                                 // GitHub tokens
+		`github_pat_[A-Za-z0-9_]{20,}`,                               // GitHub fine-grained tokens
+		`glpat-[A-Za-z0-9_-]{16,}`,                                   // GitLab personal access tokens
+		`xox[abposr]-[A-Za-z0-9-]{8,}`,                               // Slack tokens
+		`xapp-[A-Za-z0-9-]{8,}`,                                      // Slack app tokens
+		`(?:AKIA|ASIA)[A-Z0-9]{16}`,                                  // AWS access key ids
+		`AIza[A-Za-z0-9_-]{35}`,                                      // Google API keys
+		`hf_[A-Za-z0-9]{20,}`,                                        // Hugging Face
+		`npm_[A-Za-z0-9]{20,}`,                                       // npm
+		`pypi-[A-Za-z0-9_-]{16,}`,                                    // PyPI
+		`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`, // a JWT
+	}, "|") + `)$`)
+})
 
 // TokenShape reports whether v has the shape of a well-known credential.
-func TokenShape(v string) bool { return tokenShapes.MatchString(v) }
+func TokenShape(v string) bool { return tokenShapes().MatchString(v) }
 
 // plainValue reports whether v, under a name that says nothing of
 // secrets, is plainly not one: shorter than 8 bytes; a number, a date or
@@ -180,14 +183,14 @@ func plainValue(v string) bool {
 		return true
 	}
 	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune("-_.,:/@ ", r) }) {
-		if len(w) > 24 || !plainWord.MatchString(w) {
+		if len(w) > 24 || !plainWord().MatchString(w) {
 			return false
 		}
 	}
 	return true
 }
 
-var plainWord = regexp.MustCompile(`^(?:(?:[A-Za-z][a-z]*|[A-Z]+)[0-9]*|[0-9]+)$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:(?:[A-Za-z][a-z]*|[A-Z]+)[0-9]*|[0-9]+)$`) })
 
 // credentialFlag reports whether a flag's name (without its dashes) says
 // its value is a credential: --token, --api-key, --password, --secret,
@@ -224,11 +227,11 @@ func credentialArgs(args []string) []int {
 			}
 			continue
 		}
-		if name, val, ok := strings.Cut(a, ":"); ok && headerName.MatchString(name) && SecretName(name) && strings.TrimSpace(val) != "" {
+		if name, val, ok := strings.Cut(a, ":"); ok && headerName().MatchString(name) && SecretName(name) && strings.TrimSpace(val) != "" {
 			at[i] = len(a) - len(strings.TrimLeft(val, " "))
 			continue
 		}
-		if name, val, ok := strings.Cut(a, "="); ok && envName.MatchString(name) && (SecretName(name) || TokenShape(val)) {
+		if name, val, ok := strings.Cut(a, "="); ok && envName().MatchString(name) && (SecretName(name) || TokenShape(val)) {
 			at[i] = len(name) + 1
 			continue
 		}
@@ -240,8 +243,8 @@ func credentialArgs(args []string) []int {
 }
 
 var (
-	headerName = regexp.MustCompile(`^[A-Za-z0-9-]+$`)
-	envName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]+$`) })
+	envName    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // ArgSecrets are the values to hide among a command's arguments: each
@@ -252,7 +255,7 @@ func ArgSecrets(args []string) []string {
 	for i, at := range credentialArgs(args) {
 		a := args[i]
 		if at >= 0 {
-			if name, val, ok := strings.Cut(a, ":"); ok && at > 0 && headerName.MatchString(name) && !strings.HasPrefix(a, "-") {
+			if name, val, ok := strings.Cut(a, ":"); ok && at > 0 && headerName().MatchString(name) && !strings.HasPrefix(a, "-") {
 				out = append(out, HeaderSecrets(name, val)...)
 			} else {
 				out = append(out, SecretValue(a[at:])...)

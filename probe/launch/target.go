@@ -132,12 +132,12 @@ func (t Target) Display() string {
 	return strings.Join(parts, " ")
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // ShellQuote is s as a shell reads it back as one word: as it is when it
 // is safe, in single quotes otherwise.
 func ShellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

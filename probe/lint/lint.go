@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -351,10 +352,18 @@ func sdkBounds(n node) string {
 }
 
 var (
-	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(-?\d{1,15})\s+and\s+(-?\d{1,15})\b`)
-	reFromTo  = regexp.MustCompile(`(?i)(-?\b\d{1,15})\s*(?:to|-|–|—|\.\.\.?)\s*(-?\d{1,15})\b`)
-	reAtMost  = regexp.MustCompile(`(?i)(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of|\s+is|\s*[:=])?)|<=|≤)\s*(\d{1,15})\b`)
-	reAtLeast = regexp.MustCompile(`(?i)(?:\b(?:at\s+least|no\s+less\s+than|min(?:imum)?(?:\s+of|\s+is|\s*[:=])?)|>=|≥)\s*(-?\d{1,15})\b`)
+	reBetween = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bbetween\s+(-?\d{1,15})\s+and\s+(-?\d{1,15})\b`)
+	})
+	reFromTo = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(-?\b\d{1,15})\s*(?:to|-|–|—|\.\.\.?)\s*(-?\d{1,15})\b`)
+	})
+	reAtMost = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of|\s+is|\s*[:=])?)|<=|≤)\s*(\d{1,15})\b`)
+	})
+	reAtLeast = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:\b(?:at\s+least|no\s+less\s+than|min(?:imum)?(?:\s+of|\s+is|\s*[:=])?)|>=|≥)\s*(-?\d{1,15})\b`)
+	})
 )
 
 // documentedRange finds a numeric range a description states: "1–20",
@@ -366,14 +375,14 @@ func documentedRange(d string) string {
 	if len(d) > 4096 { // a range is stated early, if at all
 		d = d[:4096]
 	}
-	if m := reBetween.FindStringSubmatch(d); m != nil {
+	if m := reBetween().FindStringSubmatch(d); m != nil {
 		return m[1] + "–" + m[2]
 	}
-	if m := reFromTo.FindStringSubmatch(d); m != nil {
+	if m := reFromTo().FindStringSubmatch(d); m != nil {
 		return m[1] + "–" + m[2]
 	}
-	hi := reAtMost.FindStringSubmatch(d)
-	lo := reAtLeast.FindStringSubmatch(d)
+	hi := reAtMost().FindStringSubmatch(d)
+	lo := reAtLeast().FindStringSubmatch(d)
 	switch {
 	case hi != nil && lo != nil:
 		return lo[1] + "–" + hi[1]
@@ -761,7 +770,7 @@ func quote(s string) string {
 
 // --- names
 
-var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 
 // badName says what is wrong with a tool name, or "".
 func badName(v gjson.Result) string {
@@ -774,7 +783,7 @@ func badName(v gjson.Result) string {
 		return "has an empty name"
 	}
 	name := v.String()
-	if nameRe.MatchString(name) {
+	if nameRe().MatchString(name) {
 		return ""
 	}
 	var why []string

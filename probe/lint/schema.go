@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -48,17 +49,17 @@ func newSchemaWalk(root gjson.Result) *schemaWalk {
 	return &schemaWalk{root: root, expanded: map[string]bool{"": true}}
 }
 
-var safeKey = regexp.MustCompile(`^[A-Za-z0-9_$-]+$`)
+var safeKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_$-]+$`) })
 
 // seg is a path segment for a key: plain when it can be, else quoted.
 func seg(k string) string {
-	if safeKey.MatchString(k) && len(k) <= 60 {
+	if safeKey().MatchString(k) && len(k) <= 60 {
 		return "." + k
 	}
 	return "[" + quote(k) + "]"
 }
 
-var safePointer = regexp.MustCompile(`^[A-Za-z0-9_$/.~-]{1,100}$`)
+var safePointer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_$/.~-]{1,100}$`) })
 
 // refSeg is the path segment that goes through a reference:
 // ".$ref→$defs/Order", its target quoted when it holds anything odd.
@@ -67,7 +68,7 @@ func refSeg(ptr string) string {
 	if ptr == "" {
 		label = "#"
 	}
-	if !safePointer.MatchString(label) {
+	if !safePointer().MatchString(label) {
 		label = quote(label)
 	}
 	return ".$ref→" + label

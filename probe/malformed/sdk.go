@@ -2,6 +2,7 @@ package malformed
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -15,7 +16,7 @@ import (
 
 // tsUnknownTool is how the TypeScript SDK 1.x McpServer words an unknown
 // tool inside an isError result: McpError's message, "MCP error <code>: …".
-var tsUnknownTool = regexp.MustCompile(`^MCP error -32602: Tool \S+ not found`)
+var tsUnknownTool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^MCP error -32602: Tool \S+ not found`) })
 
 const (
 	noteTSUnknownTool = "TypeScript SDK 1.x behaviour, not the author's: its McpServer (1.21 and later) throws \"Tool … not found\" inside the block that turns tool errors into isError results; 2.x answers -32602 (recognised by the text \"MCP error -32602: Tool … not found\", a heuristic)"
@@ -34,7 +35,7 @@ func explainSDK(outs []Outcome, tools [][]byte) {
 	for i := range outs {
 		o := &outs[i]
 		switch {
-		case o.Case == "unknown tool" && o.Channel == IsError && tsUnknownTool.MatchString(o.Message):
+		case o.Case == "unknown tool" && o.Channel == IsError && tsUnknownTool().MatchString(o.Message):
 			o.SDK = noteTSUnknownTool
 		case o.closedSchema && o.Channel == OK && zod[o.Tool]:
 			o.SDK = noteZodStrips

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
 	"github.com/mcpprobe/mcpprobe/transport"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Bounds on validation. The schema and the instance are the server's, so
