@@ -178,6 +178,9 @@ const (
 	TaskNotTerminal
 	TaskForbiddenTransition
 	TaskMalformed
+
+	// budget: what a cut hides (issue 28)
+	LostAfterCut
 )
 
 // README sections that say more than a row can.
@@ -197,6 +200,8 @@ const (
 	moreCall       = "mcpprobe-call-read-and-prompt"
 	// budget --config FILE --all
 	moreWholeConfig = "a-whole-host-config"
+	// budget: what a cut hides
+	moreLostAfterCut = "what-a-cut-hides"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -313,6 +318,7 @@ var defs = []Def{
 	{Code: TaskNotTerminal, Name: "task-not-terminal", Severity: Warning, Origin: OriginCall, Title: "the task did not reach a terminal status (`completed`, `failed`, `cancelled`) within `--timeout`; every poll is in the timeline", More: moreCall},
 	{Code: TaskForbiddenTransition, Name: "task-forbidden-transition", Severity: Error, Origin: OriginCall, Title: "a task status change the spec forbids: out of a terminal status, or a task that did not begin `working` (2025-11-25 basic/utilities/tasks, Task Status Lifecycle, MUST)", More: moreCall},
 	{Code: TaskMalformed, Name: "task-malformed", Severity: Error, Origin: OriginCall, Title: "a task-augmented call answered without a `CreateTaskResult` (`task.taskId` a string, `task.status`), or a `tasks/get` result without `status`", More: moreCall},
+	{Code: LostAfterCut, Name: "lost-after-cut", Severity: Warning, Origin: OriginBudget, Title: "a cut hides what the text or the schema marks as important: a required parameter or an enum value named only after the cut, or a lost sentence stating a default, a warning (\"never\", \"do not\", \"must\", \"destructive\", …) or an example; the finding names each with the words matched", More: moreLostAfterCut},
 }
 
 // byCode and byName index defs.
