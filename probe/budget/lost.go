@@ -69,9 +69,11 @@ func LostAfterCut(t Text, schema gjson.Result) []Lost {
 		}
 	}
 	for _, s := range sentences(t.Tail) {
+		param := false
 		for _, name := range required {
 			if w, ok := findWord(s, name, false); ok && !hasWord(head, name, false) {
 				add(Lost{Rule: "required-param", Words: w, Sentence: short(s)})
+				param = true
 			}
 		}
 		for _, v := range enums {
@@ -85,6 +87,9 @@ func LostAfterCut(t Text, schema gjson.Result) []Lost {
 			words []string
 		}{{"default", defaultWords}, {"warning", warningWords}, {"example", exampleWords}} {
 			for _, word := range r.words {
+				if word == "required" && param {
+					continue // the required parameter says it already
+				}
 				if w, ok := findWord(s, word, true); ok {
 					add(Lost{Rule: r.rule, Words: w, Sentence: short(s)})
 					example = example || r.rule == "example"
