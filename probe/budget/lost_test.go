@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -123,6 +124,20 @@ func TestDeliverSurrogate(t *testing.T) {
 		d := Deliver(text, hosts.Rule{Rule: "cut", Limit: 2048, Unit: "utf16", Surrogate: tc.surrogate})
 		if d.Delivered != tc.delivered || d.Cut.SplitsChar != tc.splits || d.Head != tc.head || d.Tail != "😀tail" || d.Lost != d.Len-tc.delivered {
 			t.Errorf("surrogate %q: delivered %d, splits %v, lost %d, tail %q", tc.surrogate, d.Delivered, d.Cut.SplitsChar, d.Lost, d.Tail)
+		}
+	}
+}
+
+// TestLostRulesDocumented: docs/reference.md's table of the rules is
+// LostRules, row for row.
+func TestLostRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../docs/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range LostRules {
+		if row := "| `" + r.Name + "` | " + r.Matches + " |"; !strings.Contains(string(data), row) {
+			t.Errorf("docs/reference.md lacks the row %s", row)
 		}
 	}
 }
