@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/canon"
@@ -131,6 +132,11 @@ type Rename struct {
 // their schema shapes differ.
 const minWordOverlap = 0.6
 
+// maxRenamePairs bounds the possible-rename pass, which compares every
+// tool removed with every tool added: past it only exact renames (one
+// map lookup each) are looked for.
+const maxRenamePairs = 10_000
+
 // renames pairs the tools removed from ref with those added to live: first
 // by equal content fingerprints, then, among the rest, by equal schema
 // shape or overlapping description words. Each tool is paired once; the
@@ -139,18 +145,48 @@ func renames(refItems, liveItems []Tool, removed, added []string) []Rename {
 	if len(removed) == 0 || len(added) == 0 {
 		return nil
 	}
-	by := func(items []Tool) map[string]Tool {
-		m := map[string]Tool{}
+	type facts struct {
+		fp, schema string
+		words      map[string]bool
+	}
+	read := func(items []Tool, names []string, words bool) map[string]facts {
+		want := map[string]bool{}
+		for _, n := range names {
+			want[n] = true
+		}
+		m := map[string]facts{}
 		for _, t := range items {
-			m[t.Name] = t
+			if want[t.Name] {
+				f := facts{fp: t.fingerprint(), schema: t.schemaFingerprint()}
+				if words {
+					f.words = wordSet(gjson.GetBytes(t.Raw, "description").String())
+				}
+				m[t.Name] = f
+			}
 		}
 		return m
 	}
-	refBy, liveBy := by(refItems), by(liveItems)
+	possible := len(removed)*len(added) <= maxRenamePairs
+	ref, live := read(refItems, removed, possible), read(liveItems, added, possible)
+	byFP := map[string][]string{}
+	for _, a := range added {
+		if fp := live[a].fp; fp != "" {
+			byFP[fp] = append(byFP[fp], a)
+		}
+	}
 	used := map[string]bool{}
 	paired := map[string]bool{}
 	var out []Rename
-	pass := func(match func(a, b Tool) (string, string, bool)) {
+	for _, r := range removed {
+		for _, a := range byFP[ref[r].fp] {
+			if !used[a] && ref[r].fp != "" {
+				out = append(out, Rename{From: r, To: a, Kind: "renamed", Basis: "the same content fingerprint"})
+				used[a], paired[r] = true, true
+				break
+			}
+		}
+	}
+	if possible {
 		for _, r := range removed {
 			if paired[r] {
 				continue
@@ -159,37 +195,27 @@ func renames(refItems, liveItems []Tool, removed, added []string) []Rename {
 				if used[a] {
 					continue
 				}
-				if kind, basis, ok := match(refBy[r], liveBy[a]); ok {
-					out = append(out, Rename{From: r, To: a, Kind: kind, Basis: basis})
-					used[a], paired[r] = true, true
-					break
+				basis := ""
+				switch {
+				case ref[r].schema != "" && ref[r].schema == live[a].schema:
+					basis = "the same input schema shape, changed text"
+				case jaccard(ref[r].words, live[a].words) >= minWordOverlap:
+					basis = "most of the description's words"
+				default:
+					continue
 				}
+				out = append(out, Rename{From: r, To: a, Kind: "renamed_and_changed", Basis: basis})
+				used[a], paired[r] = true, true
+				break
 			}
 		}
 	}
-	pass(func(a, b Tool) (string, string, bool) {
-		fa, fb := a.fingerprint(), b.fingerprint()
-		return "renamed", "the same content fingerprint", fa != "" && fa == fb
-	})
-	pass(func(a, b Tool) (string, string, bool) {
-		if sa := a.schemaFingerprint(); sa != "" && sa == b.schemaFingerprint() {
-			return "renamed_and_changed", "the same input schema shape, changed text", true
-		}
-		if o := wordOverlap(gjson.GetBytes(a.Raw, "description").String(), gjson.GetBytes(b.Raw, "description").String()); o >= minWordOverlap {
-			return "renamed_and_changed", "most of the description's words", true
-		}
-		return "", "", false
-	})
-	// The reference's order, whatever pass found them.
+	// The reference's order, whichever pass found them.
 	pos := map[string]int{}
 	for i, r := range removed {
 		pos[r] = i
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && pos[out[j].From] < pos[out[j-1].From]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	sort.SliceStable(out, func(i, j int) bool { return pos[out[i].From] < pos[out[j].From] })
 	return out
 }
 
@@ -207,22 +233,22 @@ func (t Tool) schemaFingerprint() string {
 	return SchemaFingerprint(t.Raw)
 }
 
-// wordOverlap is the Jaccard index of two texts' lower-cased word sets
-// (bounded: the first 2,000 words of each).
-func wordOverlap(a, b string) float64 {
-	set := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for i, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-			return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-		}) {
-			if i >= 2000 {
-				break
-			}
-			m[w] = true
+// wordSet is a text's lower-cased words (bounded: the first 2,000).
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for i, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	}) {
+		if i >= 2000 {
+			break
 		}
-		return m
+		m[w] = true
 	}
-	sa, sb := set(a), set(b)
+	return m
+}
+
+// jaccard is the Jaccard index of two word sets; 0 when either is empty.
+func jaccard(sa, sb map[string]bool) float64 {
 	if len(sa) == 0 || len(sb) == 0 {
 		return 0
 	}

@@ -9,8 +9,8 @@ import (
 func TestFingerprint(t *testing.T) {
 	base := `{"name":"purge","description":"Purges the cache.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"the folder"}},"required":["path"]}}`
 	tests := []struct {
-		name                string
-		a, b                string
+		name               string
+		a, b               string
 		sameFP, sameSchema bool
 	}{
 		{"only the name differs", base, strings.Replace(base, `"purge"`, `"wipe"`, 1), true, true},
@@ -97,5 +97,23 @@ func TestSnapshotFingerprints(t *testing.T) {
 	s, err = Load([]byte(old))
 	if err != nil || len(s.Tools) != 1 || s.Tools[0].FP != "" || s.Tools[0].fingerprint() != Fingerprint([]byte(raw)) {
 		t.Fatalf("a lock without a normalisation: %+v %v", s.Tools, err)
+	}
+}
+
+// TestRenamesBounded: 5,000 tools removed and 5,000 added (a server that
+// renames everything) pair exactly by fingerprint, without comparing
+// every pair.
+func TestRenamesBounded(t *testing.T) {
+	var ref, live []Tool
+	var removed, added []string
+	for i := 0; i < 5000; i++ {
+		d := fmt.Sprintf("Tool number %d does its job.", i)
+		ref = append(ref, tool(fmt.Sprintf("old_%d", i), d, `"x":{"type":"string"}`))
+		live = append(live, tool(fmt.Sprintf("new_%d", i), d, `"x":{"type":"string"}`))
+		removed, added = append(removed, ref[i].Name), append(added, live[i].Name)
+	}
+	got := renames(ref, live, removed, added)
+	if len(got) != 5000 || got[0].From != "old_0" || got[0].To != "new_0" || got[4999].To != "new_4999" {
+		t.Errorf("%d renames; first %+v", len(got), got[0])
 	}
 }
