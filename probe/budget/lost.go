@@ -68,16 +68,24 @@ func LostAfterCut(t Text, schema gjson.Result) []Lost {
 			out = append(out, l)
 		}
 	}
+	// What the delivered text names already, looked up once per name.
+	inHead := map[string]bool{}
+	for _, n := range append(append([]string(nil), required...), enums...) {
+		inHead[n] = hasWord(head, n, false)
+	}
 	for _, s := range sentences(t.Tail) {
+		if len(out) >= maxLost {
+			break
+		}
 		param := false
 		for _, name := range required {
-			if w, ok := findWord(s, name, false); ok && !hasWord(head, name, false) {
+			if w, ok := findWord(s, name, false); ok && !inHead[name] {
 				add(Lost{Rule: "required-param", Words: w, Sentence: short(s)})
 				param = true
 			}
 		}
 		for _, v := range enums {
-			if w, ok := findWord(s, v, false); ok && !hasWord(head, v, false) {
+			if w, ok := findWord(s, v, false); ok && !inHead[v] {
 				add(Lost{Rule: "enum-value", Words: w, Sentence: short(s)})
 			}
 		}
@@ -145,7 +153,7 @@ func sentences(text string) []string {
 			flush(i + 1)
 		case (c == '.' || c == '!' || c == '?') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n'):
 			// "e.g. " is an abbreviation, not a sentence's end.
-			if c == '.' && strings.HasSuffix(strings.ToLower(text[:i+1]), "e.g.") {
+			if c == '.' && i >= 3 && strings.EqualFold(text[i-3:i+1], "e.g.") {
 				continue
 			}
 			flush(i + 1)

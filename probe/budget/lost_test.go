@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -139,5 +140,20 @@ func TestLostRulesDocumented(t *testing.T) {
 		if row := "| `" + r.Name + "` | " + r.Matches + " |"; !strings.Contains(string(data), row) {
 			t.Errorf("docs/reference.md lacks the row %s", row)
 		}
+	}
+}
+
+// TestLostLargeTail: a 4 MB lost tail with 200 required names and no
+// match anywhere is read in one bounded pass (no time asserted: it must
+// simply finish, as the package's other bounded tests).
+func TestLostLargeTail(t *testing.T) {
+	var req []string
+	for i := 0; i < 300; i++ {
+		req = append(req, fmt.Sprintf(`"p%03d"`, i))
+	}
+	schema := gjson.Parse(`{"required":[` + strings.Join(req, ",") + `]}`)
+	d := Deliver(pad(2100)+strings.Repeat("Lists the files of a folder. ", 150_000), hosts.Rule{Rule: "cut", Limit: 2048, Unit: "utf16"})
+	if got := LostAfterCut(d, schema); len(got) != 0 {
+		t.Errorf("%+v", got)
 	}
 }
