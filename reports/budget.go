@@ -416,6 +416,9 @@ func cutText(w io.Writer, title string, d budget.Text) {
 	for _, l := range strings.Split(d.Tail, "\n") {
 		fmt.Fprintf(w, "   ✗ %s\n", Escape(l))
 	}
+	for _, l := range d.Omits {
+		fmt.Fprintf(w, "   ⚠ hides %s %q: %q\n", l.Rule, Escape(l.Words), Escape(l.Sentence))
+	}
 	fmt.Fprintln(w)
 }
 

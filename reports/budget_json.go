@@ -100,8 +100,12 @@ func textJSON(o *Object, prefix string, t budget.Text) {
 	o.Set("delivered_len", t.Delivered).Set("lost_len", t.Lost).Set("lost_pct", math.Round(t.LostPct*10)/10)
 	o.Set("deferred", t.Deferred)
 	if t.Cut != nil {
+		hides := make([][]byte, 0, len(t.Omits))
+		for _, l := range t.Omits {
+			hides = append(hides, (&Object{}).Set("rule", l.Rule).Set("words", l.Words).Set("sentence", l.Sentence).Bytes())
+		}
 		o.Raw("cut", (&Object{}).Set("at", t.Cut.At).Set("line", t.Cut.Line).Set("column", t.Cut.Column).
-			Set("splits_word", t.Cut.SplitsWord).Set("splits_character", t.Cut.SplitsChar).Bytes())
+			Set("splits_word", t.Cut.SplitsWord).Set("splits_character", t.Cut.SplitsChar).Items("hides", hides).Bytes())
 	} else {
 		o.Raw("cut", nil)
 	}

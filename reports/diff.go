@@ -66,6 +66,19 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 			lines = append(lines, [2]string{string(p) + " removed", listOrDash(st, r.Removed[p])})
 		}
 	}
+	// A rename is a tool removed and one added that are the same tool
+	// (or possibly so): said on its own line, beside the two lists.
+	for _, kind := range []struct{ kind, label string }{{"renamed", "tools renamed"}, {"renamed_and_changed", "renamed and changed"}} {
+		var pairs []string
+		for _, rn := range r.Renames {
+			if rn.Kind == kind.kind {
+				pairs = append(pairs, cell(st, rn.From)+" → "+cell(st, rn.To)+" ("+rn.Basis+")")
+			}
+		}
+		if len(pairs) > 0 {
+			lines = append(lines, [2]string{kind.label, strings.Join(pairs, ", ")})
+		}
+	}
 	for _, l := range lines {
 		if st == Terminal {
 			fmt.Fprintf(w, "%-22s %s\n", l[0], l[1])
@@ -220,6 +233,11 @@ func DiffSection(r *diff.Result) []byte {
 	o.Set("changed_parts", partNames(r.ChangedParts()))
 	o.Set("tools_added", nonNilStrings(r.ToolsAdded))
 	o.Set("tools_removed", nonNilStrings(r.ToolsRemoved))
+	renames := [][]byte{}
+	for _, rn := range r.Renames {
+		renames = append(renames, (&Object{}).Set("from", rn.From).Set("to", rn.To).Set("kind", rn.Kind).Set("basis", rn.Basis).Bytes())
+	}
+	o.Raw("tools_renamed", RawArray(renames))
 	added, removed := &Object{}, &Object{}
 	for _, p := range r.Compared {
 		if p.IsList() {

@@ -83,7 +83,9 @@ func TestBudgetAtTheEdges(t *testing.T) {
 		{"claude-code", "desc_2047", "whole", 2047, 0, false},
 		{"claude-code", "desc_2048", "whole", 2048, 0, false},
 		{"claude-code", "desc_2049", "cut", 2049, 1, false},
-		{"claude-code", "emoji_split", "cut", 2049, 1, true},
+		// Claude Code keeps surrogate pairs whole (read in its code,
+		// 2.1.197 and 2.1.280): 2,047 units before the emoji, 2 lost.
+		{"claude-code", "emoji_split", "cut", 2049, 2, false},
 		{"claude-code", "accents_2048", "whole", 2048, 0, false},
 		{"cowork", "desc_4095", "whole", 4095, 0, false},
 		{"cowork", "desc_4096", "whole", 4096, 0, false},
@@ -103,6 +105,9 @@ func TestBudgetAtTheEdges(t *testing.T) {
 	}
 	if got := hostTool(v, "claude-code", "accents_2048").Get("description_bytes").Int(); got != 4096 {
 		t.Errorf("accents: %d bytes, want 4096", got)
+	}
+	if got := hostTool(v, "claude-code", "emoji_split").Get("delivered_len").Int(); got != 2047 {
+		t.Errorf("emoji_split: %d units delivered, want 2047", got)
 	}
 	if got := hostTool(v, "claude-code", "emoji_split").Get("description_codepoints").Int(); got != 1025 {
 		t.Errorf("emoji_split: %d code points, want 1025", got)

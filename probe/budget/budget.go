@@ -47,6 +47,9 @@ type Text struct {
 	Cut             *Cut
 	Head, Tail      string // what is delivered and what is lost
 	Marker          string // appended by the host at the cut
+	// Omits is what the cut hides that the text or the schema marks as
+	// important (LostAfterCut); nil when nothing is cut.
+	Omits []Lost
 }
 
 // Schema is what a host does to one input schema.
@@ -191,6 +194,7 @@ func tool(p *parsedTool, h hosts.Host) Tool {
 	t := Tool{Name: p.name}
 	if p.hasDesc {
 		t.Description = Deliver(p.desc, h.Description)
+		t.Description.Omits = LostAfterCut(t.Description, p.input)
 	} else {
 		t.Description = Text{Mode: "missing", Unit: unitOf(h.Description)}
 	}
@@ -207,6 +211,7 @@ func instructions(in *string, r hosts.Rule) Text {
 		return Text{Mode: "missing", Unit: unitOf(r)}
 	}
 	t := Deliver(*in, r)
+	t.Omits = LostAfterCut(t, gjson.Result{})
 	switch r.Rule {
 	case "not_delivered":
 		t.Mode, t.Delivered, t.Lost, t.Head, t.Tail = "not_delivered", 0, t.Len, "", *in
@@ -245,18 +250,24 @@ func Deliver(s string, r hosts.Rule) Text {
 	if r.Rule != "cut" || t.Len <= r.Limit {
 		return t
 	}
-	head, splits := cutAt(s, r.Limit, unit)
-	t.Mode, t.Marker = "cut", r.Marker
-	t.Head, t.Tail = head, s[len(headSource(s, r.Limit, unit)):]
-	t.Delivered, t.Lost = r.Limit, t.Len-r.Limit
-	t.LostPct = 100 * float64(t.Lost) / float64(t.Len)
+	head, splits := cutAt(s, r.Limit, unit, r.Surrogate == "whole")
 	src := headSource(s, r.Limit, unit)
+	t.Mode, t.Marker = "cut", r.Marker
+	t.Head, t.Tail = head, s[len(src):]
+	t.Delivered = r.Limit
+	if !splits {
+		// A host that keeps surrogate pairs whole delivers one unit
+		// fewer when the limit falls inside one.
+		t.Delivered = Length(src, unit)
+	}
+	t.Lost = t.Len - t.Delivered
+	t.LostPct = 100 * float64(t.Lost) / float64(t.Len)
 	line := 1 + bytes.Count([]byte(src), []byte("\n"))
 	lastNL := bytes.LastIndexByte([]byte(src), '\n')
 	col := utf8.RuneCountInString(src[lastNL+1:]) + 1
 	before, _ := utf8.DecodeLastRuneInString(src)
 	after, _ := utf8.DecodeRuneInString(s[len(src):])
-	t.Cut = &Cut{At: r.Limit, Line: line, Column: col, SplitsChar: splits,
+	t.Cut = &Cut{At: t.Delivered, Line: line, Column: col, SplitsChar: splits,
 		SplitsWord: splits || (isWordRune(before) && isWordRune(after))}
 	return t
 }
@@ -285,10 +296,12 @@ func headSource(s string, limit int, unit string) string {
 
 // cutAt returns exactly what the host keeps: the first limit units. When
 // that splits a character, the host keeps half of it, which reaches the
-// model as U+FFFD (or a lone surrogate); splits says so.
-func cutAt(s string, limit int, unit string) (string, bool) {
+// model as U+FFFD (or a lone surrogate); splits says so. A host that
+// keeps surrogate pairs whole (wholePairs, utf16 only) drops the half
+// instead: it keeps the whole characters before the cut.
+func cutAt(s string, limit int, unit string, wholePairs bool) (string, bool) {
 	src := headSource(s, limit, unit)
-	if Length(src, unit) == limit {
+	if Length(src, unit) == limit || (wholePairs && unit == "utf16") {
 		return src, false
 	}
 	return src + "\uFFFD", true

@@ -32,6 +32,9 @@ func Findings(r Delivery) []probe.Finding {
 					add(findings.BlockPastCut, t.Name, "%s: %s only after the cut on %s, so the model never reads %s",
 						code(t.Name), strings.Join(past, ", "), h.Name, them(len(past)))
 				}
+				if len(d.Omits) > 0 {
+					add(findings.LostAfterCut, t.Name, "%s: the cut on %s hides %s", code(t.Name), h.Name, omits(d.Omits))
+				}
 			}
 			if t.Schema.Dropped {
 				add(findings.SchemaDrop, t.Name, "%s: its input schema serializes to %s %s, over %s's %s: all %d property descriptions (%s chars) are dropped",
@@ -43,6 +46,9 @@ func Findings(r Delivery) []probe.Finding {
 		case "cut":
 			add(findings.InstructionsCut, "", "the server instructions lose %s of %s %s (%s) on %s: cut at %s",
 				num(in.Lost), num(in.Len), unitName(in.Unit), Pct(in.LostPct), h.Name, where(in.Cut))
+			if len(in.Omits) > 0 {
+				add(findings.LostAfterCut, "", "the server instructions: the cut on %s hides %s", h.Name, omits(in.Omits))
+			}
 		case "not_delivered":
 			if in.Len > 0 {
 				add(findings.InstructionsNotDelivered, "", "%s does not deliver server instructions (%s %s) to the model", h.Name, num(in.Len), unitName(in.Unit))
@@ -117,4 +123,15 @@ func unitName(u string) string {
 		return "chars"
 	}
 	return "UTF-16 units"
+}
+
+// omits lists what a cut hides, each with the words matched and the
+// sentence they are in: `required parameter "path" (in "Required: path.")`.
+func omits(ls []Lost) string {
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		what := map[string]string{"required-param": "required parameter", "enum-value": "enum value", "default": "a default", "warning": "a warning", "example": "an example"}[l.Rule]
+		parts[i] = fmt.Sprintf("%s %q (%s, in %q)", what, l.Words, l.Rule, l.Sentence)
+	}
+	return strings.Join(parts, "; ")
 }

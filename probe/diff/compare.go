@@ -61,7 +61,11 @@ type Comparison struct {
 	// ToolsRemoved are their tools.
 	Added, Removed           map[Part][]string
 	ToolsAdded, ToolsRemoved []string
-	Changes                  []Change
+	// Renames pairs tools removed with tools added that are the same tool
+	// under a new name (by fingerprint), or possibly so: each stays in
+	// ToolsAdded and ToolsRemoved too, and is drift.
+	Renames []Rename
+	Changes []Change
 }
 
 // Compare compares a reference with a live (or second) side, on every
@@ -196,6 +200,9 @@ func (r *Comparison) compareList(p Part, ref, live Side) {
 				r.IdenticalCanonical = false
 			}
 		}
+	}
+	if p == PartTools {
+		r.Renames = renames(refItems, liveItems, r.Removed[p], r.Added[p])
 	}
 	sameSet := len(r.Added[p]) == 0 && len(r.Removed[p]) == 0
 	if !sameSet {

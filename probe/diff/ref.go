@@ -26,6 +26,10 @@ import (
 type Tool struct {
 	Name string
 	Raw  []byte
+	// FP and SchemaFP are the fingerprints a lock file recorded
+	// (Fingerprint, SchemaFingerprint); "" when it recorded none, or with
+	// another normalisation: they are then derived from Raw.
+	FP, SchemaFP string
 }
 
 // Side is one side of a comparison.
@@ -354,6 +358,8 @@ func rebuild(src []byte, obj gjson.Result, rename map[string]string, drop ...str
 // edited lock may lack more.
 func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
 	s := Side{Format: "mcpprobe-snapshot", Wire: true}
+	// Fingerprints are read only when written with today's normalisation.
+	fps := strings.HasPrefix(v.Get("fingerprint_normalisation").String(), FingerprintVersion+" ")
 	for _, l := range []struct {
 		p   Part
 		key string
@@ -376,7 +382,11 @@ func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
 				raw = t.Get("definition").Raw
 				s.Wire = false
 			}
-			*l.to = append(*l.to, Tool{Name: name, Raw: []byte(raw)})
+			it := Tool{Name: name, Raw: []byte(raw)}
+			if fps && l.p == PartTools {
+				it.FP, it.SchemaFP = t.Get("fingerprint").String(), t.Get("schema_fingerprint").String()
+			}
+			*l.to = append(*l.to, it)
 		}
 	}
 	readMeta(&s, data, v, v.Get("protocol_version"))

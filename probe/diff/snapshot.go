@@ -38,6 +38,8 @@ func Snapshot(c *probe.Capture) []byte {
 	} else {
 		b.WriteString("null")
 	}
+	b.WriteString(",\n  \"fingerprint_normalisation\": ")
+	b.Write(canon.String(FingerprintNormalisation))
 	for _, l := range []struct {
 		key, ident string
 		items      [][]byte
@@ -48,13 +50,13 @@ func Snapshot(c *probe.Capture) []byte {
 		{"resource_templates", "uriTemplate", c.Templates.Items},
 	} {
 		b.WriteString(",\n  \"" + l.key + "\": ")
-		entries(&b, l.ident, l.items)
+		entries(&b, l.ident, l.items, l.key == "tools")
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
 }
 
-func entries(b *bytes.Buffer, ident string, items [][]byte) {
+func entries(b *bytes.Buffer, ident string, items [][]byte, fingerprints bool) {
 	type entry struct {
 		id  string
 		raw []byte
@@ -75,7 +77,15 @@ func entries(b *bytes.Buffer, ident string, items [][]byte) {
 		}
 		b.WriteString("\n    {\n      \"" + ident + "\": ")
 		b.Write(canon.String(e.id))
-		b.WriteString(",\n      \"sha256\": \"" + Hash(e.raw) + "\",\n      \"definition\": ")
+		b.WriteString(",\n      \"sha256\": \"" + Hash(e.raw) + "\",\n")
+		if fingerprints {
+			// Tools only: what a rename keeps (derived, FingerprintNormalisation).
+			b.WriteString("      \"fingerprint\": \"" + Fingerprint(e.raw) + "\",\n")
+			if sf := SchemaFingerprint(e.raw); sf != "" {
+				b.WriteString("      \"schema_fingerprint\": \"" + sf + "\",\n")
+			}
+		}
+		b.WriteString("      \"definition\": ")
 		b.Write(pretty(e.raw, "      "))
 		b.WriteString(",\n      \"raw\": ")
 		b.Write(canon.String(string(e.raw)))

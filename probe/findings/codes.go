@@ -194,6 +194,9 @@ const (
 	// load
 	ReplicaDependent
 	LoadErrors
+
+	// budget: what a cut hides (issue 28)
+	LostAfterCut
 )
 
 // README sections that say more than a row can.
@@ -216,6 +219,8 @@ const (
 	moreWholeConfig = "a-whole-host-config"
 	// the hidden-content lint (probe/hidden)
 	moreHidden = "hidden-content"
+	// budget: what a cut hides
+	moreLostAfterCut = "what-a-cut-hides"
 )
 
 // defs is the registry, in the order of the README's tables.
@@ -342,6 +347,7 @@ var defs = []Def{
 	{Code: AuthFail, Name: "auth-fail", Severity: Error, Origin: OriginAuth, Title: "an authorization probe failed: the server or its authorization server broke a MUST of the clause the row cites (the finding names the probe, A1 to A25)", More: "mcpprobe-auth"},
 	{Code: AuthWarn, Name: "auth-warn", Severity: Warning, Origin: OriginAuth, Title: "an authorization probe warned: a SHOULD of the clause the row cites not followed, or a MUST only an older revision has", More: "mcpprobe-auth"},
 	{Code: AuthHostFails, Name: "auth-host-fails", Severity: Info, Origin: OriginAuth, Title: "a host whose discovery a public report describes will fail on this server, though the spec may allow what the server does (the finding names the host, its versions and the source)", More: "mcpprobe-auth"},
+	{Code: LostAfterCut, Name: "lost-after-cut", Severity: Warning, Origin: OriginBudget, Title: "a cut hides what the text or the schema marks as important: a required parameter or an enum value named only after the cut, or a lost sentence stating a default, a warning (\"never\", \"do not\", \"must\", \"destructive\", …) or an example; the finding names each with the words matched", More: moreLostAfterCut},
 }
 
 // byCode and byName index defs.

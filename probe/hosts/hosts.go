@@ -34,8 +34,18 @@ type Rule struct {
 	Limit  int    `json:"limit,omitempty"`
 	Unit   string `json:"unit,omitempty"` // "utf16", "codepoint" or "byte"
 	Marker string `json:"marker,omitempty"`
+	// Surrogate says what a utf16 cut does when the limit falls between
+	// the two halves of a surrogate pair: "split" (the host keeps the high
+	// half, which reaches the model as U+FFFD; a bare slice) or "whole"
+	// (the host drops that half: the pair is kept whole or not at all, and
+	// one unit fewer is delivered). "" is "split".
+	Surrogate string `json:"surrogate,omitempty"`
 	// Deferred: the host shows tools to the model only after a tool search.
 	Deferred bool `json:"deferred,omitempty"`
+	// Verified cites the host's own code this rule was read from: the
+	// package, its version and the function ("" when the rule comes from
+	// reports only).
+	Verified string `json:"verified,omitempty"`
 }
 
 // SchemaRule says how a host treats an input schema.
@@ -287,6 +297,9 @@ func (h Host) validate() error {
 			}
 			if r.Unit != "utf16" && r.Unit != "codepoint" && r.Unit != "byte" {
 				return fmt.Errorf("unit %q: want utf16, codepoint or byte", r.Unit)
+			}
+			if r.Surrogate != "" && r.Surrogate != "split" && r.Surrogate != "whole" {
+				return fmt.Errorf("surrogate %q: want split or whole", r.Surrogate)
 			}
 		default:
 			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)

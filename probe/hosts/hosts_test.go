@@ -95,6 +95,15 @@ func TestLoadHosts(t *testing.T) {
 	if _, err := Load(path, Known()); err == nil {
 		t.Errorf("a cut without a limit was accepted")
 	}
+	for _, tc := range []struct {
+		surrogate string
+		ok        bool
+	}{{"", true}, {"split", true}, {"whole", true}, {"keep", false}} {
+		writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"cut","limit":10,"unit":"utf16","surrogate":"`+tc.surrogate+`"},"instructions":{"rule":"whole"}}]}`)
+		if _, err := Load(path, Known()); (err == nil) != tc.ok {
+			t.Errorf("surrogate %q: %v", tc.surrogate, err)
+		}
+	}
 	for _, bad := range []string{
 		`{"rule":"truncate"}`,
 		`{"rule":"cap"}`,
