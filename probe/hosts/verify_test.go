@@ -162,14 +162,6 @@ func TestClaudeCodeExtracts(t *testing.T) {
 	}
 }
 
-func intStrings(ns []int) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
-	}
-	return out
-}
-
 // TestCodexExtract: Codex ships a compiled binary, so no rule of its
 // profile is verified against its code; the profile must not claim one.
 func TestCodexExtract(t *testing.T) {
