@@ -29,7 +29,7 @@ func wholeConfigFlags() []cli.Flag {
 // cannot go with --all. A function, so that the table cannot be changed.
 func allConflicts() map[string][]string {
 	return map[string][]string{
-		"budget": {"view", "show-cut"},
+		"budget": {"view", "show-cut", "per-host-tools"},
 		"report": {"check", "ref", "bench", "faults", "malformed", "call"},
 		"wire":   {"save"},
 	}

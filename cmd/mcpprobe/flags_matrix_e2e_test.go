@@ -872,6 +872,7 @@ func TestFlagMatrixConfigAll(t *testing.T) {
 					}),
 					refusedRow("view", all(cmd, "--view", "claude-code")...),
 					refusedRow("show-cut", all(cmd, "--show-cut")...),
+					refusedRow("per-host-tools", all(cmd, "--json", "--per-host-tools")...),
 				)
 			case "report":
 				rows = append(rows,
