@@ -19,7 +19,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/../probe/hosts/testdata"
-versions=(2.1.197 2.1.280 2.1.332)
+# 2.1.294 is the last with one 2,048 limit, 2.1.295 the first with a
+# second (16,384) once a tool is loaded through tool search, 2.1.296 the
+# first whose default is 4,096 (bisected 2026-12 from 2.1.280 to 2.1.332).
+versions=(2.1.197 2.1.280 2.1.294 2.1.295 2.1.296 2.1.332)
 if [ "${1:-}" = "--latest" ]; then
   versions+=("$(npm view @anthropic-ai/claude-code version)")
 fi
@@ -33,7 +36,7 @@ patterns=(
   "async prompt\(\)\{let $id=$id\.description\?\?\"\";return [^}]{0,160}\}"
   "async prompt\(\{loadedThroughToolSearch:$id\}\)\{return [^}]{0,40}\}"
   "maxDescriptionLength:$id=$id\(\),maxLoadedDescriptionLength:$id=$id\(!0\)"
-  "$id=$id\($id,\`Tool \"\\\$\{$id\.name\}\" description\`,$id(,$id)?\)"
+  "$id=$id\($id,\`Tool \"\\\$\{$id\.name\}\" description\`,$id(,$id(\(!0\))?)?\)"
   # the server instructions
   "if\($id&&$id\.length>$id\)$id=$id\($id,$id\)\+\"[^\"]{0,40}\",$id\($id,\`Server instructions truncated from[^\`]{0,80}\`\)"
   "function $id\($id,$id\)\{if\(!$id\)return $id;return $id\($id,\"Server instructions\",$id\)\}"

@@ -91,7 +91,7 @@ func budgetOutcome(r *budget.Result) outcome {
 // reaches every figure that depends on a host.
 func hostFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "host", Usage: "`ID` or ID=CUT to override its description cut: only those hosts (repeatable, or comma-separated; all is the strictest of each rule); default every known host"},
+		&cli.StringSliceFlag{Name: "host", Usage: "`ID`, ID@VERSION for the rules of an older version (claude-code@2.1.280), or ID=CUT to override its description cut: only those hosts (repeatable, or comma-separated; all is the strictest of each rule); default every known host"},
 		&cli.StringFlag{Name: "hosts", Usage: "host profiles `FILE` that replaces or extends the built-in ones"},
 	}
 }

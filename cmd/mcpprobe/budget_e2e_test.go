@@ -74,19 +74,26 @@ func hostTool(v gjson.Result, host, tool string) gjson.Result {
 // The fixture sits exactly at, one under and one over every budget.
 func TestBudgetAtTheEdges(t *testing.T) {
 	t.Parallel()
-	v := budgetJSON(t, "--", bin.raw, "-budget", "-instructions-len", "513")
+	// Every default host, and Claude Code as it was up to 2.1.295 (a
+	// 2,048 cut; 4,096 since 2.1.296).
+	v := budgetJSON(t, "--host", "claude-code@2.1.295,claude-code,cowork,claude-ai,chatgpt-chat,chatgpt-work,codex,all", "--", bin.raw, "-budget", "-instructions-len", "513")
 	tests := []struct {
 		host, tool, delivered string
 		len, lost             int
 		splitsChar            bool
 	}{
-		{"claude-code", "desc_2047", "whole", 2047, 0, false},
-		{"claude-code", "desc_2048", "whole", 2048, 0, false},
-		{"claude-code", "desc_2049", "cut", 2049, 1, false},
+		{"claude-code@2.1.295", "desc_2047", "whole", 2047, 0, false},
+		{"claude-code@2.1.295", "desc_2048", "whole", 2048, 0, false},
+		{"claude-code@2.1.295", "desc_2049", "cut", 2049, 1, false},
 		// Claude Code keeps surrogate pairs whole (read in its code,
-		// 2.1.197 and 2.1.280): 2,047 units before the emoji, 2 lost.
-		{"claude-code", "emoji_split", "cut", 2049, 2, false},
-		{"claude-code", "accents_2048", "whole", 2048, 0, false},
+		// 2.1.197 to 2.1.332): 2,047 units before the emoji, 2 lost.
+		{"claude-code@2.1.295", "emoji_split", "cut", 2049, 2, false},
+		{"claude-code@2.1.295", "accents_2048", "whole", 2048, 0, false},
+		{"claude-code", "desc_2049", "whole", 2049, 0, false},
+		{"claude-code", "emoji_split", "whole", 2049, 0, false},
+		{"claude-code", "desc_4095", "whole", 4095, 0, false},
+		{"claude-code", "desc_4096", "whole", 4096, 0, false},
+		{"claude-code", "desc_4097", "cut", 4097, 1, false},
 		{"cowork", "desc_4095", "whole", 4095, 0, false},
 		{"cowork", "desc_4096", "whole", 4096, 0, false},
 		{"cowork", "desc_4097", "cut", 4097, 1, false},
@@ -106,7 +113,7 @@ func TestBudgetAtTheEdges(t *testing.T) {
 	if got := hostTool(v, "claude-code", "accents_2048").Get("description_bytes").Int(); got != 4096 {
 		t.Errorf("accents: %d bytes, want 4096", got)
 	}
-	if got := hostTool(v, "claude-code", "emoji_split").Get("delivered_len").Int(); got != 2047 {
+	if got := hostTool(v, "claude-code@2.1.295", "emoji_split").Get("delivered_len").Int(); got != 2047 {
 		t.Errorf("emoji_split: %d units delivered, want 2047", got)
 	}
 	if got := hostTool(v, "claude-code", "emoji_split").Get("description_codepoints").Int(); got != 1025 {
@@ -180,22 +187,22 @@ func TestBudgetOptions(t *testing.T) {
 		}
 	})
 	t.Run("show-cut", func(t *testing.T) {
-		r := mcpprobe(t, "budget", "--host", "claude-code", "--show-cut", bin.good)
+		r := mcpprobe(t, "budget", "--host", "claude-code@2.1.280", "--show-cut", bin.good)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		for _, want := range []string{"── find_orders on Claude Code: 2,048 of 2,172 UTF-16 units delivered (6% lost)", "✂─ cut at 2,048, line 15, column 47; the host appends \"… [truncated]\"", "   ✗ "} {
+		for _, want := range []string{"── find_orders on Claude Code 2.1.280: 2,048 of 2,172 UTF-16 units delivered (6% lost)", "✂─ cut at 2,048, line 15, column 47; the host appends \"… [truncated]\"", "   ✗ "} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("--show-cut lacks %q:\n%s", want, r.stdout)
 			}
 		}
 	})
 	t.Run("view", func(t *testing.T) {
-		r := mcpprobe(t, "budget", "--view", "claude-code", bin.good)
+		r := mcpprobe(t, "budget", "--view", "claude-code@2.1.280", bin.good)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		for _, want := range []string{"# What Claude Code receives from orders-server 1.4.2", "## `find_orders`", "… [truncated]\n```", "Output schema: not delivered."} {
+		for _, want := range []string{"# What Claude Code 2.1.280 receives from orders-server 1.4.2", "## `find_orders`", "… [truncated]\n```", "Output schema: not delivered."} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("--view lacks %q", want)
 			}
@@ -218,7 +225,7 @@ func TestBudgetOptions(t *testing.T) {
 			t.Errorf("%d tools", n)
 		}
 		v = budgetJSON(t, "--host", "claude-code", "--", bin.raw, "-long-desc", "100000")
-		if got := v.Get("budget.hosts.0.tools.0"); got.Get("description_len").Int() != 100000 || got.Get("lost_len").Int() != 100000-2048 {
+		if got := v.Get("budget.hosts.0.tools.0"); got.Get("description_len").Int() != 100000 || got.Get("lost_len").Int() != 100000-4096 {
 			t.Errorf("long description: %s", got.Raw)
 		}
 	})

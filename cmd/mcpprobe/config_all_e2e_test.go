@@ -412,13 +412,14 @@ func TestConfigAllToolLists(t *testing.T) {
 					t.Errorf("%s: raw with 2 of 8 tools pays %d, all 8 %d", id, f, p)
 				}
 			}
-			// good's one cut on Claude Code is find_orders's, which the
+			// good's one cut on Claude Code 2.1.295 is find_orders's, which the
 			// host never shows: no cut to fail on. Unfiltered, the same
 			// server trips.
-			if r := mcpprobe(t, "budget", "--config", cfg, "good", "--host", "claude-code", "--fail-on", "cut"); r.code != 0 {
+			// (Claude Code up to 2.1.295: 2,048; find_orders has 2,172 units.)
+			if r := mcpprobe(t, "budget", "--config", cfg, "good", "--host", "claude-code@2.1.295", "--fail-on", "cut"); r.code != 0 {
 				t.Errorf("--fail-on cut with find_orders left out: exit %d: %s", r.code, r.stderr)
 			}
-			if r := mcpprobe(t, "budget", "--host", "claude-code", "--fail-on", "cut", bin.good); r.code != 1 {
+			if r := mcpprobe(t, "budget", "--host", "claude-code@2.1.295", "--fail-on", "cut", bin.good); r.code != 1 {
 				t.Errorf("--fail-on cut on good alone: exit %d, want 1", r.code)
 			}
 			// servers shows the lists, so the sums are no surprise.

@@ -726,9 +726,11 @@ func TestReportIsDeterministic(t *testing.T) {
 		"· protocol 2026-07-28 (server/discover: supported) · mcpprobe ",
 		"· 2026-12-02\n",
 		"## Findings\n\n| severity | code",
-		"| warning | cut | `find_orders` loses 124 of 2,172 UTF-16 units (6%) on Claude Code: cut at 2,048 (line 15, column 47)",
+		"| warning | instructions-cut | the server instructions lose 126 of 638 chars (20%) on ChatGPT chat: cut at 512 (line 1, column 513, mid-word) |",
 		"## Delivery by host\n",
-		"| `find_orders` | 2,172 | 94% (cut at 2,048) |",
+		// Claude Code (4,096 since 2.1.296) delivers find_orders whole; the
+		// strictest row counts its older versions' 2,048 cut.
+		"| `find_orders` | 2,172 | whole | whole, deferred | whole, deferred | whole | whole | whole, deferred; describes kept | 94% (cut at 2,048), deferred; describes kept |",
 		"tools/list: 1 page, 3,953 bytes, ~891 tokens (o200k_base estimate) as the server sent them.",
 		"## Wire\n",
 		"### Tools\n\n3 items in 1 page,",

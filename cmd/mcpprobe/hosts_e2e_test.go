@@ -152,3 +152,58 @@ func TestBudgetConfigServerHonoursHosts(t *testing.T) {
 		t.Errorf("tiny-host's first tool: %s, want its description cut at 8", tool.Raw)
 	}
 }
+
+// TestHostVersionE2E: --host claude-code@VERSION picks the rules an older
+// Claude Code had (2,048 up to 2.1.295; 4,096 since 2.1.296, the default
+// profile), in budget, report, call, --view and --config FILE --all,
+// with the version in the host's id and name; the default list never
+// shows a versioned row, and a version no rule covers is a usage error.
+func TestHostVersionE2E(t *testing.T) {
+	t.Parallel()
+	cut := func(out, path string) string {
+		t.Helper()
+		h := gjson.Get(out, path)
+		return h.Get("host").String() + " " + h.Get(`tools.#(name=="find_orders").delivered`).String() + " " +
+			h.Get(`tools.#(name=="find_orders").delivered_len`).String()
+	}
+	b := wantCode(t, 0, "budget", "--json", "--per-host-tools", "--host", "claude-code@2.1.280,claude-code", bin.good).stdout
+	if got := cut(b, "budget.hosts.0") + "; " + cut(b, "budget.hosts.1"); got != "claude-code@2.1.280 cut 2048; claude-code whole 2172" {
+		t.Errorf("budget: %s", got)
+	}
+	if n := gjson.Get(b, `findings.#(code=="cut")#.message`).String(); !strings.Contains(n, "on Claude Code 2.1.280: cut at 2,048") || strings.Contains(n, "on Claude Code:") {
+		t.Errorf("budget cut findings: %s", n)
+	}
+	def := wantCode(t, 0, "budget", "--json", bin.good).stdout
+	if ids := gjson.Get(def, "budget.hosts.#.host").String(); strings.Contains(ids, "@") {
+		t.Errorf("the default hosts list a version: %s", ids)
+	}
+	rep := wantCode(t, 0, "report", "--json", "--host", "claude-code@2.1.295", bin.good).stdout
+	if got := cut(rep, "report.budget.hosts.0"); got != "claude-code@2.1.295 cut 2048" {
+		t.Errorf("report: %s", got)
+	}
+	if r := wantCode(t, 0, "report", "--host", "claude-code@2.1.295", bin.good).stdout; !strings.Contains(r, "on Claude Code 2.1.295: cut at 2,048") {
+		t.Errorf("report markdown lacks the versioned cut:\n%.600s", r)
+	}
+	ds := gjson.Get(wantCode(t, 0, "call", "--json", "--host", "claude-code@2.1.280", "find_orders", "--", bin.good, "-calls").stdout, "call.deliveries")
+	if hs := ds.Get("#.host").String(); hs != `["claude-code@2.1.280"]` || ds.Get("0.host_name").String() != "Claude Code 2.1.280" {
+		t.Errorf("call: deliveries %s", ds.Raw)
+	}
+	if v := wantCode(t, 0, "budget", "--view", "claude-code@2.1.280", bin.good).stdout; !strings.HasPrefix(v, "# What Claude Code 2.1.280 receives") || !strings.Contains(v, "… [truncated]") {
+		t.Errorf("--view claude-code@2.1.280:\n%.300s", v)
+	}
+	cfg := filepath.Join(t.TempDir(), ".mcp.json")
+	writeFile(t, cfg, `{"mcpServers":{"good":{"command":"`+bin.good+`"}}}`)
+	all := wantCode(t, 0, "budget", "--config", cfg, "--all", "--json", "--host", "claude-code@2.1.280,claude-code").stdout
+	if hs := gjson.Get(all, "budget.totals.hosts.#.host").String(); hs != `["claude-code@2.1.280","claude-code"]` {
+		t.Errorf("--config --all: totals.hosts %s\n%.500s", hs, all)
+	}
+	for _, tc := range []struct{ spec, want string }{
+		{"claude-code@2.1.100", "no rules known for that version; known: 2.1.197 to 2.1.294, 2.1.295, 2.1.296 and later"},
+		{"claude-code@latest", `version "latest": want numbers and dots`},
+		{"codex@0.171.0", "the codex profile has no per-version rules"},
+	} {
+		if r := mcpprobe(t, "budget", "--host", tc.spec, bin.good); r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("--host %s: exit %d: %s", tc.spec, r.code, r.stderr)
+		}
+	}
+}

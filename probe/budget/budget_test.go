@@ -188,7 +188,7 @@ func TestMissingDescriptionAndOutputLoss(t *testing.T) {
 func TestThousandToolsIsFast(t *testing.T) {
 	var tools []string
 	for i := 0; i < 1000; i++ {
-		tools = append(tools, fmt.Sprintf(`{"name":"t%04d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"query"}}}}`, i, strings.Repeat("w ", 1500)))
+		tools = append(tools, fmt.Sprintf(`{"name":"t%04d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"query"}}}}`, i, strings.Repeat("w ", 2500)))
 	}
 	start := time.Now()
 	hs, _ := hosts.Select(hosts.Known(), nil)
@@ -197,7 +197,7 @@ func TestThousandToolsIsFast(t *testing.T) {
 		t.Fatalf("%d hosts, %d tools", len(r.Hosts), len(r.Hosts[0].Tools))
 	}
 	if r.Hosts[0].Tools[999].Description.Mode != "cut" {
-		t.Errorf("3,000-unit descriptions must be cut on Claude Code")
+		t.Errorf("5,000-unit descriptions must be cut on Claude Code")
 	}
 	// Not a timing assertion on a noisy machine: a guard against a
 	// quadratic blow-up only.

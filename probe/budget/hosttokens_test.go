@@ -13,7 +13,7 @@ import (
 // TestDeliveredTools checks the definitions each host sends on, byte for
 // byte where it changes nothing.
 func TestDeliveredTools(t *testing.T) {
-	long := strings.Repeat("word ", 600) // 3,000 UTF-16 units: over Claude Code's 2,048
+	long := strings.Repeat("word ", 1000) // 5,000 UTF-16 units: over Claude Code's 4,096
 	big := `{"name":"big","description":"` + long + `","inputSchema":{"type":"object"},"outputSchema":{"type":"object","description":"out"}}`
 	small := `{"name":"small","inputSchema":{"type":"object"}}`
 	instr := "Call big first."
@@ -25,7 +25,7 @@ func TestDeliveredTools(t *testing.T) {
 		hasOut    bool
 		smallDesc string // small has none: only a prepending host gives it one
 	}{
-		{"claude-code", false, long[:2048] + "… [truncated]", false, ""},
+		{"claude-code", false, long[:4096] + "… [truncated]", false, ""},
 		{"claude-ai", false, long, false, ""},
 		{"chatgpt-work", true, long, true, ""},
 		{"codex", false, instr + "\n\n" + long, true, instr},
@@ -59,7 +59,7 @@ func TestDeliveredTools(t *testing.T) {
 // TestHostTokens checks what each host pays against counts made by hand
 // of what it delivers, and that a filter's tools are not paid for.
 func TestHostTokens(t *testing.T) {
-	long := strings.Repeat("word ", 600)
+	long := strings.Repeat("word ", 1000)
 	instr := "Call big first."
 	big := `{"name":"big","description":"` + long + `","inputSchema":{"type":"object"}}`
 	small := `{"name":"small","description":"A small tool.","inputSchema":{"type":"object"}}`
@@ -84,7 +84,7 @@ func TestHostTokens(t *testing.T) {
 		return n
 	}
 	asSent := count(big, small)
-	cutBig := `{"name":"big","description":"` + long[:2048] + `… [truncated]","inputSchema":{"type":"object"}}`
+	cutBig := `{"name":"big","description":"` + long[:4096] + `… [truncated]","inputSchema":{"type":"object"}}`
 	codexBig := `{"name":"big","description":"` + instr + `\n\n` + long + `","inputSchema":{"type":"object"}}`
 	codexSmall := `{"name":"small","description":"` + instr + `\n\nA small tool.","inputSchema":{"type":"object"}}`
 
@@ -160,7 +160,7 @@ func TestSumPerHost(t *testing.T) {
 // A cut of a tool the filter leaves out is no finding; one of a kept
 // tool still is.
 func TestFilterDropsBudgetFindings(t *testing.T) {
-	long := strings.Repeat("word ", 600)
+	long := strings.Repeat("word ", 1000)
 	c := capture([]string{
 		`{"name":"big","description":"` + long + `","inputSchema":{"type":"object"}}`,
 		`{"name":"big2","description":"` + long + `","inputSchema":{"type":"object"}}`,

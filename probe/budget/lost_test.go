@@ -68,28 +68,39 @@ func TestLostAfterCut(t *testing.T) {
 
 // TestLostAfterCutHosts is the issue's done-when line: a 3,000-character
 // description whose "required: path" and "never call on production"
-// sentences sit past 2,048 gets a lost-after-cut finding on Claude Code
-// naming both, and none on the hosts that keep the whole text.
+// sentences sit past 2,048 gets a lost-after-cut finding on the Claude
+// Code versions that cut at 2,048 naming both, and none on the hosts that
+// keep the whole text: today's Claude Code (4,096) among them.
 func TestLostAfterCutHosts(t *testing.T) {
 	desc := pad(2100) + "\nRequired: path. Never call on production.\n"
 	desc += pad(3000 - len(desc))
 	if len(desc) != 3000 {
 		t.Fatalf("description is %d chars", len(desc))
 	}
-	for _, h := range hosts.Known() {
+	older, err := hosts.Select(hosts.Known(), []string{"claude-code@2.1.197,claude-code@2.1.280,claude-code@2.1.295"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, whole := map[string]bool{}, map[string]bool{}
+	for _, h := range append(hosts.Known(), older...) {
 		d := Deliver(desc, h.Description)
 		ls := LostAfterCut(d, gjson.Parse(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`))
 		msg := omits(ls)
 		switch {
 		case h.Description.Rule == "cut" && h.Description.Limit < 2100:
+			cut[h.ID] = true
 			if !strings.Contains(msg, `"Required: path."`) || !strings.Contains(msg, `"Never"`) || !strings.Contains(msg, `required parameter "path"`) {
 				t.Errorf("%s: %s", h.ID, msg)
 			}
 		case h.Description.Rule != "cut" || h.Description.Limit >= 3000:
-			if len(ls) > 0 {
-				t.Errorf("%s keeps the whole text, yet: %s", h.ID, msg)
+			whole[h.ID] = true
+			if len(ls) > 0 || d.Mode != "whole" {
+				t.Errorf("%s keeps the whole text, yet: %s %s", h.ID, d.Mode, msg)
 			}
 		}
+	}
+	if len(cut) != 3 || !whole["claude-code"] || !whole["cowork"] {
+		t.Errorf("cut on %v, whole on %v: want the three older Claude Codes cut, today's and Cowork whole", cut, whole)
 	}
 }
 

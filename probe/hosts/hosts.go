@@ -75,6 +75,23 @@ type Host struct {
 	InitializeDeadlineMs int        `json:"initialize_deadline_ms,omitempty"`
 	OverrideEnv          string     `json:"override_env,omitempty"`
 	Notes                string     `json:"notes,omitempty"`
+	// Since is the first version of the host the rules above hold for,
+	// when the host changed them between versions; Versions are the rules
+	// of the versions before it, picked with --host ID@VERSION (never
+	// listed by default, but counted in the strictest "all" row).
+	Since    string    `json:"since,omitempty"`
+	Versions []Version `json:"versions,omitempty"`
+}
+
+// Version is the rules an older range of a host's versions had where they
+// differ from its profile's: each rule given replaces the profile's, the
+// rest are the profile's.
+type Version struct {
+	From         string `json:"from"` // the first version these rules hold for
+	To           string `json:"to"`   // the last
+	Description  *Rule  `json:"description,omitempty"`
+	Instructions *Rule  `json:"instructions,omitempty"`
+	Notes        string `json:"notes,omitempty"`
 }
 
 // ResultRule says what a host hands the model of a tool result. Each rule
@@ -288,7 +305,14 @@ func (h Host) validate() error {
 	if h.ID == "" {
 		return fmt.Errorf("no id")
 	}
-	for _, r := range []Rule{h.Description, h.Instructions} {
+	if err := validateRules(h.Description, h.Instructions); err != nil {
+		return err
+	}
+	return h.validateRest()
+}
+
+func validateRules(rules ...Rule) error {
+	for _, r := range rules {
 		switch r.Rule {
 		case "whole", "not_delivered", "prepended":
 		case "cut":
@@ -304,6 +328,13 @@ func (h Host) validate() error {
 		default:
 			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)
 		}
+	}
+	return nil
+}
+
+func (h Host) validateRest() error {
+	if err := h.validateVersions(); err != nil {
+		return err
 	}
 	if r := h.ToolNames; r != nil {
 		if r.MaxLen <= 0 || !strings.Contains(r.Prefix, "{tool}") {
@@ -375,9 +406,16 @@ func Select(hosts []Host, specs []string) ([]Host, error) {
 				out = append(out, Strictest(hosts))
 				continue
 			}
+			id, version, hasVersion := strings.Cut(id, "@")
 			h, ok := find(hosts, id)
 			if !ok {
 				return nil, fmt.Errorf("unknown host %q; known: %s, all", id, ids(hosts))
+			}
+			if hasVersion {
+				var err error
+				if h, err = h.AtVersion(version); err != nil {
+					return nil, err
+				}
 			}
 			if hasLimit {
 				n, err := strconv.Atoi(limit)
@@ -422,7 +460,7 @@ func Strictest(hosts []Host) Host {
 		// Hosts count results in different units (tokens, bytes, lines), so
 		// no single row is the strictest.
 		Result: ResultRule{Rule: "unknown", Source: "no strictest row for results: hosts count them in different units"}}
-	for _, h := range hosts {
+	for _, h := range withVersions(hosts) {
 		if h.MeasuredOn > all.MeasuredOn {
 			all.MeasuredOn = h.MeasuredOn
 		}

@@ -161,3 +161,89 @@ func writeFile(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAtVersion: --host ID@VERSION picks the rules of the version range
+// that covers it (the profile's own from its since on), names the
+// version, and refuses what no range covers.
+func TestAtVersion(t *testing.T) {
+	tests := []struct {
+		spec         string
+		id, name     string
+		desc, instr  int
+		err          string
+		verifiedCite string
+	}{
+		{spec: "claude-code", id: "claude-code", name: "Claude Code", desc: 4096, instr: 4096, verifiedCite: "2.1.332"},
+		{spec: "claude-code@2.1.197", id: "claude-code@2.1.197", name: "Claude Code 2.1.197", desc: 2048, instr: 2048, verifiedCite: "2.1.197"},
+		{spec: "claude-code@2.1.280", id: "claude-code@2.1.280", name: "Claude Code 2.1.280", desc: 2048, instr: 2048, verifiedCite: "2.1.280"},
+		{spec: "claude-code@2.1.294", id: "claude-code@2.1.294", name: "Claude Code 2.1.294", desc: 2048, instr: 2048, verifiedCite: "2.1.294"},
+		{spec: "claude-code@2.1.295", id: "claude-code@2.1.295", name: "Claude Code 2.1.295", desc: 2048, instr: 2048, verifiedCite: "2.1.295"},
+		{spec: "claude-code@2.1.296", id: "claude-code@2.1.296", name: "Claude Code 2.1.296", desc: 4096, instr: 4096, verifiedCite: "2.1.296"},
+		{spec: "claude-code@2.1.400", id: "claude-code@2.1.400", name: "Claude Code 2.1.400", desc: 4096, instr: 4096},
+		{spec: "claude-code@2.1.280=3000", id: "claude-code@2.1.280", name: "Claude Code 2.1.280 (cut 3000)", desc: 3000, instr: 2048},
+		{spec: "claude-code@2.1.100", err: "claude-code@2.1.100: no rules known for that version; known: 2.1.197 to 2.1.294, 2.1.295, 2.1.296 and later"},
+		{spec: "claude-code@2.x", err: `claude-code@2.x: version "2.x": want numbers and dots`},
+		{spec: "claude-code@", err: `version "": want numbers and dots`},
+		{spec: "codex@0.171.0", err: "codex@0.171.0: the codex profile has no per-version rules"},
+		{spec: "nosuch@1.0", err: `unknown host "nosuch"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.spec, func(t *testing.T) {
+			hs, err := Select(Known(), []string{tc.spec})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := hs[0]
+			if h.ID != tc.id || h.Name != tc.name || h.Description.Limit != tc.desc || h.Instructions.Limit != tc.instr || len(h.Versions) != 0 && h.ID != "claude-code" {
+				t.Errorf("got %s %q %d/%d (%d versions), want %s %q %d/%d", h.ID, h.Name, h.Description.Limit, h.Instructions.Limit, len(h.Versions), tc.id, tc.name, tc.desc, tc.instr)
+			}
+			if !strings.Contains(h.Description.Verified, tc.verifiedCite) {
+				t.Errorf("verified %q does not cite %s", h.Description.Verified, tc.verifiedCite)
+			}
+		})
+	}
+	// The default list has no per-version rows; the strictest row counts them.
+	for _, h := range Known() {
+		if strings.Contains(h.ID, "@") {
+			t.Errorf("Known lists %s", h.ID)
+		}
+	}
+	if all := Strictest(Known()); all.Description.Limit != 2048 || all.Instructions.Rule != "not_delivered" {
+		t.Errorf("all = %+v", all.Description)
+	}
+}
+
+func TestLoadVersions(t *testing.T) {
+	path := t.TempDir() + "/hosts.json"
+	for _, tc := range []struct {
+		row string
+		err string
+	}{
+		{`"since":"1.2","versions":[{"from":"1.0","to":"1.1","description":{"rule":"cut","limit":5,"unit":"utf16"}}]`, ""},
+		{`"versions":[{"from":"1.0","to":"1.1"}]`, "versions need since"},
+		{`"since":"1.x"`, `since: version "1.x"`},
+		{`"since":"1.2","versions":[{"from":"1.1","to":"1.0"}]`, "want from <= to < since"},
+		{`"since":"1.2","versions":[{"from":"1.0","to":"1.2"}]`, "want from <= to < since"},
+		{`"since":"1.2","versions":[{"from":"1.0","to":"1.1","instructions":{"rule":"cut","limit":0,"unit":"utf16"}}]`, "a cut needs a positive limit"},
+	} {
+		writeFile(t, path, `{"hosts":[{"id":"x","description":{"rule":"whole"},"instructions":{"rule":"whole"},`+tc.row+`}]}`)
+		hs, err := Load(path, Known())
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.row, err)
+			} else if h, err := Select(hs, []string{"x@1.0"}); err != nil || h[0].Description.Limit != 5 {
+				t.Errorf("%s: x@1.0 = %+v, %v", tc.row, h, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: err %v, want %q", tc.row, err, tc.err)
+		}
+	}
+}

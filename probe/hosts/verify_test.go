@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,21 +14,28 @@ import (
 // extract is what scripts/verify-hosts.sh read out of one Claude Code
 // version's shipped code, as the facts a profile rests on.
 type extract struct {
-	sha256         string
-	limits         []int  // the numeric limit constants the cut code names
-	marker         string // what the cut helper appends
-	descCut        bool   // the tool description goes through the cut
-	instrCut       bool   // the server instructions go through the cut
-	wholePairs     bool   // the slice helper drops a high surrogate left at the end
-	env            bool   // the limit reads CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH
-	loadedOverride bool   // a second limit once a tool is loaded through tool search
+	sha256      string
+	limits      []int  // the numeric limit constants the cut code names
+	limit       int    // the default limit: the one constant, or the ternary's "else"
+	loadedLimit int    // the limit once a tool is loaded through tool search; 0: none
+	marker      string // what the cut helper appends
+	descCut     bool   // the tool description goes through the cut
+	instrCut    bool   // the server instructions go through the cut
+	wholePairs  bool   // the slice helper drops a high surrogate left at the end
+	env         bool   // the limit reads CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH
+	loaded      bool   // prompt() asks whether the tool was loaded through tool search
 }
 
 var (
 	reSHA       = regexp.MustCompile(`^# tarball sha256 ([0-9a-f]{64})$`)
-	reConst     = regexp.MustCompile(`^(?:var |[,;])[A-Za-z0-9_$]+=([0-9]+)[,;]$`)
+	reConst     = regexp.MustCompile(`^(?:var |[,;])([A-Za-z0-9_$]+)=([0-9]+)[,;]$`)
 	reMarker    = regexp.MustCompile(`\+"((?:\\u2026|…) \[truncated\])"`)
 	reSurrogate = regexp.MustCompile(`charCodeAt\([a-z]-1\);return [A-Za-z0-9_$]*\(?[a-z]>=55296&&[a-z]<=56319\?[a-z]\.slice\(0,-1\):[a-z]\)?\}`)
+	// the limit function: ??NAME} (one limit) or ??(e?LOADED:DEFAULT)}
+	reOneLimit = regexp.MustCompile(`\?\?([A-Za-z0-9_$]+)\}$`)
+	reTwoLimit = regexp.MustCompile(`\?\?\([a-z]\?([A-Za-z0-9_$]+):([A-Za-z0-9_$]+)\)\}$`)
+	// an untouched minified constant: BJ=2048 in "var BJ=2048;"
+	reVarLimit = regexp.MustCompile(`length>([A-Za-z0-9_$]+)\?`)
 )
 
 func readExtract(t *testing.T, path string) extract {
@@ -37,6 +45,8 @@ func readExtract(t *testing.T, path string) extract {
 		t.Fatal(err)
 	}
 	var x extract
+	consts := map[string]int{}
+	var defName, loadedName string
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		if m := reSHA.FindStringSubmatch(l); m != nil {
 			x.sha256 = m[1]
@@ -45,8 +55,16 @@ func readExtract(t *testing.T, path string) extract {
 			continue
 		}
 		if m := reConst.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[1])
+			n, _ := strconv.Atoi(m[2])
+			consts[m[1]] = n
 			x.limits = append(x.limits, n)
+		}
+		if m := reTwoLimit.FindStringSubmatch(l); m != nil && strings.Contains(l, "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH") {
+			loadedName, defName = m[1], m[2]
+		} else if m := reOneLimit.FindStringSubmatch(l); m != nil && strings.Contains(l, "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH") {
+			defName = m[1]
+		} else if m := reVarLimit.FindStringSubmatch(l); m != nil && defName == "" && strings.Contains(l, "prompt()") {
+			defName = m[1]
 		}
 		if m := reMarker.FindStringSubmatch(l); m != nil {
 			x.marker = strings.ReplaceAll(m[1], `\u2026`, "…")
@@ -55,9 +73,10 @@ func readExtract(t *testing.T, path string) extract {
 		x.instrCut = x.instrCut || strings.Contains(l, "Server instructions")
 		x.wholePairs = x.wholePairs || reSurrogate.MatchString(l)
 		x.env = x.env || strings.Contains(l, ".CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH??")
-		x.loadedOverride = x.loadedOverride || strings.Contains(l, "loadedThroughToolSearch")
+		x.loaded = x.loaded || strings.Contains(l, "loadedThroughToolSearch")
 	}
 	sort.Ints(x.limits)
+	x.limit, x.loadedLimit = consts[defName], consts[loadedName]
 	return x
 }
 
@@ -65,23 +84,33 @@ func readExtract(t *testing.T, path string) extract {
 // scripts/verify-hosts.sh read out of each version's shipped code
 // (testdata/claude-code/VERSION.txt, with the tarball's sha256). Every
 // extract must be in the table: a new version extracted (--latest) fails
-// here until its facts are reviewed and recorded. A version the profile
-// cites as verified must agree with the profile on every rule: the limit,
-// the unit (a JavaScript slice: UTF-16 units), the marker on descriptions
-// and instructions, and surrogate pairs kept whole.
+// here until its facts are reviewed and recorded. Then, for each version
+// read, the profile --host claude-code@VERSION picks must agree with that
+// version's code on every rule (the default limit of descriptions and of
+// instructions, the unit: a JavaScript slice counts UTF-16 units, the
+// marker on both, surrogate pairs kept whole), cite the version in both
+// rules' verified, and name the tool-search limit it does not model; and
+// the default profile must be the newest version's.
 func TestClaudeCodeExtracts(t *testing.T) {
+	const newest = "2.1.332" // npm view @anthropic-ai/claude-code version, 2026-12-02
 	want := map[string]extract{
-		"2.1.197": {limits: []int{2048}, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true},
-		"2.1.280": {limits: []int{2048}, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true},
-		// The newest published (2026-11-24): 4,096, and 16,384 once the
-		// model loads the tool through tool search. Not the profile's.
-		"2.1.332": {limits: []int{4096, 16384}, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true, loadedOverride: true},
+		"2.1.197": {limits: []int{2048}, limit: 2048, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true},
+		"2.1.280": {limits: []int{2048}, limit: 2048, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true},
+		// The last with one limit.
+		"2.1.294": {limits: []int{2048}, limit: 2048, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true},
+		// The first with 16,384 once the model loads the tool through
+		// tool search; its default still 2,048.
+		"2.1.295": {limits: []int{2048, 16384}, limit: 2048, loadedLimit: 16384, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true, loaded: true},
+		// The first whose default is 4,096.
+		"2.1.296": {limits: []int{4096, 16384}, limit: 4096, loadedLimit: 16384, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true, loaded: true},
+		// The newest published (2026-11-24).
+		"2.1.332": {limits: []int{4096, 16384}, limit: 4096, loadedLimit: 16384, marker: "… [truncated]", descCut: true, instrCut: true, wholePairs: true, env: true, loaded: true},
 	}
 	files, _ := filepath.Glob("testdata/claude-code/*.txt")
 	if len(files) < len(want) {
 		t.Fatalf("%d extracts, want %d: run scripts/verify-hosts.sh", len(files), len(want))
 	}
-	h, ok := find(Known(), "claude-code")
+	base, ok := find(Known(), "claude-code")
 	if !ok {
 		t.Fatal("no claude-code profile")
 	}
@@ -97,34 +126,40 @@ func TestClaudeCodeExtracts(t *testing.T) {
 			t.Errorf("%s: the extract names no tarball sha256", v)
 		}
 		got.sha256 = ""
-		if strings.Join(intStrings(got.limits), " ") != strings.Join(intStrings(w.limits), " ") ||
-			got.marker != w.marker || got.descCut != w.descCut || got.instrCut != w.instrCut || got.wholePairs != w.wholePairs || got.env != w.env || got.loadedOverride != w.loadedOverride {
+		if fmt.Sprint(got) != fmt.Sprint(w) {
 			t.Errorf("%s: the shipped code says %+v, recorded %+v", v, got, w)
 		}
-		cited := strings.Contains(h.Description.Verified, v)
-		agrees := len(got.limits) == 1 && got.limits[0] == h.Description.Limit && got.limits[0] == h.Instructions.Limit &&
-			h.Description.Unit == "utf16" && h.Instructions.Unit == "utf16" &&
-			h.Description.Marker == got.marker && h.Instructions.Marker == got.marker &&
-			(h.Description.Surrogate == "whole") == got.wholePairs && (h.Instructions.Surrogate == "whole") == got.wholePairs &&
-			!got.loadedOverride
-		switch {
-		case cited && !agrees:
-			t.Errorf("the claude-code profile cites %s as verified but its code says otherwise: %+v; profile %+v / %+v", v, got, h.Description, h.Instructions)
-		case !cited && agrees:
-			t.Errorf("%s agrees with the claude-code profile: cite it in the rule's verified", v)
+		h, err := base.AtVersion(v)
+		if err != nil {
+			t.Errorf("%s: %v", v, err)
+			continue
+		}
+		for _, r := range []struct {
+			what string
+			rule Rule
+		}{{"description", h.Description}, {"instructions", h.Instructions}} {
+			agrees := r.rule.Rule == "cut" && r.rule.Limit == got.limit && r.rule.Unit == "utf16" && r.rule.Marker == got.marker &&
+				(r.rule.Surrogate == "whole") == got.wholePairs
+			if !agrees {
+				t.Errorf("claude-code@%s: its %s rule %+v, its code: %+v", v, r.what, r.rule, got)
+			}
+			if !strings.Contains(r.rule.Verified, v) {
+				t.Errorf("claude-code@%s: its %s rule's verified does not cite %s, a version read that it covers", v, r.what, v)
+			}
+		}
+		if got.env != (h.OverrideEnv == "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH") && !strings.Contains(h.Notes, v+" has no such variable") {
+			t.Errorf("claude-code@%s: the variable is read: %v; the notes do not say so: %q", v, got.env, h.Notes)
+		}
+		if got.loadedLimit > 0 && !strings.Contains(h.Notes, "16,384") {
+			t.Errorf("claude-code@%s: a description loaded through tool search is cut at %d; the notes do not say so", v, got.loadedLimit)
 		}
 		if !strings.Contains(h.Notes, v) {
-			t.Errorf("the claude-code notes do not name %s, a version read", v)
+			t.Errorf("claude-code@%s: its notes do not name %s, a version read", v, v)
 		}
 	}
-}
-
-func intStrings(ns []int) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
+	if h, _ := base.AtVersion(newest); h.Description != base.Description || h.Instructions != base.Instructions {
+		t.Errorf("the default claude-code profile is not the newest version's (%s) rules", newest)
 	}
-	return out
 }
 
 // TestCodexExtract: Codex ships a compiled binary, so no rule of its
