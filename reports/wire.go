@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -333,7 +331,7 @@ func Dur(d time.Duration) string {
 }
 
 // Num prints an integer with thousands separators.
-func Num(n int) string { return humanize.Comma(int64(n)) }
+func Num(n int) string { return probe.Comma(int64(n)) }
 
 func plural(n int, noun string) string {
 	if n == 1 {

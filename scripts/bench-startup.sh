@@ -22,9 +22,11 @@ server=${SERVER:-./bin/goodserver}
 [ -x bin/mcpprobe ] && [ -x "${server%% *}" ] || { echo "bench-startup: run make build first" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The clients are built as make build builds mcpprobe (without cgo,
+# static), so that none of them pays the dynamic loader and another not.
 go build -o "$work/cputime" ./scripts/bench/cputime
-go build -o "$work/minimal-client" ./scripts/bench/minimal-client
-go build -o "$work/sdk-client" ./scripts/bench/sdk-client
+CGO_ENABLED=0 go build -o "$work/minimal-client" ./scripts/bench/minimal-client
+CGO_ENABLED=0 go build -o "$work/sdk-client" ./scripts/bench/sdk-client
 # shellcheck disable=SC2086 # SERVER is a command line
 ./bin/mcpprobe wire --quiet --trace "$work/trace.jsonl" -- $server >/dev/null
 jq -r 'select(.dir=="send") | .raw' "$work/trace.jsonl" >"$work/frames"

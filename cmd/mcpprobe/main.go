@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -147,9 +148,15 @@ func (rs *runState) run(args []string) int {
 // failed writes counted, and the failure envelope of a --json run that
 // printed none.
 func (rs *runState) runApp(ctx context.Context, args []string) int {
+	return rs.runTree(ctx, args, rs.appFor)
+}
+
+// runTree is runApp with the app that tree builds for the command line
+// (a test compares appFor's with the whole tree's).
+func (rs *runState) runTree(ctx context.Context, args []string, tree func([]string) *cli.Command) int {
 	rs.args = append([]string{}, args...)
 	args = rs.splitDashes(args)
-	app := rs.newApp()
+	app := tree(args)
 	err := app.Run(ctx, args)
 	rs.clearStatus()
 	code := rs.exitCode(rs.finish(err, app, args))
@@ -285,36 +292,88 @@ func (r *redactingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (rs *runState) newApp() *cli.Command {
+// newApp is mcpprobe with every command: what help, the command docs and
+// a usage error's advice read.
+func (rs *runState) newApp() *cli.Command { return rs.app(rs.commands()) }
+
+// appFor is the app that runs args. A command line that names a command
+// first (mcpprobe wire …, as every command line that runs one does) gets
+// mcpprobe with that command alone: urfave/cli sets up every command of
+// the tree and each of its flags before it runs one, a fifth of a small
+// `wire`'s CPU for the other eighteen. Anything else (help, version,
+// shell completion, a flag or a word that is no command) gets the whole
+// tree, and a usage error's advice reads the whole tree (fullTree).
+func (rs *runState) appFor(args []string) *cli.Command {
+	all := rs.commands()
+	if len(args) < 2 || meta(args[1]) || slices.Contains(args, "--generate-shell-completion") {
+		return rs.app(all)
+	}
+	for _, c := range all {
+		if c.name == args[1] {
+			rs.pruned = true
+			return rs.app([]namedCommand{c})
+		}
+	}
+	return rs.app(all)
+}
+
+// fullTree is the root of the whole command tree: cmd's own when the run
+// built it, or one built now for a run that built only its command.
+func (rs *runState) fullTree(cmd *cli.Command) *cli.Command {
+	if !rs.pruned {
+		return cmd.Root()
+	}
+	return rs.newApp()
+}
+
+// namedCommand is a command's name and how to build it: the name known
+// without building it (TestCommandNames holds the two together).
+type namedCommand struct {
+	name  string
+	build func() *cli.Command
+}
+
+// commands are mcpprobe's commands, in the order help lists them.
+func (rs *runState) commands() []namedCommand {
+	return []namedCommand{
+		{"wire", rs.wireCommand},
+		{"report", rs.reportCommand},
+		{"budget", rs.budgetCommand},
+		{"diff", rs.diffCommand},
+		{"snapshot", rs.snapshotCommand},
+		{"bench", rs.benchCommand},
+		{"load", rs.loadCommand},
+		{"faults", rs.faultsCommand},
+		{"proxy", rs.proxyCommand},
+		{"malformed", rs.malformedCommand},
+		{"check", rs.checkCommand},
+		{"auth", rs.authCommand},
+		{"call", rs.callCommand},
+		{"read", rs.readCommand},
+		{"prompt", rs.promptCommand},
+		{"servers", rs.serversCommand},
+		{"survey", rs.surveyCommand},
+		{"help", rs.helpCommand},
+		{"version", rs.versionCommand},
+	}
+}
+
+// app is mcpprobe with the commands given.
+func (rs *runState) app(commands []namedCommand) *cli.Command {
+	cmds := make([]*cli.Command, len(commands))
+	for i, c := range commands {
+		cmds[i] = c.build()
+	}
 	app := &cli.Command{
-		Name:    "mcpprobe",
-		Usage:   "see what an MCP server puts on the wire, and what hosts do with it",
-		Version: rs.version,
-		Writer:  rs.stdout, ErrWriter: rs.errw,
-		Flags:  serversFlags(), // mcpprobe --config FILE is servers --config FILE
-		Before: rootBefore,
-		Action: rs.rootAction,
-		Commands: []*cli.Command{
-			rs.wireCommand(),
-			rs.reportCommand(),
-			rs.budgetCommand(),
-			rs.diffCommand(),
-			rs.snapshotCommand(),
-			rs.benchCommand(),
-			rs.loadCommand(),
-			rs.faultsCommand(),
-			rs.proxyCommand(),
-			rs.malformedCommand(),
-			rs.checkCommand(),
-			rs.authCommand(),
-			rs.callCommand(),
-			rs.readCommand(),
-			rs.promptCommand(),
-			rs.serversCommand(),
-			rs.surveyCommand(),
-			rs.helpCommand(),
-			rs.versionCommand(),
-		},
+		Name:                            "mcpprobe",
+		Usage:                           "see what an MCP server puts on the wire, and what hosts do with it",
+		Version:                         rs.version,
+		Writer:                          rs.stdout,
+		ErrWriter:                       rs.errw,
+		Flags:                           serversFlags(), // mcpprobe --config FILE is servers --config FILE
+		Before:                          rootBefore,
+		Action:                          rs.rootAction,
+		Commands:                        cmds,
 		HideHelpCommand:                 true,
 		EnableShellCompletion:           true,
 		ConfigureShellCompletionCommand: configureCompletion,

@@ -32,6 +32,9 @@ type runState struct {
 	args   []string
 	tail   []string
 	dashed bool
+	// pruned: the app was built with the command args name alone
+	// (appFor).
+	pruned bool
 
 	secrets secretSet
 	outputs outputState

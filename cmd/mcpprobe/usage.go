@@ -20,28 +20,30 @@ import (
 // onUsageError is every command's OnUsageError: what urfave/cli reports
 // about the command line, in the user's terms.
 func (rs *runState) onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
-	return usageErr("%s", parseMessage(rs.args, cmd, err.Error()))
+	return usageErr("%s", parseMessage(rs.args, cmd, rs.fullTree(cmd), err.Error()))
 }
 
 // urfave/cli's parse errors, read to be said in the user's terms.
-// Compiled once and never changed (a Regexp is safe for concurrent use);
-// TestUsageErrors fails if a library upgrade changes their wording.
-var (
-	reUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	reNoValue  = regexp.MustCompile(`^flag needs an argument: -*(.*)$`)
-	reBadValue = regexp.MustCompile(`(?s)^invalid value "(.*)" for flag -+([^:]+): `)
+// Compiled where a usage error is reported, once a run at most, not at
+// every start; TestUsageErrors fails if a library upgrade changes their
+// wording.
+const (
+	reUnknown  = `^flag provided but not defined: -+(.*)$`
+	reNoValue  = `^flag needs an argument: -*(.*)$`
+	reBadValue = `(?s)^invalid value "(.*)" for flag -+([^:]+): `
 )
 
-// parseMessage rewrites one of urfave/cli's parse errors.
-func parseMessage(args []string, cmd *cli.Command, msg string) string {
-	if m := reUnknown.FindStringSubmatch(msg); m != nil {
-		return unknownFlag(args, cmd, m[1])
+// parseMessage rewrites one of urfave/cli's parse errors; tree is the
+// whole command tree, which cmd may not be part of (appFor).
+func parseMessage(args []string, cmd, tree *cli.Command, msg string) string {
+	if m := regexp.MustCompile(reUnknown).FindStringSubmatch(msg); m != nil {
+		return unknownFlag(args, cmd, tree, m[1])
 	}
-	if m := reNoValue.FindStringSubmatch(msg); m != nil {
+	if m := regexp.MustCompile(reNoValue).FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(cmd, m[1])
 		return fmt.Sprintf("%s needs a value, such as %s %s", dash(m[1]), dash(m[1]), example(f))
 	}
-	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+	if m := regexp.MustCompile(reBadValue).FindStringSubmatch(msg); m != nil {
 		// A Validator's message names the flag and says what it wants
 		// (flags.go); a value of the wrong kind gets its kind.
 		if inner := msg[len(m[0]):]; strings.HasPrefix(inner, "--") {
@@ -55,7 +57,7 @@ func parseMessage(args []string, cmd *cli.Command, msg string) string {
 
 // unknownFlag names the flag, the flag it may be a typo of, and, when it
 // follows the target's command, says where the server's own flags go.
-func unknownFlag(args []string, cmd *cli.Command, name string) string {
+func unknownFlag(args []string, cmd, tree *cli.Command, name string) string {
 	typed := dash(name)
 	for _, a := range args {
 		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
@@ -68,8 +70,8 @@ func unknownFlag(args []string, cmd *cli.Command, name string) string {
 	// commands do, from the command tree. A shared one (--json) is meant
 	// for mcpprobe wherever it stands; another command's own (--ref) may
 	// be the server's, given without the "--".
-	takers := commandsTaking(cmd.Root(), name)
-	if len(takers) > 0 && sharedName(cmd.Root(), name) {
+	takers := commandsTaking(tree, name)
+	if len(takers) > 0 && sharedName(tree, name) {
 		return notTaken(cmd, args, typed, name, takers)
 	}
 	if fixed, ok := dashFix(args, cmd, name); ok {

@@ -12,8 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
@@ -453,4 +451,4 @@ func Pct(p float64) string {
 	return fmt.Sprintf("%.0f%%", p)
 }
 
-func num(n int) string { return humanize.Comma(int64(n)) }
+func num(n int) string { return probe.Comma(int64(n)) }

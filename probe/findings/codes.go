@@ -1,6 +1,9 @@
 package findings
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // This file is the registry: every finding code mcpprobe emits is defined
 // here once, as a constant and a row of defs. The README's tables of codes
@@ -350,18 +353,23 @@ var defs = []Def{
 	{Code: LostAfterCut, Name: "lost-after-cut", Severity: Warning, Origin: OriginBudget, Title: "a cut hides what the text or the schema marks as important: a required parameter or an enum value named only after the cut, or a lost sentence stating a default, a warning (\"never\", \"do not\", \"must\", \"destructive\", …) or an example; the finding names each with the words matched", More: moreLostAfterCut},
 }
 
-// byCode and byName index defs.
-var byCode, byName = func() (map[Code]Def, map[string]Code) {
+// index indexes defs by code and by name, on first use (at init it cost
+// every command 40 KB, `mcpprobe --version` included).
+var index = sync.OnceValues(func() (map[Code]Def, map[string]Code) {
 	c, n := make(map[Code]Def, len(defs)), make(map[string]Code, len(defs))
 	for _, d := range defs {
 		c[d.Code], n[d.Name] = d, d.Code
 	}
 	return c, n
-}()
+})
+
+func byCode() map[Code]Def { c, _ := index(); return c }
+
+func byName() map[string]Code { _, n := index(); return n }
 
 // Lookup returns the registry's definition of a code.
 func Lookup(c Code) (Def, bool) {
-	d, ok := byCode[c]
+	d, ok := byCode()[c]
 	return d, ok
 }
 
@@ -377,13 +385,13 @@ func All() []Def {
 
 // ParseCode finds a code by its printed name.
 func ParseCode(name string) (Code, bool) {
-	c, ok := byName[name]
+	c, ok := byName()[name]
 	return c, ok
 }
 
 // String is the code's printed name, or "Code(n)" for an unregistered one.
 func (c Code) String() string {
-	if d, ok := byCode[c]; ok {
+	if d, ok := byCode()[c]; ok {
 		return d.Name
 	}
 	return fmt.Sprintf("Code(%d)", int(c))
@@ -394,7 +402,7 @@ func (c Code) Anchor() string { return "finding-" + c.String() }
 
 // MarshalText prints the code's name, so JSON shows "stdout-noise".
 func (c Code) MarshalText() ([]byte, error) {
-	if _, ok := byCode[c]; !ok {
+	if _, ok := byCode()[c]; !ok {
 		return nil, fmt.Errorf("findings: unregistered code %d", int(c))
 	}
 	return []byte(c.String()), nil

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -83,49 +84,71 @@ func (n norm) excerpt(orig []rune, a, b int) string {
 	return quote(out, 120)
 }
 
-var (
-	reOverride = regexp.MustCompile(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s*(?:instructions?|prompts?|rules?|messages?|directions?)?\b|\b(?:ignore|disregard)\s+(?:the\s+)?above\b|\bnew\s+instructions\s*:|<\s*/?\s*important\s*>|\byour\s+real\s+instructions\b`)
+// textRegexps are the text rules' patterns, compiled on the first
+// field a rule reads: at package init they cost every command 670 KB
+// and a millisecond of CPU, `mcpprobe --version` included.
+type textRegexps struct {
+	override       *regexp.Regexp
+	conceal        *regexp.Regexp
+	verb           *regexp.Regexp
+	sensitive      *regexp.Regexp
+	travel         *regexp.Regexp
+	exfil          *regexp.Regexp
+	private        *regexp.Regexp
+	exfilCue       *regexp.Regexp
+	every          *regexp.Regexp
+	toolPrecedence *regexp.Regexp
+	addressed      *regexp.Regexp
+	valueObject    *regexp.Regexp
+	base64         *regexp.Regexp
+}
 
-	reConceal = regexp.MustCompile(`\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|reveal\s+(?:this|it|that)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bwithout\s+the\s+user(?:'s)?\s+(?:knowing|knowledge|noticing|consent)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it|any\s+of\s+this)\b|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b|\bkeep\s+this\s+(?:a\s+)?secret\b`)
+var res = sync.OnceValue(func() *textRegexps {
+	return &textRegexps{
+		override: regexp.MustCompile(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s*(?:instructions?|prompts?|rules?|messages?|directions?)?\b|\b(?:ignore|disregard)\s+(?:the\s+)?above\b|\bnew\s+instructions\s*:|<\s*/?\s*important\s*>|\byour\s+real\s+instructions\b`),
 
-	// reVerb is an action a model is asked to take with a thing.
-	reVerb = regexp.MustCompile(`\b(?:read|open|cat|get|fetch|retrieve|load|include|pass|send|provide|attach|upload|copy|extract|collect|append|add|put|supply|forward|post|embed|insert)\b`)
+		conceal: regexp.MustCompile(`\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|reveal\s+(?:this|it|that)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bwithout\s+the\s+user(?:'s)?\s+(?:knowing|knowledge|noticing|consent)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it|any\s+of\s+this)\b|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b|\bkeep\s+this\s+(?:a\s+)?secret\b`),
 
-	// reSensitive is a secret or a private file.
-	reSensitive = regexp.MustCompile(`~/\.[a-z0-9_]|\$home/\.|/home/[a-z0-9_]+/\.|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|(?:^|[\s"'` + "`" + `(/])\.env\b|\.aws/credentials|\.npmrc\b|\.netrc\b|\.git-credentials\b|\.bash_history\b|\.zsh_history\b|/etc/(?:passwd|shadow)\b|\bprivate\s+keys?\b|\bssh\s+keys?\b|\bseed\s+phrase\b|\bmnemonic\b|\bapi[\s_-]?keys?\b|\baccess[\s_-]?tokens?\b|\bauth(?:entication)?\s+tokens?\b|\bsecrets?\b|\bpasswords?\b|\bcredentials?\b|\bcookies?\b|\bsession\s+tokens?\b|\benvironment\s+variables\b|\bclaude_desktop_config\.json\b|\bconfig\.toml\b`)
+		// verb is an action a model is asked to take with a thing.
+		verb: regexp.MustCompile(`\b(?:read|open|cat|get|fetch|retrieve|load|include|pass|send|provide|attach|upload|copy|extract|collect|append|add|put|supply|forward|post|embed|insert)\b`),
 
-	// reTravel is a cue that what was read must leave: in an argument,
-	// before the tool runs, to a URL, or unseen.
-	reTravel = regexp.MustCompile(`\bpass\s+(?:it|them|its\s+contents?|their\s+contents?|the\s+contents?|this|that)\b|\b(?:as|in|into|inside)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_]*[` + "`" + `'"]?\s+(?:parameter|argument|field|param)\b|\bas\s+[` + "`" + `'"][a-z_][a-z0-9_]*[` + "`" + `'"]|\bbefore\s+(?:using|calling|invoking|running|you\s+use|you\s+call)\b|\b(?:first|otherwise\s+the\s+tool)\b|https?://|\bsidenote\b`)
+		// sensitive is a secret or a private file.
+		sensitive: regexp.MustCompile(`~/\.[a-z0-9_]|\$home/\.|/home/[a-z0-9_]+/\.|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|(?:^|[\s"'` + "`" + `(/])\.env\b|\.aws/credentials|\.npmrc\b|\.netrc\b|\.git-credentials\b|\.bash_history\b|\.zsh_history\b|/etc/(?:passwd|shadow)\b|\bprivate\s+keys?\b|\bssh\s+keys?\b|\bseed\s+phrase\b|\bmnemonic\b|\bapi[\s_-]?keys?\b|\baccess[\s_-]?tokens?\b|\bauth(?:entication)?\s+tokens?\b|\bsecrets?\b|\bpasswords?\b|\bcredentials?\b|\bcookies?\b|\bsession\s+tokens?\b|\benvironment\s+variables\b|\bclaude_desktop_config\.json\b|\bconfig\.toml\b`),
 
-	reExfil = regexp.MustCompile(`\b(?:send|post|upload|forward|transmit|exfiltrate|submit|report|copy|mirror|beacon)\s+(?:(?:all|the|a|any|every|each|this|your|its|their|full|complete|entire|whole|current|user's|file)\s+){0,3}(conversations?|chat(?:\s+history)?|history|contents?|files?|data|results?|outputs?|responses?|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?|arguments?|inputs?|queries|query)\b[^.]{0,80}?\bto\s+(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)`)
+		// travel is a cue that what was read must leave: in an argument,
+		// before the tool runs, to a URL, or unseen.
+		travel: regexp.MustCompile(`\bpass\s+(?:it|them|its\s+contents?|their\s+contents?|the\s+contents?|this|that)\b|\b(?:as|in|into|inside)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_]*[` + "`" + `'"]?\s+(?:parameter|argument|field|param)\b|\bas\s+[` + "`" + `'"][a-z_][a-z0-9_]*[` + "`" + `'"]|\bbefore\s+(?:using|calling|invoking|running|you\s+use|you\s+call)\b|\b(?:first|otherwise\s+the\s+tool)\b|https?://|\bsidenote\b`),
 
-	// rePrivate are the things a model holds that are the user's, not the
-	// tool's input: sending them anywhere is exfiltration.
-	rePrivate = regexp.MustCompile(`^(?:conversations?|chat(?:\s+history)?|history|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?)$`)
+		exfil: regexp.MustCompile(`\b(?:send|post|upload|forward|transmit|exfiltrate|submit|report|copy|mirror|beacon)\s+(?:(?:all|the|a|any|every|each|this|your|its|their|full|complete|entire|whole|current|user's|file)\s+){0,3}(conversations?|chat(?:\s+history)?|history|contents?|files?|data|results?|outputs?|responses?|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?|arguments?|inputs?|queries|query)\b[^.]{0,80}?\bto\s+(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)`),
 
-	// reExfilCue makes sending the tool's own data suspicious: done
-	// always, quietly, or besides the tool's job.
-	reExfilCue = regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`)
+		// private are the things a model holds that are the user's, not the
+		// tool's input: sending them anywhere is exfiltration.
+		private: regexp.MustCompile(`^(?:conversations?|chat(?:\s+history)?|history|keys?|tokens?|credentials?|secrets?|messages?|environment|env|passwords?|documents?|context|prompts?)$`),
 
-	// reEvery is "all", "every" or "each" as the determiner of what is sent.
-	reEvery = regexp.MustCompile(`\b(?:all|every|each|entire|whole)\b`)
+		// exfilCue makes sending the tool's own data suspicious: done
+		// always, quietly, or besides the tool's job.
+		exfilCue: regexp.MustCompile(`\b(?:also|first|silently|quietly|secretly|always|whenever|automatically|in\s+the\s+background|after\s+(?:each|every)|before\s+(?:answering|responding|returning|replying))\b`),
 
-	reToolPrecedence = regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+tools?\b|\b(?:must|always|should\s+always)\s+(?:use|call)\s+this\s+tool\s+instead\b|\bbefore\s+(?:using|calling)\s+any\s+other\s+tool\b|\balways\s+call\s+this\s+tool\s+(?:first|before)\b|\bcall\s+this\s+tool\s+before\s+(?:any|every|each)\s+other\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:call|use|invoke)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?(?:\s+tool)?\s*,?\s*(?:you\s+must\s+)?(?:first|also|always)\s+(?:call|send|pass|include|read|add|set|change|bcc|cc)\b|\b(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+tool\s+(?:is|has\s+been)\s+(?:deprecated|disabled|broken|unsafe|compromised)\b[^.]{0,40}\buse\s+this\b|\b(?:change|modify|redirect|override|replace)\s+the\s+(?:behaviou?r|recipients?|destination|arguments?|parameters?)\s+of\s+(?:the\s+|all\s+|any\s+)?(?:other\s+)?[a-z_` + "`" + `'"]*\s*tools?\b`)
+		// every is "all", "every" or "each" as the determiner of what is sent.
+		every: regexp.MustCompile(`\b(?:all|every|each|entire|whole)\b`),
 
-	// reAddressed marks a sentence addressed to the model, for values.
-	reAddressed = regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|other\s+tools?|the\s+assistant|the\s+model)\b`)
+		toolPrecedence: regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+tools?\b|\b(?:must|always|should\s+always)\s+(?:use|call)\s+this\s+tool\s+instead\b|\bbefore\s+(?:using|calling)\s+any\s+other\s+tool\b|\balways\s+call\s+this\s+tool\s+(?:first|before)\b|\bcall\s+this\s+tool\s+before\s+(?:any|every|each)\s+other\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:call|use|invoke)\s+(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?(?:\s+tool)?\s*,?\s*(?:you\s+must\s+)?(?:first|also|always)\s+(?:call|send|pass|include|read|add|set|change|bcc|cc)\b|\b(?:the\s+)?[` + "`" + `'"]?[a-z_][a-z0-9_.-]*[` + "`" + `'"]?\s+tool\s+(?:is|has\s+been)\s+(?:deprecated|disabled|broken|unsafe|compromised)\b[^.]{0,40}\buse\s+this\b|\b(?:change|modify|redirect|override|replace)\s+the\s+(?:behaviou?r|recipients?|destination|arguments?|parameters?)\s+of\s+(?:the\s+|all\s+|any\s+)?(?:other\s+)?[a-z_` + "`" + `'"]*\s*tools?\b`),
 
-	// reValueObject is what an instruction in a value is about, beyond
-	// the value's own job: the user, other tools, files, secrets, URLs,
-	// the model's instructions or the user's approval.
-	reValueObject = regexp.MustCompile(`\b(?:the\s+user|user's|other\s+tools?|this\s+tool|tools?|conversation|files?|secrets?|keys?|tokens?|passwords?|credentials?|instructions?|system\s+prompt|confirm(?:ation)?|approval|permission)\b|https?://|~/`)
+		// addressed marks a sentence addressed to the model, for values.
+		addressed: regexp.MustCompile(`\b(?:ignore|disregard|you\s+must|you\s+should|you\s+are|always|never|do\s+not|don't|other\s+tools?|the\s+assistant|the\s+model)\b`),
 
-	reBase64 = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
-)
+		// valueObject is what an instruction in a value is about, beyond
+		// the value's own job: the user, other tools, files, secrets, URLs,
+		// the model's instructions or the user's approval.
+		valueObject: regexp.MustCompile(`\b(?:the\s+user|user's|other\s+tools?|this\s+tool|tools?|conversation|files?|secrets?|keys?|tokens?|passwords?|credentials?|instructions?|system\s+prompt|confirm(?:ation)?|approval|permission)\b|https?://|~/`),
+
+		base64: regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`),
+	}
+})
 
 // text runs the text rules over one field.
 func text(f Field) []Match {
+	re := res()
 	if f.Kind == KindName || f.Kind == KindTitle && len(f.Text) < 8 {
 		return nil
 	}
@@ -147,14 +170,14 @@ func text(f Field) []Match {
 		}
 		return out
 	}
-	add(OverridePhrase, reOverride.FindStringIndex(n.s), "")
-	add(Concealment, reConceal.FindStringIndex(n.s), "")
+	add(OverridePhrase, re.override.FindStringIndex(n.s), "")
+	add(Concealment, re.conceal.FindStringIndex(n.s), "")
 	add(SecretRequest, secretRequest(n.s), "")
 	add(ExfilURL, exfil(n.s), "")
-	add(ToolPrecedence, reToolPrecedence.FindStringIndex(n.s), "")
+	add(ToolPrecedence, re.toolPrecedence.FindStringIndex(n.s), "")
 	if f.Kind == KindValue {
-		if words := len(strings.Fields(n.s)); words >= 6 && reValueObject.MatchString(n.s) {
-			add(ValueInstruction, reAddressed.FindStringIndex(n.s), "")
+		if words := len(strings.Fields(n.s)); words >= 6 && re.valueObject.MatchString(n.s) {
+			add(ValueInstruction, re.addressed.FindStringIndex(n.s), "")
 		}
 	}
 	if loc, decoded := encoded(f.Text); loc != nil {
@@ -170,12 +193,13 @@ func text(f Field) []Match {
 // near it (150 bytes either side) that it is done always, quietly or
 // besides the tool's job.
 func exfil(s string) []int {
-	m := reExfil.FindStringSubmatchIndex(s)
+	re := res()
+	m := re.exfil.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil
 	}
 	near := s[max(0, m[0]-150):min(len(s), m[1]+150)]
-	if rePrivate.MatchString(s[m[2]:m[3]]) || reEvery.MatchString(s[m[0]:m[2]]) || reExfilCue.MatchString(near) || reConceal.MatchString(near) {
+	if re.private.MatchString(s[m[2]:m[3]]) || re.every.MatchString(s[m[0]:m[2]]) || re.exfilCue.MatchString(near) || re.conceal.MatchString(near) {
 		return m[:2]
 	}
 	return nil
@@ -186,21 +210,22 @@ func exfil(s string) []int {
 // near it (within 150 bytes either side): the span is from the verb to
 // the object.
 func secretRequest(s string) []int {
-	if !reTravel.MatchString(s) {
+	re := res()
+	if !re.travel.MatchString(s) {
 		return nil
 	}
-	for _, v := range reVerb.FindAllStringIndex(s, -1) {
+	for _, v := range re.verb.FindAllStringIndex(s, -1) {
 		end := min(len(s), v[1]+100)
 		window := s[v[1]:end]
 		if dot := strings.Index(window, ". "); dot >= 0 {
 			window = window[:dot]
 		}
-		o := reSensitive.FindStringIndex(window)
+		o := re.sensitive.FindStringIndex(window)
 		if o == nil {
 			continue
 		}
 		span := []int{v[0], v[1] + o[1]}
-		if reTravel.MatchString(s[max(0, span[0]-150):min(len(s), span[1]+150)]) {
+		if re.travel.MatchString(s[max(0, span[0]-150):min(len(s), span[1]+150)]) {
 			return span
 		}
 	}
@@ -264,7 +289,8 @@ func splitWords(s string) []string {
 // encoded finds a base64 run that decodes to readable text of four words
 // or more; it returns the run's byte span and the text.
 func encoded(s string) ([]int, string) {
-	for _, loc := range reBase64.FindAllStringIndex(s, 20) {
+	re := res()
+	for _, loc := range re.base64.FindAllStringIndex(s, 20) {
 		run := s[loc[0]:loc[1]]
 		var dec []byte
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {

@@ -15,8 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/dustin/go-humanize"
 )
 
 // The caps, each far above what an honest file of its kind holds.
@@ -188,7 +186,7 @@ func refuse(st fs.FileInfo, max int64) string {
 	return ""
 }
 
-func size(n int64) string { return humanize.IBytes(uint64(n)) }
+func size(n int64) string { return ibytes(uint64(n)) }
 
 type capped struct {
 	f    *os.File

