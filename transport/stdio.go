@@ -27,6 +27,7 @@ type StdioOptions struct {
 }
 
 const (
+	maxKeptWriteBuf  = 64 << 10
 	defaultWriteTO   = 5 * time.Second
 	defaultKeepBytes = 4 << 20
 	stderrLineMax    = 64 << 10
@@ -44,6 +45,9 @@ type Stdio struct {
 	stdout, stderr io.ReadCloser
 	writeMu        sync.Mutex
 	stdinClosed    bool
+	// wbuf is the line Send writes, reused under writeMu: a message and
+	// its newline in one write, without a fresh slice per message.
+	wbuf []byte
 
 	msgs     chan Message
 	problems chan error
@@ -204,8 +208,10 @@ func (s *Stdio) Send(raw []byte) error {
 		return errors.New("stdin already closed")
 	}
 	s.trace.Add(DirSend, raw)
-	buf := make([]byte, 0, len(raw)+1)
-	buf = append(append(buf, raw...), '\n')
+	buf := append(append(s.wbuf[:0], raw...), '\n')
+	if cap(buf) <= maxKeptWriteBuf {
+		s.wbuf = buf // a large message's buffer is let go with it
+	}
 	if d, ok := s.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok {
 		_ = d.SetWriteDeadline(time.Now().Add(s.opts.WriteTO))
 	}

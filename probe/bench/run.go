@@ -304,8 +304,9 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 // CallFunc makes a tool call into a Measure function: an isError result
 // or a JSON-RPC error is a failure, still timed, its message kept.
 func CallFunc(ctx context.Context, cl *probe.Client, call args.Call, timeout time.Duration) func() (bool, error) {
+	params := cl.CallParams(call.Tool, call.Args)
 	return func() (bool, error) {
-		r, err := cl.CallTool(ctx, call.Tool, call.Args, timeout)
+		r, err := cl.Session.Call(ctx, "tools/call", params, timeout)
 		if err != nil {
 			return true, answered(err)
 		}
