@@ -31,7 +31,8 @@ import (
 // at load average 3 (2026-12-02) one P took 14-18 µs where all Ps took
 // 20-37 µs and a raw Go client on all Ps 12-17 µs. So the closed loop
 // measures it (calibrate): the warm-up's calls run in blocks on one P and
-// on all in turn, and the rest of the series runs on the faster. The
+// on all in turn, and the rest of the series runs on the faster (all Ps
+// only when clearly faster: fewerPs). The
 // idle-CPU rule below only decides when the warm-up is too short for
 // that (fewer than 2 blocks of calls).
 //
@@ -136,14 +137,22 @@ func calibrate(ctx context.Context, do func() (bool, error), lead *leading, all,
 }
 
 // fewerPs decides from calibration's round trips (ns) on one P and on
-// all Ps: one P when its median is no higher, fallback when either side
-// has no sample.
+// all Ps: all Ps only when their median is clearly lower (under
+// allPsGain of one P's), one P otherwise; fallback when either side has
+// no sample. Where the two are within the noise of a few warm-up calls
+// one P is the safer: under two CPU burners on 2 cores one P measured
+// 15-30 µs against 17-34 µs on all, with the calibration's blocks as
+// noisy as that; where all Ps win they win by far (45-130 µs against
+// 120-195 µs at load average 0.8).
 func fewerPs(one, all []int64, fallback bool) bool {
 	if len(one) == 0 || len(all) == 0 {
 		return fallback
 	}
-	return medianNs(one) <= medianNs(all)
+	return medianNs(all) >= allPsGain*medianNs(one)
 }
+
+// allPsGain is how much faster all Ps must measure to be chosen.
+const allPsGain = 0.9
 
 func medianNs(xs []int64) float64 {
 	f := make([]float64, len(xs))

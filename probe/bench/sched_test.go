@@ -39,6 +39,8 @@ func TestFewerPs(t *testing.T) {
 	}{
 		{"one P faster", []int64{14, 15, 16, 90}, []int64{30, 31, 20, 37}, false, true},
 		{"all Ps faster", []int64{120, 150, 195}, []int64{45, 60, 130}, true, false},
+		{"all Ps faster by less than a tenth: one P", []int64{100, 100, 100}, []int64{95, 95, 95}, false, true},
+		{"all Ps faster by more than a tenth", []int64{100, 100, 100}, []int64{85, 85, 85}, true, false},
 		{"a tie keeps one P", []int64{10, 20}, []int64{20, 10}, false, true},
 		{"one outlier does not decide", []int64{10, 11, 12, 1000, 1000}, []int64{20, 21, 22, 1, 1}, false, true},
 		{"no sample on one P: fallback", nil, []int64{1}, true, true},
