@@ -54,11 +54,23 @@ func (cl *Client) Request(ctx context.Context, method, members string, timeout t
 
 // CallTool calls a tool with raw JSON arguments (nil for none).
 func (cl *Client) CallTool(ctx context.Context, name string, args []byte, timeout time.Duration) (Response, error) {
-	members := `"name":` + string(quote(name))
+	return cl.Session.Call(ctx, "tools/call", cl.CallParams(name, args), timeout)
+}
+
+// CallParams is a tools/call's params for the negotiated era, as
+// CallTool sends them: built once, they can be sent again and again
+// (Session.Call copies them into each request).
+func (cl *Client) CallParams(name string, args []byte) []byte {
+	b := make([]byte, 0, 32+len(name)+len(args))
+	b = append(b, `{"name":`...)
+	b = appendQuote(b, name)
 	if args != nil {
-		members += `,"arguments":` + string(args)
+		b = append(append(b, `,"arguments":`...), args...)
 	}
-	return cl.Request(ctx, "tools/call", members, timeout)
+	if cl.p.c.Era == "modern" {
+		b = append(append(b, `,"_meta":`...), cl.p.meta(cl.p.c.ProtocolVersion)...)
+	}
+	return append(b, '}')
 }
 
 // Ping sends a ping; the modern era has none, and says so with an error.

@@ -52,7 +52,7 @@ func FuzzSessionDispatch(f *testing.F) {
 
 func claimsID1(msg []byte) bool {
 	v := gjson.ParseBytes(msg)
-	hit := func(e gjson.Result) bool { k, ok := idKey(e.Get("id")); return ok && k == "n:1" }
+	hit := func(e gjson.Result) bool { k, ok := idKey(e.Get("id")); return ok && k == intKey(1) }
 	if v.IsArray() {
 		found := false
 		v.ForEach(func(_, e gjson.Result) bool { found = found || hit(e); return true })

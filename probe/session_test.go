@@ -742,7 +742,11 @@ func TestIDKey(t *testing.T) {
 		{`{"id":{}}`, "", false},
 	}
 	for _, tc := range tests {
-		got, ok := idKey(gjson.Get(tc.json, "id"))
+		k, ok := idKey(gjson.Get(tc.json, "id"))
+		got := ""
+		if ok {
+			got = k.String()
+		}
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("idKey(%s) = %q, %v; want %q, %v", tc.json, got, ok, tc.want, tc.ok)
 		}
@@ -812,5 +816,55 @@ func TestQuietRequest(t *testing.T) {
 	answered.Adopt(r)
 	if codes := s.ErrorCodes(); len(codes) != 1 || codes[0].Raw != `"E1"` {
 		t.Errorf("adopted: codes %+v", codes)
+	}
+}
+
+// TestWatchdogTimesOutEachRequest: the session's one watchdog times out
+// every request at its own deadline, a later request with an earlier
+// deadline first, and leaves one answered in time alone.
+func TestWatchdogTimesOutEachRequest(t *testing.T) {
+	s, c := newTestSession(t)
+	long := goCall(s, "long", nil, loadfactor.Scale(5*time.Second))
+	if m := c.next(t).Get("method").String(); m != "long" {
+		t.Fatalf("sent %q", m)
+	}
+	short := goCall(s, "short", nil, 30*time.Millisecond)
+	c.next(t)
+	r := wait(t, short)
+	var te *TimeoutError
+	if !errors.As(r.err, &te) || te.Method != "short" || te.After != 30*time.Millisecond {
+		t.Fatalf("short: %v", r.err)
+	}
+	c.reply(`{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`)
+	if r := wait(t, long); r.err != nil || string(r.r.Result) != `{"ok":true}` {
+		t.Fatalf("long: %+v, %v", r.r, r.err)
+	}
+	c.reply(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+	settle(t, s, c)
+	if ev := s.Events(); len(ev) != 1 || ev[0].Kind != "late_reply" || ev[0].Method != "short" {
+		t.Fatalf("events %+v", ev)
+	}
+}
+
+// TestTopMembersAsGet: the one-pass read of a message's members finds
+// what gjson's Get finds, member by member, offsets included.
+func TestTopMembersAsGet(t *testing.T) {
+	for _, raw := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`,
+		`  {"jsonrpc" : "2.0", "id":"x","error":{"code":-1,"message":"m"}}`,
+		`{"id":1,"id":2,"m\u0065thod":"a","params":{"p":1}}`,
+		`{"jsonrpc":"2.0","method":"notifications/x","params":[1]}`,
+		`{}`, `[]`, `"method"`, `12`, `[{"method":"x"}]`,
+	} {
+		m := topMembers([]byte(raw))
+		for _, tc := range []struct {
+			name string
+			got  gjson.Result
+		}{{"jsonrpc", m.jsonrpc}, {"method", m.method}, {"id", m.id}, {"error", m.err}, {"result", m.result}, {"params", m.params}} {
+			want := gjson.Get(raw, tc.name)
+			if tc.got.Raw != want.Raw || tc.got.Exists() != want.Exists() || (want.Exists() && tc.got.Index != want.Index) {
+				t.Errorf("%s in %s: %q at %d; Get finds %q at %d", tc.name, raw, tc.got.Raw, tc.got.Index, want.Raw, want.Index)
+			}
+		}
 	}
 }

@@ -13,8 +13,11 @@
 #      ratio to mcpprobe. The minimal client runs twice, with Go's default
 #      GOMAXPROCS and with GOMAXPROCS=1 (minimal-1p); the per-call target is
 #      mcpprobe's p50 within 1.25× the better of the two (the best raw
-#      client), measured twice in one run: as the machine is, then with two
-#      CPU burners (stress-ng --cpu 2, when installed; BURNERS=0 skips).
+#      client: the one whose median over the rounds is lower; the lower of
+#      the two in each round is shown too, but the least of two noisy
+#      samples is biased low against one, so it is not the gate),
+#      measured twice in one run: as the machine is, then with two CPU
+#      burners (stress-ng --cpu 2, when installed; BURNERS=0 skips).
 # Runs alternate (mcpprobe, TS, mcpprobe, TS …) so both see the same machine.
 # Needs jq, `make build` and, for 1–2 and the TS row, `scripts/install-peers.sh
 # --bench` or BENCH_PEERS (without them they are skipped and said so).
@@ -67,7 +70,13 @@ floor() {
   med=$(median "${ratios[@]}")
   if awk -v v="$med" 'BEGIN { exit !(v <= 1.5) }'; then echo "  mcpprobe ÷ minimal client: median ratio $med× (target ≤ 1.5×)  PASS"; else echo "  mcpprobe ÷ minimal client: median ratio $med× (target ≤ 1.5×)  FAIL"; fail=1; fi
   med=$(median "${best[@]}")
-  if awk -v v="$med" 'BEGIN { exit !(v <= 1.25) }'; then echo "  mcpprobe ÷ best raw client (minimal or minimal-1p, per round): median ratio $med× (target ≤ 1.25×, $1)  PASS"; else echo "  mcpprobe ÷ best raw client (minimal or minimal-1p, per round): median ratio $med× (target ≤ 1.25×, $1)  FAIL"; fail=1; fi
+  echo "  mcpprobe ÷ the better raw sample of each round (minimal or minimal-1p): median ratio $med× (shown, not gated: the lower of two noisy samples is biased low)"
+  local bm b1 best_client verdict=PASS
+  bm=$(median ${all[minimal]}) b1=$(median ${all[minimal-1p]})
+  best_client=$(awk -v a="$bm" -v b="$b1" 'BEGIN { print (a <= b ? "minimal" : "minimal-1p") }')
+  med=$(awk -v m="$mp" -v a="$bm" -v b="$b1" 'BEGIN { printf "%.2f", m / (a < b ? a : b) }')
+  awk -v v="$med" 'BEGIN { exit !(v <= 1.25) }' || { verdict=FAIL; fail=1; }
+  echo "  mcpprobe ÷ best raw client ($best_client, the lower median over the rounds): $med× (target ≤ 1.25×, $1)  $verdict"
   local overhead
   overhead=$(./bin/mcpprobe bench --json --quiet --startup 0 -n 1 --warmup 0 --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.overhead_ns')
   echo "client cost alone (in-process echo peer, no pipe, bench's overhead_ns): $(us "$overhead") µs"

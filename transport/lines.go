@@ -54,17 +54,21 @@ func (l *LineReader) Next() (Line, error) {
 	// The pieces of a line longer than the buffer are kept apart and
 	// joined once: appended to one slice, a 7 MB line was copied over
 	// and over as the slice grew (by a quarter at a time past 256 KiB).
+	// A line that fits the buffer, the common case, is one part held
+	// apart from the slice of parts, which then costs nothing.
+	var first []byte
 	var parts [][]byte
 	kept, total := 0, 0
 	early := false
 	line := func() []byte {
-		switch len(parts) {
-		case 0:
+		switch {
+		case first == nil:
 			return []byte{}
-		case 1:
-			return parts[0]
+		case parts == nil:
+			return first
 		}
 		b := make([]byte, 0, kept)
+		b = append(b, first...)
 		for _, p := range parts {
 			b = append(b, p...)
 		}
@@ -78,7 +82,11 @@ func (l *LineReader) Next() (Line, error) {
 			n--
 		}
 		if take := min(n, l.max-kept); take > 0 {
-			parts = append(parts, bytes.Clone(chunk[:take]))
+			if first == nil {
+				first = bytes.Clone(chunk[:take])
+			} else {
+				parts = append(parts, bytes.Clone(chunk[:take]))
+			}
 			kept += take
 		}
 		total += n

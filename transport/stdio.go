@@ -27,6 +27,7 @@ type StdioOptions struct {
 }
 
 const (
+	maxKeptWriteBuf  = 64 << 10
 	defaultWriteTO   = 5 * time.Second
 	defaultKeepBytes = 4 << 20
 	stderrLineMax    = 64 << 10
@@ -44,6 +45,11 @@ type Stdio struct {
 	stdout, stderr io.ReadCloser
 	writeMu        sync.Mutex
 	stdinClosed    bool
+	// wbuf is the line Send writes, reused under writeMu: a message and
+	// its newline in one write, without a fresh slice per message.
+	wbuf []byte
+	// wdl is the write deadline last set on stdin (see Send).
+	wdl time.Time
 
 	msgs     chan Message
 	problems chan error
@@ -204,10 +210,19 @@ func (s *Stdio) Send(raw []byte) error {
 		return errors.New("stdin already closed")
 	}
 	s.trace.Add(DirSend, raw)
-	buf := make([]byte, 0, len(raw)+1)
-	buf = append(append(buf, raw...), '\n')
-	if d, ok := s.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok {
-		_ = d.SetWriteDeadline(time.Now().Add(s.opts.WriteTO))
+	buf := append(append(s.wbuf[:0], raw...), '\n')
+	if cap(buf) <= maxKeptWriteBuf {
+		s.wbuf = buf // a large message's buffer is let go with it
+	}
+	start := time.Now()
+	if d, ok := s.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok && s.wdl.Sub(start) < s.opts.WriteTO-s.opts.WriteTO/8 {
+		// Set again only once an eighth of it is used up: every write is
+		// bounded by 7/8 to all of WriteTO, and a closed loop of short
+		// calls does not move the pipe's deadline timer on every write
+		// (setting it cost more than the write it bounds: 450 ns of
+		// 1 µs measured).
+		s.wdl = start.Add(s.opts.WriteTO)
+		_ = d.SetWriteDeadline(s.wdl)
 	}
 	if _, err := s.stdin.Write(buf); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
@@ -217,7 +232,7 @@ func (s *Stdio) Send(raw []byte) error {
 			return fmt.Errorf("%w: the server closed its stdin", ErrPeerGone)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("writing to the server's stdin blocked for %v: it is not reading its input", s.opts.WriteTO)
+			return fmt.Errorf("writing to the server's stdin blocked for %v: it is not reading its input", time.Since(start).Round(time.Millisecond))
 		}
 		return fmt.Errorf("writing to the server's stdin: %w", err)
 	}

@@ -129,10 +129,17 @@ func isTimeout(err error) bool {
 // request and reports whether it failed; it is called warmup+n+1 times
 // in the closed loop (the first call reported on its own).
 func Measure(ctx context.Context, o Options, do func() (failed bool, err error), progress func()) Stats {
-	if o.Rate <= 0 && o.Concurrency <= 1 && !o.allPs {
-		// One caller waits at a time, on one P unless Run found a CPU idle
-		// (allPs, sched.go says why and what was measured).
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	// One caller waits at a time: on one P or on all of them, whichever
+	// the warm-up measured faster (calibrate), or, with too short a
+	// warm-up to tell, by whether Run found a CPU idle (allPs). sched.go
+	// says why and what was measured.
+	all := runtime.GOMAXPROCS(0)
+	closed := o.Rate <= 0 && o.Concurrency <= 1 && all > 1
+	if closed {
+		defer runtime.GOMAXPROCS(all)
+		if !o.allPs {
+			runtime.GOMAXPROCS(1)
+		}
 	}
 	// The first call is reported on its own; errors and timeouts are
 	// counted over the measured calls, as n is. A series that begins with
@@ -156,7 +163,11 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 			}
 		}
 	}
-	for i := 0; i < o.Warmup && !lead.stopped() && ctx.Err() == nil; i++ {
+	warm := o.Warmup
+	if closed && warm >= 2*calBlock {
+		warm -= calibrate(ctx, do, lead, all, warm, !o.allPs)
+	}
+	for i := 0; i < warm && !lead.stopped() && ctx.Err() == nil; i++ {
 		_, err := do()
 		lead.see(err)
 	}
@@ -304,8 +315,9 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 // CallFunc makes a tool call into a Measure function: an isError result
 // or a JSON-RPC error is a failure, still timed, its message kept.
 func CallFunc(ctx context.Context, cl *probe.Client, call args.Call, timeout time.Duration) func() (bool, error) {
+	params := cl.CallParams(call.Tool, call.Args)
 	return func() (bool, error) {
-		r, err := cl.CallTool(ctx, call.Tool, call.Args, timeout)
+		r, err := cl.Session.Call(ctx, "tools/call", params, timeout)
 		if err != nil {
 			return true, answered(err)
 		}

@@ -357,3 +357,34 @@ func TestHistogramCountsSumToN(t *testing.T) {
 		}
 	}
 }
+
+// TestSignFlipLevel: the test's exact level, what a fair A/A comparison
+// is called significant at: over every sign pattern of R rounds' log
+// ratios (distinct magnitudes, as measured ones are), the share with
+// p < Alpha. With 10 rounds p = 10/1024 = 0.0098 is the largest p under
+// 0.01, so the level is 10/1024, not 8/1024: twenty fair runs have a
+// 1 - (1 - 10/1024)^20 = 18% chance that one of them is significant.
+func TestSignFlipLevel(t *testing.T) {
+	for _, tc := range []struct {
+		rounds int
+		want   float64
+	}{{7, 0}, {8, 2.0 / 256}, {10, 10.0 / 1024}, {12, 40.0 / 4096}} {
+		d := make([]float64, tc.rounds)
+		sig := 0
+		for mask := 0; mask < 1<<tc.rounds; mask++ {
+			for i := range d {
+				d[i] = 0.01 * math.Sqrt(float64(i+2)) // distinct, no subset sums alike
+				if mask&(1<<i) != 0 {
+					d[i] = -d[i]
+				}
+			}
+			if SignFlipP(d, 1) < Alpha {
+				sig++
+			}
+		}
+		got := float64(sig) / float64(int(1)<<tc.rounds)
+		if math.Abs(got-tc.want) > 1e-12 || got > Alpha {
+			t.Errorf("%d rounds: level %.5f (%d of %d patterns), want %.5f", tc.rounds, got, sig, 1<<tc.rounds, tc.want)
+		}
+	}
+}
