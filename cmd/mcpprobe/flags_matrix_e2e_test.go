@@ -760,7 +760,7 @@ func TestFlagMatrixSurvey(t *testing.T) {
 			}
 		}),
 		effectRow("hosts", "a host of FILE is measured", func(t *testing.T) {
-			if v, _ := record(t, nil, nil, "--hosts", fx.hosts); !strings.Contains(v.Raw, "Matrix Host") {
+			if v, _ := record(t, nil, nil, "--hosts", fx.hosts); !strings.Contains(v.Raw, `"host":"matrix-host"`) {
 				t.Errorf("no Matrix Host in the record: %.300s", v.Raw)
 			}
 			r := mcpprobe(t, "survey", "--hosts", fx.badHosts, fleet)

@@ -199,7 +199,18 @@ func TestGolden(t *testing.T) {
 // cannot be probed and one turned off.
 func recordedConfig(ctx context.Context, t *testing.T) *config.Result {
 	t.Helper()
+	// Claude Code as it was up to 2.1.295, whose 2,048 cut falls inside
+	// goodserver's find_orders: a finding both good servers share.
 	hs := hosts.Known()
+	old, err := hosts.Select(hs, []string{"claude-code@2.1.295"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range hs {
+		if hs[i].ID == "claude-code" {
+			hs[i] = old[0]
+		}
+	}
 	servers := []launch.ConfigServer{{Name: "broken", Err: errors.New("command not found: mcp-broken")}, {Name: "good"}, {Name: "good-copy"},
 		{Name: "off", Disabled: true}, {Name: "raw"}}
 	trace := map[string]string{"good": "goodserver", "good-copy": "goodserver", "raw": "rawserver"}
