@@ -242,7 +242,7 @@ var nameWords = map[string]bool{
 // nameInstruction: a parameter name of spaces and several words, or of
 // five words and more with one of nameWords.
 func nameInstruction(name string) (int, string) {
-	words := splitWords(name)
+	words := SplitWords(name)
 	if len(strings.Fields(name)) >= 3 {
 		return 0, quote(name, 100) + " is a sentence of " + strconv.Itoa(len(words)) + " words, not a name"
 	}
@@ -256,9 +256,9 @@ func nameInstruction(name string) (int, string) {
 	return 0, ""
 }
 
-// splitWords splits an identifier into lower-case words: separators
+// SplitWords splits an identifier into lower-case words: separators
 // _ - . space, and camelCase.
-func splitWords(s string) []string {
+func SplitWords(s string) []string {
 	var words []string
 	var cur []rune
 	rs := []rune(s)

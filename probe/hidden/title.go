@@ -18,7 +18,7 @@ var titleStop = map[string]bool{
 func stems(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		for _, p := range splitWords(w) {
+		for _, p := range SplitWords(w) {
 			if len([]rune(p)) < 3 || titleStop[p] {
 				continue
 			}
@@ -38,7 +38,7 @@ func stems(s string) map[string]bool {
 func titleMismatch(tool gjson.Result, fs []Field) (Match, bool) {
 	desc := tool.Get("description").String()
 	name := tool.Get("name").String()
-	model := stems(desc + " " + strings.Join(splitWords(name), " "))
+	model := stems(desc + " " + strings.Join(SplitWords(name), " "))
 	if len(stems(desc)) < 5 {
 		return Match{}, false
 	}

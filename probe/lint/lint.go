@@ -414,7 +414,7 @@ func isCredential(name string, v gjson.Result) bool {
 	if v.IsObject() && !hasType(v, "string") {
 		return false
 	}
-	words := splitWords(name)
+	words := hidden.SplitWords(name)
 	for j := range words {
 		if !credentialNames[strings.Join(words[j:], "")] {
 			continue
@@ -425,35 +425,6 @@ func isCredential(name string, v gjson.Result) bool {
 		return true
 	}
 	return false
-}
-
-// splitWords splits an identifier into lower-case words.
-func splitWords(s string) []string {
-	var words []string
-	var cur []rune
-	rs := []rune(s)
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	for i, r := range rs {
-		switch {
-		case r == '_' || r == '-' || r == '.' || unicode.IsSpace(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && i > 0 && len(cur) > 0:
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-				flush()
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
-	return words
 }
 
 // --- hidden-chars
