@@ -84,6 +84,21 @@ func startAuthServer(t *testing.T, variant string) authServer {
 	cmd := exec.Command(authServerBin(t), "-variant", variant)
 	errb := &syncBuffer{}
 	cmd.Stderr = errb
+	line := stdinServerLine(t, cmd, fmt.Sprintf("authserver -variant %q", variant))
+	var m map[string]string
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("authserver line %q: %v", line, err)
+	}
+	return authServer{URL: m["url"], Issuer: m["issuer"], Token: m["token"], ForeignToken: m["foreign_token"], ExpiredToken: m["expired_token"],
+		NarrowToken: m["narrow_token"], Refresh: m["refresh_token"], stderr: errb}
+}
+
+// stdinServerLine starts cmd, a fixture that runs until its stdin
+// closes, and returns the first line it writes on stdout (at most 20 s).
+// At the test's end its stdin is closed, and it is killed if it has not
+// gone 5 s later.
+func stdinServerLine(t *testing.T, cmd *exec.Cmd, what string) string {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -106,16 +121,21 @@ func startAuthServer(t *testing.T, variant string) authServer {
 			<-done
 		}
 	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("authserver -variant %q printed no line: %v", variant, err)
+	lines := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(stdout).ReadString('\n')
+		lines <- l
+	}()
+	select {
+	case l := <-lines:
+		if l == "" {
+			t.Fatalf("%s printed no line", what)
+		}
+		return l
+	case <-time.After(bound(20 * time.Second)):
+		t.Fatalf("%s printed no line within %v", what, bound(20*time.Second))
 	}
-	var m map[string]string
-	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		t.Fatalf("authserver line %q: %v", line, err)
-	}
-	return authServer{URL: m["url"], Issuer: m["issuer"], Token: m["token"], ForeignToken: m["foreign_token"], ExpiredToken: m["expired_token"],
-		NarrowToken: m["narrow_token"], Refresh: m["refresh_token"], stderr: errb}
+	return ""
 }
 
 // The three tokens, by environment: --token-env and its siblings.

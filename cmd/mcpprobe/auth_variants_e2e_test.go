@@ -12,7 +12,6 @@ package main
 // only what that SDK itself does.
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -57,39 +56,7 @@ func startTSAuth(t *testing.T, variant string) authServer {
 	}
 	cmd := exec.Command("node", args...)
 	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(bound(5 * time.Second)):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		l, _ := bufio.NewReader(stdout).ReadString('\n')
-		lines <- l
-	}()
-	var line string
-	select {
-	case line = <-lines:
-	case <-time.After(bound(20 * time.Second)):
-		t.Fatal("fixtures/tsauth printed no line")
-	}
+	line := stdinServerLine(t, cmd, "fixtures/tsauth")
 	s := authServer{URL: gjson.Get(line, "url").String(), Issuer: as.Issuer, stderr: as.stderr}
 	if s.URL == "" {
 		t.Fatalf("fixtures/tsauth line %q", line)
