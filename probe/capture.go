@@ -955,14 +955,16 @@ func (p *prober) recheckTools(ctx context.Context) {
 		p.c.Add(findings.ToolsUnstable, "tools/list answered differently the second time, %s: %s", why, diff)
 		return
 	}
-	if at, was, now := firstDifference(first.Pages[0].Result, again.Pages[0].Result); at >= 0 {
+	if at, was, now := FirstDifference(first.Pages[0].Result, again.Pages[0].Result); at >= 0 {
 		p.c.Add(findings.ToolsNotByteIdentical, "tools/list not byte-identical across calls: the same tools in the same order, and the first page's result differs at byte %d: %s (call 1) vs %s (call 2)", at, was, now)
 	}
 }
 
-// firstDifference is the offset of the first byte where a and b differ,
-// with an excerpt of each from a little before it; -1 when equal.
-func firstDifference(a, b []byte) (int, string, string) {
+// FirstDifference is the offset of the first byte where a and b differ,
+// with an excerpt of each (quoted, from 20 bytes before it to 40 after);
+// -1 when equal. wire and check show a tools/list that is not
+// byte-identical with it.
+func FirstDifference(a, b []byte) (int, string, string) {
 	n := min(len(a), len(b))
 	i := 0
 	for i < n && a[i] == b[i] {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/tidwall/gjson"
 )
 
@@ -85,24 +86,6 @@ var modernRegistry = []Check{
 
 func init() { Registry = append(Registry, modernRegistry...) }
 
-// firstDiff is the offset of the first byte where a and b differ, and a
-// short excerpt of each from a little before it; -1 when they are equal.
-func firstDiff(a, b []byte) (int, string, string) {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	if i == n && len(a) == len(b) {
-		return -1, "", ""
-	}
-	lo := max(i-20, 0)
-	cut := func(s []byte) string {
-		return fmt.Sprintf("%q", s[min(lo, len(s)):min(i+40, len(s))])
-	}
-	return i, cut(a), cut(b)
-}
-
 func toolNames(result []byte) []string {
 	var out []string
 	for _, t := range gjson.GetBytes(result, "tools").Array() {
@@ -142,7 +125,7 @@ func JudgeDeterministic(era string, caps []byte, first Exchange, later []Listing
 		if !listed(l.X) {
 			return verdict(id, era, c, Inconclusive, l.X, l.What+" did not answer a list: "+l.X.got())
 		}
-		at, was, now := firstDiff(first.Result, l.X.Result)
+		at, was, now := probe.FirstDifference(first.Result, l.X.Result)
 		if at < 0 {
 			compared = append(compared, l.What)
 			continue

@@ -137,9 +137,9 @@ func TestFirstDiff(t *testing.T) {
 		{"ab", "abc", 2, `"ab"`, `"abc"`},
 		{strings.Repeat("x", 50) + "1", strings.Repeat("x", 50) + "2", 50, `"` + strings.Repeat("x", 20) + `1"`, `"` + strings.Repeat("x", 20) + `2"`},
 	} {
-		at, sa, sb := firstDiff([]byte(tc.a), []byte(tc.b))
+		at, sa, sb := probe.FirstDifference([]byte(tc.a), []byte(tc.b))
 		if at != tc.at || sa != tc.sa || sb != tc.sb {
-			t.Errorf("firstDiff(%q, %q) = %d %s %s, want %d %s %s", tc.a, tc.b, at, sa, sb, tc.at, tc.sa, tc.sb)
+			t.Errorf("FirstDifference(%q, %q) = %d %s %s, want %d %s %s", tc.a, tc.b, at, sa, sb, tc.at, tc.sa, tc.sb)
 		}
 	}
 }
