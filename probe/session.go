@@ -94,12 +94,12 @@ type Event struct {
 type Session struct {
 	conn transport.Conn
 
-	mu        sync.Mutex
-	nextID    int64
-	pending   map[idK]*pendingCall
+	mu      sync.Mutex
+	nextID  int64
+	pending map[idK]*pendingCall
 	// inline: the conn dispatches on its reader and may be sent to from
 	// there (Chain).
-	inline bool
+	inline    bool
 	abandoned map[idK]string // id → method, for requests that timed out
 	// dropped are quiet requests no longer waited for: their answers,
 	// whenever they come, are traced and otherwise ignored.
