@@ -52,6 +52,10 @@ func (cl *Client) Request(ctx context.Context, method, members string, timeout t
 	return cl.Session.Call(ctx, method, cl.p.params(members), timeout)
 }
 
+// Params is the params Request sends for members: built once, they can
+// be sent again and again (Session.Chain).
+func (cl *Client) Params(members string) []byte { return cl.p.params(members) }
+
 // CallTool calls a tool with raw JSON arguments (nil for none).
 func (cl *Client) CallTool(ctx context.Context, name string, args []byte, timeout time.Duration) (Response, error) {
 	return cl.Session.Call(ctx, "tools/call", cl.CallParams(name, args), timeout)

@@ -94,9 +94,12 @@ type Event struct {
 type Session struct {
 	conn transport.Conn
 
-	mu        sync.Mutex
-	nextID    int64
-	pending   map[idK]*pendingCall
+	mu      sync.Mutex
+	nextID  int64
+	pending map[idK]*pendingCall
+	// inline: the conn dispatches on its reader and may be sent to from
+	// there (Chain).
+	inline    bool
 	abandoned map[idK]string // id → method, for requests that timed out
 	// dropped are quiet requests no longer waited for: their answers,
 	// whenever they come, are traced and otherwise ignored.
@@ -180,6 +183,7 @@ func NewSession(conn transport.Conn) *Session {
 		heard:     make(chan struct{}),
 	}
 	if d, ok := conn.(transport.Direct); ok && d.Direct(transport.Handler{Message: s.dispatch, Problem: s.fail, End: s.finish}) {
+		_, s.inline = conn.(transport.Inline)
 		return s
 	}
 	go s.read()
@@ -334,7 +338,7 @@ type Pending struct {
 
 // Begin sends a request without waiting for its response; Wait waits.
 func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pending, error) {
-	return s.begin(ctx, method, params, false)
+	return s.begin(ctx, method, params, false, nil, 0)
 }
 
 // BeginQuiet sends a request of the probe's own, such as the ping that
@@ -343,10 +347,13 @@ func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pen
 // answer that comes is traced and nothing more (no late_reply), so that
 // whether it was sent at all changes no finding.
 func (s *Session) BeginQuiet(ctx context.Context, method string, params []byte) (*Pending, error) {
-	return s.begin(ctx, method, params, true)
+	return s.begin(ctx, method, params, true, nil, 0)
 }
 
-func (s *Session) begin(ctx context.Context, method string, params []byte, quiet bool) (*Pending, error) {
+// begin sends a request. With then set, the request is armed with its
+// timeout before it is sent, and its outcome goes to then instead of the
+// Pending's channel.
+func (s *Session) begin(ctx context.Context, method string, params []byte, quiet bool, then func(Response, error), timeout time.Duration) (*Pending, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err // interrupted: nothing more is sent
 	}
@@ -359,9 +366,12 @@ func (s *Session) begin(ctx context.Context, method string, params []byte, quiet
 	s.nextID++
 	id := s.nextID
 	key := intKey(id)
-	pc := &pendingCall{ch: make(chan Response, 1), method: method, quiet: quiet}
+	pc := &pendingCall{ch: make(chan Response, 1), method: method, quiet: quiet, then: then}
 	s.pending[key] = pc
 	s.mu.Unlock()
+	if then != nil {
+		s.arm(pc, key, method, timeout)
+	}
 
 	msg := make([]byte, 0, 64+len(method)+len(params))
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
@@ -525,6 +535,8 @@ func (s *Session) arm(pc *pendingCall, key idK, method string, timeout time.Dura
 // late_reply), its waiter told with a TimeoutError; then sets the
 // watchdog for the earliest deadline left.
 func (s *Session) expire() {
+	var ended []*pendingCall
+	defer func() { tellThen(ended) }()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
@@ -539,6 +551,7 @@ func (s *Session) expire() {
 			}
 			pc.err = &TimeoutError{Method: pc.waitMethod, After: pc.timeout}
 			close(pc.ch)
+			ended = append(ended, pc)
 		case next.IsZero() || pc.deadline.Before(next):
 			next = pc.deadline
 		}
@@ -597,6 +610,9 @@ type pendingCall struct {
 	method string
 	err    error
 	quiet  bool // begun with BeginQuiet
+	// then, when set (Chain), takes the response or the reason there is
+	// none in place of ch, on the goroutine that learnt it.
+	then func(Response, error)
 	// deadline, once waited for (arm): when the watchdog times it out,
 	// as a TimeoutError for waitMethod after timeout.
 	deadline   time.Time
@@ -607,16 +623,32 @@ type pendingCall struct {
 // fail ends every pending request with err: after a stream fault such as
 // an oversize line, a pending response may never be readable.
 func (s *Session) fail(err error) {
+	var ended []*pendingCall
+	defer func() { tellThen(ended) }()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, pc := range s.pending {
 		pc.err = err
 		close(pc.ch)
 		delete(s.pending, k)
+		ended = append(ended, pc)
+	}
+}
+
+// tellThen gives each chained request among ended the reason it has no
+// answer. It runs with s.mu released: a chain begins its next request
+// from then.
+func tellThen(ended []*pendingCall) {
+	for _, pc := range ended {
+		if pc.then != nil {
+			pc.then(Response{}, pc.err)
+		}
 	}
 }
 
 func (s *Session) finish() {
+	var ended []*pendingCall
+	defer func() { tellThen(ended) }()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
@@ -628,6 +660,7 @@ func (s *Session) finish() {
 		pc.err = &ClosedError{Method: pc.method, Cause: s.closeErr}
 		close(pc.ch)
 		delete(s.pending, k)
+		ended = append(ended, pc)
 	}
 	close(s.done)
 }
@@ -771,6 +804,14 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 		} else {
 			// The server's own bytes, not a copy re-encoded by us.
 			r.Result = rawOf(raw, v.result)
+		}
+		if pc.then != nil {
+			var err error
+			if r.Error != nil {
+				err = r.Error
+			}
+			pc.then(r, err)
+			return
 		}
 		pc.ch <- r
 	default:

@@ -67,6 +67,15 @@ type Direct interface {
 	Direct(h Handler) bool
 }
 
+// Inline is a Direct Conn whose Send may be called from its own Handler:
+// a send waits on nothing the reader does (a pipe write, bounded by the
+// write timeout), so a closed loop can send its next request from the
+// goroutine that read the last answer, as a single-threaded client does.
+type Inline interface {
+	Direct
+	SendsInline()
+}
+
 // ErrLineTooLong is the cause of a problem raised for an oversize line.
 var ErrLineTooLong = errors.New("line too long")
 

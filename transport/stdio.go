@@ -250,6 +250,10 @@ func (s *Stdio) keep(n int) bool {
 	return true
 }
 
+// SendsInline implements Inline: Send writes the pipe under its own lock
+// and deadline, never waiting on the stdout reader.
+func (s *Stdio) SendsInline() {}
+
 // Direct implements transport.Direct: from now on the stdout reader calls
 // h itself. Messages and problems queued before are handed over first, in
 // order, and if the stream has already ended, so is its end.

@@ -350,7 +350,7 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 		name, method, tool string
 		args               []byte
 		ping, list         bool
-		do                 func() (bool, error)
+		do                 Op
 	}
 	var series []planned
 	ping := !cl.Modern() && o.Rate == 0
@@ -372,8 +372,8 @@ func one(ctx context.Context, o Options, p *counter) (*Side, error) {
 			continue
 		}
 		p.begin(o.N)
-		do := announce(o, fmt.Sprintf("series %d/%d · %s", i+1, len(series), sp.method), timeout, sp.do)
-		st := Measure(bctx, o, do, p.step)
+		op := announce(o, fmt.Sprintf("series %d/%d · %s", i+1, len(series), sp.method), timeout, sp.do)
+		st := Measure(bctx, o, op, p.step)
 		s := Series{Name: sp.name, Tool: sp.tool, Args: sp.args, Stats: st, Rounds: 1, Timeout: timeout,
 			Cut: bctx.Err() != nil && ctx.Err() == nil}
 		switch {
@@ -415,14 +415,26 @@ func (o Options) begin() {
 func (o Options) spent() bool { return !o.deadline.IsZero() && !time.Now().Before(o.deadline) }
 
 // announce tells o.Request of each request do sends, when it is set.
-func announce(o Options, what string, limit time.Duration, do func() (bool, error)) func() (bool, error) {
+func announce(o Options, what string, limit time.Duration, op Op) Op {
 	if o.Request == nil {
-		return do
+		return op
 	}
-	return func() (bool, error) {
-		o.Request(what, time.Now(), limit)
-		return do()
+	tell := func() { o.Request(what, time.Now(), limit) }
+	out := Op{Do: func() (bool, error) {
+		tell()
+		return op.Do()
+	}}
+	if op.Chain != nil {
+		out.Chain = func(k int, before func(), each func(time.Duration, bool, error) bool) error {
+			return op.Chain(k, func() {
+				tell()
+				if before != nil {
+					before()
+				}
+			}, each)
+		}
 	}
+	return out
 }
 
 func modeName(o Options) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/tidwall/gjson"
 )
@@ -99,6 +100,41 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 		}
 		samples = append(samples, int64(time.Since(t0)))
 	}
+	b.StopTimer()
+	s := Summarize(samples)
+	b.ReportMetric(s.P50/1e3, "p50-µs")
+	b.ReportMetric(s.P99/1e3, "p99-µs")
+}
+
+// BenchmarkStdioChain is BenchmarkStdioRoundTrip as bench's closed loop
+// makes it (Op.Chain: each call sent from the stdout reader).
+func BenchmarkStdioChain(b *testing.B) {
+	ctx := context.Background()
+	exe, _ := os.Executable()
+	srv, err := launch.Start(ctx, launch.Target{Kind: "stdio", Command: exe, Env: []string{"MCPPROBE_ECHO=1"}}, launch.Options{Grace: time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Stop()
+	cl, err := probe.Connect(ctx, srv.Conn(), probe.Options{Protocol: "2025-11-25", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	op := CallFunc(ctx, cl, args.Call{Tool: "echo", Args: []byte(`{"text":"a"}`)}, 5*time.Second)
+	if op.Chain == nil {
+		b.Fatal("a stdio client cannot chain")
+	}
+	samples := make([]int64, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	_ = op.Chain(b.N, nil, func(d time.Duration, failed bool, err error) bool {
+		if failed {
+			b.Error(err)
+			return false
+		}
+		samples = append(samples, int64(d))
+		return true
+	})
 	b.StopTimer()
 	s := Summarize(samples)
 	b.ReportMetric(s.P50/1e3, "p50-µs")

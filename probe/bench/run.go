@@ -125,16 +125,31 @@ func isTimeout(err error) bool {
 	return errors.As(err, &te)
 }
 
-// Measure times one series of calls on an open client. do makes one
-// request and reports whether it failed; it is called warmup+n+1 times
-// in the closed loop (the first call reported on its own).
-func Measure(ctx context.Context, o Options, do func() (failed bool, err error), progress func()) Stats {
+// Op is the request a series repeats. Do makes one and reports whether
+// it failed. Chain, where the connection allows it (Session.CanChain),
+// makes k of them back to back from the goroutine that reads the
+// answers, calling before ahead of each (if set) and each with every
+// outcome, which says whether to go on; it is nil elsewhere.
+type Op struct {
+	Do    func() (failed bool, err error)
+	Chain func(k int, before func(), each func(d time.Duration, failed bool, err error) bool) error
+}
+
+// Measure times one series of calls on an open client: op is made
+// warmup+n+1 times in the closed loop (the first call reported on its
+// own). The closed loop with one call in flight chains its calls where
+// op can (Op.Chain): no hand-off between goroutines per call, so neither
+// the machine's load nor its idle CPUs add a thread's wake-up to what is
+// measured. Elsewhere it loops on Do.
+func Measure(ctx context.Context, o Options, op Op, progress func()) Stats {
+	do := op.Do
 	// One caller waits at a time: on one P or on all of them, whichever
 	// the warm-up measured faster (calibrate), or, with too short a
 	// warm-up to tell, by whether Run found a CPU idle (allPs). sched.go
 	// says why and what was measured.
 	all := runtime.GOMAXPROCS(0)
-	closed := o.Rate <= 0 && o.Concurrency <= 1 && all > 1
+	chained := op.Chain != nil && o.Rate <= 0 && o.Concurrency <= 1
+	closed := !chained && o.Rate <= 0 && o.Concurrency <= 1 && all > 1
 	if closed {
 		defer runtime.GOMAXPROCS(all)
 		if !o.allPs {
@@ -167,6 +182,13 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 	if closed && warm >= 2*calBlock {
 		warm -= calibrate(ctx, do, lead, all, warm, !o.allPs)
 	}
+	if chained && warm > 0 && !lead.stopped() {
+		_ = op.Chain(warm, nil, func(_ time.Duration, _ bool, err error) bool {
+			lead.see(err)
+			return !lead.stopped()
+		})
+		warm = 0
+	}
 	for i := 0; i < warm && !lead.stopped() && ctx.Err() == nil; i++ {
 		_, err := do()
 		lead.see(err)
@@ -192,6 +214,11 @@ func Measure(ctx context.Context, o Options, do func() (failed bool, err error),
 	case lead.stopped():
 	case o.Rate > 0:
 		openLoop(ctx, o, do, record, lead.stopped)
+	case chained:
+		_ = op.Chain(o.N, nil, func(d time.Duration, failed bool, err error) bool {
+			record(d, failed, err)
+			return ctx.Err() == nil && !lead.stopped()
+		})
 	default:
 		k := max(o.Concurrency, 1)
 		var wg sync.WaitGroup
@@ -314,19 +341,38 @@ func openLoop(ctx context.Context, o Options, do func() (bool, error), record fu
 
 // CallFunc makes a tool call into a Measure function: an isError result
 // or a JSON-RPC error is a failure, still timed, its message kept.
-func CallFunc(ctx context.Context, cl *probe.Client, call args.Call, timeout time.Duration) func() (bool, error) {
-	params := cl.CallParams(call.Tool, call.Args)
-	return func() (bool, error) {
-		r, err := cl.Session.Call(ctx, "tools/call", params, timeout)
-		if err != nil {
-			return true, answered(err)
-		}
-		if gjson.GetBytes(r.Result, "isError").Bool() {
-			text := gjson.GetBytes(r.Result, "content.#(type==\"text\").text").String()
-			return true, &answerError{"an isError result: " + text}
-		}
-		return false, nil
+func CallFunc(ctx context.Context, cl *probe.Client, call args.Call, timeout time.Duration) Op {
+	return opOf(ctx, cl, "tools/call", cl.CallParams(call.Tool, call.Args), timeout, callOutcome)
+}
+
+func callOutcome(r probe.Response, err error) (bool, error) {
+	if err != nil {
+		return true, answered(err)
 	}
+	if gjson.GetBytes(r.Result, "isError").Bool() {
+		text := gjson.GetBytes(r.Result, "content.#(type==\"text\").text").String()
+		return true, &answerError{"an isError result: " + text}
+	}
+	return false, nil
+}
+
+func plainOutcome(_ probe.Response, err error) (bool, error) { return err != nil, answered(err) }
+
+// opOf is the Op of one request, judged by outcome; it chains where the
+// session can and the timeout is a bound (Chain needs one).
+func opOf(ctx context.Context, cl *probe.Client, method string, params []byte, timeout time.Duration, outcome func(probe.Response, error) (bool, error)) Op {
+	op := Op{Do: func() (bool, error) {
+		return outcome(cl.Session.Call(ctx, method, params, timeout))
+	}}
+	if cl.Session.CanChain() && timeout > 0 {
+		op.Chain = func(k int, before func(), each func(time.Duration, bool, error) bool) error {
+			return cl.Session.Chain(ctx, method, params, timeout, k, before, func(d time.Duration, r probe.Response, err error) bool {
+				failed, err := outcome(r, err)
+				return each(d, failed, err)
+			})
+		}
+	}
+	return op
 }
 
 // answered turns a JSON-RPC error into an answerError; other errors (a
@@ -339,21 +385,15 @@ func answered(err error) error {
 	return err
 }
 
-// PingFunc makes a ping into a Measure function.
-func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
-	return func() (bool, error) {
-		_, err := cl.Ping(ctx, timeout)
-		return err != nil, answered(err)
-	}
+// PingFunc makes a ping into a Measure Op.
+func PingFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) Op {
+	return opOf(ctx, cl, "ping", cl.Params(""), timeout, plainOutcome)
 }
 
 // ListFunc makes one tools/list request (its first page) into a Measure
 // function: the baseline request of an era without ping.
-func ListFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) func() (bool, error) {
-	return func() (bool, error) {
-		_, err := cl.Request(ctx, "tools/list", "", timeout)
-		return err != nil, answered(err)
-	}
+func ListFunc(ctx context.Context, cl *probe.Client, timeout time.Duration) Op {
+	return opOf(ctx, cl, "tools/list", cl.Params(""), timeout, plainOutcome)
 }
 
 // SortSeries keeps a stable order: startup, ping, then calls by name.

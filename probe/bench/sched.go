@@ -9,8 +9,11 @@ import (
 	"time"
 )
 
-// The closed loop's scheduling, chosen at the start of a run by what the
-// machine's CPUs are doing, measured, not assumed:
+// The closed loop's scheduling, for a connection that cannot chain its
+// calls (Op.Chain: over HTTP; a stdio server's closed loop chains, and
+// runs with every P, as a single-threaded raw client does, since no
+// goroutine hands a response to another). Chosen at the start of a run
+// by what the machine's CPUs are doing, measured, not assumed:
 //
 //   - On a busy machine (less than one CPU idle) the loop runs on one P
 //     (GOMAXPROCS 1): every response handed to the waiting caller would

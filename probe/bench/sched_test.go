@@ -60,7 +60,7 @@ func TestCalibrationIsWarmup(t *testing.T) {
 	for _, warmup := range []int{0, 5, 6, 10, 30, 100} {
 		calls := 0
 		do := func() (bool, error) { calls++; return false, nil }
-		s := Measure(context.Background(), Options{N: 20, Warmup: warmup}, do, nil)
+		s := Measure(context.Background(), Options{N: 20, Warmup: warmup}, Op{Do: do}, nil)
 		if calls != 1+warmup+20 || s.N != 20 {
 			t.Errorf("warmup %d: %d calls, n %d; want %d calls, n 20", warmup, calls, s.N, 1+warmup+20)
 		}

@@ -47,7 +47,7 @@ func TestMeasureStopsOnLeadingTimeouts(t *testing.T) {
 				}
 				return false, nil
 			}
-			s := Measure(context.Background(), Options{N: tc.n, Warmup: tc.warmup, Concurrency: tc.concurrency}, do, nil)
+			s := Measure(context.Background(), Options{N: tc.n, Warmup: tc.warmup, Concurrency: tc.concurrency}, Op{Do: do}, nil)
 			if s.Stopped != tc.stopped || s.Errors != tc.errs {
 				t.Errorf("stopped %d, errors %d; want %d, %d", s.Stopped, s.Errors, tc.stopped, tc.errs)
 			}
@@ -76,7 +76,7 @@ func TestMeasureDropsAbandonedCalls(t *testing.T) {
 		}
 		return false, nil
 	}
-	s := Measure(ctx, Options{N: 10, Concurrency: 1}, do, nil)
+	s := Measure(ctx, Options{N: 10, Concurrency: 1}, Op{Do: do}, nil)
 	if s.N != 2 || s.Errors != 0 || s.Stopped != 0 {
 		t.Errorf("n %d, errors %d, stopped %d: want the 2 measured calls before the end, no error", s.N, s.Errors, s.Stopped)
 	}
