@@ -71,11 +71,6 @@ func result(id int64) string {
 	return `{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"result":{"n":` + strconv.FormatInt(id, 10) + `}}`
 }
 
-type outcome struct {
-	result string
-	err    error
-}
-
 // TestChain: the requests of a chain go out one at a time, each after the
 // last one's outcome, and every outcome is what the server did: an
 // answer, an error answer, a timeout (the watchdog's), the end of the
