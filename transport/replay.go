@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -102,7 +103,8 @@ func newReplay(frames []Frame, trace *Trace, recorded bool) *Replay {
 	if trace == nil {
 		trace = NewTrace(time.Now())
 	}
-	r := &Replay{frames: frames, trace: trace, msgs: make(chan Message, len(frames)+1), probs: make(chan error, 1), recorded: recorded}
+	// A copy: Send may reorder the recording's consecutive sends.
+	r := &Replay{frames: slices.Clone(frames), trace: trace, msgs: make(chan Message, len(frames)+1), probs: make(chan error, 1), recorded: recorded}
 	if recorded {
 		trace.SetClock(r.now)
 	}
@@ -139,6 +141,7 @@ func (r *Replay) Send(raw []byte) error {
 		r.failLocked(fmt.Errorf("%w: sent %s after the recording's last send", ErrReplayDiverged, methodOf(raw)))
 		return r.err
 	}
+	r.reorderLocked(methodOf(raw))
 	want := r.frames[r.next]
 	if got, rec := methodOf(raw), methodOf(want.Raw); got != rec {
 		r.failLocked(fmt.Errorf("%w: sent %s, the recording sent %s (frame %d)", ErrReplayDiverged, got, rec, want.Seq))
@@ -147,6 +150,33 @@ func (r *Replay) Send(raw []byte) error {
 	r.next++
 	r.playLocked()
 	return nil
+}
+
+// reorderLocked lets the client's answers to the server's requests and
+// its own requests go out in another order than the recording's, where
+// nothing the server wrote came between them: the answers are written by
+// a goroutine of their own, so which of two such sends went first is the
+// scheduler's, not the server's. When got is not the next recorded send,
+// and a later send of the same run of sends is, and every send it would
+// pass is of the other kind (answer against request), that one is moved
+// up to be next. Any other difference still diverges.
+func (r *Replay) reorderLocked(got string) {
+	if methodOf(r.frames[r.next].Raw) == got {
+		return
+	}
+	answer := got == "response"
+	for j := r.next; j < len(r.frames) && r.frames[j].Dir == DirSend; j++ {
+		m := methodOf(r.frames[j].Raw)
+		if m == got {
+			f := r.frames[j]
+			copy(r.frames[r.next+1:j+1], r.frames[r.next:j])
+			r.frames[r.next] = f
+			return
+		}
+		if (m == "response") == answer {
+			return // a send of the same kind first: the client's order differs
+		}
+	}
 }
 
 // playLocked delivers the recorded frames up to the next send.

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -124,5 +125,69 @@ func TestTimedReplay(t *testing.T) {
 	NewReplay(frames, live)
 	if live.Since() < time.Hour {
 		t.Errorf("an untimed replay's clock reads %v, want the live clock", live.Since())
+	}
+}
+
+// TestReplayAnswerOrder: the client's answer to a server request and its
+// own next request, with nothing from the server between them, may go out
+// in either order (the answer is written by a goroutine of its own); two
+// requests, or two answers, in another order still diverge. The caller's
+// frames are left as they were.
+func TestReplayAnswerOrder(t *testing.T) {
+	req := func(id int, m string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":` + string(rune('0'+id)) + `,"method":"` + m + `"}`)
+	}
+	answer := func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":"` + id + `","result":{}}`) }
+	frames := []Frame{
+		{Dir: DirSend, Raw: req(1, "initialize")},
+		{Dir: DirRecv, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)},
+		{Dir: DirRecv, Raw: []byte(`{"jsonrpc":"2.0","id":"s1","method":"roots/list"}`)},
+		{Dir: DirSend, Raw: answer("s1")},
+		{Dir: DirSend, Raw: req(2, "tools/list")},
+		{Dir: DirSend, Raw: req(3, "prompts/list")},
+		{Dir: DirRecv, Raw: []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)},
+	}
+	before := slices.Clone(frames)
+	for _, tc := range []struct {
+		name    string
+		sends   [][]byte
+		diverge bool
+	}{
+		{"as recorded", [][]byte{req(1, "initialize"), answer("s1"), req(2, "tools/list"), req(3, "prompts/list")}, false},
+		{"the request before the answer", [][]byte{req(1, "initialize"), req(2, "tools/list"), answer("s1"), req(3, "prompts/list")}, false},
+		{"both requests before the answer", [][]byte{req(1, "initialize"), req(2, "tools/list"), req(3, "prompts/list"), answer("s1")}, false},
+		{"two requests swapped", [][]byte{req(1, "initialize"), answer("s1"), req(3, "prompts/list"), req(2, "tools/list")}, true},
+		{"a request the recording lacks", [][]byte{req(1, "initialize"), req(2, "resources/list")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewReplay(frames, nil)
+			var err error
+			for _, s := range tc.sends {
+				if err = r.Send(s); err != nil {
+					break
+				}
+			}
+			if got := errors.Is(err, ErrReplayDiverged); got != tc.diverge {
+				t.Fatalf("diverged %v (%v), want %v", got, err, tc.diverge)
+			}
+			if tc.diverge {
+				return
+			}
+			var last []byte
+			for m := range r.Messages() {
+				last = m.Raw
+				if len(r.msgs) == 0 {
+					break
+				}
+			}
+			if string(last) != `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}` {
+				t.Errorf("last delivered %q, want the tools/list result", last)
+			}
+		})
+	}
+	for i := range frames {
+		if !bytes.Equal(frames[i].Raw, before[i].Raw) {
+			t.Fatalf("the caller's frame %d was changed", i)
+		}
 	}
 }
