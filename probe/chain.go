@@ -75,9 +75,9 @@ func (c *chain) next() {
 			c.before()
 		}
 		c.t0 = time.Now()
-		p, err := c.s.begin(c.ctx, c.method, c.params, false, c.then, c.timeout)
+		key, err := c.s.beginThen(c.ctx, c.method, c.params, c.timeout, c.then)
 		if err == nil {
-			c.key = p.key
+			c.key = key
 			return
 		}
 		if !c.each(time.Since(c.t0), Response{}, err) {

@@ -338,7 +338,7 @@ type Pending struct {
 
 // Begin sends a request without waiting for its response; Wait waits.
 func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pending, error) {
-	return s.begin(ctx, method, params, false, nil, 0)
+	return s.begin(ctx, method, params, false)
 }
 
 // BeginQuiet sends a request of the probe's own, such as the ping that
@@ -347,31 +347,47 @@ func (s *Session) Begin(ctx context.Context, method string, params []byte) (*Pen
 // answer that comes is traced and nothing more (no late_reply), so that
 // whether it was sent at all changes no finding.
 func (s *Session) BeginQuiet(ctx context.Context, method string, params []byte) (*Pending, error) {
-	return s.begin(ctx, method, params, true, nil, 0)
+	return s.begin(ctx, method, params, true)
 }
 
-// begin sends a request. With then set, the request is armed with its
-// timeout before it is sent, and its outcome goes to then instead of the
-// Pending's channel.
-func (s *Session) begin(ctx context.Context, method string, params []byte, quiet bool, then func(Response, error), timeout time.Duration) (*Pending, error) {
+// begin sends a request whose response a Pending waits for.
+func (s *Session) begin(ctx context.Context, method string, params []byte, quiet bool) (*Pending, error) {
+	pc := &pendingCall{ch: make(chan Response, 1), method: method, quiet: quiet}
+	key, id, sent, err := s.send(ctx, pc, params, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{s: s, pc: pc, key: key, method: method, ID: id, Sent: sent}, nil
+}
+
+// beginThen sends a request whose outcome goes to then (Chain): no
+// channel and no Pending, and its deadline is set under the lock that
+// makes it pending, before it is sent.
+func (s *Session) beginThen(ctx context.Context, method string, params []byte, timeout time.Duration, then func(Response, error)) (idK, error) {
+	key, _, _, err := s.send(ctx, &pendingCall{method: method, then: then}, params, timeout)
+	return key, err
+}
+
+// send makes pc pending under a new id and writes the request.
+func (s *Session) send(ctx context.Context, pc *pendingCall, params []byte, timeout time.Duration) (idK, int64, time.Duration, error) {
+	method := pc.method
 	if err := ctx.Err(); err != nil {
-		return nil, err // interrupted: nothing more is sent
+		return idK{}, 0, 0, err // interrupted: nothing more is sent
 	}
 	s.mu.Lock()
 	if s.closed {
 		err := s.closeErr
 		s.mu.Unlock()
-		return nil, &ClosedError{Method: method, Cause: err}
+		return idK{}, 0, 0, &ClosedError{Method: method, Cause: err}
 	}
 	s.nextID++
 	id := s.nextID
 	key := intKey(id)
-	pc := &pendingCall{ch: make(chan Response, 1), method: method, quiet: quiet, then: then}
 	s.pending[key] = pc
-	s.mu.Unlock()
-	if then != nil {
-		s.arm(pc, key, method, timeout)
+	if pc.then != nil {
+		s.armLocked(pc, method, timeout)
 	}
+	s.mu.Unlock()
 
 	msg := make([]byte, 0, 64+len(method)+len(params))
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
@@ -384,17 +400,17 @@ func (s *Session) begin(ctx context.Context, method string, params []byte, quiet
 	}
 	msg = append(msg, '}')
 	var sent time.Duration
-	if tr := s.conn.Trace(); tr != nil {
+	if tr := s.conn.Trace(); tr != nil && pc.then == nil {
 		sent = tr.Since()
 	}
 	if err := s.conn.Send(msg); err != nil {
 		s.forget(key, "")
 		if errors.Is(err, transport.ErrPeerGone) {
-			return nil, &ClosedError{Method: method, Cause: err}
+			return idK{}, 0, 0, &ClosedError{Method: method, Cause: err}
 		}
-		return nil, err
+		return idK{}, 0, 0, err
 	}
-	return &Pending{s: s, pc: pc, key: key, method: method, ID: id, Sent: sent}, nil
+	return key, id, sent, nil
 }
 
 // Wait waits at most timeout for the response, as Call does: past it the
@@ -518,6 +534,11 @@ func (s *Session) arm(pc *pendingCall, key idK, method string, timeout time.Dura
 	if s.pending[key] != pc {
 		return // answered (or failed) already: its channel says so
 	}
+	s.armLocked(pc, method, timeout)
+}
+
+// armLocked is arm with s.mu held and pc pending.
+func (s *Session) armLocked(pc *pendingCall, method string, timeout time.Duration) {
 	pc.deadline, pc.waitMethod, pc.timeout = time.Now().Add(timeout), method, timeout
 	if !s.watchAt.IsZero() && !pc.deadline.Before(s.watchAt) {
 		return
@@ -550,7 +571,9 @@ func (s *Session) expire() {
 				s.abandoned[k] = pc.waitMethod
 			}
 			pc.err = &TimeoutError{Method: pc.waitMethod, After: pc.timeout}
-			close(pc.ch)
+			if pc.ch != nil {
+				close(pc.ch)
+			}
 			ended = append(ended, pc)
 		case next.IsZero() || pc.deadline.Before(next):
 			next = pc.deadline
@@ -629,7 +652,9 @@ func (s *Session) fail(err error) {
 	defer s.mu.Unlock()
 	for k, pc := range s.pending {
 		pc.err = err
-		close(pc.ch)
+		if pc.ch != nil {
+			close(pc.ch)
+		}
 		delete(s.pending, k)
 		ended = append(ended, pc)
 	}
@@ -658,7 +683,9 @@ func (s *Session) finish() {
 	}
 	for k, pc := range s.pending {
 		pc.err = &ClosedError{Method: pc.method, Cause: s.closeErr}
-		close(pc.ch)
+		if pc.ch != nil {
+			close(pc.ch)
+		}
 		delete(s.pending, k)
 		ended = append(ended, pc)
 	}
