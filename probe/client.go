@@ -85,8 +85,14 @@ func (cl *Client) Ping(ctx context.Context, timeout time.Duration) (Response, er
 // Modern reports whether the session speaks the stateless era.
 func (cl *Client) Modern() bool { return cl.Capture.Era == "modern" }
 
+// answerFlush bounds how long Finish waits for the answers to the
+// server's requests to be written: microseconds, unless the server has
+// stopped reading its input.
+const answerFlush = 500 * time.Millisecond
+
 // Finish records what the server sent unasked as findings.
 func (cl *Client) Finish() {
+	cl.Session.FlushAnswers(answerFlush)
 	cl.Capture.Events = cl.Session.Events()
 	cl.p.eventFindings()
 	cl.p.codeFindings()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -133,6 +134,8 @@ type Session struct {
 	// not read its stdin meanwhile would fill the pipe and stop the
 	// reader, and the response behind the flood would never be read.
 	answers chan []byte
+	// unsent counts the answers queued and not yet written (FlushAnswers).
+	unsent atomic.Int64
 }
 
 // Answerer answers a request from the server: the raw result to send, or
@@ -197,6 +200,7 @@ func (s *Session) write(answers chan []byte) {
 		select {
 		case msg := <-answers:
 			_ = s.conn.Send(msg)
+			s.unsent.Add(-1)
 		case <-s.done:
 			// What was queued before the end is still sent: a transport
 			// whose stream ended may still take writes.
@@ -204,6 +208,7 @@ func (s *Session) write(answers chan []byte) {
 				select {
 				case msg := <-answers:
 					_ = s.conn.Send(msg)
+					s.unsent.Add(-1)
 				default:
 					return
 				}
@@ -223,10 +228,29 @@ func (s *Session) reply(msg []byte) {
 	}
 	answers := s.answers
 	s.mu.Unlock()
+	s.unsent.Add(1)
 	select {
 	case answers <- msg:
 	default:
+		s.unsent.Add(-1)
 	}
+}
+
+// FlushAnswers waits at most d for the answers queued to the server's
+// requests to be written, and reports whether they were. The answers have
+// a writer of their own: a session that ends at once after its last
+// request would otherwise close the server's stdin with an answer still
+// queued, and what the server did with it (a log line, a reply) would be
+// missing from the capture, on a loaded machine only.
+func (s *Session) FlushAnswers(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for s.unsent.Load() > 0 {
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
 }
 
 // Heard is closed with the first message the server sends, whatever it

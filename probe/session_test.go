@@ -868,3 +868,51 @@ func TestTopMembersAsGet(t *testing.T) {
 		}
 	}
 }
+
+// gatedConn is a fakeConn whose Send of an answer (a message with no
+// method) waits until gate is closed.
+type gatedConn struct {
+	*fakeConn
+	gate chan struct{}
+}
+
+func (g *gatedConn) Send(raw []byte) error {
+	if !gjson.GetBytes(raw, "method").Exists() {
+		<-g.gate
+	}
+	return g.fakeConn.Send(raw)
+}
+
+// TestFlushAnswers: FlushAnswers waits, bounded, until every answer queued
+// to the server's requests is written, and says whether they were.
+func TestFlushAnswers(t *testing.T) {
+	g := &gatedConn{fakeConn: newFakeConn(), gate: make(chan struct{})}
+	s := NewSession(g)
+	defer func() {
+		g.end(nil)
+		<-s.Done()
+	}()
+	if !s.FlushAnswers(0) {
+		t.Fatal("nothing queued, yet not flushed")
+	}
+	g.reply(`{"jsonrpc":"2.0","id":"a","method":"ping"}`)
+	g.reply(`{"jsonrpc":"2.0","id":"b","method":"roots/list"}`)
+	deadline := time.Now().Add(loadfactor.Scale(2 * time.Second))
+	for s.unsent.Load() < 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if s.FlushAnswers(20 * time.Millisecond) {
+		t.Fatal("flushed while the writer was held")
+	}
+	close(g.gate)
+	if !s.FlushAnswers(loadfactor.Scale(2 * time.Second)) {
+		t.Fatal("not flushed once the writer could write")
+	}
+	got := map[string]bool{}
+	for _, m := range g.sentLog() {
+		got[gjson.GetBytes(m, "id").String()] = true
+	}
+	if !got["a"] || !got["b"] {
+		t.Errorf("sent %q, want the answers to a and b", g.sentLog())
+	}
+}
