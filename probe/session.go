@@ -594,11 +594,7 @@ func (s *Session) expire() {
 			if pc.waitMethod != "" {
 				s.abandoned[k] = pc.waitMethod
 			}
-			pc.err = &TimeoutError{Method: pc.waitMethod, After: pc.timeout}
-			if pc.ch != nil {
-				close(pc.ch)
-			}
-			ended = append(ended, pc)
+			ended = pc.end(&TimeoutError{Method: pc.waitMethod, After: pc.timeout}, ended)
 		case next.IsZero() || pc.deadline.Before(next):
 			next = pc.deadline
 		}
@@ -675,23 +671,31 @@ func (s *Session) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, pc := range s.pending {
-		pc.err = err
-		if pc.ch != nil {
-			close(pc.ch)
-		}
+		ended = pc.end(err, ended)
 		delete(s.pending, k)
-		ended = append(ended, pc)
 	}
 }
 
-// tellThen gives each chained request among ended the reason it has no
+// end ends a request that can have no answer, under s.mu: err says why,
+// its waiter's channel is closed, and a chained request is added to
+// ended, for tellThen once the lock is released.
+func (pc *pendingCall) end(err error, ended []*pendingCall) []*pendingCall {
+	pc.err = err
+	if pc.ch != nil {
+		close(pc.ch)
+	}
+	if pc.then != nil {
+		ended = append(ended, pc)
+	}
+	return ended
+}
+
+// tellThen gives each chained request in ended the reason it has no
 // answer. It runs with s.mu released: a chain begins its next request
 // from then.
 func tellThen(ended []*pendingCall) {
 	for _, pc := range ended {
-		if pc.then != nil {
-			pc.then(Response{}, pc.err)
-		}
+		pc.then(Response{}, pc.err)
 	}
 }
 
@@ -706,12 +710,8 @@ func (s *Session) finish() {
 		s.watchdog.Stop()
 	}
 	for k, pc := range s.pending {
-		pc.err = &ClosedError{Method: pc.method, Cause: s.closeErr}
-		if pc.ch != nil {
-			close(pc.ch)
-		}
+		ended = pc.end(&ClosedError{Method: pc.method, Cause: s.closeErr}, ended)
 		delete(s.pending, k)
-		ended = append(ended, pc)
 	}
 	close(s.done)
 }

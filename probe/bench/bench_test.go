@@ -75,21 +75,29 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 }
 
-// BenchmarkStdioRoundTrip is a whole tools/call over stdio: pipes, line
-// framing, tracing, and a trivial server (this test binary). Its p50 is
-// the round trip; the server's share is a read, a parse and a write.
-func BenchmarkStdioRoundTrip(b *testing.B) {
+// stdioEcho is a client of a trivial stdio server (this test binary),
+// stopped when b ends.
+func stdioEcho(b *testing.B) *probe.Client {
 	ctx := context.Background()
 	exe, _ := os.Executable()
 	srv, err := launch.Start(ctx, launch.Target{Kind: "stdio", Command: exe, Env: []string{"MCPPROBE_ECHO=1"}}, launch.Options{Grace: time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.Stop()
+	b.Cleanup(func() { srv.Stop() })
 	cl, err := probe.Connect(ctx, srv.Conn(), probe.Options{Protocol: "2025-11-25", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return cl
+}
+
+// BenchmarkStdioRoundTrip is a whole tools/call over stdio: pipes, line
+// framing, tracing, and a trivial server (this test binary). Its p50 is
+// the round trip; the server's share is a read, a parse and a write.
+func BenchmarkStdioRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	cl := stdioEcho(b)
 	samples := make([]int64, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -110,16 +118,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 // makes it (Op.Chain: each call sent from the stdout reader).
 func BenchmarkStdioChain(b *testing.B) {
 	ctx := context.Background()
-	exe, _ := os.Executable()
-	srv, err := launch.Start(ctx, launch.Target{Kind: "stdio", Command: exe, Env: []string{"MCPPROBE_ECHO=1"}}, launch.Options{Grace: time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Stop()
-	cl, err := probe.Connect(ctx, srv.Conn(), probe.Options{Protocol: "2025-11-25", Timeout: 5 * time.Second, StartupTimeout: 5 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
+	cl := stdioEcho(b)
 	op := CallFunc(ctx, cl, args.Call{Tool: "echo", Args: []byte(`{"text":"a"}`)}, 5*time.Second)
 	if op.Chain == nil {
 		b.Fatal("a stdio client cannot chain")
