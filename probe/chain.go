@@ -20,14 +20,19 @@ func (s *Session) CanChain() bool { return s.inline }
 // on an idle 2-core machine (issue 29).
 //
 // Each request is bounded by timeout (more than zero), as Call's is.
-// before, if set, is called just before each request goes out; each gets
-// every request's round trip, measured from just before it was sent to
-// the moment its outcome was known, with the response or the error
-// (an *RPCError for an error answer, a TimeoutError, a ClosedError, or a
-// send's failure), and says whether to go on. Neither may call the
-// session. Chain returns when all n have an outcome, each says stop, or
-// ctx ends (the request in flight is abandoned:
-// its answer, if it comes, is a late_reply).
+// before, if set, is called just before each request goes out. each gets
+// every request's outcome (the response, or an *RPCError for an error
+// answer, a TimeoutError, a ClosedError, or a send's failure) with its
+// round trip, and says whether to go on. An answer over a conn that
+// stamps its sends (transport.Stamped: stdio) is timed on the wire, from
+// its request's frame, stamped just before the write, to its own,
+// stamped when the read that brought it returned: the client's own
+// encoding, parsing and dispatch are outside it, as they are outside a
+// raw client's write and read. Any other outcome is timed from just
+// before its request was begun to the moment it was known. Neither
+// before nor each may call the session. Chain returns when all n have an
+// outcome, each says stop, or ctx ends (the request in flight is
+// abandoned: its answer, if it comes, is a late_reply).
 func (s *Session) Chain(ctx context.Context, method string, params []byte, timeout time.Duration, n int, before func(), each func(d time.Duration, r Response, err error) bool) error {
 	c := &chain{s: s, ctx: ctx, method: method, params: params, timeout: timeout, left: n, before: before, each: each, done: make(chan struct{})}
 	c.mu.Lock()
@@ -90,10 +95,16 @@ func (c *chain) next() {
 
 // then is every request's outcome, on whichever goroutine learnt it.
 func (c *chain) then(r Response, err error) {
-	// t0 was set before the request's begin, which the outcome's path
-	// through s.mu follows: it is read before waiting for c.mu, so that
-	// the lock is not counted.
+	// An answer is timed on the wire where the conn stamps its sends:
+	// from the request's frame, just before its write, to the answer's,
+	// when the read that brought it returned. Else (a timeout, a closed
+	// stream), from before its begin: t0 was set there, which the
+	// outcome's path through s.mu follows, and it is read before waiting
+	// for c.mu, so that the lock is not counted.
 	d := time.Since(c.t0)
+	if r.Sent > 0 && r.T >= r.Sent {
+		d = r.T - r.Sent
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.over {

@@ -237,3 +237,47 @@ func TestChainCanceled(t *testing.T) {
 	counts, _ := ps.s.EventCounts()
 	t.Errorf("events %v, want one late_reply to x", counts)
 }
+
+// TestChainTimesTheWire: over stdio an answer's round trip is its
+// frames': from the request's send frame to the answer's, as the trace
+// holds them, and it holds the server's own delay.
+func TestChainTimesTheWire(t *testing.T) {
+	const delay = 10 * time.Millisecond
+	ps := startPipeServer(t, func(id int64) string { time.Sleep(delay); return result(id) }, 0)
+	type got struct {
+		d time.Duration
+		r Response
+	}
+	var all []got
+	err := ps.s.Chain(context.Background(), "x", nil, loadfactor.Scale(5*time.Second), 3, nil, func(d time.Duration, r Response, err error) bool {
+		if err != nil {
+			t.Error(err)
+		}
+		all = append(all, got{d, r})
+		return true
+	})
+	if err != nil || len(all) != 3 {
+		t.Fatalf("Chain: %v, %d outcomes", err, len(all))
+	}
+	frames := ps.s.conn.Trace().Frames()
+	for i, g := range all {
+		if g.r.Sent <= 0 || g.d != g.r.T-g.r.Sent || g.d < delay {
+			t.Errorf("answer %d: round trip %v, sent %v, arrived %v", i+1, g.d, g.r.Sent, g.r.T)
+		}
+		var sendT, recvT time.Duration = -1, -1
+		for _, f := range frames {
+			if gjson.GetBytes(f.Raw, "id").Int() != int64(i+1) {
+				continue
+			}
+			switch f.Dir {
+			case transport.DirSend:
+				sendT = f.T
+			case transport.DirRecv:
+				recvT = f.T
+			}
+		}
+		if sendT != g.r.Sent || recvT != g.r.T {
+			t.Errorf("answer %d: sent %v arrived %v, the trace's frames %v and %v", i+1, g.r.Sent, g.r.T, sendT, recvT)
+		}
+	}
+}

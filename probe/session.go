@@ -26,6 +26,10 @@ type Response struct {
 	Error  *RPCError
 	Seq    int           // trace frame
 	T      time.Duration // when it arrived
+	// Sent is when its request went out, on the same clock as T, where
+	// the conn says (transport.Stamped, over stdio, for Chain's requests):
+	// T - Sent is then the round trip on the wire. 0: not known.
+	Sent time.Duration
 	// Recovered: the response was glued to stray stdout text and cut out.
 	Recovered bool
 	// Dropped: the trace did not keep its frame, its keep budget spent;
@@ -427,7 +431,13 @@ func (s *Session) send(ctx context.Context, pc *pendingCall, params []byte, time
 	if tr := s.conn.Trace(); tr != nil && pc.then == nil {
 		sent = tr.Since()
 	}
-	if err := s.conn.Send(msg); err != nil {
+	var err error
+	if st, ok := s.conn.(transport.Stamped); ok && pc.then != nil {
+		err = st.SendStamped(msg, &pc.sent)
+	} else {
+		err = s.conn.Send(msg)
+	}
+	if err != nil {
 		s.forget(key, "")
 		if errors.Is(err, transport.ErrPeerGone) {
 			return idK{}, 0, 0, &ClosedError{Method: method, Cause: err}
@@ -661,6 +671,10 @@ type pendingCall struct {
 	deadline   time.Time
 	waitMethod string
 	timeout    time.Duration
+	// sent: see Response.Sent; stored by the conn before the request's
+	// first byte is written, and the answer may be read before Send
+	// returns.
+	sent atomic.Int64
 }
 
 // fail ends every pending request with err: after a stream fault such as
@@ -846,7 +860,7 @@ func (s *Session) dispatchOne(raw []byte, m transport.Message) {
 			s.event(ev)
 			return
 		}
-		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Recovered: m.Recovered, Dropped: m.Dropped}
+		r := Response{Raw: raw, Seq: m.Seq, T: m.T, Sent: time.Duration(pc.sent.Load()), Recovered: m.Recovered, Dropped: m.Dropped}
 		if e := v.err; e.Exists() {
 			r.Error = &RPCError{Code: e.Get("code").Int(), Message: strings.Clone(e.Get("message").String()), RawCode: rawCode(e)}
 			if d := e.Get("data"); d.Exists() {

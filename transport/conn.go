@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 )
 
@@ -74,6 +75,18 @@ type Direct interface {
 type Inline interface {
 	Direct
 	SendsInline()
+}
+
+// Stamped is a Conn that says when each message it sends goes out:
+// SendStamped stores in sent, before the first byte is written, the
+// time on its trace's clock of the frame it records (its T). A round
+// trip timed from there to the frame of the answer (whose T is when the
+// read that brought it returned) is the wire's, without the client's
+// own encoding, parsing and dispatch on either side. sent is atomic
+// because the answer may be read on another goroutine before
+// SendStamped returns.
+type Stamped interface {
+	SendStamped(raw []byte, sent *atomic.Int64) error
 }
 
 // ErrLineTooLong is the cause of a problem raised for an oversize line.

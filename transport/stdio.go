@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -60,6 +61,11 @@ type Stdio struct {
 	// what is queued on msgs and problems at that moment. direct is the
 	// stdout reader's own copy of h, read without the lock once seen;
 	// attached is closed when h is set.
+	// readAt is when the last read of stdout returned, and heardOwn that
+	// one has returned bytes: the stdout reader's alone, without a lock.
+	readAt   time.Time
+	heardOwn bool
+
 	dmu      sync.Mutex
 	h        *Handler
 	direct   *Handler
@@ -203,16 +209,23 @@ func (s *Stdio) count(n int) bool {
 var errOverflow = fmt.Errorf("%w; mcpprobe stopped reading it", ErrTooMuch)
 
 // Send writes one message and its newline.
-func (s *Stdio) Send(raw []byte) error {
+func (s *Stdio) Send(raw []byte) error { return s.SendStamped(raw, nil) }
+
+// SendStamped implements Stamped: the frame is recorded after the line
+// is built, just before it is written.
+func (s *Stdio) SendStamped(raw []byte, sent *atomic.Int64) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if s.stdinClosed {
 		return errors.New("stdin already closed")
 	}
-	s.trace.Add(DirSend, raw)
 	buf := append(append(s.wbuf[:0], raw...), '\n')
 	if cap(buf) <= maxKeptWriteBuf {
 		s.wbuf = buf // a large message's buffer is let go with it
+	}
+	f := s.trace.Add(DirSend, raw)
+	if sent != nil {
+		sent.Store(int64(f.T))
 	}
 	start := time.Now()
 	if d, ok := s.stdin.(interface{ SetWriteDeadline(time.Time) error }); ok && s.wdl.Sub(start) < s.opts.WriteTO-s.opts.WriteTO/8 {
@@ -377,19 +390,22 @@ func (s *Stdio) readStdout() {
 	}
 }
 
+// handleLine records a stdout line at the time the read that completed
+// it returned: a line's last byte comes in the last read made before it
+// is framed, since a line whole in the buffer is framed without reading.
 func (s *Stdio) handleLine(l Line) {
 	f := Frame{Raw: l.Bytes, Len: l.Len, Cut: l.Cut, NoNewline: l.EOF}
 	switch {
 	case l.Cut:
 		f.Dir = DirNoise
-		f = s.trace.AddFrame(f)
+		f = s.trace.AddFrameAt(f, s.readAt)
 		s.countNoise()
 		if !l.Early {
 			s.problem(fmt.Errorf("%w: a stdout line of %d bytes exceeded the limit of %d bytes (frame %d); raise it with --max-line", ErrLineTooLong, l.Len, s.limit(), f.Seq))
 		}
 	case IsJSONRPC(l.Bytes):
 		f.Dir = DirRecv
-		f = s.trace.AddFrame(f)
+		f = s.trace.AddFrameAt(f, s.readAt)
 		s.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
 	default:
 		s.countNoise()
@@ -398,7 +414,7 @@ func (s *Stdio) handleLine(l Line) {
 			return
 		}
 		f.Dir = DirNoise
-		f = s.trace.AddFrame(f)
+		f = s.trace.AddFrameAt(f, s.readAt)
 		if glued >= 0 {
 			s.deliver(Message{Raw: f.Raw[glued:], Seq: f.Seq, T: f.T, Recovered: true, Dropped: f.Dropped})
 		}
@@ -460,6 +476,10 @@ type firstByteReader struct{ s *Stdio }
 func (r firstByteReader) Read(p []byte) (int, error) {
 	n, err := countingReader{r.s, r.s.stdout}.Read(p)
 	if n > 0 {
+		r.s.readAt = time.Now()
+	}
+	if n > 0 && !r.s.heardOwn {
+		r.s.heardOwn = true
 		r.s.mu.Lock()
 		if !r.s.heardOnce {
 			r.s.heardOnce = true

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -183,4 +184,48 @@ func gjsonInt(raw []byte) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// TestStdioStampsTheWire: a stdout line is stamped when the read that
+// brought it returned, not when the reader got round to it (the second
+// of two lines written at once waits behind a slow first), and
+// SendStamped gives the time of the frame it records before writing.
+func TestStdioStampsTheWire(t *testing.T) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	defer inR.Close()
+	defer errW.Close()
+	s := NewStdio(inW, outR, errR, StdioOptions{})
+	const slow = 50 * time.Millisecond
+	got := make(chan Message, 2)
+	s.Direct(Handler{Message: func(m Message) {
+		if len(got) == 0 {
+			time.Sleep(slow)
+		}
+		got <- m
+	}, Problem: func(error) {}, End: func() {}})
+	// One write of less than PIPE_BUF: one read takes both lines.
+	io.WriteString(outW, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n")
+	var m [2]Message
+	for i := range m {
+		select {
+		case m[i] = <-got:
+		case <-time.After(loadfactor.Scale(5 * time.Second)):
+			t.Fatal("no message")
+		}
+	}
+	if d := m[1].T - m[0].T; d >= slow {
+		t.Errorf("the second line is stamped %v after the first, which it came with: stamped when handled, not when read", d)
+	}
+	var sent atomic.Int64
+	if err := s.SendStamped([]byte(`{"jsonrpc":"2.0","id":3,"method":"x"}`), &sent); err != nil {
+		t.Fatal(err)
+	}
+	fs := s.trace.Frames()
+	last := fs[len(fs)-1]
+	if last.Dir != DirSend || time.Duration(sent.Load()) != last.T || last.T < m[1].T {
+		t.Errorf("sent %v, the send frame %+v", time.Duration(sent.Load()), last)
+	}
+	outW.Close()
 }

@@ -79,8 +79,10 @@ type Trace struct {
 	redact func([]byte) ([]byte, bool)
 	conn   int // stamped on every frame; see Recorder
 
-	// seq numbers every frame added, kept or not.
-	seq int
+	// seq numbers every frame added, kept or not; last is the T of the
+	// last frame added, which no later frame's T goes below.
+	seq  int
+	last time.Duration
 	// forget: frames are written to the stream and never held (the
 	// proxy, which may relay gigabytes).
 	forget bool
@@ -171,11 +173,25 @@ func (t *Trace) Add(dir Dir, raw []byte) Frame {
 
 // AddFrame records f, filling in its sequence number and time.
 func (t *Trace) AddFrame(f Frame) Frame {
+	return t.AddFrameAt(f, time.Time{})
+}
+
+// AddFrameAt records f as AddFrame does, with the time at, when it is
+// set, in place of now: when the read that brought f returned, which
+// was before f was framed, classified and added. T stays in the order of
+// Seq: a frame added meanwhile by another goroutine (stderr, an answer)
+// moves at up to its own T.
+func (t *Trace) AddFrameAt(f Frame, at time.Time) Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.clock == nil {
-		f.T = time.Since(t.start)
+		if at.IsZero() {
+			f.T = time.Since(t.start)
+		} else {
+			f.T = max(at.Sub(t.start), t.last)
+		}
 	}
+	t.last = f.T
 	f.Seq = t.seq
 	t.seq++
 	f.Conn = t.conn

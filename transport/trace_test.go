@@ -360,3 +360,44 @@ func TestEscapeInvisible(t *testing.T) {
 		}
 	}
 }
+
+// TestAddFrameAt: a frame added with the time its read returned keeps
+// that time, never below the last frame's; without one it is stamped
+// now; a replay's clock keeps the time it gives.
+func TestAddFrameAt(t *testing.T) {
+	start := time.Now().Add(-time.Hour)
+	for _, tc := range []struct {
+		name  string
+		first time.Duration // T of a frame added before (0: none)
+		at    time.Duration // since start (-1: zero time)
+		want  func(T time.Duration) bool
+	}{
+		{"the read's time", 0, 10 * time.Millisecond, func(T time.Duration) bool { return T == 10*time.Millisecond }},
+		{"not below the frame before", 20 * time.Millisecond, 10 * time.Millisecond, func(T time.Duration) bool { return T == 20*time.Millisecond }},
+		{"after the frame before", 20 * time.Millisecond, 30 * time.Millisecond, func(T time.Duration) bool { return T == 30*time.Millisecond }},
+		{"no time: now", 0, -1, func(T time.Duration) bool { return T >= time.Hour }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := NewTrace(start)
+			if tc.first > 0 {
+				tr.AddFrameAt(Frame{Dir: DirSend, Raw: []byte("a")}, start.Add(tc.first))
+			}
+			var at time.Time
+			if tc.at >= 0 {
+				at = start.Add(tc.at)
+			}
+			f := tr.AddFrameAt(Frame{Dir: DirRecv, Raw: []byte("b")}, at)
+			if !tc.want(f.T) {
+				t.Errorf("T = %v", f.T)
+			}
+			if fs := tr.Frames(); fs[len(fs)-1].T != f.T {
+				t.Errorf("kept T %v, returned %v", fs[len(fs)-1].T, f.T)
+			}
+		})
+	}
+	tr := NewTrace(start)
+	tr.SetClock(func() time.Duration { return 5 * time.Second })
+	if f := tr.AddFrameAt(Frame{Dir: DirRecv, Raw: []byte("c"), T: 7 * time.Millisecond}, time.Now()); f.T != 7*time.Millisecond {
+		t.Errorf("a replay's frame: T = %v, want the one it was given", f.T)
+	}
+}
