@@ -26,12 +26,17 @@
 #      apart), and which a run gets is the kernel's draw: pinned, every
 #      client gets the same one, and what differs is the client's own
 #      cost. PIN=0 gates the unpinned runs instead.
+# mcpprobe times a chained stdio call on the wire, from its request's frame
+# (stamped just before the write) to its answer's (stamped when the read
+# that brought it returned), as the raw clients time a write and a read:
+# its own encoding and parsing are outside that window, and the client
+# cost line below shows them apart.
 # Runs alternate (mcpprobe, TS, mcpprobe, TS …) so both see the same machine.
 # Needs jq, `make build` and, for 1–2 and the TS row, `scripts/install-peers.sh
 # --bench` or BENCH_PEERS (without them they are skipped and said so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
 n=${N:-300}
 warmup=${WARMUP:-30}
 command -v jq >/dev/null || { echo "bench: jq is missing: apt-get install jq" >&2; exit 1; }

@@ -483,7 +483,8 @@ func (r firstByteReader) Read(p []byte) (int, error) {
 		r.s.mu.Lock()
 		if !r.s.heardOnce {
 			r.s.heardOnce = true
-			r.s.firstByte = r.s.trace.Since()
+			// The time the first line is stamped with, or earlier.
+			r.s.firstByte = r.s.trace.At(r.s.readAt)
 			close(r.s.heard)
 		}
 		r.s.mu.Unlock()

@@ -103,6 +103,18 @@ func NewTrace(start time.Time) *Trace { return &Trace{start: start} }
 // Start is the instant t_ns counts from.
 func (t *Trace) Start() time.Time { return t.start }
 
+// At is the trace time of the instant at: what AddFrameAt would stamp a
+// first frame with, or, on a replay's clock, now.
+func (t *Trace) At(at time.Time) time.Duration {
+	t.mu.Lock()
+	c := t.clock
+	t.mu.Unlock()
+	if c != nil {
+		return c()
+	}
+	return at.Sub(t.start)
+}
+
 // Since is the monotonic time elapsed since the trace started.
 func (t *Trace) Since() time.Duration {
 	t.mu.Lock()
@@ -178,17 +190,21 @@ func (t *Trace) AddFrame(f Frame) Frame {
 
 // AddFrameAt records f as AddFrame does, with the time at, when it is
 // set, in place of now: when the read that brought f returned, which
-// was before f was framed, classified and added. T stays in the order of
-// Seq: a frame added meanwhile by another goroutine (stderr, an answer)
-// moves at up to its own T.
+// was before f was framed, classified and added. T rises with Seq, a
+// nanosecond at least from one frame to the next: the lines of one read
+// come one after another, and a frame added meanwhile by another
+// goroutine (stderr, an answer) moves at past its own T. So whoever
+// orders frames by time orders them as they came.
 func (t *Trace) AddFrameAt(f Frame, at time.Time) Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.clock == nil {
 		if at.IsZero() {
-			f.T = time.Since(t.start)
-		} else {
-			f.T = max(at.Sub(t.start), t.last)
+			at = time.Now()
+		}
+		f.T = at.Sub(t.start)
+		if t.seq > 0 {
+			f.T = max(f.T, t.last+1)
 		}
 	}
 	t.last = f.T

@@ -362,8 +362,9 @@ func TestEscapeInvisible(t *testing.T) {
 }
 
 // TestAddFrameAt: a frame added with the time its read returned keeps
-// that time, never below the last frame's; without one it is stamped
-// now; a replay's clock keeps the time it gives.
+// that time, but comes a nanosecond at least after the last frame (the
+// lines of one read in their order); without one it is stamped now; a
+// replay's clock keeps the time it gives.
 func TestAddFrameAt(t *testing.T) {
 	start := time.Now().Add(-time.Hour)
 	for _, tc := range []struct {
@@ -373,7 +374,8 @@ func TestAddFrameAt(t *testing.T) {
 		want  func(T time.Duration) bool
 	}{
 		{"the read's time", 0, 10 * time.Millisecond, func(T time.Duration) bool { return T == 10*time.Millisecond }},
-		{"not below the frame before", 20 * time.Millisecond, 10 * time.Millisecond, func(T time.Duration) bool { return T == 20*time.Millisecond }},
+		{"after the frame before, read earlier", 20 * time.Millisecond, 10 * time.Millisecond, func(T time.Duration) bool { return T == 20*time.Millisecond+1 }},
+		{"after the frame before, read with it", 20 * time.Millisecond, 20 * time.Millisecond, func(T time.Duration) bool { return T == 20*time.Millisecond+1 }},
 		{"after the frame before", 20 * time.Millisecond, 30 * time.Millisecond, func(T time.Duration) bool { return T == 30*time.Millisecond }},
 		{"no time: now", 0, -1, func(T time.Duration) bool { return T >= time.Hour }},
 	} {
