@@ -58,12 +58,12 @@ floor() {
   printf -- '---|%.0s' "${labels[@]}"; printf -- '---|\n'
   for r in $(seq 1 "$rounds"); do
     declare -A p=()
-    p[mcpprobe]=$("${pre[@]}" ./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.calls[0].p50_ns')
-    p[minimal]=$("${pre[@]}" "$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
-    p[minimal-1p]=$(GOMAXPROCS=1 "${pre[@]}" "$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
-    p[go-sdk]=$("${pre[@]}" "$sc" -sdk go-sdk -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
-    p[mcp-go]=$("${pre[@]}" "$sc" -sdk mcp-go -calls "$n" -warmup "$warmup" -- "${fast[@]}" | jq '.p50_ns')
-    [ -n "$ts" ] && p[ts-sdk]=$("${pre[@]}" node "$ts" "$n" "$warmup" echo '{"text":"a","n":3}' -- "${fast[@]}" | jq '.p50_ns')
+    p[mcpprobe]=$(p50 .bench.calls[0].p50_ns "${pre[@]}" ./bin/mcpprobe bench --json --quiet --startup 0 -n "$n" --warmup "$warmup" --call echo --args '{"text":"a","n":3}' -- "${fast[@]}")
+    p[minimal]=$(p50 .p50_ns "${pre[@]}" "$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}")
+    p[minimal-1p]=$(GOMAXPROCS=1 p50 .p50_ns "${pre[@]}" "$mc" -calls "$n" -warmup "$warmup" -- "${fast[@]}")
+    p[go-sdk]=$(p50 .p50_ns "${pre[@]}" "$sc" -sdk go-sdk -calls "$n" -warmup "$warmup" -- "${fast[@]}")
+    p[mcp-go]=$(p50 .p50_ns "${pre[@]}" "$sc" -sdk mcp-go -calls "$n" -warmup "$warmup" -- "${fast[@]}")
+    [ -n "$ts" ] && p[ts-sdk]=$(p50 .p50_ns "${pre[@]}" node "$ts" "$n" "$warmup" echo '{"text":"a","n":3}' -- "${fast[@]}")
     ratios+=("$(awk -v a="${p[mcpprobe]}" -v b="${p[minimal]}" 'BEGIN { printf "%.2f", a / b }')")
     best+=("$(awk -v a="${p[mcpprobe]}" -v b="${p[minimal]}" -v c="${p[minimal-1p]}" 'BEGIN { printf "%.2f", a / (b < c ? b : c) }')")
     printf '| %d |' "$r"
@@ -100,6 +100,23 @@ floor() {
   overhead=$(./bin/mcpprobe bench --json --quiet --startup 0 -n 1 --warmup 0 --call echo --args '{"text":"a","n":3}' -- "${fast[@]}" | jq '.bench.overhead_ns')
   echo "client cost alone (in-process echo peer, no pipe, bench's overhead_ns): $(us "$overhead") µs"
 }
+# p50 PATH CMD…: CMD's JSON written to a file, then PATH read from it.
+# Not CMD | jq: jq starting up beside a client keeps the other CPU busy
+# just as the client spawns its server, so the two start on one CPU, and
+# on these cores a fast server's round trip then stays at 9 µs, against
+# 55-90 µs for a pair that starts apart (the minimal client, written to
+# a file, started apart in 8 of 12 runs; piped to jq, in none). A client
+# whose calls start early (the minimal client's first call comes within
+# milliseconds) got that help and one that starts late (mcpprobe, after
+# its handshake and its own calibration) did not.
+p50() {
+  local path=$1
+  shift
+  "$@" >"$out"
+  jq "$path" "$out"
+}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # The TypeScript SDK client runs from a directory whose node_modules has
 # the SDK: scripts/bench after scripts/install-peers.sh --bench, or
@@ -120,13 +137,13 @@ floor "as the machine is" unpinned "$(gated unpinned)"
 if [ "${BURNERS:-2}" != 0 ] && command -v stress-ng >/dev/null; then
   stress-ng --cpu "${BURNERS:-2}" --timeout 600s >/dev/null 2>&1 &
   burners=$!
-  trap 'kill "$burners" 2>/dev/null || true' EXIT
+  trap 'kill "$burners" 2>/dev/null || true; rm -f "$out"' EXIT
   sleep 2
   floor "with ${BURNERS:-2} CPU burners (stress-ng --cpu ${BURNERS:-2})" pinned "$(gated pinned)"
   floor "with ${BURNERS:-2} CPU burners (stress-ng --cpu ${BURNERS:-2})" unpinned "$(gated unpinned)"
   kill "$burners" 2>/dev/null || true
   wait "$burners" 2>/dev/null || true
-  trap - EXIT
+  trap 'rm -f "$out"' EXIT
 else
   echo "skipped: the loaded case (stress-ng is not installed, or BURNERS=0)"
 fi
