@@ -132,10 +132,10 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 		// The report names the target at its top; two lines of text
 		// would run into one paragraph, so each is a list item.
 		fmt.Fprintf(w, "- protocol %s · %s\n", MD(a.Protocol), a.Mode)
-		fmt.Fprintf(w, "- client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a call over a pipe costs more, see scripts/bench-latency.sh)\n\n", ns(r.Overhead.P50))
+		fmt.Fprintf(w, "- client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a stdio call with one in flight is timed on the wire, from its write to the read of its answer, and this is outside it)\n\n", ns(r.Overhead.P50))
 	} else {
 		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
-		fmt.Fprintf(w, "client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a call over a pipe costs more, see scripts/bench-latency.sh)\n\n", ns(r.Overhead.P50))
+		fmt.Fprintf(w, "client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a stdio call with one in flight is timed on the wire, from its write to the read of its answer, and this is outside it)\n\n", ns(r.Overhead.P50))
 	}
 	all := a.All()
 	BenchTable(w, st, all)
