@@ -52,6 +52,7 @@ func Proxy(ctx context.Context, hostIn io.Reader, hostOut, hostErr io.Writer, o 
 	if o.Grace <= 0 {
 		o.Grace = 2 * time.Second
 	}
+	hostErr = &lockedWriter{w: hostErr}
 	// The engine is built before the server starts, so that a plan the
 	// proxy cannot act is refused before anything runs.
 	p := &proxy{o: o, progress: new(atomic.Int64), hostErr: hostErr}
@@ -172,6 +173,21 @@ func (p *proxy) maxLine() int {
 		return p.o.MaxLine
 	}
 	return transport.DefaultMaxLine
+}
+
+// lockedWriter serializes the writes to the host's stderr, which the
+// server's stderr relay, the proxy's own notes and the engine's fault
+// notes share from their own goroutines: a note is never cut into by a
+// chunk of the server's, whatever writer the host's stderr is.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // progressWriter counts what reaches the host.
