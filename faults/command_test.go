@@ -79,10 +79,13 @@ func mcpServer() {
 	}
 }
 
+// mcpSpec runs this test binary as the server. GORACE: built with -race,
+// a binary sleeps a second as it exits (atexit_sleep_ms), past the 300 ms
+// grace, and every run would find it ignoring the close of its stdin.
 func mcpSpec(env ...string) dial.Spec {
 	exe, _ := os.Executable()
 	return dial.Spec{
-		Target: launch.Target{Kind: "stdio", Command: exe, Env: append([]string{"MCPPROBE_MCP=1"}, env...)},
+		Target: launch.Target{Kind: "stdio", Command: exe, Env: append([]string{"MCPPROBE_MCP=1", "GORACE=atexit_sleep_ms=0"}, env...)},
 		Launch: launch.Options{Grace: 300 * time.Millisecond},
 		Probe:  probe.Options{Protocol: "2025-06-18", Timeout: 2 * time.Second, StartupTimeout: 5 * time.Second, DiscoverTimeout: time.Second},
 	}

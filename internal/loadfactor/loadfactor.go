@@ -13,6 +13,7 @@
 // 1, so an idle or faster machine keeps the bounds as written. The
 // environment variable MCPPROBE_TEST_SLOWDOWN raises it (a number, such
 // as 4), for a machine whose load comes and goes after the measurement.
+// Built with -race, the factor is five times that (race.go).
 package loadfactor
 
 import (
@@ -57,7 +58,7 @@ func Factor() float64 {
 	if l := loadPerCore(); l > f {
 		f = math.Min(l, maxFactor)
 	}
-	return f
+	return f * raceFactor
 }
 
 // loadPerCore is the one-minute load average over the cores (0 where
