@@ -110,21 +110,13 @@ func (t *Trace) At(at time.Time) time.Duration {
 	c := t.clock
 	t.mu.Unlock()
 	if c != nil {
-		return c()
+		return c() // called unlocked: a replay's clock takes its own lock
 	}
 	return at.Sub(t.start)
 }
 
 // Since is the monotonic time elapsed since the trace started.
-func (t *Trace) Since() time.Duration {
-	t.mu.Lock()
-	c := t.clock
-	t.mu.Unlock()
-	if c != nil {
-		return c() // called unlocked: a replay's clock takes its own lock
-	}
-	return time.Since(t.start)
-}
+func (t *Trace) Since() time.Duration { return t.At(time.Now()) }
 
 // SetClock makes now the trace's clock: from then on AddFrame keeps the
 // time each frame carries (a recorded one), and Since returns now(). A
