@@ -60,16 +60,23 @@ func TestReportCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The binary names itself as a build from a clone does (a commit, or
+	// "dev" with -buildvcs=false): the rewrite uses what it says.
+	self := builtVersion(t)
 	older := filepath.Join(t.TempDir(), "MCPPROBE.md")
-	if err := os.WriteFile(older, bytes.Replace(committed, []byte(" · mcpprobe dev · 2020-01-02\n"), []byte(" · mcpprobe v0.9.0 · 2020-01-02\n"), 1), 0o644); err != nil {
+	stamp := []byte(" · mcpprobe " + self + " · ")
+	if !bytes.Contains(committed, stamp) {
+		t.Fatalf("the report does not name the binary's version %q:\n%s", self, committed)
+	}
+	if err := os.WriteFile(older, bytes.Replace(committed, stamp, []byte(" · mcpprobe v0.9.0 · "), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if r := mcpprobe(t, "report", "--check", older, bin.good); r.code != 0 || r.stdout != "" ||
-		!strings.Contains(r.stderr, older+": content unchanged; written by mcpprobe v0.9.0, this is dev") {
+		!strings.Contains(r.stderr, older+": content unchanged; written by mcpprobe v0.9.0, this is "+self) {
 		t.Errorf("another version: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	// Another version and another line: stale, and the diff shows both.
-	if err := os.WriteFile(older, bytes.Replace(bytes.Replace(committed, []byte(" · mcpprobe dev · "), []byte(" · mcpprobe v0.9.0 · "), 1),
+	if err := os.WriteFile(older, bytes.Replace(bytes.Replace(committed, stamp, []byte(" · mcpprobe v0.9.0 · "), 1),
 		[]byte("## Wire\n"), []byte("## Wire\n\nA line of old.\n"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -106,4 +113,15 @@ func TestReportCheckEscapedDaemon(t *testing.T) {
 			t.Errorf("check %d: exit %d\n%s%s", i+1, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// builtVersion is the version the built binary prints for --version.
+func builtVersion(t *testing.T) string {
+	t.Helper()
+	r := mcpprobe(t, "--version")
+	v, ok := strings.CutPrefix(strings.TrimSuffix(r.stdout, "\n"), "mcpprobe version ")
+	if r.code != 0 || !ok || v == "" {
+		t.Fatalf("--version: exit %d: %q", r.code, r.stdout)
+	}
+	return v
 }
