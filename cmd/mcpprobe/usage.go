@@ -98,6 +98,11 @@ func notTaken(cmd *cli.Command, args []string, typed, name string, takers []stri
 	if sub := subcommandOf(cmd, args); slices.Contains(takers, sub) {
 		return fmt.Sprintf("%s goes after the command, whose flag it is: mcpprobe %s %s …", typed, sub, typed)
 	}
+	// A word that is no command (a typo, a target typed first) is what
+	// went wrong, whatever flag follows it: `mcpprobe wyre --json ./s`.
+	if word := firstWord(cmd, args); word != "" && cmd.Command(word) == nil {
+		return unknownCommand(cmd, word).Error()
+	}
 	return fmt.Sprintf("%s does not apply to servers, which mcpprobe --config FILE runs; it applies to %s", typed, strings.Join(takers, ", "))
 }
 
@@ -372,6 +377,26 @@ func subcommandOf(root *cli.Command, args []string) string {
 	return ""
 }
 
+// firstWord is the first argument after mcpprobe that is neither a flag
+// nor a flag's value: the command, or what was typed in its place.
+func firstWord(root *cli.Command, args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if strings.HasPrefix(a, "-") {
+			n, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if f := flagInTree(root, n); f != nil && !hasValue && takesValue(f) {
+				i++
+			}
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
 // flagInTree is the flag of that name as mcpprobe or any of its commands
 // declares it: a command's flag typed before the command still takes its
 // value there (`--fail-on warning wire`), so the value is no command.
@@ -419,7 +444,7 @@ func (rs *runState) versionCommand() *cli.Command {
 			if cmd.Args().Present() {
 				return usageErr("version takes no arguments")
 			}
-			fmt.Fprintf(cmd.Root().Writer, "mcpprobe %s\n", version)
+			fmt.Fprintf(cmd.Root().Writer, "mcpprobe version %s\n", rs.version)
 			return nil
 		},
 	}

@@ -229,7 +229,7 @@ func TestHelpVersionCompletion(t *testing.T) {
 		{[]string{}, []string{"COMMANDS:", "wire"}},
 		{[]string{"help", "wire"}, []string{"mcpprobe wire", "--save"}},
 		{[]string{"wire", "--help"}, []string{"mcpprobe wire", "--save"}},
-		{[]string{"version"}, []string{"mcpprobe "}},
+		{[]string{"version"}, []string{"mcpprobe version "}},
 		{[]string{"--version"}, []string{"mcpprobe version "}},
 		{[]string{"completion", "bash"}, []string{"complete -o", "mcpprobe"}},
 		{[]string{"completion", "zsh"}, []string{"compdef", "mcpprobe"}},
@@ -259,9 +259,10 @@ func TestHelpVersionCompletion(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=v9.8.7", "-o", exe, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
+	// Both spellings print the one same line.
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		out, err := exec.Command(exe, args...).Output()
-		if err != nil || !strings.Contains(string(out), "v9.8.7") {
+		if err != nil || string(out) != "mcpprobe version v9.8.7\n" {
 			t.Errorf("%s: %q, %v", args, out, err)
 		}
 	}
