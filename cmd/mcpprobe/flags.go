@@ -38,7 +38,7 @@ const (
 func targetFlags() []cli.Flag {
 	return append(inCategory(catTarget,
 		&cli.StringFlag{Name: "config", Usage: "host config `FILE` (.mcp.json, claude_desktop_config.json, .vscode/mcp.json, Codex's config.toml, Gemini CLI's settings.json); the target is then a server NAME in it, or --all of them"},
-		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (README: Secrets)"},
+		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "`KEY=VALUE` for the server's environment (repeatable); a value that looks like a credential is never shown (docs/reference.md#secrets)"},
 		&cli.StringSliceFlag{Name: "secret-env", Usage: "`NAME`: the value of environment variable NAME (from --env, the config or mcpprobe's own environment) is a secret, whatever it looks like (repeatable)"},
 		&cli.BoolFlag{Name: "inherit-env", Usage: "give a spawned server mcpprobe's whole environment, not only HOME, LOGNAME, PATH, SHELL, TERM, USER (what a host passes on) and --env"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "`'Name: value'` HTTP header (repeatable); values are never shown"},
@@ -50,7 +50,7 @@ func targetFlags() []cli.Flag {
 }
 
 // authFlags get an OAuth token for a protected URL target the way a host
-// does (probe/oauth; README: Protected servers). They come with every
+// does (probe/oauth; docs/reference.md#protected-servers-oauth). They come with every
 // command that takes the target flags; a command target refuses them.
 func authFlags() []cli.Flag {
 	return inCategory(catOAuth,

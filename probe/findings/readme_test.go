@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -184,4 +185,37 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return ""
+}
+
+// TestHelpPointers: a pointer to the docs in the source of any command's
+// help or message (`docs/reference.md#anchor`) names a heading that
+// exists, and none points at a README section by name, which moves.
+func TestHelpPointers(t *testing.T) {
+	ref, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headings := headingAnchors(string(ref))
+	files, err := filepath.Glob("../../cmd/mcpprobe/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	pointer := regexp.MustCompile(`docs/reference\.md#([A-Za-z0-9_-]+)`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range pointer.FindAllStringSubmatch(string(src), -1) {
+			if !headings[m[1]] {
+				t.Errorf("%s points at docs/reference.md#%s, which is no heading there", filepath.Base(f), m[1])
+			}
+		}
+		if i := strings.Index(string(src), "README: "); i >= 0 {
+			t.Errorf("%s points at a README section by name (%q): point at docs/reference.md#anchor", filepath.Base(f), string(src[i:min(len(src), i+40)]))
+		}
+	}
 }
