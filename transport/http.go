@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -116,12 +117,55 @@ func (e *ConnError) Error() string {
 
 func (e *ConnError) Unwrap() error { return e.Err }
 
+// An error page is a web page, not a message: it is named by its title
+// and size, and any other body is quoted on one line, whitespace runs
+// made one space, cut at n bytes on a character's boundary.
 func excerptBytes(b []byte, n int) string {
 	b = bytes.TrimSpace(b)
-	if len(b) > n {
-		return string(b[:n]) + "…"
+	if title, ok := htmlTitle(b); ok {
+		if title == "" {
+			return fmt.Sprintf("an HTML page of %d bytes", len(b))
+		}
+		return fmt.Sprintf("an HTML page of %d bytes titled %q", len(b), excerptBytes([]byte(title), 80))
 	}
-	return string(b)
+	one := strings.Join(strings.Fields(string(b)), " ")
+	if len(one) <= n {
+		return one
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(one[cut]) {
+		cut--
+	}
+	return one[:cut] + "…"
+}
+
+// htmlTitle says whether b is an HTML document, and its <title> text.
+func htmlTitle(b []byte) (string, bool) {
+	head := asciiLower(b[:min(len(b), 4096)])
+	if !bytes.HasPrefix(head, []byte("<!doctype html")) && !bytes.HasPrefix(head, []byte("<html")) {
+		return "", false
+	}
+	i := bytes.Index(head, []byte("<title>"))
+	if i < 0 {
+		return "", true
+	}
+	title, _, ok := bytes.Cut(b[i+len("<title>"):len(head)], []byte("<"))
+	if !ok {
+		return "", true
+	}
+	return strings.Join(strings.Fields(string(title)), " "), true
+}
+
+// asciiLower lowers A-Z only, so offsets stay those of b.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // HTTP is a Conn over Streamable HTTP or legacy HTTP+SSE.

@@ -87,3 +87,27 @@ func TestNewHTTPRejectsBadURLs(t *testing.T) {
 type httpRequestStub struct{ u *url.URL }
 
 func (s *httpRequestStub) request() *http.Request { return &http.Request{URL: s.u} }
+
+// An error body is quoted on one line: a web page by its title and size,
+// anything else with its whitespace folded, cut on a character.
+func TestExcerptBytes(t *testing.T) {
+	page := "<!DOCTYPE HTML>\n<html lang=\"en\">\n<head>\n<title>Error response</title>\n</head>\n<body>\n<h1>Error</h1>\n</body>\n</html>\n"
+	for _, tc := range []struct {
+		name, body string
+		n          int
+		want       string
+	}{
+		{"html page", page, 300, `an HTML page of 115 bytes titled "Error response"`},
+		{"html without a title", "<html><body>gone</body></html>", 300, "an HTML page of 30 bytes"},
+		{"lines folded", "  not\n\n  found\t here \n", 300, "not found here"},
+		{"cut on a character", "aé", 2, "a…"},
+		{"short", "Not Found", 300, "Not Found"},
+		{"json kept", `{"error":"nope"}`, 300, `{"error":"nope"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := excerptBytes([]byte(tc.body), tc.n); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -190,7 +190,10 @@ func swapped(target, what string) bool {
 	return err == nil && !st.IsDir()
 }
 
-func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
+func isURL(s string) bool {
+	scheme, _, ok := strings.Cut(s, "://")
+	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
+}
 
 // callArgs is --args: one JSON object. Given twice it is refused rather
 // than the last one kept, as a flag library would: the call would go out

@@ -70,6 +70,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, "", []string{`unknown command "frobnicate"`, "wire, report"}},
 		{"command typo", []string{"wrie", "./server"}, "", []string{`unknown command "wrie"; did you mean wire?`}},
 		{"target as command", []string{"./server"}, "", []string{"a target comes after a command: mcpprobe wire ./server"}},
+		{"URL scheme typo", []string{"wire", "htp://127.0.0.1:9/mcp"}, "wire", []string{"a server is reached over http:// or https://; did you mean http://127.0.0.1:9/mcp?"}},
 		{"command typo, then a flag", []string{"wyre", "--json", "./server"}, "", []string{`unknown command "wyre"; did you mean wire?`}},
 		{"target as command, then a flag", []string{"./server", "--json"}, "", []string{"a target comes after a command: mcpprobe wire ./server"}},
 		{"command typo after mcpprobe's own flag", []string{"--config", "x.json", "wyre", "--json"}, "", []string{`unknown command "wyre"; did you mean wire?`}},

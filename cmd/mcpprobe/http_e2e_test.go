@@ -86,7 +86,7 @@ func (f *fakeHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "400html":
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, "<html><body><h1>Bad \x1b[31mRequest</h1></body></html>")
+		fmt.Fprint(w, "<html><head><title>Bad \x1b[31mRequest</title></head>\n<body>\n<h1>Bad Request</h1>\n</body></html>")
 		return
 	case "rpc4xx":
 		w.Header().Set("Content-Type", "application/json")
@@ -181,7 +181,7 @@ func TestHTTPBadInput(t *testing.T) {
 		{"401 shows the challenge and hides the token", "401", []string{"-H", "Authorization: Bearer tok-SECRET-123"}, 3,
 			[]string{"HTTP 401", `WWW-Authenticate: Bearer realm="mcp", error="invalid_token"`, "never shown", "Try: give credentials"}},
 		{"406", "406", nil, 3, []string{"HTTP 406", "Accept: application/json, text/event-stream"}},
-		{"400 html body escaped", "400html", nil, 3, []string{"HTTP 400", `<h1>Bad \x1b[31mRequest</h1>`}},
+		{"400 html body: its title, escaped, on one line", "400html", nil, 3, []string{"HTTP 400", `body (text/html): an HTML page of 93 bytes titled "Bad \x1b[31mRequest"`}},
 		{"json-rpc error in a 4xx body", "rpc4xx", nil, 3, []string{"HTTP 400", "JSON-RPC error -32000: Bad Request: No valid session ID provided"}},
 		{"sse that only trickles", "trickle", []string{"--startup-timeout", "1s", "--discover-timeout", "300ms"}, 3, []string{"did not answer initialize within"}},
 		{"sse cut mid-event", "cut", []string{"--startup-timeout", secs(2 * time.Second)}, 3, []string{"ended in the middle of an event"}},

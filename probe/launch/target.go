@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -82,13 +83,54 @@ func FromArgs(args []string) (Target, error) {
 	if len(args) == 0 {
 		return Target{}, fmt.Errorf("no target: give a command (mcpprobe wire ./server, or -- node server.mjs), a URL, or --config FILE NAME")
 	}
-	if strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
+	if scheme, _, ok := strings.Cut(args[0], "://"); ok && isScheme(scheme) && !isHTTP(args[0]) {
+		if _, err := os.Stat(args[0]); err != nil {
+			return Target{}, fmt.Errorf("%q is a URL of a scheme mcpprobe does not speak (%s): a server is reached over http:// or https://%s", args[0], scheme, schemeHint(scheme, args[0]))
+		}
+	}
+	if isHTTP(args[0]) {
 		if len(args) > 1 {
 			return Target{}, fmt.Errorf("a URL target takes no further arguments, got %q", args[1:])
 		}
-		return Target{Kind: "http", URL: args[0], Secrets: urlSecrets(args[0])}, nil
+		// The scheme in lower case, as every check downstream reads it.
+		scheme, rest, _ := strings.Cut(args[0], "://")
+		u := strings.ToLower(scheme) + "://" + rest
+		return Target{Kind: "http", URL: u, Secrets: urlSecrets(u)}, nil
 	}
 	return Target{Kind: "stdio", Command: args[0], Args: args[1:], Secrets: ArgSecrets(args[1:])}, nil
+}
+
+// isHTTP: a URL mcpprobe speaks, its scheme in any case (RFC 3986 §3.1).
+func isHTTP(s string) bool {
+	scheme, _, ok := strings.Cut(s, "://")
+	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
+}
+
+// isScheme: the letters before "://" can be a URL scheme (RFC 3986 §3.1:
+// a letter, then letters, digits, "+", "-" or ".").
+func isScheme(s string) bool {
+	if s == "" || !('a' <= s[0]|0x20 && s[0]|0x20 <= 'z') {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// schemeHint names the URL a mistyped http or https meant (htp, htps,
+// hhttp, http:s…): any other scheme starting with h.
+func schemeHint(scheme, url string) string {
+	if scheme[0]|0x20 != 'h' {
+		return ""
+	}
+	want := "http"
+	if strings.HasSuffix(strings.ToLower(scheme), "s") {
+		want = "https"
+	}
+	return "; did you mean " + want + url[len(scheme):] + "?"
 }
 
 // WithEnv adds KEY=VALUE pairs, whose values become secrets.

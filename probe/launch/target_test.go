@@ -19,6 +19,10 @@ func TestFromArgs(t *testing.T) {
 		{"http url", []string{"http://localhost:3000/mcp"}, Target{Kind: "http", URL: "http://localhost:3000/mcp"}, ""},
 		{"https url", []string{"https://example.com/mcp"}, Target{Kind: "http", URL: "https://example.com/mcp"}, ""},
 		{"url with extra args", []string{"https://example.com/mcp", "--foo"}, Target{}, "takes no further arguments"},
+		{"upper-case scheme", []string{"HTTPS://example.com/mcp"}, Target{Kind: "http", URL: "https://example.com/mcp"}, ""},
+		{"scheme typo", []string{"htp://127.0.0.1:9/mcp"}, Target{}, `is a URL of a scheme mcpprobe does not speak (htp): a server is reached over http:// or https://; did you mean http://127.0.0.1:9/mcp?`},
+		{"scheme typo, secure", []string{"htps://example.com/mcp"}, Target{}, "did you mean https://example.com/mcp?"},
+		{"another scheme", []string{"ws://example.com/mcp"}, Target{}, "(ws): a server is reached over http:// or https://"},
 		{"no args", nil, Target{}, "no target"},
 		{"empty args", []string{}, Target{}, "no target"},
 	}
