@@ -16,8 +16,9 @@ import (
 func TestReportCheck(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "MCPPROBE.md")
-	if r := mcpprobe(t, "report", "--date", "2020-01-02", "--out", file, bin.good); r.code != 0 {
-		t.Fatalf("report: exit %d: %s", r.code, r.stderr)
+	if r := mcpprobe(t, "report", "--date", "2020-01-02", "--out", file, bin.good); r.code != 0 || r.stdout != "" ||
+		!regexp.MustCompile(`(?m)^mcpprobe: wrote `+regexp.QuoteMeta(file)+` \([0-9,]+ bytes\)$`).MatchString(r.stderr) {
+		t.Fatalf("report: exit %d, stdout %q, stderr (should say what it wrote where):\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, tc := range []struct {
 		name     string

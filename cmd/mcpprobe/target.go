@@ -239,6 +239,11 @@ func (rs *runState) write(cmd *cli.Command, stdout io.Writer, _ *transport.Redac
 		if err := writeOutput(path, b); err != nil {
 			return rs.writeFailed(cmd, "--out "+path, err)
 		}
+		// Success says what was written where: stdout is empty, and a
+		// silent exit 0 looks the same as a run that wrote nothing.
+		if !cmd.Bool("quiet") {
+			fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: wrote %s (%s bytes)\n", reports.Escape(path), probe.Comma(int64(len(b))))
+		}
 		return nil
 	}
 	if _, err := stdout.Write(b); err != nil {
