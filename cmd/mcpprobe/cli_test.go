@@ -231,3 +231,28 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestRootHelpNamesNoGlobalOptions: the flags mcpprobe itself takes are
+// servers' (mcpprobe --config FILE) and refused before a command, so its
+// help lists them as that, never as global options.
+func TestRootHelpNamesNoGlobalOptions(t *testing.T) {
+	t.Parallel()
+	r := runInProcess([]string{"COLUMNS=100"}, "--help")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"   mcpprobe COMMAND [options] TARGET\n", "\nOPTIONS OF mcpprobe --config FILE:\n   --config FILE"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("help lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, bad := range []string{"global options", "\nTARGET:\n", "\nOUTPUT:\n"} {
+		if strings.Contains(r.stdout, bad) {
+			t.Errorf("help says %q:\n%s", bad, r.stdout)
+		}
+	}
+	// A command's help keeps its groups.
+	if w := runInProcess([]string{"COLUMNS=100"}, "wire", "--help"); !strings.Contains(w.stdout, "\nTARGET:\n") {
+		t.Errorf("wire's help lost its TARGET group:\n%s", w.stdout)
+	}
+}

@@ -122,6 +122,15 @@ func flagSections(cmd *cli.Command) []flagSection {
 		}
 		secs[i].flags = append(secs[i].flags, f)
 	}
+	if cmd.Root() == cmd && cmd.Name == "mcpprobe" && len(secs) > 0 {
+		// mcpprobe's own flags are servers' (mcpprobe --config FILE) and
+		// refused before a command: no heading may read as "global".
+		var of []cli.Flag
+		for _, s := range secs {
+			of = append(of, s.flags...)
+		}
+		secs = []flagSection{{title: "OPTIONS OF mcpprobe --config FILE", flags: of}}
+	}
 	if len(own) > 0 {
 		secs = append([]flagSection{{title: "OPTIONS", flags: own}}, secs...)
 	}

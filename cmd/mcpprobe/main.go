@@ -367,6 +367,7 @@ func (rs *runState) app(commands []namedCommand) *cli.Command {
 	app := &cli.Command{
 		Name:                            "mcpprobe",
 		Usage:                           "see what an MCP server puts on the wire, and what hosts do with it",
+		UsageText:                       "mcpprobe COMMAND [options] TARGET\nmcpprobe --config FILE    (its servers: mcpprobe servers --config FILE)",
 		Version:                         rs.version,
 		Writer:                          rs.stdout,
 		ErrWriter:                       rs.errw,
