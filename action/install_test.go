@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 // step is one step of the composite action, as action.yml lists it.
@@ -107,12 +109,19 @@ func installEnv(t *testing.T, dir string, env ...string) (string, int, []string)
 		t.Fatal(err)
 	}
 	ghPath := filepath.Join(dir, "github_path")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// A build from the checkout compiles every package once with
+	// -trimpath (about 2 minutes of CPU on 2 idle cores when the cache was
+	// filled without it): the bound is 5 minutes there, scaled to the load.
+	limit := loadfactor.Scale(5 * time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "install.sh")
 	cmd.Env = append(os.Environ(), append([]string{"GITHUB_ACTION_PATH=" + abs, "GITHUB_PATH=" + ghPath,
 		"RUNNER_TEMP=" + dir}, env...)...)
 	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("install.sh did not finish within %s (5 min scaled by the load factor %.1f); its output:\n%s", limit.Round(time.Second), loadfactor.Factor(), out)
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
