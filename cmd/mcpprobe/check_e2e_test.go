@@ -4,11 +4,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // report --check passes on a fresh report whatever day it runs, and fails
@@ -125,4 +128,58 @@ func builtVersion(t *testing.T) string {
 		t.Fatalf("--version: exit %d: %q", r.code, r.stdout)
 	}
 	return v
+}
+
+// A report written on one machine with ./bin/goodserver is current in CI
+// where the same server is typed as an absolute path, or from a
+// subfolder: its target line names the server relative to the repository.
+func TestReportCheckAcrossSpellings(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	for _, d := range []string{".git", "bin", "sub"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe, err := os.ReadFile(bin.good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "bin", "goodserver"), exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := func(dir string, args ...string) result {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
+		cmd.Dir = dir
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		r := result{stdout: out.String(), stderr: errb.String()}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	w := in(repo, "report", "--out", "MCPPROBE.md", "./bin/goodserver")
+	if w.code != 0 {
+		t.Fatalf("report: exit %d: %s", w.code, w.stderr)
+	}
+	committed, err := os.ReadFile(filepath.Join(repo, "MCPPROBE.md"))
+	if err != nil || !strings.Contains(string(committed), "Probed `./bin/goodserver` over stdio") {
+		t.Fatalf("the report's target line: %v\n%s", err, committed)
+	}
+	for _, tc := range []struct{ dir, target string }{
+		{repo, filepath.Join(repo, "bin", "goodserver")},
+		{repo, "bin/goodserver"},
+		{filepath.Join(repo, "sub"), "../bin/goodserver"},
+	} {
+		if r := in(tc.dir, "report", "--check", filepath.Join(repo, "MCPPROBE.md"), tc.target); r.code != 0 {
+			t.Errorf("check as %s from %s: exit %d\n%s%s", tc.target, tc.dir, r.code, r.stdout, r.stderr)
+		}
+	}
 }

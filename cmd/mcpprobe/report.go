@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -54,6 +55,9 @@ func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	o := report.Options{Hosts: hc.Selected, Ref: cmd.String("ref"), Date: cmd.String("date"), Filter: rs.configFilter(ctx, cmd)}
+	if wd, err := os.Getwd(); err == nil {
+		o.Root, o.WorkDir = launch.RepositoryRoot(wd), wd
+	}
 	committed, err := reportDate(cmd, &o)
 	if err != nil {
 		return err

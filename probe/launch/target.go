@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -172,6 +173,68 @@ func (t Target) Display() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// InRepository is the target as Display shows it, with each path of its
+// command line that lies inside the repository at root written relative
+// to root ("./bin/server"), wd being where a relative path starts: a
+// committed report names its server the same way on a laptop
+// (/home/me/proj/bin/server) and in CI (./bin/server). A path outside
+// root, a command looked up in PATH and an argument that is no file stay
+// as typed.
+func (t Target) InRepository(root, wd string) string {
+	if t.Kind != "stdio" || root == "" {
+		return t.Display()
+	}
+	if t.Dir != "" {
+		wd = filepath.Join(wd, t.Dir)
+		if filepath.IsAbs(t.Dir) {
+			wd = t.Dir
+		}
+	}
+	r := t
+	r.Command = repoPath(t.Command, root, wd, true)
+	r.Args = make([]string, len(t.Args))
+	for i, a := range t.Args {
+		r.Args[i] = repoPath(a, root, wd, false)
+	}
+	return r.Display()
+}
+
+// repoPath is p relative to root when it names a path inside it: the
+// command when it holds a separator (else PATH finds it), an argument
+// when it is absolute or names a file that exists.
+func repoPath(p, root, wd string, command bool) string {
+	if !strings.ContainsRune(filepath.ToSlash(p), '/') {
+		return p
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(wd, p)
+		if _, err := os.Stat(abs); err != nil && !command {
+			return p
+		}
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return "./" + filepath.ToSlash(rel)
+}
+
+// RepositoryRoot is the nearest folder at or above dir that holds .git
+// (a folder, or the file of a worktree or submodule), or dir itself.
+func RepositoryRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
 }
 
 var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })

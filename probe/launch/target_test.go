@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -128,5 +130,50 @@ func TestURLSecrets(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("secrets %q lack %q", got, want)
 		}
+	}
+}
+
+// TestInRepository: the target a committed report names is the same
+// wherever the repository sits and however its paths were typed.
+func TestInRepository(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"bin/server", "dist/server.js", "sub/x"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := filepath.Join(root, "sub")
+	for _, tc := range []struct {
+		name string
+		t    Target
+		wd   string
+		want string
+	}{
+		{"as typed in the root", Target{Kind: "stdio", Command: "./bin/server"}, root, "./bin/server"},
+		{"absolute", Target{Kind: "stdio", Command: filepath.Join(root, "bin/server")}, root, "./bin/server"},
+		{"without ./", Target{Kind: "stdio", Command: "bin/server"}, root, "./bin/server"},
+		{"from a subfolder", Target{Kind: "stdio", Command: "../bin/server"}, sub, "./bin/server"},
+		{"an absolute script argument", Target{Kind: "stdio", Command: "node", Args: []string{filepath.Join(root, "dist/server.js"), "--port", "0"}}, root, "node ./dist/server.js --port 0"},
+		{"a relative script argument", Target{Kind: "stdio", Command: "node", Args: []string{"dist/server.js"}}, root, "node ./dist/server.js"},
+		{"an argument that is no file", Target{Kind: "stdio", Command: "npx", Args: []string{"@scope/pkg"}}, root, "npx @scope/pkg"},
+		{"outside the repository", Target{Kind: "stdio", Command: "/usr/local/bin/server"}, root, "/usr/local/bin/server"},
+		{"a config's cwd", Target{Kind: "stdio", Command: "./x", Dir: "sub"}, root, "./sub/x"},
+		{"a URL", Target{Kind: "http", URL: "http://127.0.0.1:9/mcp"}, root, "http://127.0.0.1:9/mcp"},
+		{"credentials still hidden", Target{Kind: "stdio", Command: "./bin/server", Args: []string{"--token=abc123secretvalue"}}, root, "./bin/server --token=***"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.t.InRepository(RepositoryRoot(tc.wd), tc.wd); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if got := RepositoryRoot(sub); got != root {
+		t.Errorf("RepositoryRoot(%s) = %s, want %s", sub, got, root)
 	}
 }

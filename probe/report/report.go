@@ -30,6 +30,10 @@ type Options struct {
 	Filter budget.ToolFilter
 	Ref    string // a reference file: adds the diff section
 	Date   string // YYYY-MM-DD the report is dated
+	// Root, when set, is the repository the report is committed in, and
+	// WorkDir where the target's relative paths start: the report names
+	// its server by paths relative to Root (launch.Target.InRepository).
+	Root, WorkDir string
 
 	// The optional sections, each run on the report's target (Spec is
 	// filled from wire.Options); nil leaves the section out.
@@ -74,6 +78,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	w, err := wire.Run(ctx, o.Options)
 	if err != nil {
 		return nil, err
+	}
+	if o.Root != "" {
+		w.Capture.Target = o.Spec.Target.InRepository(o.Root, o.WorkDir)
 	}
 	b, err := budget.AnalyseFiltered(ctx, w.Capture, o.Hosts, nil, o.Filter)
 	if err != nil {
