@@ -52,6 +52,12 @@ func TestInstallFromARealReleaseArchive(t *testing.T) {
 	if out, err := rel.CombinedOutput(); err != nil {
 		t.Fatalf("release.sh: %v\n%s", err, out)
 	}
+	// One platform, one archive: SHA256SUMS lists it and nothing else.
+	sums, err := os.ReadFile(filepath.Join(src, "dist", "SHA256SUMS"))
+	want := "  mcpprobe_0.0.0-test_" + runtime.GOOS + "_" + runtime.GOARCH + ".tar.gz\n"
+	if err != nil || strings.Count(string(sums), "\n") != 1 || !strings.HasSuffix(string(sums), want) {
+		t.Errorf("SHA256SUMS of one platform (%v):\n%s", err, sums)
+	}
 	srv := httptest.NewServer(http.StripPrefix("/v0.0.0-test/", http.FileServer(http.Dir(filepath.Join(src, "dist")))))
 	defer srv.Close()
 	dir := t.TempDir()

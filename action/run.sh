@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The action's body: check the committed report, diff against the reference
-# definitions, gate, write the job summary and, on a pull request, post or
+# definitions, compare a base build with the head build over a matrix of
+# configurations, gate, write the job summary and, on a pull request, post or
 # update ONE comment (found again by its marker). Inputs come as INPUT_*,
 # the rest from the GITHUB_* environment a runner sets. MCPPROBE names the
 # binary (default: mcpprobe on PATH).
 set -uo pipefail
 MCPPROBE=${MCPPROBE:-mcpprobe}
+here=$(cd "$(dirname "$0")" && pwd)
 API=${GITHUB_API_URL:-https://api.github.com}
 MARKER='<!-- mcpprobe-action -->'
 read -r -a server <<<"${INPUT_SERVER:?the server input is required}"
@@ -41,6 +43,45 @@ if [ -n "${INPUT_REF:-}" ]; then
 	[ $rc -ne 0 ] && status=1
 	fence "Definitions against $INPUT_REF (exit $rc)" "$work/diff"
 fi
+# Base against head: for each configuration, what changed in the
+# definitions and in what each host delivers of every changed tool. Both
+# builds are the caller's; this step reads and runs, and writes nothing
+# back but the summary and the comment body.
+if [ -n "${INPUT_BASE_SERVER:-}" ]; then
+	read -r -a base <<<"$INPUT_BASE_SERVER"
+	# The default flags first, then one configuration a line of configs.
+	cfgs=("")
+	while IFS= read -r line; do
+		[ -n "${line// /}" ] && cfgs+=("$line")
+	done <<<"${INPUT_CONFIGS:-}"
+	{ echo; echo "### Base against head"; } >>"$summary"
+	i=0
+	for cfg in "${cfgs[@]}"; do
+		i=$((i + 1))
+		read -r -a extra <<<"$cfg"
+		label=${cfg:-default flags}
+		{ echo; echo "#### Configuration $i: \`$label\`"; echo; } >>"$summary"
+		if ! "$MCPPROBE" snapshot "${extra[@]}" -o "$work/base-$i.lock" -- "${base[@]}" >/dev/null 2>"$work/base-$i.err" ||
+			! "$MCPPROBE" budget --json --per-host-tools "${extra[@]}" -- "${base[@]}" >"$work/bbase-$i.json" 2>>"$work/base-$i.err"; then
+			status=1
+			echo "✗ the base server could not be probed: $(head -c 2000 "$work/base-$i.err")" >>"$summary"
+			continue
+		fi
+		"$MCPPROBE" diff --json "${extra[@]}" --ref "$work/base-$i.lock" -- "${server[@]}" >"$work/cmp-$i.json" 2>"$work/cmp-$i.err"
+		rc=$?
+		if [ $rc -gt 1 ] || ! "$MCPPROBE" budget --json --per-host-tools "${extra[@]}" -- "${server[@]}" >"$work/bhead-$i.json" 2>>"$work/cmp-$i.err"; then
+			status=1
+			echo "✗ the head server could not be probed (exit $rc): $(head -c 2000 "$work/cmp-$i.err")" >>"$summary"
+			continue
+		fi
+		jq -r -f "$here/compare.jq" --slurpfile base "$work/bbase-$i.json" --slurpfile head "$work/bhead-$i.json" \
+			"$work/cmp-$i.json" >>"$summary" 2>"$work/jq-$i.err" || {
+			status=1
+			echo "✗ comparing: $(head -c 2000 "$work/jq-$i.err")" >>"$summary"
+		}
+	done
+fi
+
 # The report itself, with the gates: findings and delivery per host.
 "$MCPPROBE" report "${gates[@]}" -- "${server[@]}" >"$work/report" 2>"$work/report.err"
 rc=$?
@@ -52,6 +93,12 @@ fi
 
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$summary" >>"$GITHUB_STEP_SUMMARY"
 cat "$summary"
+# The comment's body as a file too: a pull request from a fork runs with a
+# read-only token, so a later job (workflow_run) can post it instead.
+if [ -n "${INPUT_COMMENT_FILE:-}" ]; then
+	cp "$summary" "$INPUT_COMMENT_FILE"
+	[ -n "${GITHUB_OUTPUT:-}" ] && echo "comment-file=$INPUT_COMMENT_FILE" >>"$GITHUB_OUTPUT"
+fi
 
 case "${GITHUB_EVENT_NAME:-}" in pull_request | pull_request_target) ;; *) exit $status ;; esac
 if [ "${INPUT_COMMENT:-true}" != true ] || [ -z "${GITHUB_TOKEN:-}" ]; then

@@ -30,5 +30,15 @@ for p in $PLATFORMS; do
 	fi
 	rm -rf "$dir"
 done
-(cd dist && sha256sum -- *.tar.gz *.zip 2>/dev/null >SHA256SUMS || sha256sum -- * >SHA256SUMS)
+# The archives only, named one by one: with one platform there is no .zip,
+# and a glob that matched nothing must not fall back to "*", which would
+# list SHA256SUMS itself (as the empty file it was while being written).
+(
+	cd dist
+	shopt -s nullglob
+	archives=(*.tar.gz *.zip)
+	sha256sum -- "${archives[@]}" >SHA256SUMS.tmp
+	mv SHA256SUMS.tmp SHA256SUMS
+	sha256sum --quiet -c SHA256SUMS
+)
 cat dist/SHA256SUMS
