@@ -150,11 +150,14 @@ const placeholder = "Added by -update: say why it sits here."
 // TestArchitectureNoPlaceholder fails while an entry -update added still
 // says only what the package comment says: the doc is there for the why.
 func TestArchitectureNoPlaceholder(t *testing.T) {
+	if gold.Update() {
+		t.Skip("-update writes the placeholder; the run without -update fails until the entry is rewritten")
+	}
 	doc, err := os.ReadFile(architectureDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{placeholder, "say why it sits here", "(no package comment)"} {
+	for _, text := range []string{"say why it sits here", "(no package comment)"} {
 		if i := bytes.Index(doc, []byte(text)); i >= 0 {
 			line := 1 + bytes.Count(doc[:i], []byte("\n"))
 			t.Errorf("docs/architecture.md:%d still holds -update's placeholder %q: rewrite that entry to say why the package sits where it does", line, text)
