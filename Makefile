@@ -91,11 +91,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSessionDispatch -fuzztime 30s ./probe/
 	$(GO) test -run '^$$' -fuzz FuzzValid -fuzztime 30s ./transport/
 	$(GO) test -run '^$$' -fuzz FuzzJSON -fuzztime 30s ./probe/canon/
-	$(GO) test -run '^$$' -fuzz FuzzMinimalArgs -fuzztime 30s ./probe/bench/
-	$(GO) test -run '^$$' -fuzz FuzzFromPattern -fuzztime 30s ./probe/bench/
+	$(GO) test -run '^$$' -fuzz FuzzMinimalArgs -fuzztime 30s ./probe/args/
+	$(GO) test -run '^$$' -fuzz FuzzFromPattern -fuzztime 30s ./probe/args/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 30s ./probe/lint/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/result/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/budget/
+	$(GO) test -run '^$$' -fuzz FuzzSplit -fuzztime 30s ./probe/tokens/
+	$(GO) test -run '^$$' -fuzz FuzzOfTools -fuzztime 30s ./probe/tokens/
+	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./probe/hidden/
 
 clean:
 	rm -rf bin MCPPROBE.demo.md

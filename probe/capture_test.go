@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
@@ -633,14 +634,18 @@ func TestRunEra(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := startServer(t, tc.server)
-			c, err := run(t, conn, fastOptions(tc.proto))
-			tc.check(t, c, err, requests(conn))
+			inBubble(t, func(t *testing.T) {
+				conn := startServer(t, tc.server)
+				c, err := run(t, conn, fastOptions(tc.proto))
+				tc.check(t, c, err, requests(conn))
+			})
 		})
 	}
 }
 
-func TestRunInitializeTimeout(t *testing.T) {
+func TestRunInitializeTimeout(t *testing.T) { inBubble(t, testRunInitializeTimeout) }
+
+func testRunInitializeTimeout(t *testing.T) {
 	conn := startServer(t, scripted(`{}`, map[string]route{
 		"server/discover": silent,
 		"initialize":      silent,
@@ -666,7 +671,9 @@ func TestRunInitializeTimeout(t *testing.T) {
 	}
 }
 
-func TestRunPagination(t *testing.T) {
+func TestRunPagination(t *testing.T) { inBubble(t, testRunPagination) }
+
+func testRunPagination(t *testing.T) {
 	// Items carry odd spacing, escapes and tabs: they must come back as the
 	// very bytes the server wrote.
 	items := []string{
@@ -917,21 +924,27 @@ func TestRunLists(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := startServer(t, scripted(tc.caps, tc.routes))
-			o := fastOptions("auto")
-			if tc.opts != nil {
-				tc.opts(&o)
-			}
-			c, err := run(t, conn, o)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			tc.check(t, c, requests(conn))
+			inBubble(t, func(t *testing.T) {
+				conn := startServer(t, scripted(tc.caps, tc.routes))
+				o := fastOptions("auto")
+				if tc.opts != nil {
+					tc.opts(&o)
+				}
+				c, err := run(t, conn, o)
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				tc.check(t, c, requests(conn))
+			})
 		})
 	}
 }
 
 func TestRunModernPaginationCarriesMeta(t *testing.T) {
+	inBubble(t, testRunModernPaginationCarriesMeta)
+}
+
+func testRunModernPaginationCarriesMeta(t *testing.T) {
 	conn := startServer(t, scripted("", map[string]route{
 		"server/discover": func(r req) []string { return ok(r, discoverOK) },
 		"tools/list": pages(map[string]string{
@@ -968,7 +981,9 @@ func TestRunModernPaginationCarriesMeta(t *testing.T) {
 	}
 }
 
-func TestRunServerTrafficDuringProbe(t *testing.T) {
+func TestRunServerTrafficDuringProbe(t *testing.T) { inBubble(t, testRunServerTrafficDuringProbe) }
+
+func testRunServerTrafficDuringProbe(t *testing.T) {
 	conn := startServer(t, scripted(`{"tools":{}}`, map[string]route{
 		"tools/list": func(r req) []string {
 			return append([]string{
@@ -998,16 +1013,12 @@ func TestRunServerTrafficDuringProbe(t *testing.T) {
 	wantFinding(t, c, "warning", "unknown-id", "id 777")
 
 	var answers []string
-	// The answers are written by the session's writer: wait for them.
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		answers = answers[:0]
-		for _, raw := range conn.sentLog() {
-			if parseReq(raw).Method == "" {
-				answers = append(answers, string(raw))
-			}
-		}
-		if len(answers) >= 2 {
-			break
+	// The answers are written by the session's writer: wait until it is
+	// idle.
+	synctest.Wait()
+	for _, raw := range conn.sentLog() {
+		if parseReq(raw).Method == "" {
+			answers = append(answers, string(raw))
 		}
 	}
 	wantAnswers := []string{

@@ -4,21 +4,25 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"os"
+	"io"
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
 
-// pipeServer is a stdio server in the test's own process, over real
+// pipeServer is a stdio server in the test's own process, over in-memory
 // pipes, so that the session's conn is a transport.Stdio (Inline): answer
 // says what it sends for each request id ("" for nothing); after answers
-// requests it closes its stdout. Requests are counted on got.
+// requests it closes its stdout. Requests are counted on got. The tests
+// run it in a synctest bubble: its clock moves only when every goroutine
+// waits, so a timeout fires when nothing else can happen, on any machine
+// at any load, and a round trip is exactly the delays the server takes.
+// Each answer takes the server answerDelay, so that no round trip is 0.
 type pipeServer struct {
 	s   *Session
 	got chan int64
@@ -26,35 +30,30 @@ type pipeServer struct {
 
 func startPipeServer(t *testing.T, answer func(id int64) string, closeAfter int) *pipeServer {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
 	ps := &pipeServer{got: make(chan int64, 1024)}
 	go func() {
-		defer outW.Close()
 		sc := bufio.NewScanner(inR)
 		n := 0
 		for sc.Scan() {
 			id := gjson.GetBytes(sc.Bytes(), "id").Int()
 			ps.got <- id
 			if a := answer(id); a != "" {
-				if _, err := outW.WriteString(a + "\n"); err != nil {
-					return
+				time.Sleep(answerDelay)
+				if _, err := io.WriteString(outW, a+"\n"); err != nil {
+					break
 				}
 			}
 			if n++; closeAfter > 0 && n >= closeAfter {
-				return
+				break
 			}
 		}
+		outW.Close()
+		// What is written to a server that stopped reading lands in the
+		// pipe's buffer, as an OS pipe's would: drained, never read.
+		_, _ = io.Copy(io.Discard, inR)
 	}()
 	st := transport.NewStdio(inW, outR, errR, transport.StdioOptions{WriteTO: time.Second})
 	ps.s = NewSession(st)
@@ -66,6 +65,8 @@ func startPipeServer(t *testing.T, answer func(id int64) string, closeAfter int)
 	})
 	return ps
 }
+
+const answerDelay = time.Millisecond
 
 func result(id int64) string {
 	return `{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"result":{"n":` + strconv.FormatInt(id, 10) + `}}`
@@ -101,55 +102,68 @@ func TestChain(t *testing.T) {
 		{"the stream ends: every request left is closed", 4, result, 2, 0, []string{`{"n":1}`, `{"n":2}`, "closed", "closed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := startPipeServer(t, tc.answer, tc.closeAfter)
-			if !ps.s.CanChain() {
-				t.Fatal("a stdio session cannot chain")
-			}
-			var got []string
-			befores := 0
-			err := ps.s.Chain(context.Background(), "x", nil, loadfactor.Scale(200*time.Millisecond), tc.n, func() { befores++ },
-				func(d time.Duration, r Response, err error) bool {
-					if d <= 0 {
-						t.Errorf("round trip %v", d)
-					}
-					var re *RPCError
-					var te *TimeoutError
-					var ce *ClosedError
-					switch {
-					case errors.As(err, &re):
-						got = append(got, "rpc "+strconv.FormatInt(re.Code, 10))
-					case errors.As(err, &te):
-						got = append(got, "timeout")
-					case errors.As(err, &ce):
-						got = append(got, "closed")
-					case err != nil:
-						got = append(got, "error "+err.Error())
-					default:
-						got = append(got, string(r.Result))
-					}
-					return tc.stopAfter == 0 || len(got) < tc.stopAfter
-				})
-			if err != nil {
-				t.Fatalf("Chain: %v", err)
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("outcomes %q, want %q", got, tc.want)
-			}
-			for i := range got {
-				if got[i] != tc.want[i] {
-					t.Errorf("outcome %d %q, want %q (all %q)", i, got[i], tc.want[i], got)
+			synctest.Test(t, func(t *testing.T) {
+				ps := startPipeServer(t, tc.answer, tc.closeAfter)
+				if !ps.s.CanChain() {
+					t.Fatal("a stdio session cannot chain")
 				}
-			}
-			if befores != len(tc.want) {
-				t.Errorf("before called %d times, want %d", befores, len(tc.want))
-			}
+				var got []string
+				befores := 0
+				err := ps.s.Chain(context.Background(), "x", nil, 200*time.Millisecond, tc.n, func() { befores++ },
+					func(d time.Duration, r Response, err error) bool {
+						// An answer's round trip holds the server's delay
+						// and a timeout's the whole timeout; a request the
+						// closed stream fails at once takes none of the
+						// bubble's time.
+						var ce0 *ClosedError
+						if d < 0 || d == 0 && !errors.As(err, &ce0) {
+							t.Errorf("round trip %v", d)
+						}
+						var te0 *TimeoutError
+						if errors.As(err, &te0) && d != 200*time.Millisecond {
+							t.Errorf("a timeout after %v, want the timeout, 200ms", d)
+						}
+						var re *RPCError
+						var te *TimeoutError
+						var ce *ClosedError
+						switch {
+						case errors.As(err, &re):
+							got = append(got, "rpc "+strconv.FormatInt(re.Code, 10))
+						case errors.As(err, &te):
+							got = append(got, "timeout")
+						case errors.As(err, &ce):
+							got = append(got, "closed")
+						case err != nil:
+							got = append(got, "error "+err.Error())
+						default:
+							got = append(got, string(r.Result))
+						}
+						return tc.stopAfter == 0 || len(got) < tc.stopAfter
+					})
+				if err != nil {
+					t.Fatalf("Chain: %v", err)
+				}
+				if len(got) != len(tc.want) {
+					t.Fatalf("outcomes %q, want %q", got, tc.want)
+				}
+				for i := range got {
+					if got[i] != tc.want[i] {
+						t.Errorf("outcome %d %q, want %q (all %q)", i, got[i], tc.want[i], got)
+					}
+				}
+				if befores != len(tc.want) {
+					t.Errorf("before called %d times, want %d", befores, len(tc.want))
+				}
+			})
 		})
 	}
 }
 
 // TestChainOneInFlight: the server sees request k+1 only after it has
 // answered request k.
-func TestChainOneInFlight(t *testing.T) {
+func TestChainOneInFlight(t *testing.T) { synctest.Test(t, testChainOneInFlight) }
+
+func testChainOneInFlight(t *testing.T) {
 	var mu sync.Mutex
 	answered := int64(0)
 	var bad []int64
@@ -163,7 +177,7 @@ func TestChainOneInFlight(t *testing.T) {
 		return result(id)
 	}, 0)
 	n := 0
-	if err := ps.s.Chain(context.Background(), "x", nil, loadfactor.Scale(time.Second), 50, nil, func(time.Duration, Response, error) bool { n++; return true }); err != nil {
+	if err := ps.s.Chain(context.Background(), "x", nil, time.Second, 50, nil, func(time.Duration, Response, error) bool { n++; return true }); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -176,7 +190,9 @@ func TestChainOneInFlight(t *testing.T) {
 // TestChainCanceled: an interrupt ends the chain while a request is in
 // flight; each is not called after Chain returns, and the answer that
 // comes later is a late reply.
-func TestChainCanceled(t *testing.T) {
+func TestChainCanceled(t *testing.T) { synctest.Test(t, testChainCanceled) }
+
+func testChainCanceled(t *testing.T) {
 	release := make(chan struct{})
 	ps := startPipeServer(t, func(id int64) string {
 		if id == 2 {
@@ -189,7 +205,7 @@ func TestChainCanceled(t *testing.T) {
 	n, after := 0, false
 	done := make(chan error, 1)
 	go func() {
-		done <- ps.s.Chain(ctx, "x", nil, loadfactor.Scale(10*time.Second), 5, nil, func(time.Duration, Response, error) bool {
+		done <- ps.s.Chain(ctx, "x", nil, 10*time.Second, 5, nil, func(time.Duration, Response, error) bool {
 			mu.Lock()
 			defer mu.Unlock()
 			if after {
@@ -205,7 +221,7 @@ func TestChainCanceled(t *testing.T) {
 			if id != want {
 				t.Fatalf("request %d, want %d", id, want)
 			}
-		case <-time.After(loadfactor.Scale(2 * time.Second)):
+		case <-time.After(2 * time.Second):
 			t.Fatalf("request %d never came", want)
 		}
 	}
@@ -215,7 +231,7 @@ func TestChainCanceled(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Chain returned %v, want context.Canceled", err)
 		}
-	case <-time.After(loadfactor.Scale(2 * time.Second)):
+	case <-time.After(2 * time.Second):
 		t.Fatal("Chain did not return on cancel")
 	}
 	mu.Lock()
@@ -226,22 +242,21 @@ func TestChainCanceled(t *testing.T) {
 	if got != 1 {
 		t.Errorf("%d outcomes before the cancel, want 1", got)
 	}
-	deadline := time.Now().Add(loadfactor.Scale(2 * time.Second))
-	for time.Now().Before(deadline) {
-		counts, _ := ps.s.EventCounts()
-		if counts["late_reply\x00x"] == 1 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	// The late answer is read once the server and the reader have
+	// nothing left to do.
+	time.Sleep(answerDelay)
+	synctest.Wait()
+	if counts, _ := ps.s.EventCounts(); counts["late_reply\x00x"] != 1 {
+		t.Errorf("events %v, want one late_reply to x", counts)
 	}
-	counts, _ := ps.s.EventCounts()
-	t.Errorf("events %v, want one late_reply to x", counts)
 }
 
 // TestChainTimesTheWire: over stdio an answer's round trip is its
 // frames': from the request's send frame to the answer's, as the trace
 // holds them, and it holds the server's own delay.
-func TestChainTimesTheWire(t *testing.T) {
+func TestChainTimesTheWire(t *testing.T) { synctest.Test(t, testChainTimesTheWire) }
+
+func testChainTimesTheWire(t *testing.T) {
 	const delay = 10 * time.Millisecond
 	ps := startPipeServer(t, func(id int64) string { time.Sleep(delay); return result(id) }, 0)
 	type got struct {
@@ -249,7 +264,10 @@ func TestChainTimesTheWire(t *testing.T) {
 		r Response
 	}
 	var all []got
-	err := ps.s.Chain(context.Background(), "x", nil, loadfactor.Scale(5*time.Second), 3, nil, func(d time.Duration, r Response, err error) bool {
+	// The session is a moment old when the chain starts: a send at the
+	// trace's first instant would be stamped 0, which reads as unstamped.
+	time.Sleep(time.Millisecond)
+	err := ps.s.Chain(context.Background(), "x", nil, 5*time.Second, 3, nil, func(d time.Duration, r Response, err error) bool {
 		if err != nil {
 			t.Error(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/mcpspec"
 	"github.com/tidwall/gjson"
 )
 
@@ -43,14 +44,14 @@ func errorsURL(version string) string {
 	v := SpecVersion(version)
 	switch {
 	case v == "2024-11-05":
-		return "https://modelcontextprotocol.io/specification/2024-11-05/basic/messages#responses"
+		return mcpspec.URL(v, "basic/messages#responses")
 	case v < "2025-11-25":
-		return "https://modelcontextprotocol.io/specification/" + v + "/basic/index#responses"
+		return mcpspec.URL(v, "basic/index#responses")
 	}
-	return "https://modelcontextprotocol.io/specification/" + v + "/basic/index#error-responses"
+	return mcpspec.URL(v, "basic/index#error-responses")
 }
 
-const codesURL26 = "https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes"
+var codesURL26 = mcpspec.URL("2026-07-28", "basic/index#error-codes")
 
 // JudgeErrorCode judges the raw JSON of an error object's "code" member
 // ("" when the member is absent) against the negotiated version. The

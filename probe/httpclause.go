@@ -1,5 +1,7 @@
 package probe
 
+import "github.com/mcpprobe/mcpprobe/probe/mcpspec"
+
 // StreamableClause is a sentence of the Streamable HTTP transport, as the
 // revision a session negotiated words it.
 type StreamableClause struct {
@@ -17,9 +19,9 @@ type StreamableClause struct {
 // (2025-03-26) is cited.
 func streamableURL(v string) string {
 	if v >= "2026-07-28" {
-		return "https://modelcontextprotocol.io/specification/" + v + "/basic/transports/streamable-http#sending-messages"
+		return mcpspec.URL(v, "basic/transports/streamable-http#sending-messages")
 	}
-	return "https://modelcontextprotocol.io/specification/" + v + "/basic/transports#sending-messages-to-the-server"
+	return mcpspec.URL(v, "basic/transports#sending-messages-to-the-server")
 }
 
 func streamableVersion(version string) string {

@@ -7,12 +7,25 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
+
+// inBubble runs f in a synctest bubble: the session's timers run on the
+// bubble's clock, which moves only when every goroutine waits, so a
+// timeout fires exactly when it is due and nothing else could happen, on
+// any machine at any load. The load factor the shared helpers scale their
+// guards by is measured first, outside: measured on the bubble's clock it
+// would read as no load at all, for every later test of the package.
+func inBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	loadfactor.Factor()
+	synctest.Test(t, f)
+}
 
 // fakeConn is a transport.Conn whose other end is the test: what the probe
 // sends arrives on sent, and reply delivers raw bytes as the server's.
@@ -171,21 +184,25 @@ func TestCallWireFormat(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
-			s, c := newTestSession(t)
-			ch := goCall(s, tc.method, tc.params, time.Second)
-			got := c.next(t)
-			if got.Raw != tc.want {
-				t.Errorf("sent %s\nwant %s", got.Raw, tc.want)
-			}
-			c.reply(`{"jsonrpc":"2.0","id":1,"result":{}}`)
-			if r := wait(t, ch); r.err != nil {
-				t.Errorf("Call: %v", r.err)
-			}
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ch := goCall(s, tc.method, tc.params, time.Second)
+				got := c.next(t)
+				if got.Raw != tc.want {
+					t.Errorf("sent %s\nwant %s", got.Raw, tc.want)
+				}
+				c.reply(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+				if r := wait(t, ch); r.err != nil {
+					t.Errorf("Call: %v", r.err)
+				}
+			})
 		})
 	}
 }
 
-func TestCallIDsIncrease(t *testing.T) {
+func TestCallIDsIncrease(t *testing.T) { inBubble(t, testCallIDsIncrease) }
+
+func testCallIDsIncrease(t *testing.T) {
 	s, c := newTestSession(t)
 	for want := int64(1); want <= 3; want++ {
 		ch := goCall(s, "ping", nil, time.Second)
@@ -200,7 +217,9 @@ func TestCallIDsIncrease(t *testing.T) {
 	}
 }
 
-func TestCallOutOfOrder(t *testing.T) {
+func TestCallOutOfOrder(t *testing.T) { inBubble(t, testCallOutOfOrder) }
+
+func testCallOutOfOrder(t *testing.T) {
 	s, c := newTestSession(t)
 	a := goCall(s, "a/one", nil, 2*time.Second)
 	b := goCall(s, "b/two", nil, 2*time.Second)
@@ -255,39 +274,41 @@ func TestCallIDSpelling(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			ch := goCall(s, "ping", nil, 200*time.Millisecond)
-			if id := c.next(t).Get("id").Raw; id != "1" {
-				t.Fatalf("request id %s", id)
-			}
-			raw := `{"jsonrpc":"2.0","id":` + tc.id + `,"result":{"v":1}}`
-			c.reply(raw)
-			got := wait(t, ch)
-			if tc.matches {
-				if got.err != nil {
-					t.Fatalf("Call: %v", got.err)
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ch := goCall(s, "ping", nil, 200*time.Millisecond)
+				if id := c.next(t).Get("id").Raw; id != "1" {
+					t.Fatalf("request id %s", id)
 				}
-				if string(got.r.Raw) != raw || string(got.r.Result) != `{"v":1}` {
-					t.Errorf("Raw %s Result %s", got.r.Raw, got.r.Result)
+				raw := `{"jsonrpc":"2.0","id":` + tc.id + `,"result":{"v":1}}`
+				c.reply(raw)
+				got := wait(t, ch)
+				if tc.matches {
+					if got.err != nil {
+						t.Fatalf("Call: %v", got.err)
+					}
+					if string(got.r.Raw) != raw || string(got.r.Result) != `{"v":1}` {
+						t.Errorf("Raw %s Result %s", got.r.Raw, got.r.Result)
+					}
+					settle(t, s, c)
+					if ev := s.Events(); len(ev) != 0 {
+						t.Errorf("events: %+v", ev)
+					}
+					return
+				}
+				var te *TimeoutError
+				if !errors.As(got.err, &te) {
+					t.Fatalf("err = %v, want a timeout", got.err)
 				}
 				settle(t, s, c)
-				if ev := s.Events(); len(ev) != 0 {
-					t.Errorf("events: %+v", ev)
+				ev := s.Events()
+				if len(ev) != 1 || ev[0].Kind != "unknown_id" || string(ev[0].Raw) != raw {
+					t.Fatalf("events: %+v", ev)
 				}
-				return
-			}
-			var te *TimeoutError
-			if !errors.As(got.err, &te) {
-				t.Fatalf("err = %v, want a timeout", got.err)
-			}
-			settle(t, s, c)
-			ev := s.Events()
-			if len(ev) != 1 || ev[0].Kind != "unknown_id" || string(ev[0].Raw) != raw {
-				t.Fatalf("events: %+v", ev)
-			}
-			if !strings.Contains(ev[0].Note, "id "+tc.id+" ") {
-				t.Errorf("note %q does not name id %s", ev[0].Note, tc.id)
-			}
+				if !strings.Contains(ev[0].Note, "id "+tc.id+" ") {
+					t.Errorf("note %q does not name id %s", ev[0].Note, tc.id)
+				}
+			})
 		})
 	}
 }
@@ -308,33 +329,37 @@ func TestCallErrorResponse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			ch := goCall(s, "tools/list", nil, time.Second)
-			c.next(t)
-			raw := `{"jsonrpc":"2.0","id":1,"error":` + tc.errObj + `}`
-			c.reply(raw)
-			got := wait(t, ch)
-			var re *RPCError
-			if !errors.As(got.err, &re) {
-				t.Fatalf("err = %v, want *RPCError", got.err)
-			}
-			if re.Code != tc.code || re.Message != tc.message || string(re.Data) != tc.data {
-				t.Errorf("got %d %q %q", re.Code, re.Message, re.Data)
-			}
-			if got.r.Error != re || string(got.r.Raw) != raw || got.r.Result != nil {
-				t.Errorf("response: %+v", got.r)
-			}
-			if IsMethodNotFound(got.err) != tc.notFound {
-				t.Errorf("IsMethodNotFound = %v", !tc.notFound)
-			}
-			if want := fmt.Sprintf("JSON-RPC error %d: %s", tc.code, tc.message); got.err.Error() != want {
-				t.Errorf("Error() = %q, want %q", got.err.Error(), want)
-			}
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ch := goCall(s, "tools/list", nil, time.Second)
+				c.next(t)
+				raw := `{"jsonrpc":"2.0","id":1,"error":` + tc.errObj + `}`
+				c.reply(raw)
+				got := wait(t, ch)
+				var re *RPCError
+				if !errors.As(got.err, &re) {
+					t.Fatalf("err = %v, want *RPCError", got.err)
+				}
+				if re.Code != tc.code || re.Message != tc.message || string(re.Data) != tc.data {
+					t.Errorf("got %d %q %q", re.Code, re.Message, re.Data)
+				}
+				if got.r.Error != re || string(got.r.Raw) != raw || got.r.Result != nil {
+					t.Errorf("response: %+v", got.r)
+				}
+				if IsMethodNotFound(got.err) != tc.notFound {
+					t.Errorf("IsMethodNotFound = %v", !tc.notFound)
+				}
+				if want := fmt.Sprintf("JSON-RPC error %d: %s", tc.code, tc.message); got.err.Error() != want {
+					t.Errorf("Error() = %q, want %q", got.err.Error(), want)
+				}
+			})
 		})
 	}
 }
 
-func TestCallTimeout(t *testing.T) {
+func TestCallTimeout(t *testing.T) { inBubble(t, testCallTimeout) }
+
+func testCallTimeout(t *testing.T) {
 	s, c := newTestSession(t)
 	start := time.Now()
 	ch := goCall(s, "tools/list", nil, 100*time.Millisecond)
@@ -347,15 +372,17 @@ func TestCallTimeout(t *testing.T) {
 	if te.Method != "tools/list" || te.After != 100*time.Millisecond {
 		t.Errorf("TimeoutError = %+v", te)
 	}
-	if el := time.Since(start); el < 100*time.Millisecond {
-		t.Errorf("returned after %v, before the timeout", el)
+	if el := time.Since(start); el != 100*time.Millisecond {
+		t.Errorf("returned after %v, want at the timeout, 100ms", el)
 	}
 	if want := "no response to tools/list within 100ms"; te.Error() != want {
 		t.Errorf("Error() = %q", te.Error())
 	}
 }
 
-func TestCallContextCanceled(t *testing.T) {
+func TestCallContextCanceled(t *testing.T) { inBubble(t, testCallContextCanceled) }
+
+func testCallContextCanceled(t *testing.T) {
 	s, c := newTestSession(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan error, 1)
@@ -370,7 +397,7 @@ func TestCallContextCanceled(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v", err)
 		}
-	case <-time.After(loadfactor.Scale(2 * time.Second)):
+	case <-time.After(2 * time.Second):
 		t.Fatal("Call ignored the context")
 	}
 	// The answer that comes after is a late reply.
@@ -397,31 +424,33 @@ func TestUnsolicitedResponses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			if tc.late {
-				ch := goCall(s, "tools/list", nil, 50*time.Millisecond)
-				c.next(t)
-				var te *TimeoutError
-				if got := wait(t, ch); !errors.As(got.err, &te) {
-					t.Fatalf("err = %v, want timeout", got.err)
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				if tc.late {
+					ch := goCall(s, "tools/list", nil, 50*time.Millisecond)
+					c.next(t)
+					var te *TimeoutError
+					if got := wait(t, ch); !errors.As(got.err, &te) {
+						t.Fatalf("err = %v, want timeout", got.err)
+					}
 				}
-			}
-			c.reply(tc.reply)
-			settle(t, s, c)
-			ev := s.Events()
-			if len(ev) != 1 {
-				t.Fatalf("events: %+v", ev)
-			}
-			e := ev[0]
-			if e.Kind != tc.wantKind || e.Method != tc.wantMeth || string(e.Raw) != tc.reply {
-				t.Errorf("event %+v", e)
-			}
-			if !strings.Contains(e.Note, tc.wantInNote) {
-				t.Errorf("note %q, want it to contain %q", e.Note, tc.wantInNote)
-			}
-			if f := c.trace.Frames()[e.Seq]; string(f.Raw) != tc.reply {
-				t.Errorf("Seq %d points at %q", e.Seq, f.Raw)
-			}
+				c.reply(tc.reply)
+				settle(t, s, c)
+				ev := s.Events()
+				if len(ev) != 1 {
+					t.Fatalf("events: %+v", ev)
+				}
+				e := ev[0]
+				if e.Kind != tc.wantKind || e.Method != tc.wantMeth || string(e.Raw) != tc.reply {
+					t.Errorf("event %+v", e)
+				}
+				if !strings.Contains(e.Note, tc.wantInNote) {
+					t.Errorf("note %q, want it to contain %q", e.Note, tc.wantInNote)
+				}
+				if f := c.trace.Frames()[e.Seq]; string(f.Raw) != tc.reply {
+					t.Errorf("Seq %d points at %q", e.Seq, f.Raw)
+				}
+			})
 		})
 	}
 }
@@ -451,23 +480,27 @@ func TestServerRequestsAnswered(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			c.reply(tc.request)
-			got := c.next(t)
-			if got.Raw != tc.want {
-				t.Errorf("answered %s\nwant     %s", got.Raw, tc.want)
-			}
-			settle(t, s, c)
-			ev := s.Events()
-			method := gjson.Get(tc.request, "method").String()
-			if len(ev) != 1 || ev[0].Kind != "request" || ev[0].Method != method || string(ev[0].Raw) != tc.request {
-				t.Errorf("events: %+v", ev)
-			}
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				c.reply(tc.request)
+				got := c.next(t)
+				if got.Raw != tc.want {
+					t.Errorf("answered %s\nwant     %s", got.Raw, tc.want)
+				}
+				settle(t, s, c)
+				ev := s.Events()
+				method := gjson.Get(tc.request, "method").String()
+				if len(ev) != 1 || ev[0].Kind != "request" || ev[0].Method != method || string(ev[0].Raw) != tc.request {
+					t.Errorf("events: %+v", ev)
+				}
+			})
 		})
 	}
 }
 
-func TestServerRequestWhileCallPending(t *testing.T) {
+func TestServerRequestWhileCallPending(t *testing.T) { inBubble(t, testServerRequestWhileCallPending) }
+
+func testServerRequestWhileCallPending(t *testing.T) {
 	s, c := newTestSession(t)
 	ch := goCall(s, "tools/list", nil, time.Second)
 	c.next(t)
@@ -500,30 +533,34 @@ func TestNotificationsAndInvalid(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			c.reply(tc.raw)
-			settle(t, s, c)
-			ev := s.Events()
-			if len(ev) != len(tc.kinds) {
-				t.Fatalf("events: %+v", ev)
-			}
-			for i, k := range tc.kinds {
-				if ev[i].Kind != k || string(ev[i].Raw) != tc.raw || ev[i].Seq != 0 {
-					t.Errorf("event %d: %+v, want kind %s", i, ev[i], k)
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				c.reply(tc.raw)
+				settle(t, s, c)
+				ev := s.Events()
+				if len(ev) != len(tc.kinds) {
+					t.Fatalf("events: %+v", ev)
 				}
-			}
-			last := ev[len(ev)-1]
-			if last.Method != tc.meth {
-				t.Errorf("method %q, want %q", last.Method, tc.meth)
-			}
-			if tc.note != "" && !strings.Contains(ev[0].Note, tc.note) {
-				t.Errorf("note %q, want %q", ev[0].Note, tc.note)
-			}
+				for i, k := range tc.kinds {
+					if ev[i].Kind != k || string(ev[i].Raw) != tc.raw || ev[i].Seq != 0 {
+						t.Errorf("event %d: %+v, want kind %s", i, ev[i], k)
+					}
+				}
+				last := ev[len(ev)-1]
+				if last.Method != tc.meth {
+					t.Errorf("method %q, want %q", last.Method, tc.meth)
+				}
+				if tc.note != "" && !strings.Contains(ev[0].Note, tc.note) {
+					t.Errorf("note %q, want %q", ev[0].Note, tc.note)
+				}
+			})
 		})
 	}
 }
 
-func TestNotify(t *testing.T) {
+func TestNotify(t *testing.T) { inBubble(t, testNotify) }
+
+func testNotify(t *testing.T) {
 	s, c := newTestSession(t)
 	if err := s.Notify("notifications/initialized", nil); err != nil {
 		t.Fatal(err)
@@ -539,7 +576,9 @@ func TestNotify(t *testing.T) {
 	}
 }
 
-func TestEventsInOrder(t *testing.T) {
+func TestEventsInOrder(t *testing.T) { inBubble(t, testEventsInOrder) }
+
+func testEventsInOrder(t *testing.T) {
 	s, c := newTestSession(t)
 	raws := []string{
 		`{"jsonrpc":"2.0","method":"notifications/message"}`,
@@ -563,7 +602,9 @@ func TestEventsInOrder(t *testing.T) {
 	}
 }
 
-func TestProblemFailsPendingCall(t *testing.T) {
+func TestProblemFailsPendingCall(t *testing.T) { inBubble(t, testProblemFailsPendingCall) }
+
+func testProblemFailsPendingCall(t *testing.T) {
 	s, c := newTestSession(t)
 	ch := goCall(s, "tools/list", nil, 2*time.Second)
 	c.next(t) // the request is in flight
@@ -590,7 +631,9 @@ func TestProblemFailsPendingCall(t *testing.T) {
 	}
 }
 
-func TestProblemWithNothingPending(t *testing.T) {
+func TestProblemWithNothingPending(t *testing.T) { inBubble(t, testProblemWithNothingPending) }
+
+func testProblemWithNothingPending(t *testing.T) {
 	s, c := newTestSession(t)
 	c.problems <- fmt.Errorf("%w: x", transport.ErrLineTooLong)
 	time.Sleep(20 * time.Millisecond)
@@ -613,41 +656,45 @@ func TestStreamEndFailsPendingCall(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			ch := goCall(s, "initialize", []byte(`{}`), 2*time.Second)
-			c.next(t)
-			c.end(tc.cause)
-			got := wait(t, ch)
-			var ce *ClosedError
-			if !errors.As(got.err, &ce) {
-				t.Fatalf("err = %v (%T), want *ClosedError", got.err, got.err)
-			}
-			if ce.Method != "initialize" || ce.Cause != tc.cause {
-				t.Errorf("ClosedError = %+v", ce)
-			}
-			if tc.cause != nil && !errors.Is(got.err, tc.cause) {
-				t.Errorf("cause not unwrapped")
-			}
-			select {
-			case <-s.Done():
-			case <-time.After(loadfactor.Scale(time.Second)):
-				t.Fatal("Done not closed")
-			}
-			// A Call after the end fails at once.
-			start := time.Now()
-			_, err := s.Call(context.Background(), "tools/list", nil, time.Second)
-			if !errors.As(err, &ce) || ce.Method != "tools/list" || ce.Cause != tc.cause {
-				t.Errorf("Call after end: %v", err)
-			}
-			if time.Since(start) > loadfactor.Scale(500*time.Millisecond) {
-				t.Errorf("Call after end waited")
-			}
-			c.nothingSent(t, 20*time.Millisecond)
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ch := goCall(s, "initialize", []byte(`{}`), 2*time.Second)
+				c.next(t)
+				c.end(tc.cause)
+				got := wait(t, ch)
+				var ce *ClosedError
+				if !errors.As(got.err, &ce) {
+					t.Fatalf("err = %v (%T), want *ClosedError", got.err, got.err)
+				}
+				if ce.Method != "initialize" || ce.Cause != tc.cause {
+					t.Errorf("ClosedError = %+v", ce)
+				}
+				if tc.cause != nil && !errors.Is(got.err, tc.cause) {
+					t.Errorf("cause not unwrapped")
+				}
+				select {
+				case <-s.Done():
+				case <-time.After(time.Second):
+					t.Fatal("Done not closed")
+				}
+				// A Call after the end fails at once.
+				start := time.Now()
+				_, err := s.Call(context.Background(), "tools/list", nil, time.Second)
+				if !errors.As(err, &ce) || ce.Method != "tools/list" || ce.Cause != tc.cause {
+					t.Errorf("Call after end: %v", err)
+				}
+				if waited := time.Since(start); waited != 0 {
+					t.Errorf("Call after end waited %v", waited)
+				}
+				c.nothingSent(t, 20*time.Millisecond)
+			})
 		})
 	}
 }
 
-func TestSendErrorReturned(t *testing.T) {
+func TestSendErrorReturned(t *testing.T) { inBubble(t, testSendErrorReturned) }
+
+func testSendErrorReturned(t *testing.T) {
 	c := newFakeConn()
 	c.sent = make(chan []byte) // unbuffered and never read: Send fails
 	s := NewSession(c)
@@ -664,7 +711,9 @@ func TestSendErrorReturned(t *testing.T) {
 	}
 }
 
-func TestBatch(t *testing.T) {
+func TestBatch(t *testing.T) { inBubble(t, testBatch) }
+
+func testBatch(t *testing.T) {
 	s, c := newTestSession(t)
 	ch := goCall(s, "ping", nil, time.Second)
 	c.next(t)
@@ -684,7 +733,9 @@ func TestBatch(t *testing.T) {
 	}
 }
 
-func TestBatchResponseResult(t *testing.T) {
+func TestBatchResponseResult(t *testing.T) { inBubble(t, testBatchResponseResult) }
+
+func testBatchResponseResult(t *testing.T) {
 	s, c := newTestSession(t)
 	ch := goCall(s, "ping", nil, time.Second)
 	c.next(t)
@@ -711,22 +762,26 @@ func TestResultIsServerBytes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			ch := goCall(s, "x", nil, time.Second)
-			c.next(t)
-			c.reply(tc.raw)
-			got := wait(t, ch)
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
-			if string(got.r.Result) != tc.result || string(got.r.Raw) != tc.raw {
-				t.Errorf("Result %q Raw %q", got.r.Result, got.r.Raw)
-			}
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ch := goCall(s, "x", nil, time.Second)
+				c.next(t)
+				c.reply(tc.raw)
+				got := wait(t, ch)
+				if got.err != nil {
+					t.Fatal(got.err)
+				}
+				if string(got.r.Result) != tc.result || string(got.r.Raw) != tc.raw {
+					t.Errorf("Result %q Raw %q", got.r.Result, got.r.Raw)
+				}
+			})
 		})
 	}
 }
 
-func TestIDKey(t *testing.T) {
+func TestIDKey(t *testing.T) { inBubble(t, testIDKey) }
+
+func testIDKey(t *testing.T) {
 	tests := []struct {
 		json string
 		want string
@@ -753,7 +808,9 @@ func TestIDKey(t *testing.T) {
 	}
 }
 
-func TestLargeIDMatches(t *testing.T) {
+func TestLargeIDMatches(t *testing.T) { inBubble(t, testLargeIDMatches) }
+
+func testLargeIDMatches(t *testing.T) {
 	s, c := newTestSession(t)
 	s.mu.Lock()
 	s.nextID = 999999 // the next request is the millionth
@@ -771,7 +828,9 @@ func TestLargeIDMatches(t *testing.T) {
 // A quiet request is the probe's own business: its error code is not one
 // of the server's, and once dropped its answer is traced and nothing
 // more, where a plain request's would be a late_reply.
-func TestQuietRequest(t *testing.T) {
+func TestQuietRequest(t *testing.T) { inBubble(t, testQuietRequest) }
+
+func testQuietRequest(t *testing.T) {
 	s, c := newTestSession(t)
 	ctx := context.Background()
 	answered, err := s.BeginQuiet(ctx, "ping", nil)
@@ -822,9 +881,11 @@ func TestQuietRequest(t *testing.T) {
 // TestWatchdogTimesOutEachRequest: the session's one watchdog times out
 // every request at its own deadline, a later request with an earlier
 // deadline first, and leaves one answered in time alone.
-func TestWatchdogTimesOutEachRequest(t *testing.T) {
+func TestWatchdogTimesOutEachRequest(t *testing.T) { inBubble(t, testWatchdogTimesOutEachRequest) }
+
+func testWatchdogTimesOutEachRequest(t *testing.T) {
 	s, c := newTestSession(t)
-	long := goCall(s, "long", nil, loadfactor.Scale(5*time.Second))
+	long := goCall(s, "long", nil, 5*time.Second)
 	if m := c.next(t).Get("method").String(); m != "long" {
 		t.Fatalf("sent %q", m)
 	}
@@ -848,7 +909,9 @@ func TestWatchdogTimesOutEachRequest(t *testing.T) {
 
 // TestTopMembersAsGet: the one-pass read of a message's members finds
 // what gjson's Get finds, member by member, offsets included.
-func TestTopMembersAsGet(t *testing.T) {
+func TestTopMembersAsGet(t *testing.T) { inBubble(t, testTopMembersAsGet) }
+
+func testTopMembersAsGet(t *testing.T) {
 	for _, raw := range []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`,
 		`  {"jsonrpc" : "2.0", "id":"x","error":{"code":-1,"message":"m"}}`,
@@ -885,7 +948,9 @@ func (g *gatedConn) Send(raw []byte) error {
 
 // TestFlushAnswers: FlushAnswers waits, bounded, until every answer queued
 // to the server's requests is written, and says whether they were.
-func TestFlushAnswers(t *testing.T) {
+func TestFlushAnswers(t *testing.T) { inBubble(t, testFlushAnswers) }
+
+func testFlushAnswers(t *testing.T) {
 	g := &gatedConn{fakeConn: newFakeConn(), gate: make(chan struct{})}
 	s := NewSession(g)
 	defer func() {
@@ -897,15 +962,15 @@ func TestFlushAnswers(t *testing.T) {
 	}
 	g.reply(`{"jsonrpc":"2.0","id":"a","method":"ping"}`)
 	g.reply(`{"jsonrpc":"2.0","id":"b","method":"roots/list"}`)
-	deadline := time.Now().Add(loadfactor.Scale(2 * time.Second))
-	for s.unsent.Load() < 1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	synctest.Wait() // the first answer is queued, the writer held at the gate
+	if s.unsent.Load() < 1 {
+		t.Fatal("no answer queued")
 	}
 	if s.FlushAnswers(20 * time.Millisecond) {
 		t.Fatal("flushed while the writer was held")
 	}
 	close(g.gate)
-	if !s.FlushAnswers(loadfactor.Scale(2 * time.Second)) {
+	if !s.FlushAnswers(2 * time.Second) {
 		t.Fatal("not flushed once the writer could write")
 	}
 	got := map[string]bool{}

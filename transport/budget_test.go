@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
@@ -107,11 +107,16 @@ func TestTraceForget(t *testing.T) {
 }
 
 // A server past MaxBytes is news at once: a problem wrapping ErrTooMuch,
-// the launcher's kill called once, and nothing more read.
-func TestStdioMaxBytes(t *testing.T) {
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	errR, errW, _ := os.Pipe()
+// the launcher's kill called once, and nothing more read. In a synctest
+// bubble over in-memory pipes, "at once" is before the bubble's clock
+// moves at all.
+func TestStdioMaxBytes(t *testing.T) { synctest.Test(t, testStdioMaxBytes) }
+
+func testStdioMaxBytes(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
+	t0 := time.Now()
 	defer inR.Close()
 	defer outW.Close()
 	defer errW.Close()
@@ -135,8 +140,11 @@ func TestStdioMaxBytes(t *testing.T) {
 		if !errors.Is(err, ErrTooMuch) {
 			t.Errorf("problem %v, want ErrTooMuch", err)
 		}
-	case <-time.After(loadfactor.Scale(5 * time.Second)):
+	case <-time.After(5 * time.Second):
 		t.Fatal("no problem raised past MaxBytes")
+	}
+	if waited := time.Since(t0); waited != 0 {
+		t.Errorf("the problem came after %v of the bubble's clock, want at once", waited)
 	}
 	if !s.Overflowed() {
 		t.Error("Overflowed false")
@@ -153,23 +161,36 @@ func TestStdioMaxBytes(t *testing.T) {
 }
 
 // A line over MaxLine is reported when it passes the bound, though its
-// newline never comes and the stream stays open.
+// newline never comes and the stream stays open: in a synctest bubble,
+// before the bubble's clock moves.
 func TestStdioLineTooLongWithoutNewline(t *testing.T) {
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	errR, errW, _ := os.Pipe()
+	synctest.Test(t, testStdioLineTooLongWithoutNewline)
+}
+
+func testStdioLineTooLongWithoutNewline(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
+	t0 := time.Now()
 	defer inR.Close()
 	defer errW.Close()
 	s := NewStdio(inW, outR, errR, StdioOptions{MaxLine: 1000})
-	go func() { _, _ = io.WriteString(outW, strings.Repeat("x", 5000)) }()
+	wrote := make(chan struct{})
+	go func() { _, _ = io.WriteString(outW, strings.Repeat("x", 5000)); close(wrote) }()
 	select {
 	case err := <-s.Problems():
 		if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), "no newline yet") {
 			t.Errorf("problem %v", err)
 		}
-	case <-time.After(loadfactor.Scale(5 * time.Second)):
+	case <-time.After(5 * time.Second):
 		t.Fatal("a line past the bound with no newline was not reported while the stream was open")
 	}
+	if waited := time.Since(t0); waited != 0 {
+		t.Errorf("reported after %v of the bubble's clock, want at once", waited)
+	}
+	// An in-memory pipe holds nothing: the line is whole once its write
+	// returns, as an OS pipe's buffer held it whole at once.
+	<-wrote
 	outW.Close()
 	s.CloseOutput(time.Second)
 	// The frame comes when the line ends, whole in length, and the

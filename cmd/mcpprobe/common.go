@@ -10,7 +10,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -46,7 +45,7 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, e
 	po := probeOptions(cmd)
 	po.MaxPages = int(cmd.Int("max-pages"))
 	po.Phase = rs.probePhase(cmd)
-	return dial.Spec{Target: t, Launch: launchOptions(cmd), Probe: po, OAuth: host}, nil
+	return dial.Spec{Target: t, Launch: rs.launchOptions(cmd), Probe: po, OAuth: host}, nil
 }
 
 // outcome is what a command hands to emit: the envelope's facts, what the
@@ -73,7 +72,7 @@ func (rs *runState) emit(cmd *cli.Command, o outcome) error {
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
 	// findings of this run like any other.
-	extra := letGo(o.findings)
+	extra := rs.letGo(o.findings)
 	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
 	tripped := findings.Trip(gates, o.findings, o.counts)
@@ -118,13 +117,13 @@ func (rs *runState) emit(cmd *cli.Command, o outcome) error {
 
 // letGo is what the launcher found when it let the run's servers go that
 // the run's own findings lack.
-func letGo(have []findings.Finding) []findings.Finding {
+func (rs *runState) letGo(have []findings.Finding) []findings.Finding {
 	codes := map[findings.Code]bool{}
 	for _, f := range have {
 		codes[f.Code] = true
 	}
 	var extra []findings.Finding
-	for _, f := range launch.RunFindings() {
+	for _, f := range rs.launched.Findings() {
 		if !codes[f.Code] {
 			extra = append(extra, f)
 		}

@@ -22,7 +22,6 @@ import (
 	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/urfave/cli/v3"
 )
@@ -264,7 +263,7 @@ func (rs *runState) failureEnvelope(fail *reports.Failure) bool {
 		target = shellJoin(append(cmd.Args().Slice(), rs.tail...))
 	}
 	env := reports.Envelope{Version: rs.version, Command: cmd.Name, Target: target,
-		Findings: findings.Sorted(launch.RunFindings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
+		Findings: findings.Sorted(rs.launched.Findings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
 	b := env.JSON(nil)
 	if fail.Redacted && bytes.HasSuffix(b, []byte("}\n")) {
 		b = append(b[:len(b)-2:len(b)-2], ",\"redacted\":true}\n"...)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -39,6 +40,9 @@ type runState struct {
 	secrets secretSet
 	outputs outputState
 	intr    interruptState
+	// launched collects what the launcher found when it let this run's
+	// servers go; another run in the process has its own.
+	launched *launch.Run
 
 	// progress is the run's one progress line on stderr, made by the
 	// first part of the command that reports to it.
@@ -48,7 +52,8 @@ type runState struct {
 
 // newRunState is the run of the process: its own streams and environment.
 func newRunState(stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool), environ func() []string) *runState {
-	rs := &runState{stdin: stdin, stdout: stdout, stderr: stderr, version: version, lookupEnv: lookupEnv, environ: environ}
+	rs := &runState{stdin: stdin, stdout: stdout, stderr: stderr, version: version, lookupEnv: lookupEnv, environ: environ,
+		launched: &launch.Run{}}
 	rs.errw = &redactingWriter{w: stderr, secrets: &rs.secrets}
 	return rs
 }

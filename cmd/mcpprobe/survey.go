@@ -89,7 +89,7 @@ func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
 func (rs *runState) surveyOptions(ctx context.Context, cmd *cli.Command) (survey.Options, error) {
 	o := survey.Options{
 		Inputs: rs.targetArgs(cmd), Jobs: int(cmd.Int("jobs")), PerServer: cmd.Duration("per-server-timeout"),
-		With: splitList(cmd.StringSlice("with")), Launch: launchOptions(cmd), Probe: probeOptions(cmd),
+		With: splitList(cmd.StringSlice("with")), Launch: rs.launchOptions(cmd), Probe: probeOptions(cmd),
 		Out: cmd.String("out"), Resume: cmd.Bool("resume"), Stdout: cmd.Root().Writer,
 		Encode: func(r *survey.Record) []byte { return reports.SurveyLine(version, r) },
 	}

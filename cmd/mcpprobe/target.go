@@ -174,8 +174,9 @@ func (rs *runState) progressLine(cmd *cli.Command) func(string) {
 	}
 }
 
-// launchOptions are how the global flags say to start a target.
-func launchOptions(cmd *cli.Command) launch.Options {
+// launchOptions are how the global flags say to start a target, and
+// where the launcher's findings of this run go.
+func (rs *runState) launchOptions(cmd *cli.Command) launch.Options {
 	maxBytes := cmd.Int("max-bytes")
 	if maxBytes == 0 {
 		maxBytes = -1 // no bound
@@ -184,6 +185,7 @@ func launchOptions(cmd *cli.Command) launch.Options {
 		Grace: cmd.Duration("grace"), MaxLine: int(cmd.Int("max-line")), MaxBytes: int64(maxBytes),
 		Mode: cmd.String("transport"), Insecure: cmd.Bool("insecure"),
 		Timeout: cmd.Duration("timeout"), UserAgent: "mcpprobe/" + version,
+		Run: rs.launched,
 	}
 }
 

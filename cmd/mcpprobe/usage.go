@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/internal/editdist"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/urfave/cli/v3"
 )
@@ -235,7 +236,7 @@ func nearestFlag(cmd *cli.Command, name string) string {
 			if len(n) < 2 {
 				continue
 			}
-			d := editDistance(name, n)
+			d := editdist.Distance(name, n, 2)
 			if strings.HasPrefix(n, name) && len(name) >= 3 {
 				d = min(d, 1)
 			}
@@ -245,26 +246,6 @@ func nearestFlag(cmd *cli.Command, name string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // allFlags are the flags the command takes: every shared flag is Local
@@ -484,7 +465,7 @@ func unknownCommand(root *cli.Command, name string) error {
 			continue
 		}
 		names = append(names, c.Name)
-		if d := editDistance(name, c.Name); d < bestD {
+		if d := editdist.Distance(name, c.Name, 2); d < bestD {
 			best, bestD = c.Name, d
 		}
 	}

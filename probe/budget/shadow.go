@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/internal/editdist"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
@@ -88,37 +89,6 @@ func confusedPairs(a, b string) string {
 }
 
 func quoteRune(r rune) string { return fmt.Sprintf("%q", string(r)) }
-
-// editDistance is the optimal-string-alignment distance (insertions,
-// deletions, substitutions, adjacent swaps) between two short names,
-// in runes; it stops counting past 2.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > 2 || d < -2 {
-		return 3
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
 
 // jobStop are words a description uses whatever its job.
 var jobStop = map[string]bool{
@@ -236,7 +206,7 @@ func shadows(servers []ServerTools) []Shadow {
 			case a.skel == b.skel:
 				sh.Why = "confusable"
 				sh.Detail = confusedPairs(a.st.Tool, b.st.Tool)
-			case na <= shortName && nb <= shortName && min(na, nb) >= minEditName && editDistance(a.st.Tool, b.st.Tool) == 1:
+			case na <= shortName && nb <= shortName && min(na, nb) >= minEditName && editdist.Distance(a.st.Tool, b.st.Tool, 2) == 1:
 				sh.Why = "one-edit"
 			default:
 				shared, jac, ok := sameJob(a.job, b.job)

@@ -22,8 +22,12 @@ var blockRE = regexp.MustCompile(`(?s)(<!-- findings:begin ([a-z ]+) -->\n)(.*?)
 // table renders the codes of some origins as the README shows them.
 func table(origins []Origin) string {
 	var b strings.Builder
-	b.WriteString("<!-- generated from probe/findings/codes.go by `go test ./probe/findings -update`: edit there -->\n\n")
-	b.WriteString("| code | severity | what it means |\n|---|---|---|\n")
+	b.WriteString("<!-- generated from probe/findings/codes.go by `go test ./probe/findings -update`: edit there -->\n")
+	// Each row's <a id> is the code's link target (#finding-CODE), for
+	// which markdown has no syntax: markdownlint's no-inline-html is off
+	// for these tables only.
+	b.WriteString("<!-- markdownlint-disable MD033 -->\n\n")
+	b.WriteString("| code | severity | what it means |\n| --- | --- | --- |\n")
 	for _, d := range defs {
 		if !slices.Contains(origins, d.Origin) {
 			continue
@@ -34,11 +38,13 @@ func table(origins []Origin) string {
 		}
 		title := d.Title
 		if d.More != "" {
-			title += fmt.Sprintf(" ([more](#%s))", d.More)
+			// Link text that says where it goes (markdownlint's
+			// descriptive-link-text): the heading's own words.
+			title += fmt.Sprintf(" (see [%s](#%s))", strings.TrimSpace(strings.ReplaceAll(d.More, "-", " ")), d.More)
 		}
 		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s |\n", d.Anchor(), d.Name, sev, title)
 	}
-	b.WriteString("\n")
+	b.WriteString("\n<!-- markdownlint-enable MD033 -->\n")
 	return b.String()
 }
 

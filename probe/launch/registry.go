@@ -24,54 +24,46 @@ var reg = struct {
 	// whose stop has not finished: their orphans are theirs to report,
 	// even after the leader was reaped and left procs.
 	markers map[string]int
-	// found are findings about processes and budgets raised when a server
-	// was let go, for the command to report whatever analysis it runs.
-	found []record
 }{procs: map[*Process]bool{}, servers: map[*Server]bool{}, pids: map[int]bool{}, markers: map[string]int{}}
 
-type record struct {
-	s *Server
-	f findings.Finding
+// Run is what the launcher found about the servers of one run when it let
+// them go: a process that escaped a server's group, a server past
+// --max-bytes. It is the run's, not the process's (Options.Run), so two
+// runs in one process (the in-process tests, a survey's shards) never
+// report each other's servers. A nil *Run collects nothing.
+type Run struct {
+	mu    sync.Mutex
+	found []findings.Finding
 }
 
-// note records a finding about s for the run.
-func note(s *Server, f findings.Finding) {
-	reg.Lock()
-	defer reg.Unlock()
-	reg.found = append(reg.found, record{s: s, f: f})
-}
-
-// findingsOf returns the findings recorded about s, for its probe's
-// capture.
-func findingsOf(s *Server) []findings.Finding {
-	reg.Lock()
-	defer reg.Unlock()
-	var out []findings.Finding
-	for _, r := range reg.found {
-		if r.s == s {
-			out = append(out, r.f)
-		}
+func (r *Run) add(f findings.Finding) {
+	if r == nil {
+		return
 	}
-	return out
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.found = append(r.found, f)
 }
 
-// RunFindings returns the findings about the servers of this run: a
-// process that escaped a server's group, a server past --max-bytes. A
+// Findings returns the findings about the servers of this run. A
 // command adds those of a code its own findings lack (a capture that
 // reported its server's already has it; bench, faults and malformed
 // drive servers without a capture). Several servers with the same
 // finding (bench starts one per sample) give one, with the count.
-func RunFindings() []findings.Finding {
-	reg.Lock()
-	defer reg.Unlock()
+func (r *Run) Findings() []findings.Finding {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var out []findings.Finding
 	count := map[findings.Code]int{}
 	first := map[findings.Code]int{}
-	for _, r := range reg.found {
-		k := r.f.Code
+	for _, f := range r.found {
+		k := f.Code
 		if _, ok := first[k]; !ok {
 			first[k] = len(out)
-			out = append(out, r.f)
+			out = append(out, f)
 		}
 		count[k]++
 	}

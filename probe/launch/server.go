@@ -49,6 +49,11 @@ type Options struct {
 	// Bearer gives each request to the URL's origin its OAuth token
 	// (probe/oauth, set by dial).
 	Bearer transport.Bearer
+
+	// Run collects the findings made when a server is let go, for the
+	// command to report whatever analysis it runs; nil keeps them only on
+	// the server (Server.Findings).
+	Run *Run
 }
 
 // DefaultGrace is the grace period when Options.Grace is 0.
@@ -98,6 +103,9 @@ type Server struct {
 	stopped  chan struct{}
 	exit     ExitReport
 	closing  transport.HTTPClose
+
+	foundMu sync.Mutex
+	found   []findings.Finding // made when it was let go
 }
 
 // Start starts t: a command in a process group of its own, framed as
@@ -243,7 +251,19 @@ func (s *Server) Closing() transport.HTTPClose { return s.closing }
 
 // Findings are what the launcher found when it let the server go:
 // processes that escaped its group, a server past --max-bytes.
-func (s *Server) Findings() []findings.Finding { return findingsOf(s) }
+func (s *Server) Findings() []findings.Finding {
+	s.foundMu.Lock()
+	defer s.foundMu.Unlock()
+	return append([]findings.Finding(nil), s.found...)
+}
+
+// note records a finding about s, for its probe's capture and its run.
+func (s *Server) note(f findings.Finding) {
+	s.foundMu.Lock()
+	s.found = append(s.found, f)
+	s.foundMu.Unlock()
+	s.opts.Run.add(f)
+}
 
 // FirstByte is when the server's first byte arrived, 0 if none yet.
 func (s *Server) FirstByte() time.Duration {
@@ -293,7 +313,7 @@ func (s *Server) Stop() ExitReport {
 		if s.proc == nil {
 			s.closing = s.http.Close()
 			if s.http.Overflowed() {
-				note(s, findings.New(findings.MaxBytes, "%s: its responses came to more than %d bytes (--max-bytes); mcpprobe dropped the session there", s.target.Display(), s.opts.MaxBytes))
+				s.note(findings.New(findings.MaxBytes, "%s: its responses came to more than %d bytes (--max-bytes); mcpprobe dropped the session there", s.target.Display(), s.opts.MaxBytes))
 			}
 			return
 		}
@@ -317,10 +337,10 @@ func (s *Server) Stop() ExitReport {
 		s.stdio.CloseOutput(StderrSettle)
 		s.exit = r
 		if s.stdio.Overflowed() {
-			note(s, findings.New(findings.MaxBytes, "%s wrote more than %d bytes on stdout and stderr (--max-bytes); mcpprobe killed it there and kept what came before", s.target.Display(), s.opts.MaxBytes))
+			s.note(findings.New(findings.MaxBytes, "%s wrote more than %d bytes on stdout and stderr (--max-bytes); mcpprobe killed it there and kept what came before", s.target.Display(), s.opts.MaxBytes))
 		}
 		if len(r.Escaped) > 0 && Interrupted() == "" {
-			note(s, findings.New(findings.EscapedProcesses, "%s started %s, which left its process group and outlived it; a host that stops the server leaves %s running. mcpprobe killed %s",
+			s.note(findings.New(findings.EscapedProcesses, "%s started %s, which left its process group and outlived it; a host that stops the server leaves %s running. mcpprobe killed %s",
 				s.target.Display(), escapedProcesses(r.Escaped), pronoun(len(r.Escaped), "it", "them"), pronoun(len(r.Escaped), "it", "them")))
 		}
 	})

@@ -14,12 +14,12 @@ import (
 func RulesMarkdown(hosts []hosts.Host, ps []Policy) string {
 	var b strings.Builder
 	b.WriteString("<!-- generated from probe/hosts/hosts.json by `go test ./probe/result -update`: edit there -->\n\n")
-	b.WriteString("| host | what the model gets of a tool result | measured on | source |\n|---|---|---|---|\n")
+	b.WriteString("| host | what the model gets of a tool result | measured on | source |\n| --- | --- | --- | --- |\n")
 	for _, h := range hosts {
 		r := h.Result
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(h.Name), cell(describeRule(r)), cell(orDash(r.MeasuredOn)), cell(orDash(r.Source)))
 	}
-	b.WriteString("\n| policy | gives up | measured on | source |\n|---|---|---|---|\n")
+	b.WriteString("\n| policy | gives up | measured on | source |\n| --- | --- | --- | --- |\n")
 	for _, p := range ps {
 		what := describePolicy(p)
 		if p.Note != "" {
