@@ -137,7 +137,13 @@ func readConfig(path string) (*configFile, error) {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
 	if isCodex(path, data) {
+		if err := inputfile.CheckDepth(path, data, inputfile.TOML); err != nil {
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
 		return readCodex(path, data)
+	}
+	if err := inputfile.CheckDepth(path, data, inputfile.JSONC); err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
 	}
 	std, err := hujson.Standardize(data)
 	if err != nil {
