@@ -129,7 +129,7 @@ func stringEnd(b []byte, i int, s Syntax) int {
 	return len(b)
 }
 
-// literalEnd is stringEnd for TOML's '…' and '''…''' strings, which have
+// literalEnd is stringEnd for TOML's '…' and ”'…”' strings, which have
 // no escapes.
 func literalEnd(b []byte, i int) int {
 	if bytes.HasPrefix(b[i:], []byte("'''")) {
