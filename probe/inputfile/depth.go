@@ -23,8 +23,8 @@ const (
 	// JSONC is JSON with // and /* */ comments (VS Code's and most hosts'
 	// config files).
 	JSONC
-	// TOML is TOML 1.0 (Codex's config.toml): # comments, "basic",
-	// 'literal', """multi-line""" and '''multi-line''' strings.
+	// TOML is TOML 1.0 (Codex's config.toml): # comments, and basic and
+	// literal strings, on one line or (in three quotes) on several.
 	TOML
 )
 
@@ -129,8 +129,8 @@ func stringEnd(b []byte, i int, s Syntax) int {
 	return len(b)
 }
 
-// literalEnd is stringEnd for TOML's '…' and ”'…”' strings, which have
-// no escapes.
+// literalEnd is stringEnd for TOML's literal strings, in single quotes
+// or three of them, which have no escapes.
 func literalEnd(b []byte, i int) int {
 	if bytes.HasPrefix(b[i:], []byte("'''")) {
 		e := bytes.Index(b[i+3:], []byte("'''"))
