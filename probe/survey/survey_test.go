@@ -2,9 +2,11 @@ package survey
 
 import (
 	"bytes"
+	"errors"
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -334,5 +336,39 @@ func TestSummarizeRefuses(t *testing.T) {
 		if _, err := Summarize([]string{p}); err == nil || !strings.Contains(err.Error(), p+":2: not a survey record: ") {
 			t.Errorf("%s: %v", line, err)
 		}
+	}
+}
+
+// A partial last line as long as a survey part may be (a sparse file of
+// 1 GiB, nothing of it on disk) is neither held nor read through: resume
+// refuses it once it passes MaxRecordLine (cutting it could drop records
+// after it), as merge does, having allocated a small part of it.
+func TestResumeBoundsALongLine(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"schema":"mcpprobe/result/v1","command":"survey","survey":{"id":"a","input_digest":"sha256:d","shard":null}}` + "\n"
+	p := filepath.Join(dir, "out.jsonl")
+	if err := os.WriteFile(p, []byte(rec+`{"schema":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, inputfile.MaxSurvey); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := CreateOutput(p, true)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "line 2 is over the 16 MiB of any record a survey writes (read no further)") {
+		t.Errorf("resume of a 1 GiB partial line: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
+		t.Errorf("resume allocated %d MiB for a partial line of 1 GiB", alloc>>20)
+	}
+	if st, _ := os.Stat(p); st.Size() != inputfile.MaxSurvey {
+		t.Errorf("the refused file was cut to %d bytes", st.Size())
+	}
+	var me *MergeError
+	if err := eachLine(p, func(int, []byte) error { return nil }); !errors.As(err, &me) || !strings.Contains(err.Error(), "out.jsonl:2 is over the 16 MiB") {
+		t.Errorf("merge of a 1 GiB partial line: %v", err)
 	}
 }
