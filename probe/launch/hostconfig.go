@@ -136,14 +136,19 @@ func readConfig(path string) (*configFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	if isCodex(path, data) {
-		if err := inputfile.CheckDepth(path, data, inputfile.TOML); err != nil {
+	// Before any parser, the sniffing of isCodex's included: a file that
+	// is not .toml is tried as JSONC and then as TOML.
+	syntaxes := []inputfile.Syntax{inputfile.JSONC, inputfile.TOML}
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		syntaxes = syntaxes[1:]
+	}
+	for _, s := range syntaxes {
+		if err := inputfile.CheckDepth(path, data, s); err != nil {
 			return nil, fmt.Errorf("reading config: %w", err)
 		}
-		return readCodex(path, data)
 	}
-	if err := inputfile.CheckDepth(path, data, inputfile.JSONC); err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
+	if isCodex(path, data) {
+		return readCodex(path, data)
 	}
 	std, err := hujson.Standardize(data)
 	if err != nil {
