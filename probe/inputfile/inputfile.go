@@ -10,6 +10,7 @@ package inputfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -190,3 +191,39 @@ func (c *capped) Read(p []byte) (int, error) {
 }
 
 func (c *capped) Close() error { return c.f.Close() }
+
+// OpenUpdate opens path to be read and then appended to (survey --resume),
+// creating it when it does not exist. It follows the rule of Open, and
+// refuses a symlink outright: what is written would go through it (into
+// .git/config, or a tracked file the link names).
+func OpenUpdate(path string, max int64) (*os.File, error) {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &Error{Path: path, Why: "is a symlink" + only + ", and writes to the file it resumes: a link would have it write where the link points; give the path of the file it points to"}
+	}
+	if _, _, err := resolve(path, st); err != nil {
+		return nil, err
+	}
+	if why := refuse(st, max); why != "" {
+		return nil, &Error{Path: path, Why: why}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	fst, err := f.Stat()
+	if err == nil && !os.SameFile(st, fst) {
+		err = &Error{Path: path, Why: "changed while it was opened"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -69,19 +69,12 @@ func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
 		}
 		return &Output{w: f, f: f}, nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, nil, err
-	}
 	// The file to resume is read whole, a line at a time: bounded as a
 	// survey part is for merge, so a file grown past any run's output
-	// (or not a file at all) is refused before a byte is read.
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > inputfile.MaxSurvey {
-		f.Close()
-		if err == nil {
-			err = fmt.Errorf("--resume: %s is not a regular file of at most %d bytes: resume only a survey's own output", path, int64(inputfile.MaxSurvey))
-		}
-		return nil, nil, err
+	// (or not a file at all, or a link) is refused before a byte is read.
+	f, err := inputfile.OpenUpdate(path, inputfile.MaxSurvey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume: %w", err)
 	}
 	p, err := readPrior(f, path)
 	if err != nil {

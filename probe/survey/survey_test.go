@@ -215,7 +215,7 @@ func TestResumeRefusesAHugeFile(t *testing.T) {
 	if err := os.Truncate(p, inputfile.MaxSurvey+1); err != nil {
 		t.Skip("no sparse files here:", err)
 	}
-	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "not a regular file of at most") {
+	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "over the 1.0 GiB cap for this kind of file") {
 		t.Errorf("resume of a %d-byte file: %v", int64(inputfile.MaxSurvey+1), err)
 	}
 }
@@ -370,5 +370,24 @@ func TestResumeBoundsALongLine(t *testing.T) {
 	var me *MergeError
 	if err := eachLine(p, func(int, []byte) error { return nil }); !errors.As(err, &me) || !strings.Contains(err.Error(), "out.jsonl:2 is over the 16 MiB") {
 		t.Errorf("merge of a 1 GiB partial line: %v", err)
+	}
+}
+
+// The file --resume reads and then writes is never a link: a committed
+// results.jsonl -> .git/config would have had its last line cut away and
+// records appended to it.
+func TestResumeRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "config")
+	const body = "[core]\n\tbare = false\n[http]\n\textraheader = CANARY"
+	os.WriteFile(target, []byte(body), 0o644)
+	p := filepath.Join(dir, "out.jsonl")
+	os.Symlink(target, p)
+	_, _, err := CreateOutput(p, true)
+	if err == nil || !strings.Contains(err.Error(), "is a symlink") || strings.Contains(err.Error(), "CANARY") {
+		t.Errorf("resume through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != body {
+		t.Errorf("the link's target changed: %q", b)
 	}
 }
