@@ -66,7 +66,9 @@ func resolve(path string, st os.FileInfo) (_ string, linked bool, _ error) {
 	if linkRoot != "" && !within(real, linkRoot) {
 		return "", false, &Error{Path: path, Why: symlink}
 	}
-	if realTree == "" || realGit == "" || !tracked(realGit, realTree, real) {
+	// A checkout an earlier step made inside this one (a second, private
+	// repository) is not the pull request's either.
+	if realTree == "" || realGit == "" || (linkRoot != "" && realTree != linkRoot) || !tracked(realGit, realTree, real) {
 		return "", false, &Error{Path: path, Why: untracked}
 	}
 	return real, true, nil

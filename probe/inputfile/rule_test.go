@@ -84,7 +84,14 @@ func TestRuleOfTheCheckout(t *testing.T) {
 	os.Symlink(filepath.Join(dir, "secret"), filepath.Join(home, "plain.json"))
 	os.WriteFile(filepath.Join(dir, "secret"), []byte(canary), 0o600)
 
+	// A second repository an earlier step checked out inside this one.
+	inner := filepath.Join(repo, "private")
+	os.MkdirAll(inner, 0o755)
+	os.WriteFile(filepath.Join(inner, "secret.md"), []byte(canary), 0o644)
+	gitRepo(t, inner, "secret.md")
+
 	tests := []struct{ path, want string }{
+		{link("inner.md", "private/secret.md"), "is a symlink to a file git does not track"},
 		{link("MCPPROBE.md", "docs/report.md"), ""},
 		{link("docs/up.md", "../docs/report.md"), ""},
 		{filepath.Join(link("linked", "docs"), "report.md"), ""},
