@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 )
 
 func TestNestingFindings(t *testing.T) {
@@ -23,5 +24,13 @@ func TestNestingFindings(t *testing.T) {
 	}
 	if Walkable([]byte(deep)) || Walkable([]byte(wide)) || !Walkable([]byte(ok)) {
 		t.Errorf("Walkable")
+	}
+}
+
+// One nesting limit: what a server sends (MaxDepth) and what a file a pull
+// request controls holds (inputfile.MaxDepth, scanned before parsing).
+func TestOneNestingLimit(t *testing.T) {
+	if MaxDepth != inputfile.MaxDepth {
+		t.Errorf("probe.MaxDepth %d, inputfile.MaxDepth %d: one limit, for the same parsers", MaxDepth, inputfile.MaxDepth)
 	}
 }

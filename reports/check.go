@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,7 +18,7 @@ var reportDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // ReportDate returns the date a committed report is dated, or "" when it
 // has no "Probed …" line, so a check can regenerate with the same date.
 func ReportDate(report []byte) string {
-	m := reportDate().FindSubmatch(report)
+	m := headerMatch(report, reportDate())
 	if m == nil {
 		return ""
 	}
@@ -35,30 +36,203 @@ var reportVersion = sync.OnceValue(func() *regexp.Regexp {
 // ReportVersion returns the version of mcpprobe that wrote a report, or
 // "" when its "Probed …" line names none.
 func ReportVersion(report []byte) string {
-	m := reportVersion().FindSubmatch(report)
+	m := headerMatch(report, reportVersion())
 	if m == nil {
 		return ""
 	}
 	return string(m[2])
 }
 
+// The bounds on what Check diffs: the part of each side between the lines
+// both share at the start and at the end, with its context. A committed
+// file is the pull request's; a diff (Myers', which go-diff runs) is
+// quadratic at worst, and 5 million changed lines had run past 90 s.
+const (
+	MaxDiffLines = 20_000   // lines on either side
+	MaxDiffBytes = 4 << 20  // bytes on either side
+	MaxDiffLine  = 64 << 10 // bytes in any one line
+)
+
+// headerMatch is re's first match in a "Probed …" line of report no longer
+// than MaxDiffLine: a line at a time, since the pattern's ".*" over a
+// committed file's one 60 MB line took 13 s.
+func headerMatch(report []byte, re *regexp.Regexp) [][]byte {
+	for i := 0; i < len(report); {
+		l := lineAt(report, i)
+		i += len(l)
+		if bytes.HasPrefix(l, []byte("Probed ")) && len(l) <= MaxDiffLine {
+			if m := re.FindSubmatch(trimEOL(l)); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
 // Check compares a committed report with a freshly generated one, ignoring
 // the date and the version of mcpprobe that wrote it: upgrading mcpprobe
 // does not make a report stale unless what it says changed. It returns ""
 // when they agree, else a unified diff from the committed file to the
-// fresh one.
+// fresh one, or, when the part that differs is past the diff's bounds, a
+// line that says where it starts and why no diff follows.
+//
+// The work is linear in the files but for the diff, which sees only what
+// differs (lines both share at the start and the end are compared a line
+// at a time, not diffed) and only within the bounds.
 func Check(committed, fresh []byte) string {
-	norm := func(b []byte) string {
-		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-		s := reportVersion().ReplaceAllString(string(b), "${1}VERSION${3}")
-		return reportDate().ReplaceAllString(s, "${1}DATE")
-	}
-	a, b := norm(committed), norm(fresh)
-	if a == b {
+	if bytes.Equal(committed, fresh) {
 		return ""
 	}
+	a, b := committed, fresh
+	// Lines both files share at the start, then at the end.
+	pre, preA, preB := 0, 0, 0
+	// The header line, when only its version or date differ: shown as a
+	// change of its own should anything else differ.
+	var header string
+	headerAt := 0
+	for preA < len(a) && preB < len(b) {
+		la, lb := lineAt(a, preA), lineAt(b, preB)
+		if !sameLine(la, lb) {
+			break
+		}
+		if header == "" && !bytes.Equal(trimEOL(la), trimEOL(lb)) {
+			headerAt = pre
+			header = fmt.Sprintf("@@ -%d +%d @@\n-%s\n+%s\n", pre+1, pre+1, trimEOL(la), trimEOL(lb))
+		}
+		pre, preA, preB = pre+1, preA+len(la), preB+len(lb)
+	}
+	endA, endB := len(a), len(b)
+	for endA > preA && endB > preB {
+		la, lb := lineBefore(a[preA:endA]), lineBefore(b[preB:endB])
+		if !sameLine(la, lb) {
+			break
+		}
+		endA, endB = endA-len(la), endB-len(lb)
+	}
+	if endA == preA && endB == preB {
+		return ""
+	}
+	// ctx lines of context on each side of what differs.
+	const ctx = 3
+	startA, startB, skipped := preA, preB, pre
+	for range ctx {
+		if startA == 0 {
+			break
+		}
+		startA -= len(lineBefore(a[:startA]))
+		startB -= len(lineBefore(b[:startB]))
+		skipped--
+	}
+	for range ctx {
+		if endA == len(a) || endB == len(b) {
+			break
+		}
+		endA += len(lineAt(a, endA))
+		endB += len(lineAt(b, endB))
+	}
+	ma, mb := a[startA:endA], b[startB:endB]
+	if why := pastBounds(ma, mb); why != "" {
+		return fmt.Sprintf("--- committed\n+++ fresh\nThe files differ from line %d on: %s, past what --check diffs (%d lines, %s or a line of %s on either side), so no diff is shown.\n",
+			pre+1, why, MaxDiffLines, iecBytes(MaxDiffBytes), iecBytes(MaxDiffLine))
+	}
 	// Show the real lines, with their dates, in the diff.
-	return UnifiedDiff("committed", "fresh", string(committed), string(fresh), 3)
+	d := UnifiedDiff("committed", "fresh", string(ma), string(mb), ctx)
+	if skipped > 0 {
+		d = offsetHunks(d, skipped)
+	}
+	if header != "" && headerAt < skipped {
+		d = strings.Replace(d, "+++ fresh\n", "+++ fresh\n"+header, 1)
+	}
+	return d
+}
+
+func trimEOL(l []byte) []byte {
+	return bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\n")), []byte("\r"))
+}
+
+// lineAt returns the line starting at i, with its newline.
+func lineAt(b []byte, i int) []byte {
+	if e := bytes.IndexByte(b[i:], '\n'); e >= 0 {
+		return b[i : i+e+1]
+	}
+	return b[i:]
+}
+
+// lineBefore returns the last line of b, with its newline.
+func lineBefore(b []byte) []byte {
+	end := len(b)
+	if end > 0 && b[end-1] == '\n' {
+		end--
+	}
+	return b[bytes.LastIndexByte(b[:end], '\n')+1:]
+}
+
+// sameLine compares two lines as Check does: CRLF as LF, and a "Probed …"
+// line without its version and date.
+func sameLine(x, y []byte) bool {
+	if bytes.HasSuffix(x, []byte("\n")) != bytes.HasSuffix(y, []byte("\n")) {
+		return false
+	}
+	x, y = trimEOL(x), trimEOL(y)
+	if bytes.Equal(x, y) {
+		return true
+	}
+	if !bytes.HasPrefix(x, []byte("Probed ")) || !bytes.HasPrefix(y, []byte("Probed ")) || len(x) > MaxDiffLine || len(y) > MaxDiffLine {
+		return false
+	}
+	norm := func(l []byte) []byte {
+		l = reportVersion().ReplaceAll(l, []byte("${1}VERSION${3}"))
+		return reportDate().ReplaceAll(l, []byte("${1}DATE"))
+	}
+	return bytes.Equal(norm(x), norm(y))
+}
+
+// pastBounds says how the differing parts exceed the diff's bounds, or "".
+func pastBounds(a, b []byte) string {
+	for _, side := range []struct {
+		name string
+		b    []byte
+	}{{"committed", a}, {"fresh", b}} {
+		if len(side.b) > MaxDiffBytes {
+			return fmt.Sprintf("%s of the %s file", iecBytes(len(side.b)), side.name)
+		}
+		if n := bytes.Count(side.b, []byte("\n")); n > MaxDiffLines {
+			return fmt.Sprintf("%d lines of the %s file", n, side.name)
+		}
+		for rest := side.b; len(rest) > 0; {
+			l := lineAt(rest, 0)
+			if len(l) > MaxDiffLine {
+				return fmt.Sprintf("a line of %s in the %s file", iecBytes(len(l)), side.name)
+			}
+			rest = rest[len(l):]
+		}
+	}
+	return ""
+}
+
+// iecBytes is n in KiB or MiB, as the bounds are stated.
+func iecBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// hunkHeader matches a unified diff's hunk header.
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@$`) })
+
+// offsetHunks moves every hunk of d down by n lines: d diffed a part of
+// the files that starts after n lines both share.
+func offsetHunks(d string, n int) string {
+	return hunkHeader().ReplaceAllStringFunc(d, func(h string) string {
+		m := hunkHeader().FindStringSubmatch(h)
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[3])
+		return fmt.Sprintf("@@ -%d%s +%d%s @@", a+n, m[2], b+n, m[4])
+	})
 }
 
 // UnifiedDiff writes a line-based unified diff of a and b with ctx lines of

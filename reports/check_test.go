@@ -98,3 +98,55 @@ func TestFitDiff(t *testing.T) {
 		t.Errorf("a last line without newline: %q", got)
 	}
 }
+
+// A committed file a pull request made huge gets a bounded answer: lines
+// both share are compared a line at a time, and what differs is diffed
+// only within MaxDiffLines, MaxDiffBytes and MaxDiffLine, else said to be
+// past them, with where it starts.
+func TestCheckBounds(t *testing.T) {
+	const head = "# s — mcpprobe report\n\nProbed `./s` over stdio · protocol x · mcpprobe dev · 2026-01-01\n\n"
+	fresh := head + "## Findings\n\nnone\n"
+	many := strings.Repeat("x\n", 5_000_000)
+	shared := strings.Repeat("same\n", 1_000_000)
+	for _, tc := range []struct {
+		name, committed, fresh string
+		want                   []string
+	}{
+		{"5M lines", head + many, fresh, []string{"The files differ from line 5 on: 9.5 MiB of the committed file, past what --check diffs (20000 lines, 4.0 MiB or a line of 64.0 KiB on either side), so no diff is shown."}},
+		{"one 60 MB line", head + strings.Repeat("y", 60<<20) + "\n", fresh, []string{"The files differ from line 5 on: 60.0 MiB of the committed file, past what --check diffs (20000 lines, 4.0 MiB or a line of 64.0 KiB on either side), so no diff is shown."}},
+		{"a long line", head + strings.Repeat("y", 100<<10) + "\n", fresh, []string{"The files differ from line 5 on: a line of 100.0 KiB in the committed file, past what --check diffs (20000 lines, 4.0 MiB or a line of 64.0 KiB on either side), so no diff is shown."}},
+		// One change deep in a long file: only its neighbourhood is diffed,
+		// numbered where it is.
+		{"one change after a million lines", head + shared + "old\n" + shared, strings.Replace(head, "dev", "v2", 1) + shared + "new\n" + shared,
+			[]string{"@@ -3 +3 @@", "-Probed `./s` over stdio · protocol x · mcpprobe dev · 2026-01-01", "+Probed `./s` over stdio · protocol x · mcpprobe v2 · 2026-01-01",
+				"@@ -1000002,7 +1000002,7 @@", "-old", "+new", " same"}},
+		{"equal but for the version, a million lines", head + shared, strings.Replace(head, "dev", "v2", 1) + shared, nil},
+		{"a missing last newline", head + "a\n", head + "a", []string{"-a", "+a"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Check([]byte(tc.committed), []byte(tc.fresh))
+			if tc.want == nil {
+				if d != "" {
+					t.Fatalf("want equal, got %.500s", d)
+				}
+				return
+			}
+			lines := strings.Split(d, "\n")
+			if len(d) > 10_000 {
+				t.Errorf("answer of %d bytes", len(d))
+			}
+			for _, w := range tc.want {
+				found := false
+				for _, l := range lines {
+					found = found || l == w
+				}
+				if !found {
+					t.Errorf("answer lacks line %q:\n%.2000s", w, d)
+				}
+			}
+			if tc.name == "one change after a million lines" && strings.Count(d, "mcpprobe dev") != 1 {
+				t.Errorf("the header line is shown %d times:\n%s", strings.Count(d, "mcpprobe dev"), d)
+			}
+		})
+	}
+}

@@ -258,14 +258,12 @@ func TestInterruptDuringHugeInput(t *testing.T) {
 	}
 }
 
-// A symlink that stays inside its checkout is an ordinary file there (a
-// report kept in docs/ and linked from the root): --check reads it.
+// A symlink that stays inside its checkout to a file committed there is an
+// ordinary file (a report kept in docs/ and linked from the root): --check
+// reads it.
 func TestCheckFollowsSymlinkInsideTree(t *testing.T) {
 	t.Parallel()
 	repo := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Join(repo, "docs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +274,7 @@ func TestCheckFollowsSymlinkInsideTree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, "docs", "MCPPROBE.md"), []byte(first.stdout), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	gitCheckout(t, repo, "docs/MCPPROBE.md")
 	link := filepath.Join(repo, "MCPPROBE.md")
 	if err := os.Symlink(filepath.Join("docs", "MCPPROBE.md"), link); err != nil {
 		t.Fatal(err)

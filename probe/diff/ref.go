@@ -101,7 +101,7 @@ func LoadPath(path string) (Side, error) {
 	if st.IsDir() {
 		return loadSaveDir(path)
 	}
-	data, err := inputfile.Read(path, inputfile.MaxReference)
+	data, err := inputfile.ReadJSON(path, inputfile.MaxReference, inputfile.JSON)
 	if err != nil {
 		return Side{}, err
 	}
@@ -124,7 +124,7 @@ func loadSaveDir(dir string) (Side, error) {
 	// diff reads the tools, and says it compared nothing else.
 	s := Side{Format: "mcpprobe-save", Label: dir, Wire: true, Records: PartSet(0).With(PartTools)}
 	for _, p := range pages {
-		data, err := inputfile.Read(p, inputfile.MaxReference)
+		data, err := inputfile.ReadJSON(p, inputfile.MaxReference, inputfile.JSON)
 		if err != nil {
 			return Side{}, err
 		}

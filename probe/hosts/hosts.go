@@ -271,7 +271,7 @@ func Known() []Host { return append([]Host(nil), builtin().Hosts...) }
 // Load reads a hosts file and merges it into base: a row with a known id
 // replaces it, a new id is added.
 func Load(path string, base []Host) ([]Host, error) {
-	data, err := inputfile.Read(path, inputfile.MaxConfig)
+	data, err := inputfile.ReadJSON(path, inputfile.MaxConfig, inputfile.JSON)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@
 package inputfile
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,45 +43,62 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + " " + e.Why }
 
 // Open opens path for reading if it is a regular file of at most max
-// bytes, and refuses anything else with an *Error. What it returns stops
-// with an error past max bytes, should the file grow while it is read.
+// bytes that the rule of resolve allows (not in or through .git, a symlink
+// followed only to a file git tracks in the link's own checkout), and
+// refuses anything else with an *Error. What it returns stops with an
+// error past max bytes, should the file grow while it is read.
 //
 // path is looked at with Lstat before it is opened, so that a FIFO or a
-// device is never opened (opening one can block, or act); it is opened
-// with O_NOFOLLOW and O_NONBLOCK, so that a symlink or FIFO swapped in
-// between cannot be followed or block, and the open file is checked
-// again, so that what is read is what was looked at. A symlink is read
-// only when its target stays within the link's tree (see inside), and an
-// error never names the target.
+// device is never opened (opening one can block, or act); the resolved
+// path is opened with O_NOFOLLOW and O_NONBLOCK, so that a symlink or FIFO
+// swapped in between cannot be followed or block, and the open file is
+// checked again, so that what is read is what was looked at. An error
+// never names a link's target.
 func Open(path string, max int64) (io.ReadCloser, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
-	// open is what is opened; errors name path, never a link's target.
-	open := path
-	if st.Mode()&fs.ModeSymlink != 0 {
-		// A link that stays inside its own tree points at a file the same
-		// pull request controls anyway; only one that leaves it can reach a
-		// token file or /proc.
-		target, ok := inside(path)
-		if !ok {
-			return nil, &Error{Path: path, Why: symlink}
-		}
-		if st, err = os.Lstat(target); err != nil {
+	open, linked, err := resolve(path, st)
+	if err != nil {
+		return nil, err
+	}
+	if linked || st.Mode()&fs.ModeSymlink != 0 {
+		linked = true
+		if st, err = os.Lstat(open); err != nil {
 			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be read"}
 		}
-		open = target
 	}
+	return openChecked(path, open, st, linked, max)
+}
+
+// readRegular reads a regular file of at most max bytes that is no part of
+// what a pull request controls (a .git file, the index), outside the rule.
+func readRegular(path string, max int64) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := openChecked(path, path, st, false, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// openChecked opens open, whose Lstat is st, as a regular file of at most
+// max bytes; errors name path.
+func openChecked(path, open string, st fs.FileInfo, linked bool, max int64) (io.ReadCloser, error) {
 	if why := refuse(st, max); why != "" {
 		return nil, &Error{Path: path, Why: why}
 	}
 	f, err := os.OpenFile(open, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		if isLoop(err) {
-			return nil, &Error{Path: path, Why: symlink}
+			return nil, &Error{Path: path, Why: "changed while it was opened"}
 		}
-		if open != path {
+		if linked {
 			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be opened"}
 		}
 		return nil, err
@@ -94,7 +113,7 @@ func Open(path string, max int64) (io.ReadCloser, error) {
 	}
 	if err != nil {
 		f.Close()
-		if _, refused := err.(*Error); !refused && open != path {
+		if _, refused := err.(*Error); !refused && linked {
 			return nil, &Error{Path: path, Why: "is a symlink whose target cannot be read"}
 		}
 		return nil, err
@@ -109,7 +128,13 @@ func Read(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	// Sized to the file, not grown by doubling: a 60 MB file costs 60 MB.
+	var buf bytes.Buffer
+	if st, err := f.(*capped).f.Stat(); err == nil && st.Size() < max {
+		buf.Grow(int(st.Size()) + 1)
+	}
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
 }
 
 // only says why a file that is not one is refused.
@@ -119,46 +144,6 @@ const only = ": mcpprobe reads only regular files, since CI runs it on files a p
 // naming it would tell a pull request's author what it points at.
 const symlink = "is a symlink that leaves its work tree" + only +
 	", and a link out of the checkout could reach a token file; give the path of the file it points to"
-
-// inside resolves the symlink at path and says whether its target stays
-// within the link's tree: the nearest folder above it that holds .git (a
-// checkout, which is what a pull request controls), else the user's home
-// for a link under it (a dotfile manager's links, which no pull request
-// writes), else the link's own folder.
-func inside(path string) (string, bool) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", false
-	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
-	if err != nil {
-		return "", false
-	}
-	target, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", false
-	}
-	return target, within(target, treeOf(dir))
-}
-
-func treeOf(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		if h, err := filepath.EvalSymlinks(home); err == nil && h != "/" && within(dir, h) {
-			return h
-		}
-	}
-	return dir
-}
 
 func within(p, root string) bool {
 	rel, err := filepath.Rel(root, p)
@@ -206,3 +191,39 @@ func (c *capped) Read(p []byte) (int, error) {
 }
 
 func (c *capped) Close() error { return c.f.Close() }
+
+// OpenUpdate opens path to be read and then appended to (survey --resume),
+// creating it when it does not exist. It follows the rule of Open, and
+// refuses a symlink outright: what is written would go through it (into
+// .git/config, or a tracked file the link names).
+func OpenUpdate(path string, max int64) (*os.File, error) {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &Error{Path: path, Why: "is a symlink" + only + ", and writes to the file it resumes: a link would have it write where the link points; give the path of the file it points to"}
+	}
+	if _, _, err := resolve(path, st); err != nil {
+		return nil, err
+	}
+	if why := refuse(st, max); why != "" {
+		return nil, &Error{Path: path, Why: why}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	fst, err := f.Stat()
+	if err == nil && !os.SameFile(st, fst) {
+		err = &Error{Path: path, Why: "changed while it was opened"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -20,10 +20,10 @@ func TestRead(t *testing.T) {
 	// A checkout beside the secret: a link out of it is refused, a link
 	// that stays in it is read.
 	repo := filepath.Join(dir, "repo")
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	os.MkdirAll(filepath.Join(repo, "docs"), 0o755)
 	regular := filepath.Join(repo, "docs", "report.md")
 	os.WriteFile(regular, []byte("# report\n"), 0o644)
+	gitRepo(t, repo, "docs/report.md")
 	link := filepath.Join(repo, "link.md")
 	os.Symlink(secret, link)
 	up := filepath.Join(repo, "docs", "up.md")

@@ -136,6 +136,17 @@ func readConfig(path string) (*configFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
+	// Before any parser, the sniffing of isCodex's included: a file that
+	// is not .toml is tried as JSONC and then as TOML.
+	syntaxes := []inputfile.Syntax{inputfile.JSONC, inputfile.TOML}
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		syntaxes = syntaxes[1:]
+	}
+	for _, s := range syntaxes {
+		if err := inputfile.CheckDepth(path, data, s); err != nil {
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
+	}
 	if isCodex(path, data) {
 		return readCodex(path, data)
 	}

@@ -118,6 +118,9 @@ func readFile(path string, yield func(Entry) error) error {
 		if len(doc) > MaxDocument {
 			return fmt.Errorf("%s: over %d MiB; give a registry dump as JSON lines, one server.json a line", path, MaxDocument>>20)
 		}
+		if err := inputfile.CheckDepth(path, doc, inputfile.JSONC); err != nil {
+			return err
+		}
 		return readRegistryDoc(name, doc, yield)
 	}
 	return readLines(br, name, yield)
@@ -142,6 +145,9 @@ func detect(br *bufio.Reader) (Format, error) {
 	}
 	whole := br.Buffered() // the document, or as much of it as the buffer holds
 	all, _ := br.Peek(whole)
+	if d := inputfile.Depth(all, inputfile.JSONC); d > inputfile.MaxDepth {
+		return "", fmt.Errorf("nests more than %d levels deep: mcpprobe refuses it before parsing, since parsers of deep nesting recurse, and no honest input nests past a few dozen", inputfile.MaxDepth)
+	}
 	if json.Valid(trimmed) {
 		return classify(trimmed, true), nil
 	}
@@ -251,6 +257,9 @@ func lineEntries(file string, n int, line []byte) []Entry {
 	}
 	if len(line) > MaxLine {
 		return bad("line %d is over %d bytes", n, MaxLine)
+	}
+	if inputfile.Depth(line, inputfile.JSON) > inputfile.MaxDepth {
+		return bad("line %d nests more than %d levels deep", n, inputfile.MaxDepth)
 	}
 	if !json.Valid(line) {
 		var v any

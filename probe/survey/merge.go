@@ -159,7 +159,10 @@ func eachLine(path string, f func(n int, line []byte) error) error {
 	br := bufio.NewReaderSize(fh, 1<<20)
 	n := 0
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readRecordLine(br, MaxRecordLine)
+		if errors.Is(err, errLongLine) {
+			return &MergeError{Msg: fmt.Sprintf("%s:%d is over the %d MiB of any record a survey writes (read no further)", path, n+1, MaxRecordLine>>20)}
+		}
 		if len(line) > 0 {
 			n++
 			if line[len(line)-1] != '\n' {

@@ -69,19 +69,12 @@ func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
 		}
 		return &Output{w: f, f: f}, nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, nil, err
-	}
 	// The file to resume is read whole, a line at a time: bounded as a
 	// survey part is for merge, so a file grown past any run's output
-	// (or not a file at all) is refused before a byte is read.
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > inputfile.MaxSurvey {
-		f.Close()
-		if err == nil {
-			err = fmt.Errorf("--resume: %s is not a regular file of at most %d bytes: resume only a survey's own output", path, int64(inputfile.MaxSurvey))
-		}
-		return nil, nil, err
+	// (or not a file at all, or a link) is refused before a byte is read.
+	f, err := inputfile.OpenUpdate(path, inputfile.MaxSurvey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume: %w", err)
 	}
 	p, err := readPrior(f, path)
 	if err != nil {
@@ -95,16 +88,46 @@ func CreateOutput(path string, resume bool) (*Output, *Prior, error) {
 	return &Output{w: f, f: f}, p, nil
 }
 
+// MaxRecordLine bounds one line of a survey's results that --resume and
+// merge read: a record is a summary of a few kilobytes (what a server sent
+// is bounded by --max-bytes, 8 MiB by default, and only counted in it),
+// and a results file may come from anywhere.
+const MaxRecordLine = 16 << 20
+
+// errLongLine is a line past MaxRecordLine, read no further.
+var errLongLine = errors.New("line too long")
+
+// readRecordLine reads the next line of br, its newline included. err is
+// nil only for a line that ends in a newline; a line past max is not read
+// on: errLongLine, with what was read of it dropped.
+func readRecordLine(br *bufio.Reader, max int64) (line []byte, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if int64(len(line)+len(chunk)) > max {
+			return nil, errLongLine
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
 // readPrior reads the ids of the records in f, and cuts a partial last
-// line away: it was the write in progress when the run was killed.
+// line away: it was the write in progress when the run was killed. A line
+// past MaxRecordLine is refused as soon as it passes it, whole or not: no
+// survey writes one, and cutting it away could drop the records after it.
 func readPrior(f *os.File, path string) (*Prior, error) {
 	p := &Prior{IDs: map[string]bool{}}
 	br := bufio.NewReaderSize(f, 1<<20)
 	var good int64
 	n := 0
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 && line[len(line)-1] == '\n' {
+		line, err := readRecordLine(br, MaxRecordLine)
+		switch {
+		case errors.Is(err, errLongLine):
+			return nil, fmt.Errorf("--resume: %s line %d is over the %d MiB of any record a survey writes (read no further): resume only a survey's own output", path, n+1, MaxRecordLine>>20)
+		case err == nil:
 			n++
 			l, perr := ParseLine(line)
 			if perr != nil {
@@ -117,7 +140,7 @@ func readPrior(f *os.File, path string) (*Prior, error) {
 			p.IDs[l.Survey.ID] = true
 			p.Records++
 			good += int64(len(line))
-		} else if len(line) > 0 {
+		case len(line) > 0:
 			p.Truncated = len(line)
 		}
 		if errors.Is(err, io.EOF) {

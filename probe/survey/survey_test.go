@@ -2,9 +2,11 @@ package survey
 
 import (
 	"bytes"
+	"errors"
 	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -213,7 +215,7 @@ func TestResumeRefusesAHugeFile(t *testing.T) {
 	if err := os.Truncate(p, inputfile.MaxSurvey+1); err != nil {
 		t.Skip("no sparse files here:", err)
 	}
-	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "not a regular file of at most") {
+	if _, _, err := CreateOutput(p, true); err == nil || !strings.Contains(err.Error(), "over the 1.0 GiB cap for this kind of file") {
 		t.Errorf("resume of a %d-byte file: %v", int64(inputfile.MaxSurvey+1), err)
 	}
 }
@@ -334,5 +336,58 @@ func TestSummarizeRefuses(t *testing.T) {
 		if _, err := Summarize([]string{p}); err == nil || !strings.Contains(err.Error(), p+":2: not a survey record: ") {
 			t.Errorf("%s: %v", line, err)
 		}
+	}
+}
+
+// A partial last line as long as a survey part may be (a sparse file of
+// 1 GiB, nothing of it on disk) is neither held nor read through: resume
+// refuses it once it passes MaxRecordLine (cutting it could drop records
+// after it), as merge does, having allocated a small part of it.
+func TestResumeBoundsALongLine(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"schema":"mcpprobe/result/v1","command":"survey","survey":{"id":"a","input_digest":"sha256:d","shard":null}}` + "\n"
+	p := filepath.Join(dir, "out.jsonl")
+	if err := os.WriteFile(p, []byte(rec+`{"schema":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, inputfile.MaxSurvey); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := CreateOutput(p, true)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "line 2 is over the 16 MiB of any record a survey writes (read no further)") {
+		t.Errorf("resume of a 1 GiB partial line: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
+		t.Errorf("resume allocated %d MiB for a partial line of 1 GiB", alloc>>20)
+	}
+	if st, _ := os.Stat(p); st.Size() != inputfile.MaxSurvey {
+		t.Errorf("the refused file was cut to %d bytes", st.Size())
+	}
+	var me *MergeError
+	if err := eachLine(p, func(int, []byte) error { return nil }); !errors.As(err, &me) || !strings.Contains(err.Error(), "out.jsonl:2 is over the 16 MiB") {
+		t.Errorf("merge of a 1 GiB partial line: %v", err)
+	}
+}
+
+// The file --resume reads and then writes is never a link: a committed
+// results.jsonl -> .git/config would have had its last line cut away and
+// records appended to it.
+func TestResumeRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "config")
+	const body = "[core]\n\tbare = false\n[http]\n\textraheader = CANARY"
+	os.WriteFile(target, []byte(body), 0o644)
+	p := filepath.Join(dir, "out.jsonl")
+	os.Symlink(target, p)
+	_, _, err := CreateOutput(p, true)
+	if err == nil || !strings.Contains(err.Error(), "is a symlink") || strings.Contains(err.Error(), "CANARY") {
+		t.Errorf("resume through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != body {
+		t.Errorf("the link's target changed: %q", b)
 	}
 }
