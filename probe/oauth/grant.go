@@ -69,6 +69,9 @@ func (h *Host) clientCredentials(ctx context.Context) (*oauth2.Token, error) {
 }
 
 func (h *Host) clientCredentialsWith(ctx context.Context, rec *recorder) (*oauth2.Token, error) {
+	if err := h.mayCredential(h.client.secret != "", false); err != nil {
+		return nil, err
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
 		Scopes: h.scopes(), AuthStyle: h.authStyle(), EndpointParams: url.Values{"resource": {h.resource}}}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
@@ -89,6 +92,9 @@ func (h *Host) refresh(ctx context.Context, rt string) (*oauth2.Token, error) {
 }
 
 func (h *Host) refreshWith(ctx context.Context, rec *recorder, rt string) (*oauth2.Token, error) {
+	if err := h.mayCredential(h.client.secret != "", rt == h.o.RefreshToken); err != nil {
+		return nil, err
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
 		AuthStyle: h.authStyle(), EndpointParams: url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "resource": {h.resource}}}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
@@ -194,6 +200,9 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 		return nil, fail("OAuth: the redirect carried no code", "the redirect's query has no code", "run it again")
 	}
 	h.setGrant("authorization_code (" + h.client.how + ")")
+	if err := h.mayCredential(h.client.secret != "", false); err != nil {
+		return nil, err
+	}
 	xctx, xcancel := h.rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, h.rec.client))
 	defer xcancel()
 	tok, err := cfg.Exchange(xctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", h.resource))
@@ -275,4 +284,52 @@ func excerpt(b []byte) string {
 		s = s[:300] + "…"
 	}
 	return s
+}
+
+// mayCredential decides whether the token endpoint may receive the
+// credentials the user gave (a client secret, a refresh token from the
+// environment): only on the resource's own origin or the origin of the
+// authorization server the user named (--issuer). The metadata that names
+// the token endpoint is the server's word, and a server could name any
+// origin to collect them. When they may go, stderr says where they went.
+func (h *Host) mayCredential(secret, refresh bool) error {
+	if !secret && !refresh {
+		return nil
+	}
+	var what []string
+	if secret {
+		what = append(what, "client secret (--client-secret-env)")
+	}
+	if refresh {
+		what = append(what, "refresh token (--refresh-token-env)")
+	}
+	te, err := url.Parse(h.as.TokenEndpoint)
+	if err != nil || te.Host == "" {
+		return fail("OAuth: the token endpoint "+h.as.TokenEndpoint+" is not a URL", "the authorization-server metadata at "+h.as.from, "tell the authorization server's operator")
+	}
+	to := originOf(te)
+	allowed := []string{}
+	if u, err := url.Parse(h.o.URL); err == nil {
+		allowed = append(allowed, originOf(u))
+	}
+	if is, err := url.Parse(h.o.Issuer); err == nil && h.o.Issuer != "" {
+		allowed = append(allowed, originOf(is))
+	}
+	if !slices.Contains(allowed, to) {
+		return fail(fmt.Sprintf("OAuth: mcpprobe refuses to send the %s to %s: the authorization server %s, which the resource's metadata names, asks for it at its token endpoint %s, and a credential goes only to the resource's own origin (%s) or to an authorization server you named with --issuer",
+			strings.Join(what, " and "), to, h.issuer, h.as.TokenEndpoint, allowed[0]),
+			"authorization_servers naming "+h.issuer+"; token_endpoint "+h.as.TokenEndpoint,
+			"if you trust "+h.issuer+" with it, name it: --issuer "+h.issuer)
+	}
+	for _, w := range what {
+		line := fmt.Sprintf("mcpprobe: sent %s to %s (token endpoint)\n", strings.TrimSuffix(strings.SplitN(w, " (", 2)[0], " "), to)
+		h.mu.Lock()
+		seen := h.told[line]
+		h.told[line] = true
+		h.mu.Unlock()
+		if !seen {
+			fmt.Fprint(h.o.Prompt, line)
+		}
+	}
+	return nil
 }
