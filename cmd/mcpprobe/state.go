@@ -2,10 +2,12 @@ package main
 
 import (
 	"io"
+	"net/netip"
 	"os"
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -38,6 +40,10 @@ type runState struct {
 
 	secrets secretSet
 	outputs outputState
+	// classify, set by tests, replaces netguard's classifier of the
+	// addresses the OAuth client and the audit fetch from: a loopback
+	// stand-in is declared a public target or an internal service.
+	classify func(netip.AddrPort) netguard.Class
 	intr    interruptState
 
 	// progress is the run's one progress line on stderr, made by the

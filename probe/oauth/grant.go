@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
@@ -147,7 +149,9 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 	state := randomState()
 	cfg := oauth2.Config{ClientID: h.client.id, ClientSecret: h.client.secret, RedirectURL: redirect, Scopes: h.scopes(),
 		Endpoint: oauth2.Endpoint{AuthURL: h.as.AuthorizationEndpoint, TokenURL: h.as.TokenEndpoint, AuthStyle: h.authStyle()}}
-	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", h.resource))
+	// The metadata's endpoint is the server's text: a C1 or bidi control
+	// in it could reorder what the user reads before opening it.
+	authURL := SafeURL(cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", h.resource)))
 	got := make(chan url.Values, 1)
 	srv := &http.Server{ReadHeaderTimeout: h.o.Timeout, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/callback" {
@@ -167,7 +171,7 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 	})}
 	go func() { _ = srv.Serve(l) }()
 	defer func() { _ = srv.Close() }()
-	fmt.Fprintf(h.o.Prompt, "mcpprobe: to authorize at %s, open this URL in a browser (waiting %s for its redirect to %s):\n  %s\n", h.issuer, h.o.Wait, redirect, authURL)
+	fmt.Fprintf(h.o.Prompt, "mcpprobe: to authorize at %s, open this URL in a browser (waiting %s for its redirect to %s):\n  %s\n", SafeURL(h.issuer), h.o.Wait, redirect, authURL)
 	wait, cancel := context.WithTimeout(ctx, h.o.Wait)
 	defer cancel()
 	if len(h.o.BrowserCmd) > 0 {
@@ -332,4 +336,30 @@ func (h *Host) mayCredential(secret, refresh bool) error {
 		}
 	}
 	return nil
+}
+
+// SafeURL percent-encodes what a terminal acts on or shows out of order
+// in a URL: C0 and C1 controls, DEL, format characters (bidi embeddings,
+// overrides and isolates, zero-width characters) and the line and
+// paragraph separators, the characters reports.Escape escapes. A browser
+// reads the encoded URL as the same one; a person sees every character.
+func SafeURL(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				fmt.Fprintf(&b, "%%%02X", s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r == ' ' || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
+			for _, c := range []byte(string(r)) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
