@@ -44,7 +44,7 @@ type runState struct {
 	// addresses the OAuth client and the audit fetch from: a loopback
 	// stand-in is declared a public target or an internal service.
 	classify func(netip.AddrPort) netguard.Class
-	intr    interruptState
+	intr     interruptState
 
 	// progress is the run's one progress line on stderr, made by the
 	// first part of the command that reports to it.
