@@ -116,7 +116,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		return o, err
 	}
 	o.Classify = rs.classify
-	o.Notify = func(line string) { fmt.Fprintln(rs.errw, line) }
+	o.Notify = func(line string) { fmt.Fprintln(rs.errw, reports.Escape(line)) } // it quotes the server's metadata
 	if o.ClientSecret != "" && o.ClientID == "" {
 		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
 	}

@@ -177,3 +177,66 @@ func TestResourceMetadataSSRF(t *testing.T) {
 		})
 	}
 }
+
+// TestMetadataControlsEscaped: C1 and bidi controls in the authorization
+// server's metadata reach neither the --oauth prompt (the URL a person
+// is told to open) nor any trace or --json raw; nor an error that quotes
+// the issuer.
+func TestMetadataControlsEscaped(t *testing.T) {
+	const bad = "\u0085\u009b\u202e\u2066"
+	var srv *httptest.Server
+	issuerSuffix := ""
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		iss := srv.URL + issuerSuffix
+		switch {
+		case r.URL.Path == "/.well-known/oauth-protected-resource/mcp":
+			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, srv.URL+"/mcp", iss)
+		case strings.HasPrefix(r.URL.Path, "/.well-known/oauth-authorization-server"):
+			fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"code_challenge_methods_supported":["S256"]}`,
+				iss, srv.URL+"/authorize/gnp"+bad+".exe", srv.URL+"/token")
+		default:
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	texts := map[string]string{}
+	for _, args := range [][]string{
+		{"wire", "--oauth", "--client-id", "pub", "--oauth-wait", "1s", "--trace", p("wire.jsonl"), srv.URL + "/mcp"},
+		{"auth", "--trace", p("auth.jsonl"), srv.URL + "/mcp"},
+		{"auth", "--json", srv.URL + "/mcp"},
+	} {
+		r := runInProcess(nil, args...)
+		texts[args[0]+" "+args[1]+" stdout"], texts[args[0]+" "+args[1]+" stderr"] = r.stdout, r.stderr
+	}
+	if !strings.Contains(texts["wire --oauth stderr"], "open this URL") || !strings.Contains(texts["wire --oauth stderr"], "gnp%C2%85%C2%9B%E2%80%AE%E2%81%A6.exe") {
+		t.Errorf("the prompt does not show the URL with its controls encoded:\n%s", texts["wire --oauth stderr"])
+	}
+	// An issuer with the controls in it, quoted by an error.
+	issuerSuffix = "/x" + bad
+	r := runInProcess(nil, "wire", "--oauth", "--client-id", "pub", "--oauth-wait", "1s", srv.URL+"/mcp")
+	texts["issuer error stderr"] = r.stderr
+	if r.code != 3 {
+		t.Errorf("issuer with controls: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range []string{"wire.jsonl", "auth.jsonl"} {
+		b, err := os.ReadFile(p(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[f] = string(b)
+	}
+	if !strings.Contains(texts["auth.jsonl"], `\u0085`) {
+		t.Errorf("auth --trace does not hold the metadata, escaped:\n%s", texts["auth.jsonl"])
+	}
+	for name, text := range texts {
+		for _, c := range bad {
+			if strings.ContainsRune(text, c) {
+				t.Errorf("%s holds a raw U+%04X:\n%s", name, c, text)
+			}
+		}
+	}
+}

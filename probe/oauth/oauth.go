@@ -134,7 +134,13 @@ type Error struct {
 
 func (e *Error) Error() string { return e.What }
 
-func fail(what, received, try string) error { return &Error{What: what, Received: received, Try: try} }
+// fail builds an Error. Its what and try quote the server's metadata
+// (issuers, endpoints, resources) and are printed as they are: every
+// character a terminal acts on or reorders is escaped here (received is
+// escaped line by line where it is printed).
+func fail(what, received, try string) error {
+	return &Error{What: safeText(what), Received: received, Try: safeText(try)}
+}
 
 // Authorize gets the token, once per run: later calls return the first
 // call's outcome. Every exchange is recorded in tr.

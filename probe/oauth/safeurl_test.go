@@ -17,3 +17,16 @@ func TestSafeURL(t *testing.T) {
 		}
 	}
 }
+
+func TestSafeText(t *testing.T) {
+	for in, want := range map[string]string{
+		"issuer https://as.example/x is wrong":   "issuer https://as.example/x is wrong",
+		"issuer https://as\u202e.example/\u0085": `issuer https://as\u202e.example/\u0085`,
+		"a\x1b[2Jb\xffc":                         `a\u001b[2Jb\xffc`,
+		"two\nlines\tand tab":                    "two\nlines\tand tab",
+	} {
+		if got := safeText(in); got != want {
+			t.Errorf("safeText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
