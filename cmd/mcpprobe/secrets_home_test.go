@@ -171,8 +171,10 @@ func TestResourceMetadataSSRF(t *testing.T) {
 			if !c.fetched && !strings.Contains(texts["auth "+target.URL+"/mcp stdout"], "does not fetch") {
 				t.Errorf("auth does not say the fetch was refused:\n%s", texts["auth "+target.URL+"/mcp stdout"])
 			}
-			if c.fetched && !strings.Contains(texts["auth.jsonl"], "body withheld") {
-				t.Errorf("auth --trace does not say the body was withheld:\n%s", texts["auth.jsonl"])
+			for _, f := range []string{"auth.jsonl", "wire.jsonl"} {
+				if c.fetched && !strings.Contains(texts[f], "body withheld") {
+					t.Errorf("%s does not say the body was withheld:\n%s", f, texts[f])
+				}
 			}
 		})
 	}
@@ -191,9 +193,11 @@ func TestMetadataControlsEscaped(t *testing.T) {
 		iss := srv.URL + issuerSuffix
 		switch {
 		case r.URL.Path == "/.well-known/oauth-protected-resource/mcp":
-			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, srv.URL+"/mcp", iss)
+			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":["%s"]}`, srv.URL+"/mcp", iss)
 		case strings.HasPrefix(r.URL.Path, "/.well-known/oauth-authorization-server"):
-			fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"code_challenge_methods_supported":["S256"]}`,
+			// Raw in the JSON text, as a server may send them (%q would
+			// escape them).
+			fmt.Fprintf(w, `{"issuer":"%s","authorization_endpoint":"%s","token_endpoint":%q,"code_challenge_methods_supported":["S256"]}`,
 				iss, srv.URL+"/authorize/gnp"+bad+".exe", srv.URL+"/token")
 		default:
 			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)

@@ -268,7 +268,7 @@ func (h *Host) dynamicRegistration(ctx context.Context, redirect string) error {
 	})
 	ans := h.rec.do(ctx, http.MethodPost, h.as.RegistrationEndpoint, map[string]string{"Content-Type": "application/json", "Accept": "application/json"}, body, nil)
 	if ans.err != nil || (ans.status != http.StatusCreated && ans.status != http.StatusOK) {
-		return fail("OAuth: dynamic client registration at "+h.as.RegistrationEndpoint+" failed", ans.String()+" "+excerpt(ans.body),
+		return fail("OAuth: dynamic client registration at "+h.as.RegistrationEndpoint+" failed", withheldAnswer(ans, "not a registration"),
 			"register a client with the server's operator and pass --client-id")
 	}
 	var reg struct {
@@ -276,18 +276,19 @@ func (h *Host) dynamicRegistration(ctx context.Context, redirect string) error {
 		ClientSecret string `json:"client_secret"`
 	}
 	if err := json.Unmarshal(ans.body, &reg); err != nil || reg.ClientID == "" {
-		return fail("OAuth: the registration answer has no client_id", excerpt(ans.body), "tell the authorization server's operator")
+		return fail("OAuth: the registration answer has no client_id", withheldAnswer(ans, "no client_id"), "tell the authorization server's operator")
 	}
 	h.client = client{id: reg.ClientID, secret: reg.ClientSecret, how: "dynamic registration"}
 	return nil
 }
 
-func excerpt(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 300 {
-		s = s[:300] + "…"
+// withheldAnswer is an answer that failed validation as an error shows
+// it: what was wrong, not what it held.
+func withheldAnswer(a answer, why string) string {
+	if a.err != nil {
+		return a.String()
 	}
-	return s
+	return Withheld(a.status, a.header.Get("Content-Type"), len(a.body), why)
 }
 
 // mayCredential decides whether the token endpoint may receive the
