@@ -361,6 +361,7 @@ func oauthRefusedRows(line func(flags ...string) []string) []flagRow {
 		refusedRow("token-cache", line("--token-cache", "/tmp/mcpprobe-matrix-cache")...),
 		refusedRow("oauth-browser-cmd", line("--oauth-browser-cmd", "true")...),
 		refusedRow("oauth-wait", line("--oauth-wait", "1s")...),
+		refusedRow("issuer", line("--issuer", "https://as.example")...),
 	}
 }
 
