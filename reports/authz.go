@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
+	"github.com/mcpprobe/mcpprobe/transport"
 )
 
 var authzMark = map[string]string{
@@ -65,6 +66,9 @@ func AuthzJSON(r *authz.Result) []byte {
 	if err != nil {
 		return []byte("null")
 	}
+	// A C1 or bidi control the server sent stays in the string, as a
+	// \u escape a terminal does not act on.
+	b, _ = transport.EscapeInvisible(b)
 	return b
 }
 
@@ -80,6 +84,7 @@ func AuthzTraceLine(ex authz.Exchange) []byte {
 	if err != nil {
 		return []byte("{\"dir\":\"http\"}\n")
 	}
+	b, _ = transport.EscapeInvisible(b) // as every trace line: C1 and bidi controls \u-escaped
 	return append(b, '\n')
 }
 

@@ -38,7 +38,8 @@ const maxDepth = 4
 //   - base64, standard and URL alphabets, padded or not, the secret
 //     starting at any of the three offsets of a 3-byte group (the
 //     characters that depend on the secret alone are matched);
-//   - hex, lower and upper case.
+//   - hex, lower and upper case;
+//   - the base64 of its form-encoded form, as in an HTTP Basic header.
 //
 // What matched is replaced by ***, whole escapes included, so that the
 // result stays valid JSON where the input was. Not covered: base64 cut
@@ -74,6 +75,16 @@ func NewRedactor(secrets []string) *Redactor {
 		add(strings.ReplaceAll(s, " ", "+"), MinSecretLen) // a form's + for a space, once %XX are decoded
 		for _, n := range encodedForms([]byte(s)) {
 			add(n, minEncodedLen)
+		}
+		// HTTP Basic credentials are base64 of "id:secret" with each part
+		// form-encoded first (RFC 6749 §2.3.1, what golang.org/x/oauth2
+		// sends): a secret with any character a form escapes is in the
+		// header as the base64 of its escaped form, which a decoder turns
+		// back into the escaped form, not into the secret.
+		if q := url.QueryEscape(s); q != s {
+			for _, n := range encodedForms([]byte(q)) {
+				add(n, minEncodedLen)
+			}
 		}
 	}
 	if len(r.needles) == 0 {

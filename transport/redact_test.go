@@ -283,3 +283,33 @@ func benchFrame(n int) []byte {
 	b.WriteString(`{}]}}`)
 	return b.Bytes()
 }
+
+// TestRedactorBasicAuth: the HTTP Basic value of a client whose secret
+// holds characters a form escapes (base64 of "id:" and the escaped
+// secret), echoed in any text, and the secret form- and URL-encoded.
+func TestRedactorBasicAuth(t *testing.T) {
+	for _, secret := range []string{"s3cr3t/with+chars=&more", "pa ss:wörd!*'()~", "plain-secret-value"} {
+		r := NewRedactor([]string{secret})
+		for _, id := range []string{"mcpprobe-ci", "a", "ab", "client:x"} {
+			basic := base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id) + ":" + url.QueryEscape(secret)))
+			for _, text := range []string{
+				"Authorization: Basic " + basic,
+				`{"echo":"Basic ` + basic + `"}`,
+				"client_secret=" + url.QueryEscape(secret) + "&grant_type=client_credentials",
+				"path/" + url.PathEscape(secret),
+				`{"q":"` + strings.ReplaceAll(url.QueryEscape(secret), "%", `\u0025`) + `"}`,
+			} {
+				out := r.String(text)
+				if !strings.Contains(out, "***") {
+					t.Errorf("secret %q id %q: nothing hidden in %q", secret, id, text)
+					continue
+				}
+				// What is left of the base64 run carries at most a few bits
+				// at each end: no 4-character run of the secret's own base64.
+				if dec, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(out, "Authorization: Basic ")); err == nil && strings.Contains(string(dec), url.QueryEscape(secret)) {
+					t.Errorf("secret %q id %q: still decodes: %q", secret, id, out)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
@@ -23,6 +24,7 @@ func (rs *runState) authCommand() *cli.Command {
 			&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret"},
 			&cli.StringFlag{Name: "narrow-token-env", Usage: "`VAR` holds a valid token for URL that lacks a scope the endpoint requires (probe A19, step-up)"},
 			&cli.BoolFlag{Name: "register", Usage: "let probe A12 register two clients at the authorization server's registration endpoint (it writes to the server)"},
+			issuerFlag(),
 		}, only(targetFlags(), "insecure"), only(boundFlags(), "timeout"), without(outputFlags(), "verbose"), gateFlags("auth")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := rs.authOptions(cmd)
@@ -109,6 +111,12 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		*t.dst = v
 	}
 	o.ClientID, o.Register = cmd.String("client-id"), cmd.Bool("register")
+	var err error
+	if o.Issuer, err = issuerURL(cmd); err != nil {
+		return o, err
+	}
+	o.Classify = rs.classify
+	o.Notify = func(line string) { fmt.Fprintln(rs.errw, reports.Escape(line)) } // it quotes the server's metadata
 	if o.ClientSecret != "" && o.ClientID == "" {
 		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
 	}

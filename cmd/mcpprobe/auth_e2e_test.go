@@ -231,7 +231,7 @@ func TestAuthClientCredentials(t *testing.T) {
 	t.Parallel()
 	s := startAuthServer(t, "")
 	out := filepath.Join(t.TempDir(), "audit.json")
-	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "auth", "--json", "--out", out, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "auth", "--json", "--out", out, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", s.Issuer, s.URL)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -257,7 +257,7 @@ func TestAuthClientCredentials(t *testing.T) {
 			}
 		}
 	}
-	r = probeRun(t, []string{"CI_SECRET=wrong"}, nil, "auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+	r = probeRun(t, []string{"CI_SECRET=wrong"}, nil, "auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", s.Issuer, s.URL)
 	base := gjson.Get(r.stdout, `auth.rows.#(id=="base")`)
 	if base.Get("outcome").String() != "observed" || !strings.Contains(base.Get("got").String(), "invalid_client") {
 		t.Errorf("a wrong client secret: base %s, want observed with invalid_client", base.Raw)

@@ -59,10 +59,18 @@ func authFlags() []cli.Flag {
 		&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret; without --oauth, the token is got by client_credentials"},
 		&cli.StringFlag{Name: "refresh-token-env", Usage: "`VAR` holds a refresh token for --client-id: exchanged for the token, for CI"},
 		&cli.StringFlag{Name: "oauth-scope", Usage: "`SCOPES` to ask for (space separated), instead of the server's challenge or scopes_supported"},
-		&cli.StringFlag{Name: "token-cache", Usage: "keep tokens between runs in `FILE` (0600), under resource and issuer; only when given"},
+		&cli.StringFlag{Name: "token-cache", Usage: "keep tokens between runs in `FILE` (0600, never the client secret), under resource and issuer; only when given; a link, FIFO, device, or a file another user owns or others can read is refused"},
 		&cli.StringFlag{Name: "oauth-browser-cmd", Usage: "with --oauth: run `CMD` with the authorization URL as its last argument (e.g. xdg-open); by default nothing is opened"},
 		waitFlag("oauth-wait", 5*time.Minute, "2m", "with --oauth: how long to wait for the browser's redirect"),
+		issuerFlag(),
 	)
+}
+
+// issuerFlag names the authorization server the user trusts with a
+// credential: the client secret and refresh token go to no other origin
+// than it and the resource's own.
+func issuerFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "issuer", Usage: "`URL` of the authorization server you trust with --client-secret-env and --refresh-token-env: they go only to it or to the resource's own origin, never to another server the metadata names"}
 }
 
 func transportFlag() *cli.StringFlag {

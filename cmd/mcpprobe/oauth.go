@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
@@ -10,7 +11,7 @@ import (
 
 // oauthFlags are authFlags' names, those that start a flow first.
 func oauthFlags() []string {
-	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait"}
+	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait", "issuer"}
 }
 
 // oauthHost is the run's OAuth client from authFlags, nil without them.
@@ -27,8 +28,19 @@ func (rs *runState) oauthHost(cmd *cli.Command, t launch.Target) (*oauth.Host, e
 	o := oauth.Options{URL: t.URL, Interactive: cmd.Bool("oauth"), ClientID: cmd.String("client-id"), Scope: cmd.String("oauth-scope"),
 		CachePath: cmd.String("token-cache"), BrowserCmd: strings.Fields(cmd.String("oauth-browser-cmd")), Headers: t.Headers,
 		Timeout: cmd.Duration("timeout"), Wait: cmd.Duration("oauth-wait"), Insecure: cmd.Bool("insecure"),
-		UserAgent: "mcpprobe/" + version, Prompt: rs.errw, OnSecret: func(v string) { rs.secrets.add([]string{v}) }}
+		UserAgent: "mcpprobe/" + version, Prompt: rs.errw, OnSecret: func(v string) { rs.secrets.add([]string{v}) },
+		Classify: rs.classify}
 	var err error
+	if o.Issuer, err = issuerURL(cmd); err != nil {
+		return nil, err
+	}
+	if o.CachePath != "" {
+		// Refused before anything is sent: a link, a FIFO, a device,
+		// another user's file or one others can read.
+		if err := oauth.CheckCache(o.CachePath); err != nil {
+			return nil, usageErr("%v", err)
+		}
+	}
 	if o.ClientSecret, err = rs.secretFromEnv(cmd, "client-secret-env"); err != nil {
 		return nil, err
 	}
@@ -96,4 +108,17 @@ func (rs *runState) secretFromEnv(cmd *cli.Command, flag string) (string, error)
 	}
 	rs.secrets.add([]string{v})
 	return v, nil
+}
+
+// issuerURL is --issuer, an http(s) URL, or "".
+func issuerURL(cmd *cli.Command) (string, error) {
+	s := cmd.String("issuer")
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return "", usageErr("--issuer %q: want the authorization server's issuer URL, such as https://auth.example.com", s)
+	}
+	return s, nil
 }

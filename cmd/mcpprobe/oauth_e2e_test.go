@@ -99,7 +99,7 @@ func TestOAuthNonInteractive(t *testing.T) {
 			}
 			texts := map[string]string{}
 			for _, r := range runs {
-				args := append(append(append([]string{}, r.args...), flow.flags...), s.URL)
+				args := append(append(append([]string{}, r.args...), flow.flags...), "--issuer", s.Issuer, s.URL)
 				if r.args[0] == "call" {
 					args = append(args, "whoami")
 				}
@@ -336,7 +336,7 @@ func TestOAuthNoForeignOrigin(t *testing.T) {
 		}
 	}))
 	t.Cleanup(front.Close)
-	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "wire", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", front.URL+"/mcp")
+	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "wire", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", as.Issuer, front.URL+"/mcp")
 	if r.code != 3 || !strings.Contains(r.stderr, "another origin") {
 		t.Errorf("exit %d, stderr %s; want 3 and the refused redirect", r.code, r.stderr)
 	}
@@ -361,6 +361,7 @@ func oauthRefusedRows(line func(flags ...string) []string) []flagRow {
 		refusedRow("token-cache", line("--token-cache", "/tmp/mcpprobe-matrix-cache")...),
 		refusedRow("oauth-browser-cmd", line("--oauth-browser-cmd", "true")...),
 		refusedRow("oauth-wait", line("--oauth-wait", "1s")...),
+		refusedRow("issuer", line("--issuer", "https://as.example")...),
 	}
 }
 
@@ -395,7 +396,7 @@ func TestOAuthScope(t *testing.T) {
 		{[]string{"--oauth-scope", "mcp extra"}, "scope=mcp+extra"},
 	} {
 		tr := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", len(tc.flags)))
-		args := append(append([]string{"wire", "--trace", tr, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET"}, tc.flags...), s.URL)
+		args := append(append([]string{"wire", "--trace", tr, "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", s.Issuer}, tc.flags...), s.URL)
 		if r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, args...); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
@@ -470,7 +471,7 @@ func TestOAuthRefreshMidSession(t *testing.T) {
 				}
 			}))
 			t.Cleanup(front.Close)
-			r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "wire", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", front.URL+"/mcp")
+			r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "wire", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", as.Issuer, front.URL+"/mcp")
 			if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {
 				t.Errorf("exit %d, want %d and %q:\n%s\n%s", r.code, tc.code, tc.want, r.stdout, r.stderr)
 			}
@@ -490,7 +491,7 @@ func TestOAuthAuditBaseline(t *testing.T) {
 	t.Parallel()
 	s := startAuthServer(t, "")
 	for _, cmd := range []string{"report", "check"} {
-		r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, cmd, "--auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+		r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, cmd, "--auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", s.Issuer, s.URL)
 		if r.code != 0 {
 			t.Fatalf("%s: exit %d: %s", cmd, r.code, r.stderr)
 		}

@@ -164,7 +164,8 @@ func (rs *runState) auditOptions(cmd *cli.Command, t launch.Target, auto bool) (
 	case t.URL == "" || (!cmd.Bool("auth") && !(auto && hasAuth)):
 		return nil, nil
 	}
-	o := &authz.Options{URL: t.URL, Token: bearer, Timeout: cmd.Duration("timeout"), Insecure: cmd.Bool("insecure"), UserAgent: "mcpprobe/" + version}
+	o := &authz.Options{URL: t.URL, Token: bearer, Timeout: cmd.Duration("timeout"), Insecure: cmd.Bool("insecure"), UserAgent: "mcpprobe/" + version,
+		Classify: rs.classify}
 	if st := rs.statusFor(cmd); st.On() {
 		o.Progress = func(id string) { st.Step("auth probe " + id) }
 	}

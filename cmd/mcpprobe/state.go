@@ -2,11 +2,13 @@ package main
 
 import (
 	"io"
+	"net/netip"
 	"os"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
@@ -39,7 +41,11 @@ type runState struct {
 
 	secrets secretSet
 	outputs outputState
-	intr    interruptState
+	// classify, set by tests, replaces netguard's classifier of the
+	// addresses the OAuth client and the audit fetch from: a loopback
+	// stand-in is declared a public target or an internal service.
+	classify func(netip.AddrPort) netguard.Class
+	intr     interruptState
 	// launched collects what the launcher found when it let this run's
 	// servers go; another run in the process has its own.
 	launched *launch.Run

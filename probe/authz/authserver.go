@@ -65,10 +65,21 @@ func (a *auditor) authServers() {
 func (a *auditor) authServer(issuer string, several bool) {
 	f := asFound{issuer: issuer}
 	for _, c := range asCandidates(issuer) {
-		ans := a.send("A8", http.MethodGet, c, "none", "", nil, "")
+		ans := a.fetchDoc("A8", c, func(ans *answer) (bool, string) {
+			var doc map[string]any
+			switch {
+			case ans.status != http.StatusOK:
+				return false, "not a 200 answer"
+			case json.Unmarshal(ans.body, &doc) != nil || doc == nil:
+				return false, "not a JSON object"
+			case doc["issuer"] != issuer:
+				return false, "failed validation: its issuer is not " + issuer
+			}
+			return true, ""
+		})
 		r := fmt.Sprintf("%d", ans.status)
 		if ans.err != nil {
-			r = "no answer"
+			r = noAnswer(ans.err)
 		}
 		f.tried = append(f.tried, c+" → "+r)
 		if ans.status == http.StatusOK && json.Unmarshal(ans.body, &f.doc) == nil && f.doc != nil {
@@ -102,8 +113,11 @@ func (a *auditor) authServer(issuer string, several bool) {
 	row = Row{ID: id("A9"), Check: "issuer is the one the URL was built from", Clause: clauseIssuer, Sent: sent, Got: "issuer: " + got}
 	if got == issuer {
 		row.Outcome, row.Why = Pass, "identical"
-		if te, _ := f.doc["token_endpoint"].(string); te != "" && a.tokenEndpoint == "" {
-			a.tokenEndpoint = te
+		// The token endpoint is the first server's, or the one the user
+		// named with --issuer.
+		if te, _ := f.doc["token_endpoint"].(string); te != "" && (a.tokenEndpoint == "" || (a.o.Issuer != "" && sameIssuer(issuer, a.o.Issuer) && !a.pinned)) {
+			a.tokenEndpoint, a.tokenIssuer = te, issuer
+			a.pinned = a.o.Issuer != "" && sameIssuer(issuer, a.o.Issuer)
 		}
 		if re, _ := f.doc["registration_endpoint"].(string); re != "" && a.registration == "" {
 			a.registration = re
@@ -181,4 +195,16 @@ func (a *auditor) rowRegistration(rowID string, f asFound, sent string) {
 		row.Outcome, row.Why = Warn, "neither: pre-registration only; authorization servers SHOULD support Client ID Metadata Documents"
 	}
 	a.add(row)
+}
+
+// sameIssuer compares issuers as identifiers: scheme and host in any
+// case, a trailing slash or not.
+func sameIssuer(x, y string) bool {
+	ux, err1 := url.Parse(x)
+	uy, err2 := url.Parse(y)
+	if err1 != nil || err2 != nil {
+		return x == y
+	}
+	return strings.EqualFold(ux.Scheme, uy.Scheme) && strings.EqualFold(ux.Host, uy.Host) &&
+		strings.TrimSuffix(ux.EscapedPath(), "/") == strings.TrimSuffix(uy.EscapedPath(), "/")
 }

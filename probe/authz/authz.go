@@ -15,12 +15,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 )
 
 // The outcomes of a row.
@@ -63,6 +65,15 @@ type Options struct {
 	UserAgent string
 	// Progress is told each probe as it starts; nil for none.
 	Progress func(id string)
+	// Issuer is the authorization server the user named (--issuer): with
+	// the endpoint's own origin, the only origin the client secret goes to.
+	Issuer string
+	// Notify is told, in a line, where a credential was sent or why it
+	// was not (stderr).
+	Notify func(string)
+	// Classify replaces netguard's classifier of the addresses fetched
+	// (tests).
+	Classify func(netip.AddrPort) netguard.Class
 }
 
 // Row is one probe's verdict.
@@ -151,6 +162,9 @@ type auditor struct {
 	// client may use (A8, A9); ccNote, ccErr and foreignErr say how
 	// client_credentials went.
 	tokenEndpoint     string
+	tokenIssuer       string // whose token endpoint it is
+	pinned            bool   // it is --issuer's
+	told              bool   // Notify said where the secret went
 	ccNote            string
 	ccErr, foreignErr error
 	foreignNote       string
@@ -203,12 +217,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
+	// The audit fetches what the server names (resource_metadata,
+	// authorization_servers): every dial is judged by the guard.
+	g := &netguard.Guard{Target: o.URL, Classify: o.Classify}
+	g.Prepare(ctx)
+	tr := g.Transport(o.Timeout)
 	if o.Insecure {
 		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // --insecure asks for it
 	}
 	a := &auditor{ctx: ctx, o: o, u: u, res: &Result{Target: o.URL},
-		client: &http.Client{Transport: tr, Timeout: o.Timeout,
+		client: &http.Client{Transport: g.RoundTripper(tr), Timeout: o.Timeout,
 			// A redirect is an answer to judge, not to follow: a token
 			// is never carried to where a redirect points.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
@@ -272,6 +290,29 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // send makes one request and keeps its exchange. auth names the
 // credential for the record; authz is the Authorization header's value.
 func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[string]string, body string) *answer {
+	return a.sendJudged(probeID, method, target, auth, authz, hdr, body, nil)
+}
+
+// judge says whether a document's body may be shown, and if not why.
+type judge func(*answer) (show bool, why string)
+
+// fetchDoc GETs a document the server named: its body is kept in the
+// exchange (--json, --trace) only when j finds it fit to show; otherwise
+// what was wrong with it stands in its place, and of its headers only
+// Content-Type.
+func (a *auditor) fetchDoc(probeID, target string, j judge) *answer {
+	return a.sendJudged(probeID, http.MethodGet, target, "none", "", nil, "", j)
+}
+
+// Withheld stands for a document's body that is not shown.
+func Withheld(status int, contentType string, size int, why string) string {
+	if contentType == "" {
+		contentType = "no Content-Type"
+	}
+	return fmt.Sprintf("[body withheld by mcpprobe: %d, %s, %d bytes: %s]", status, contentType, size, why)
+}
+
+func (a *auditor) sendJudged(probeID, method, target, auth, authz string, hdr map[string]string, body string, j judge) *answer {
 	ctx, cancel := context.WithTimeout(a.ctx, a.o.Timeout)
 	defer cancel()
 	var rd io.Reader
@@ -319,6 +360,15 @@ func (a *auditor) send(probeID, method, target, auth, authz string, hdr map[stri
 		ans.body, _ = io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
 	}
 	ex.Status, ex.Headers, ex.Body = resp.StatusCode, resp.Header, string(ans.body)
+	if j != nil {
+		if ok, why := j(ans); !ok {
+			ct := resp.Header.Get("Content-Type")
+			ex.Body, ex.Headers = Withheld(resp.StatusCode, ct, len(ans.body), why), nil
+			if ct != "" {
+				ex.Headers = map[string][]string{"Content-Type": {ct}}
+			}
+		}
+	}
 	a.record(ex)
 	return ans
 }

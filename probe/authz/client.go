@@ -3,8 +3,11 @@ package authz
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
@@ -20,6 +23,13 @@ const otherResource = "/mcpprobe-other-resource"
 // foreign one). Each token is handed to OnSecret before it is used.
 func (a *auditor) clientCredentials() {
 	if a.o.ClientID == "" || a.tokenEndpoint == "" {
+		return
+	}
+	if err := a.mayCredential(); err != nil {
+		a.ccNote, a.ccErr, a.foreignErr = "nothing: the client secret stays here", err, err
+		if a.o.Notify != nil {
+			a.o.Notify("mcpprobe: " + err.Error())
+		}
 		return
 	}
 	mcpURL := canonical(a.u.String())
@@ -64,6 +74,12 @@ func (a *auditor) fetchToken(resource string) (string, error) {
 	}
 	if a.o.OnSecret != nil {
 		a.o.OnSecret(tok.AccessToken)
+		if tok.RefreshToken != "" {
+			a.o.OnSecret(tok.RefreshToken)
+		}
+		if id, ok := tok.Extra("id_token").(string); ok && id != "" {
+			a.o.OnSecret(id)
+		}
 	}
 	return tok.AccessToken, nil
 }
@@ -85,4 +101,37 @@ func (r *recording) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r.a.record(ex)
 	return resp, err
+}
+
+// mayCredential decides whether the token endpoint may receive the client
+// secret: only on the endpoint's own origin or on the origin of the
+// authorization server the user named (--issuer). The metadata that names
+// it is the server's word, and a server could name any origin to collect
+// the secret. When it may go, Notify says where.
+func (a *auditor) mayCredential() error {
+	if a.o.ClientSecret == "" {
+		return nil
+	}
+	te, err := url.Parse(a.tokenEndpoint)
+	if err != nil || te.Host == "" {
+		return fmt.Errorf("the token endpoint %q is not a URL", a.tokenEndpoint)
+	}
+	to := originOf(te)
+	allowed := []string{originOf(a.u)}
+	if is, err := url.Parse(a.o.Issuer); err == nil && a.o.Issuer != "" {
+		allowed = append(allowed, originOf(is))
+	}
+	if !slices.Contains(allowed, to) {
+		return fmt.Errorf("refused to send the client secret (--client-secret-env) to %s: the authorization server %s, which the resource's metadata names, asks for it at its token endpoint %s, and a credential goes only to the endpoint's own origin (%s) or to an authorization server named with --issuer (if you trust it: --issuer %s)",
+			to, a.tokenIssuer, a.tokenEndpoint, allowed[0], a.tokenIssuer)
+	}
+	if a.o.Notify != nil && !a.told {
+		a.told = true
+		a.o.Notify(fmt.Sprintf("mcpprobe: sent client secret to %s (token endpoint)", to))
+	}
+	return nil
+}
+
+func originOf(u *url.URL) string {
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
 }

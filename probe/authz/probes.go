@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
@@ -87,21 +88,45 @@ func (p *prmFound) usable() bool { return p != nil && p.reason == "" }
 // fetchPRM fetches a PRM document and checks RFC 9728 §3.2's form: 200,
 // application/json, a JSON object.
 func (a *auditor) fetchPRM(id, form, target string, want []string) prmFound {
-	ans := a.send(id, http.MethodGet, target, "none", "", nil, "")
-	p := prmFound{form: form, url: target, ans: ans, want: want}
+	p := prmFound{form: form, url: target, want: want}
+	p.ans = a.fetchDoc(id, target, func(ans *answer) (bool, string) {
+		p.judge(ans)
+		switch {
+		case p.reason != "":
+			return false, "not protected-resource metadata: " + p.reason
+		case !p.sameOrigin(a.u):
+			// A host uses metadata the 401 names wherever it is; what it
+			// holds is shown only when the resource's origin served it.
+			return false, "from another origin than the resource's"
+		}
+		return true, ""
+	})
+	if p.ans.err != nil {
+		p.reason = noAnswer(p.ans.err)
+	}
+	return p
+}
+
+// judge sets reason by RFC 9728 §3.2's form: 200, application/json, a
+// JSON object.
+func (p *prmFound) judge(ans *answer) {
 	switch {
-	case ans.err != nil:
-		p.reason = "no answer"
 	case ans.status != http.StatusOK:
 		p.reason = fmt.Sprintf("%d", ans.status)
 	case !strings.HasPrefix(strings.ToLower(ans.header.Get("Content-Type")), "application/json"):
-		p.reason = fmt.Sprintf("200 with Content-Type %q, not application/json (RFC 9728 §3.2)", ans.header.Get("Content-Type"))
+		p.reason = fmt.Sprintf("200 with Content-Type %q, not application/json (RFC 9728 §3.2)", bound(ans.header.Get("Content-Type")))
 	default:
 		if err := json.Unmarshal(ans.body, &p.doc); err != nil || p.doc == nil {
-			p.reason = "200 but not a JSON object"
+			p.reason, p.doc = "200 but not a JSON object", nil
 		}
 	}
-	return p
+}
+
+// sameOrigin: the document was served by the resource's own origin,
+// where what it holds is the resource's to show.
+func (p *prmFound) sameOrigin(u *url.URL) bool {
+	d, err := url.Parse(p.url)
+	return err == nil && strings.EqualFold(d.Scheme, u.Scheme) && strings.EqualFold(d.Host, u.Host)
 }
 
 // canonical is u as the spec's "Canonical Server URI" compares it:
@@ -255,6 +280,9 @@ func (a *auditor) rowSameDocument(known *prmFound) {
 		row.Outcome, row.Why = Pass, "the same document"
 	} else {
 		row.Got, row.Outcome, row.Why = string(hb)+" vs "+string(kb), Warn, "two different documents: a client that follows the header and one that builds the well-known URI see different servers"
+		if !a.header.sameOrigin(a.u) {
+			row.Got = fmt.Sprintf("%d bytes vs %d bytes (the header's document is from another origin: its content is not shown)", len(a.header.ans.body), len(known.ans.body))
+		}
 	}
 	a.add(row)
 }
@@ -299,4 +327,13 @@ func stringList(v any) []string {
 		}
 	}
 	return out
+}
+
+// noAnswer is a fetch that got no answer, saying so when mcpprobe itself
+// refused to make it.
+func noAnswer(err error) string {
+	if r, ok := netguard.IsRefused(err); ok {
+		return "not fetched: " + r.Error()
+	}
+	return "no answer"
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -170,18 +171,31 @@ type prmDoc struct {
 func (h *Host) resourceMetadata(ctx context.Context, u *url.URL, ch challenged) (*prmDoc, error) {
 	var tried []string
 	for _, m := range ResourceMetadataURLs(u, ch.resourceMetadata) {
-		ans := h.rec.do(ctx, http.MethodGet, m, map[string]string{"Accept": "application/json"}, nil, h.o.Headers)
+		ans := h.rec.doc(ctx, m, h.o.Headers)
 		tried = append(tried, m+": "+ans.String())
 		if ans.err != nil || ans.status != http.StatusOK {
+			h.rec.show(ans, false, "not a 200 answer")
 			continue
 		}
 		var d prmDoc
 		if err := json.Unmarshal(ans.body, &d); err != nil {
-			tried[len(tried)-1] = m + ": 200 but not JSON metadata (" + err.Error() + ")"
+			tried[len(tried)-1] = m + ": 200 but not JSON metadata"
+			h.rec.show(ans, false, "not JSON metadata")
 			continue
 		}
 		d.from = m
-		return checkPRM(&d, u, ch)
+		prm, err := checkPRM(&d, u, ch)
+		switch mu, _ := url.Parse(m); {
+		case err != nil:
+			h.rec.show(ans, false, "failed validation: "+err.Error())
+		case mu == nil || originOf(mu) != originOf(u):
+			// A host uses metadata from anywhere the 401 names; what it
+			// holds is shown only when the resource's own origin served it.
+			h.rec.show(ans, false, "from another origin than the resource's ("+originOf(u)+")")
+		default:
+			h.rec.show(ans, true, "")
+		}
+		return prm, err
 	}
 	what := "OAuth: no protected-resource metadata found for " + u.String()
 	switch {
@@ -263,23 +277,50 @@ type asMeta struct {
 // built from (RFC 8414 §3.3), the endpoints are https (or loopback).
 func (h *Host) serverMetadata(ctx context.Context, prm *prmDoc) (*asMeta, error) {
 	issuer := prm.AuthorizationServers[0]
+	if h.o.Issuer != "" {
+		i := slices.IndexFunc(prm.AuthorizationServers, func(s string) bool { return sameIssuer(s, h.o.Issuer) })
+		if i < 0 {
+			return nil, fail(fmt.Sprintf("OAuth: --issuer %s is not one of the authorization servers the protected-resource metadata at %s names (%s): the resource accepts no token from it",
+				h.o.Issuer, prm.from, strings.Join(prm.AuthorizationServers, ", ")), "authorization_servers in "+prm.from,
+				"name one of them with --issuer, or check the URL")
+		}
+		issuer = prm.AuthorizationServers[i]
+	}
 	urls, err := AuthServerMetadataURLs(issuer)
 	if err != nil {
 		return nil, fail("OAuth: "+err.Error(), "authorization_servers in "+prm.from, "tell the server's operator")
 	}
 	var tried []string
 	for _, m := range urls {
-		ans := h.rec.do(ctx, http.MethodGet, m, map[string]string{"Accept": "application/json"}, nil, nil)
+		ans := h.rec.doc(ctx, m, nil)
 		tried = append(tried, m+": "+ans.String())
 		if ans.err != nil || ans.status != http.StatusOK {
+			h.rec.show(ans, false, "not a 200 answer")
 			continue
 		}
 		md, err := ParseServerMetadata(ans.body)
 		if err != nil {
 			tried[len(tried)-1] = m + ": 200 but " + err.Error()
+			h.rec.show(ans, false, err.Error())
 			continue
 		}
 		md.from = m
+		md, err = checkServerMetadata(md, m, issuer)
+		if err != nil {
+			h.rec.show(ans, false, "failed validation: "+err.Error())
+			return nil, err
+		}
+		h.rec.show(ans, true, "")
+		return md, nil
+	}
+	return nil, fail("OAuth: no authorization-server metadata found for "+issuer+" (RFC 8414 and OpenID Connect discovery, in the spec's order)",
+		strings.Join(tried, "\n"), "check the authorization_servers of "+prm.from)
+}
+
+// checkServerMetadata: the issuer is the one the URL was built from, a
+// token endpoint, every endpoint https (or loopback).
+func checkServerMetadata(md *asMeta, m, issuer string) (*asMeta, error) {
+	{
 		if md.Issuer != issuer {
 			return nil, fail(fmt.Sprintf("OAuth: the authorization-server metadata at %s names issuer %q, not %q, the one it was found for: a client MUST NOT use it (RFC 8414 §3.3)", m, md.Issuer, issuer),
 				"issuer "+md.Issuer, "tell the authorization server's operator")
@@ -295,8 +336,6 @@ func (h *Host) serverMetadata(ctx context.Context, prm *prmDoc) (*asMeta, error)
 		}
 		return md, nil
 	}
-	return nil, fail("OAuth: no authorization-server metadata found for "+issuer+" (RFC 8414 and OpenID Connect discovery, in the spec's order)",
-		strings.Join(tried, "\n"), "check the authorization_servers of "+prm.from)
 }
 
 // ParseServerMetadata reads authorization-server metadata; it notes
@@ -304,7 +343,8 @@ func (h *Host) serverMetadata(ctx context.Context, prm *prmDoc) (*asMeta, error)
 func ParseServerMetadata(b []byte) (*asMeta, error) {
 	var md asMeta
 	if err := json.Unmarshal(b, &md); err != nil {
-		return nil, fmt.Errorf("not JSON metadata (%v)", err)
+		// The decoder's message quotes the document's bytes: not shown.
+		return nil, fmt.Errorf("not JSON metadata")
 	}
 	var raw map[string]json.RawMessage
 	_ = json.Unmarshal(b, &raw)
@@ -337,4 +377,15 @@ func secureOrLoopback(s string) bool {
 
 func isLoopback(host string) bool {
 	return host == "127.0.0.1" || host == "localhost" || host == "::1"
+}
+
+// sameIssuer compares issuers as their identifiers: scheme and host in
+// any case, a trailing slash or not.
+func sameIssuer(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	if err1 != nil || err2 != nil {
+		return a == b
+	}
+	return originOf(ua) == originOf(ub) && strings.TrimSuffix(ua.EscapedPath(), "/") == strings.TrimSuffix(ub.EscapedPath(), "/")
 }

@@ -262,7 +262,7 @@ func TestTokenCache(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("cache file: %v %v, want 0600", err, fi)
 	}
-	c := readCache(path)
+	c, _ := readCache(path)
 	if _, ok := c.Entries[f.URL+"/mcp "+f.URL]; !ok || len(c.Entries) != 1 {
 		t.Errorf("cache keys: %v", c.Entries)
 	}

@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
@@ -69,6 +71,9 @@ func (h *Host) clientCredentials(ctx context.Context) (*oauth2.Token, error) {
 }
 
 func (h *Host) clientCredentialsWith(ctx context.Context, rec *recorder) (*oauth2.Token, error) {
+	if err := h.mayCredential(h.client.secret != "", false); err != nil {
+		return nil, err
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
 		Scopes: h.scopes(), AuthStyle: h.authStyle(), EndpointParams: url.Values{"resource": {h.resource}}}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
@@ -89,6 +94,9 @@ func (h *Host) refresh(ctx context.Context, rt string) (*oauth2.Token, error) {
 }
 
 func (h *Host) refreshWith(ctx context.Context, rec *recorder, rt string) (*oauth2.Token, error) {
+	if err := h.mayCredential(h.client.secret != "", rt == h.o.RefreshToken); err != nil {
+		return nil, err
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
 		AuthStyle: h.authStyle(), EndpointParams: url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "resource": {h.resource}}}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
@@ -141,7 +149,9 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 	state := randomState()
 	cfg := oauth2.Config{ClientID: h.client.id, ClientSecret: h.client.secret, RedirectURL: redirect, Scopes: h.scopes(),
 		Endpoint: oauth2.Endpoint{AuthURL: h.as.AuthorizationEndpoint, TokenURL: h.as.TokenEndpoint, AuthStyle: h.authStyle()}}
-	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", h.resource))
+	// The metadata's endpoint is the server's text: a C1 or bidi control
+	// in it could reorder what the user reads before opening it.
+	authURL := SafeURL(cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", h.resource)))
 	got := make(chan url.Values, 1)
 	srv := &http.Server{ReadHeaderTimeout: h.o.Timeout, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/callback" {
@@ -161,7 +171,7 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 	})}
 	go func() { _ = srv.Serve(l) }()
 	defer func() { _ = srv.Close() }()
-	fmt.Fprintf(h.o.Prompt, "mcpprobe: to authorize at %s, open this URL in a browser (waiting %s for its redirect to %s):\n  %s\n", h.issuer, h.o.Wait, redirect, authURL)
+	fmt.Fprintf(h.o.Prompt, "mcpprobe: to authorize at %s, open this URL in a browser (waiting %s for its redirect to %s):\n  %s\n", SafeURL(h.issuer), h.o.Wait, redirect, authURL)
 	wait, cancel := context.WithTimeout(ctx, h.o.Wait)
 	defer cancel()
 	if len(h.o.BrowserCmd) > 0 {
@@ -194,6 +204,9 @@ func (h *Host) authorizationCode(ctx context.Context) (*oauth2.Token, error) {
 		return nil, fail("OAuth: the redirect carried no code", "the redirect's query has no code", "run it again")
 	}
 	h.setGrant("authorization_code (" + h.client.how + ")")
+	if err := h.mayCredential(h.client.secret != "", false); err != nil {
+		return nil, err
+	}
 	xctx, xcancel := h.rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, h.rec.client))
 	defer xcancel()
 	tok, err := cfg.Exchange(xctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", h.resource))
@@ -255,7 +268,7 @@ func (h *Host) dynamicRegistration(ctx context.Context, redirect string) error {
 	})
 	ans := h.rec.do(ctx, http.MethodPost, h.as.RegistrationEndpoint, map[string]string{"Content-Type": "application/json", "Accept": "application/json"}, body, nil)
 	if ans.err != nil || (ans.status != http.StatusCreated && ans.status != http.StatusOK) {
-		return fail("OAuth: dynamic client registration at "+h.as.RegistrationEndpoint+" failed", ans.String()+" "+excerpt(ans.body),
+		return fail("OAuth: dynamic client registration at "+h.as.RegistrationEndpoint+" failed", withheldAnswer(ans, "not a registration"),
 			"register a client with the server's operator and pass --client-id")
 	}
 	var reg struct {
@@ -263,16 +276,114 @@ func (h *Host) dynamicRegistration(ctx context.Context, redirect string) error {
 		ClientSecret string `json:"client_secret"`
 	}
 	if err := json.Unmarshal(ans.body, &reg); err != nil || reg.ClientID == "" {
-		return fail("OAuth: the registration answer has no client_id", excerpt(ans.body), "tell the authorization server's operator")
+		return fail("OAuth: the registration answer has no client_id", withheldAnswer(ans, "no client_id"), "tell the authorization server's operator")
 	}
 	h.client = client{id: reg.ClientID, secret: reg.ClientSecret, how: "dynamic registration"}
 	return nil
 }
 
-func excerpt(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 300 {
-		s = s[:300] + "…"
+// withheldAnswer is an answer that failed validation as an error shows
+// it: what was wrong, not what it held.
+func withheldAnswer(a answer, why string) string {
+	if a.err != nil {
+		return a.String()
 	}
-	return s
+	return Withheld(a.status, a.header.Get("Content-Type"), len(a.body), why)
+}
+
+// mayCredential decides whether the token endpoint may receive the
+// credentials the user gave (a client secret, a refresh token from the
+// environment): only on the resource's own origin or the origin of the
+// authorization server the user named (--issuer). The metadata that names
+// the token endpoint is the server's word, and a server could name any
+// origin to collect them. When they may go, stderr says where they went.
+func (h *Host) mayCredential(secret, refresh bool) error {
+	if !secret && !refresh {
+		return nil
+	}
+	var what []string
+	if secret {
+		what = append(what, "client secret (--client-secret-env)")
+	}
+	if refresh {
+		what = append(what, "refresh token (--refresh-token-env)")
+	}
+	te, err := url.Parse(h.as.TokenEndpoint)
+	if err != nil || te.Host == "" {
+		return fail("OAuth: the token endpoint "+h.as.TokenEndpoint+" is not a URL", "the authorization-server metadata at "+h.as.from, "tell the authorization server's operator")
+	}
+	to := originOf(te)
+	allowed := []string{}
+	if u, err := url.Parse(h.o.URL); err == nil {
+		allowed = append(allowed, originOf(u))
+	}
+	if is, err := url.Parse(h.o.Issuer); err == nil && h.o.Issuer != "" {
+		allowed = append(allowed, originOf(is))
+	}
+	if !slices.Contains(allowed, to) {
+		return fail(fmt.Sprintf("OAuth: mcpprobe refuses to send the %s to %s: the authorization server %s, which the resource's metadata names, asks for it at its token endpoint %s, and a credential goes only to the resource's own origin (%s) or to an authorization server you named with --issuer",
+			strings.Join(what, " and "), to, h.issuer, h.as.TokenEndpoint, allowed[0]),
+			"authorization_servers naming "+h.issuer+"; token_endpoint "+h.as.TokenEndpoint,
+			"if you trust "+h.issuer+" with it, name it: --issuer "+h.issuer)
+	}
+	for _, w := range what {
+		line := fmt.Sprintf("mcpprobe: sent %s to %s (token endpoint)\n", strings.TrimSuffix(strings.SplitN(w, " (", 2)[0], " "), to)
+		h.mu.Lock()
+		seen := h.told[line]
+		h.told[line] = true
+		h.mu.Unlock()
+		if !seen {
+			fmt.Fprint(h.o.Prompt, line)
+		}
+	}
+	return nil
+}
+
+// SafeURL percent-encodes what a terminal acts on or shows out of order
+// in a URL: C0 and C1 controls, DEL, format characters (bidi embeddings,
+// overrides and isolates, zero-width characters) and the line and
+// paragraph separators, the characters reports.Escape escapes. A browser
+// reads the encoded URL as the same one; a person sees every character.
+func SafeURL(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				fmt.Fprintf(&b, "%%%02X", s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r == ' ' || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
+			for _, c := range []byte(string(r)) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// safeText writes the characters SafeURL encodes as \u escapes (\x for
+// bytes that are not UTF-8), leaving the rest, spaces included, as is.
+func safeText(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

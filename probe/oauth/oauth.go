@@ -25,11 +25,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"golang.org/x/oauth2"
 )
@@ -66,6 +68,13 @@ type Options struct {
 	Prompt io.Writer
 	// OnSecret is given every secret the moment it exists.
 	OnSecret func(string)
+	// Issuer is the authorization server the user named (--issuer): with
+	// the resource's own origin, the only origin a client secret or a
+	// refresh token given by the user is sent to.
+	Issuer string
+	// Classify replaces netguard's classifier of the addresses fetched
+	// (tests: a loopback stand-in declared public or internal).
+	Classify func(netip.AddrPort) netguard.Class
 }
 
 // DefaultWait bounds the wait for a person at a browser.
@@ -91,6 +100,8 @@ type Host struct {
 	cached   bool   // from --token-cache
 	scope    string
 	rec      *recorder
+	guard    *netguard.Guard
+	told     map[string]bool // "sent … to …" lines already written
 }
 
 // New prepares a client; nothing is sent until Authorize.
@@ -112,7 +123,7 @@ func New(o Options) *Host {
 			o.OnSecret(s)
 		}
 	}
-	return &Host{o: o}
+	return &Host{o: o, guard: &netguard.Guard{Target: o.URL, Classify: o.Classify}, told: map[string]bool{}}
 }
 
 // Error is a failure to get a token, in the three parts of every
@@ -123,13 +134,19 @@ type Error struct {
 
 func (e *Error) Error() string { return e.What }
 
-func fail(what, received, try string) error { return &Error{What: what, Received: received, Try: try} }
+// fail builds an Error. Its what and try quote the server's metadata
+// (issuers, endpoints, resources) and are printed as they are: every
+// character a terminal acts on or reorders is escaped here (received is
+// escaped line by line where it is printed).
+func fail(what, received, try string) error {
+	return &Error{What: safeText(what), Received: received, Try: safeText(try)}
+}
 
 // Authorize gets the token, once per run: later calls return the first
 // call's outcome. Every exchange is recorded in tr.
 func (h *Host) Authorize(ctx context.Context, tr *transport.Trace) error {
 	h.once.Do(func() {
-		h.rec = newRecorder(h.o, tr)
+		h.rec = newRecorder(h.o, tr, h.guard)
 		h.err = h.authorize(ctx)
 	})
 	return h.err
@@ -271,7 +288,7 @@ func (h *Host) Refresh(ctx context.Context, stale string, tr *transport.Trace) e
 		return nil
 	}
 	if tr != nil {
-		rec = newRecorder(h.o, tr)
+		rec = newRecorder(h.o, tr, h.guard)
 	}
 	var err error
 	switch {

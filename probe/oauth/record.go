@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/netguard"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -30,15 +30,13 @@ type recorder struct {
 	client *http.Client
 }
 
-func newRecorder(o Options, tr *transport.Trace) *recorder {
-	dialer := &net.Dialer{Timeout: o.Timeout}
-	base := &http.Transport{
-		Proxy: http.ProxyFromEnvironment, DialContext: dialer.DialContext,
-		TLSHandshakeTimeout: o.Timeout, ResponseHeaderTimeout: o.Timeout, DisableCompression: true,
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: o.Insecure}, //nolint:gosec // only with --insecure
-	}
+func newRecorder(o Options, tr *transport.Trace, g *netguard.Guard) *recorder {
+	// Every dial is judged by the guard on the address it reaches: the
+	// URLs fetched here are named by the server and its metadata.
+	base := g.Transport(o.Timeout)
+	base.TLSClientConfig = &tls.Config{InsecureSkipVerify: o.Insecure} //nolint:gosec // only with --insecure
 	r := &recorder{o: o, tr: tr}
-	r.client = &http.Client{Transport: &recording{r: r, next: base}, Timeout: 2 * o.Timeout,
+	r.client = &http.Client{Transport: &recording{r: r, next: g.RoundTripper(base)}, Timeout: 2 * o.Timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 3 {
 				return errors.New("more than 3 redirects")
@@ -57,6 +55,9 @@ type answer struct {
 	header http.Header
 	body   []byte
 	err    error
+	// held is the answer's frame of a document fetched with doc: kept
+	// out of the trace until the caller has judged the document (show).
+	held *transport.Frame
 }
 
 func (a answer) String() string {
@@ -74,8 +75,51 @@ func (a answer) String() string {
 // -H) are added only on the MCP server's origin, where they were given
 // for.
 func (r *recorder) do(ctx context.Context, method, u string, hdr map[string]string, body []byte, extra []string) answer {
+	return r.send(ctx, method, u, hdr, body, extra, false)
+}
+
+// doc fetches a document (metadata) whose body reaches the trace only
+// once the caller judged it (show): a server names where it is, so it
+// may be anything, such as a service's secrets.
+func (r *recorder) doc(ctx context.Context, u string, extra []string) answer {
+	return r.send(ctx, http.MethodGet, u, map[string]string{"Accept": "application/json"}, nil, extra, true)
+}
+
+// heldKey marks a request whose answer's frame is held for the caller.
+type heldKey struct{}
+
+// show puts a document's held frame into the trace: its body when the
+// document was judged fit to show (ok), else in its place what was
+// wrong with it (status, content type, size and why), never its content.
+func (r *recorder) show(a answer, ok bool, why string) {
+	if a.held == nil {
+		return
+	}
+	f := *a.held
+	if !ok {
+		f.Raw, f.Redacted = []byte(Withheld(a.status, f.HTTP.ContentType, len(f.Raw), why)), true
+	}
+	if r.tr != nil {
+		r.tr.AddFrame(f)
+	}
+}
+
+// Withheld is what stands for a document's body that is not shown.
+func Withheld(status int, contentType string, size int, why string) string {
+	if contentType == "" {
+		contentType = "no Content-Type"
+	}
+	return fmt.Sprintf("[body withheld by mcpprobe: %d, %s, %d bytes: %s]", status, contentType, size, why)
+}
+
+func (r *recorder) send(ctx context.Context, method, u string, hdr map[string]string, body []byte, extra []string, held bool) answer {
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
+	var hf *transport.Frame
+	if held {
+		hf = &transport.Frame{}
+		ctx = context.WithValue(ctx, heldKey{}, hf)
+	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -99,7 +143,11 @@ func (r *recorder) do(ctx context.Context, method, u string, hdr map[string]stri
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	return answer{status: resp.StatusCode, header: resp.Header, body: b, err: err}
+	a := answer{status: resp.StatusCode, header: resp.Header, body: b, err: err}
+	if hf != nil && hf.HTTP != nil {
+		a.held = hf
+	}
+	return a
 }
 
 // recording is the RoundTripper under every OAuth exchange, the
@@ -134,12 +182,25 @@ func (t *recording) RoundTrip(req *http.Request) (*http.Response, error) {
 		b = b[:maxBody]
 	}
 	secrets(b, t.r.o.OnSecret)
-	t.add(transport.Frame{Dir: transport.DirAuth, Raw: b, HTTP: &transport.HTTPInfo{URL: req.URL.String(), Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}})
+	f := transport.Frame{Dir: transport.DirAuth, Raw: b, HTTP: &transport.HTTPInfo{URL: req.URL.String(), Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}}
+	if hf, ok := req.Context().Value(heldKey{}).(*transport.Frame); ok {
+		if hf.HTTP != nil { // a redirect's answer before: judged as the document would be
+			t.add(withheldFrame(*hf, "a redirect's body"))
+		}
+		*hf = f
+	} else {
+		t.add(f)
+	}
 	if rerr != nil {
 		return nil, rerr
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	return resp, nil
+}
+
+func withheldFrame(f transport.Frame, why string) transport.Frame {
+	f.Raw, f.Redacted = []byte(Withheld(f.HTTP.Status, f.HTTP.ContentType, len(f.Raw), why)), true
+	return f
 }
 
 func (t *recording) add(f transport.Frame) {
