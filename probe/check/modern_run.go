@@ -166,10 +166,10 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 	var tools []string
 	version := s.cl.Capture.ProtocolVersion
 	if declared(caps, "tools") {
-		for _, raw := range s.cl.Capture.Tools.Items {
-			if args.ReadOnly(raw) && len(tools) < maxToolCalls {
+		for _, raw := range s.callable() {
+			if len(tools) < maxToolCalls || len(s.o.Calls) > 0 {
 				name := gjson.GetBytes(raw, "name")
-				tools = append(tools, `"name":`+name.Raw+`,"arguments":`+string(args.ForTool(raw)))
+				tools = append(tools, `"name":`+name.Raw+`,"arguments":`+string(s.o.argsFor(raw)))
 			}
 		}
 	}
@@ -193,7 +193,9 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 		}
 	}
 	var vs []Verdict
-	if mrtr.tool == "" {
+	if s.o.NoToolCalls && declared(caps, "tools") {
+		vs = append(vs, notApplicable(IDRoundTrip, Modern, NotRun), notApplicable(IDTamperedState, Modern, NotRun))
+	} else if mrtr.tool == "" {
 		why := fmt.Sprintf("no tools/call of the %d read-only tool(s) called returned resultType \"input_required\" (tools not annotated readOnlyHint are not called)", len(tools))
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, why), notApplicable(IDTamperedState, Modern, why))
 	} else {

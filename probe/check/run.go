@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/tidwall/gjson"
@@ -22,6 +23,12 @@ type Options struct {
 	// SkipMalformed leaves malformed's cases out (they restart the server
 	// for some cases, and send a 1 MB argument).
 	SkipMalformed bool
+	// Calls name the tools to call (with --call), whatever their hints:
+	// the user's consent. None: the tools args.Consented allows.
+	Calls []args.Call
+	// NoToolCalls calls no tool at all: the checks that need a call are
+	// not run, and malformed sends only cases that call no real tool.
+	NoToolCalls bool
 	// Progress, if set, hears what is being checked as it starts.
 	Progress func(what string)
 }
@@ -34,6 +41,9 @@ type EraResult struct {
 	Served   bool
 	Why      string // when not served: how that shows
 	Verdicts []Verdict
+	// Tools says of each listed tool whether this era's checks (and its
+	// malformed cases) may call it, and why: the consent rule's decision.
+	Tools []args.Choice
 }
 
 // Result is a check run.
@@ -46,6 +56,27 @@ type Result struct {
 }
 
 func (o Options) wants(era string) bool { return len(o.Eras) == 0 || slices.Contains(o.Eras, era) }
+
+// named are the tools --call names, in order.
+func (o Options) named() []string {
+	var out []string
+	for _, c := range o.Calls {
+		out = append(out, c.Tool)
+	}
+	return out
+}
+
+// argsFor are the arguments of a tool's call: those given with --args,
+// else built from its schema.
+func (o Options) argsFor(raw []byte) []byte {
+	name := gjson.GetBytes(raw, "name").String()
+	for _, c := range o.Calls {
+		if c.Tool == name && c.Args != nil {
+			return c.Args
+		}
+	}
+	return args.ForTool(raw)
+}
 
 func (o Options) say(what string) {
 	if o.Progress != nil {
@@ -201,6 +232,26 @@ type session struct {
 	cl   *probe.Client
 	o    Options
 	seen []Exchange
+	// choices: which listed tools may be called (args.Choose)
+	choices []args.Choice
+}
+
+// callable are the raw definitions of the tools the session may call, in
+// the server's order.
+func (s *session) callable() [][]byte {
+	ok := map[string]bool{}
+	for _, c := range s.choices {
+		if c.Call {
+			ok[c.Tool] = true
+		}
+	}
+	var out [][]byte
+	for _, raw := range s.cl.Capture.Tools.Items {
+		if ok[gjson.GetBytes(raw, "name").String()] {
+			out = append(out, raw)
+		}
+	}
+	return out
 }
 
 func (s *session) ask(method, members string) Exchange {
@@ -245,6 +296,10 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, JudgeList(era, l, caps, lists[l.capability]))
 	}
 	vs = append(vs, inputSchemas(ctx, era, cl, caps, lists["tools"]))
+	if declared(caps, "tools") {
+		er.Tools = args.Choose(cl.Capture.Tools.Items, o.named(), o.NoToolCalls)
+	}
+	s.choices = er.Tools
 	vs = append(vs, results(s, era, caps, lists)...)
 	if era == Legacy {
 		x := Exchange{}
@@ -378,7 +433,17 @@ func malformedVerdicts(ctx context.Context, o Options, era, protocol string) []V
 	if era == Modern {
 		protocol = probe.ModernVersions[0]
 	}
-	r, err := malformed.Run(ctx, malformed.Options{Spec: o.pinned(protocol)})
+	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls}
+	for _, c := range o.Calls {
+		mo.Tools = append(mo.Tools, c.Tool)
+		if c.Args != nil {
+			if mo.Args == nil {
+				mo.Args = map[string][]byte{}
+			}
+			mo.Args[c.Tool] = c.Args
+		}
+	}
+	r, err := malformed.Run(ctx, mo)
 	if err != nil {
 		return []Verdict{inconclusive("malformed.run", era, nil, "the malformed calls could not be made: "+firstLine(err))}
 	}
