@@ -130,11 +130,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			rejectedVersion(&er, notServed[rejectedKey])
 		}
 		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, ss.Client.Capture.Capabilities, legacyServed))
+		listed := wholeList(ss.Client)
 		ss.Close()
 		delete(sessions, era)
 		if !o.SkipMalformed && ctx.Err() == nil {
 			o.say("malformed calls (" + era + ")")
-			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol)...)
+			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol, listed)...)
 		}
 		res.Eras = append(res.Eras, er)
 	}
@@ -429,11 +430,11 @@ func subscribe(s *session, caps []byte, resources Exchange) []Verdict {
 
 // malformedVerdicts runs malformed pinned to the era's version and takes
 // its verdicts as they are: malformed judges them with its own clauses.
-func malformedVerdicts(ctx context.Context, o Options, era, protocol string) []Verdict {
+func malformedVerdicts(ctx context.Context, o Options, era, protocol string, listed [][]byte) []Verdict {
 	if era == Modern {
 		protocol = probe.ModernVersions[0]
 	}
-	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls}
+	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls, Listed: listed}
 	for _, c := range o.Calls {
 		mo.Tools = append(mo.Tools, c.Tool)
 		if c.Args != nil {
@@ -448,6 +449,17 @@ func malformedVerdicts(ctx context.Context, o Options, era, protocol string) []V
 		return []Verdict{inconclusive("malformed.run", era, nil, "the malformed calls could not be made: "+firstLine(err))}
 	}
 	return FromMalformed(era, r)
+}
+
+// wholeList is the era's whole tools list when the session got it
+// whole (inputSchemas asked for every page), for malformed, which then
+// starts no server only to list them; nil when it did not.
+func wholeList(cl *probe.Client) [][]byte {
+	l := cl.Capture.Tools
+	if l.Error != "" || len(l.Items) == 0 || !declared(cl.Capture.Capabilities, "tools") {
+		return nil
+	}
+	return l.Items
 }
 
 // FromMalformed turns malformed's cases into verdicts, one per case sent

@@ -28,6 +28,11 @@ type Options struct {
 	// NoToolCalls calls no real tool: only the cases that need none are
 	// sent (an unknown tool, bad frames, unknown methods).
 	NoToolCalls bool
+	// Listed, when not nil, is the server's whole tools list as a session
+	// of the same version got it (check's): the cases' session is then
+	// the only one opened before them, where otherwise a first one lists
+	// the tools.
+	Listed [][]byte
 	// Args, by tool name, are the valid arguments of a named tool's
 	// baseline call, where its cases start; a tool without an entry has
 	// both built from its schema.
@@ -184,29 +189,42 @@ func (r *Result) Counts() map[string]int { return nil }
 func Run(ctx context.Context, o Options) (*Result, error) {
 	// Each start a trace of its own, or the Recorder's next connection.
 	start := func() (*dial.Session, error) { return dial.Start(ctx, o.Spec.Afresh()) }
-	ss, err := dial.Open(ctx, o.Spec.Afresh())
-	if err != nil {
-		return nil, err
-	}
-	cl := ss.Client
-	cl.ListTools(ctx)
-	ss.Close()
-	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
 	if o.NoToolCalls && len(o.Tools) > 0 {
 		return nil, probe.Optionf("--no-tool-calls and --call %s ask for opposite things", o.Tools[0])
 	}
-	tools, err := selectTools(cl.Capture.Tools.Items, o.Tools)
+	listed := o.Listed
+	var cl *probe.Client
+	if listed == nil {
+		ss, err := dial.Open(ctx, o.Spec.Afresh())
+		if err != nil {
+			return nil, err
+		}
+		cl = ss.Client
+		cl.ListTools(ctx)
+		ss.Close()
+		listed = cl.Capture.Tools.Items
+	}
+	tools, err := selectTools(listed, o.Tools)
 	if err != nil {
 		return nil, err
 	}
-	res.Tools = args.Choose(cl.Capture.Tools.Items, o.Tools, o.NoToolCalls)
-	tools = chosen(tools, res.Tools)
-	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
-
 	r := &runner{ctx: ctx, start: start, o: o.Probe, timeout: o.Probe.Timeout, progress: o.Progress}
 	defer r.stop()
 	if err := r.connect(); err != nil {
 		return nil, err
+	}
+	if cl == nil {
+		cl = r.cl
+	}
+	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
+	res.Tools = args.Choose(listed, o.Tools, o.NoToolCalls)
+	tools = chosen(tools, res.Tools)
+	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
+	if meta == "" {
+		// The legacy era has a case for a server that has not shaken
+		// hands: started now, it boots while the other cases run.
+		defer r.dropEarly()
+		r.startEarly()
 	}
 	valid := map[string][]byte{}
 	var baselines []Case
@@ -372,9 +390,16 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 		if o.Channel == RPCError && o.Verdict != Inconclusive && o.Verdict != Fail {
 			o.Judgement = judgeCode(o.Judgement, o.RawCode, version)
 		}
+		if o.settled {
+			o.Why = strings.Replace(o.Why, "within --timeout", SettledWithin, 1)
+		}
 	}
 	return outs
 }
+
+// SettledWithin is how long a case settled by the ping behind it was
+// waited for, as a verdict's why says it.
+var SettledWithin = "before the answer to the ping sent right behind it, plus " + probe.SettleGrace.String() + " (a server that reads in turn answers the case first)"
 
 // judgeCode fails an error reply whose code breaks a MUST of its own (no
 // integer; in 2026-07-28 a code that version forbids), whatever the case;
