@@ -30,16 +30,16 @@ func (rs *runState) checkCommand() *cli.Command {
 		&cli.BoolFlag{Name: "list", Usage: "print every check id, its eras and its clause, one a line (tab-separated), and start no server"},
 		noToolCallsFlag(),
 	}
-	own = append(own, callFlags("`TOOL` to call (repeatable), whatever its annotations: naming a tool is consent to call it, with arguments from its schema, and to send it malformed's cases; default the tools whose readOnlyHint is true and destructiveHint absent or false, every hint a plain JSON boolean, and whose name or description speaks of no long work",
+	own = append(own, callFlags("`TOOL` to call (repeatable), whatever its annotations: naming a tool is consent to call it, with arguments from its schema, and to send it malformed's cases; default the tools whose readOnlyHint is true and destructiveHint absent or false, every hint a plain JSON boolean, and whose name or title speaks of no long work",
 		"arguments `JSON` for the --call before it (default: built from the schema)")...)
 	return &cli.Command{
 		Name:   "check",
 		Before: rs.before,
 		Usage:  "grade the server against the spec of each era it serves: one verdict per check, each on its clause",
 		Description: "check calls tools: up to 3 for tools.call-result (6 in 2026-07-28's checks), and every one it may call gets malformed's cases. " +
-			"Without --call it calls only a tool whose readOnlyHint is the JSON literal true, whose destructiveHint is absent or false, whose hints are each a plain JSON boolean given once, " +
-			"and whose name or description speaks of no long work; the output lists each tool called and each not called, with why. " +
-			"--call TOOL names the tools to call instead (your consent, whatever the hints); --no-tool-calls calls none.",
+			"Without `--call` it calls only a tool whose readOnlyHint is the JSON literal true, whose destructiveHint is absent or false, whose hints are each a plain JSON boolean given once, " +
+			"and whose name or title speaks of no long work; the output lists each tool called and each not called, with why. " +
+			"With `--call TOOL` it calls the tools named instead (your consent, whatever the hints), and with `--no-tool-calls` none.",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags(own, without(targetFlags(), "protocol"), boundFlags(), outputFlags(), gateFlags("check")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -16,8 +16,8 @@ import (
 // disagree on what the tool is). openWorldHint true does not stop a call:
 // the spec's default is true, and a read of the outside world writes
 // nothing; it is said in the reason. check and malformed (Choose) also
-// leave out a tool whose name or description speaks of long work: each
-// call would wait it out.
+// leave out a tool whose name or title speaks of long work: each call
+// would wait it out.
 
 // Hints are the annotations the rule reads, each of which must be a plain
 // boolean when present.
@@ -82,11 +82,13 @@ func Consented(tool []byte) (bool, string) {
 // wait out --timeout.
 var longWorkWords = []string{"long-running", "long running", "long_running", "longrunning", "sleep", "slow", "delay"}
 
-// longWork is the word of the tool's name or description that suggests
-// long work, "" if none.
+// longWork is the word of the tool's name or title that suggests long
+// work, "" if none. Descriptions are not read: prose says "slower" or
+// "waits" of tools that answer at once ("free text is slower: use it
+// last"), and a tool left out loses its cases.
 func longWork(tool []byte) string {
 	v := gjson.ParseBytes(tool)
-	text := strings.ToLower(v.Get("name").String() + " " + v.Get("title").String() + " " + v.Get("description").String())
+	text := strings.ToLower(v.Get("name").String() + " " + v.Get("title").String())
 	for _, w := range longWorkWords {
 		if strings.Contains(text, w) {
 			return `"` + w + `"`
@@ -127,7 +129,7 @@ func Choose(tools [][]byte, named []string, noCalls bool) []Choice {
 		default:
 			c.Call, c.Why = Consented(raw)
 			if w := longWork(raw); c.Call && w != "" {
-				c.Call, c.Why = false, "its name or description speaks of long work ("+w+"): a call would wait it out"
+				c.Call, c.Why = false, "its name or title speaks of long work ("+w+"): a call would wait it out"
 			}
 		}
 		out = append(out, c)

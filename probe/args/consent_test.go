@@ -54,8 +54,9 @@ func TestChoose(t *testing.T) {
 	tools := [][]byte{
 		[]byte(`{"name":"ro","annotations":{"readOnlyHint":true}}`),
 		[]byte(`{"name":"rm","annotations":{"readOnlyHint":true,"destructiveHint":true}}`),
-		[]byte(`{"name":"trigger-long-running-operation","description":"Demonstrates a long running operation","annotations":{"readOnlyHint":true}}`),
+		[]byte(`{"name":"trigger-long-running-operation","title":"Long Running Operation","description":"Demonstrates it","annotations":{"readOnlyHint":true}}`),
 		[]byte(`{"name":"nap","description":"Sleeps a while.","annotations":{"readOnlyHint":true}}`),
+		[]byte(`{"name":"find","description":"Free text is slower: use it last.","annotations":{"readOnlyHint":true}}`),
 	}
 	show := func(cs []Choice) string {
 		var out []string
@@ -76,9 +77,9 @@ func TestChoose(t *testing.T) {
 		noCalls bool
 		want    string
 	}{
-		{"by the rule", nil, false, `ro=call (readOnlyHint true); rm=skip (destructiveHint true); trigger-long-running-operation=skip (its name or description speaks of long work ("long-running"): a call would wait it out); nap=skip (its name or description speaks of long work ("sleep"): a call would wait it out)`},
-		{"named is consent", []string{"rm"}, false, "ro=skip (not named with --call); rm=call (named with --call); trigger-long-running-operation=skip (not named with --call); nap=skip (not named with --call)"},
-		{"none", nil, true, "ro=skip (" + NoToolCalls + "); rm=skip (" + NoToolCalls + "); trigger-long-running-operation=skip (" + NoToolCalls + "); nap=skip (" + NoToolCalls + ")"},
+		{"by the rule", nil, false, `ro=call (readOnlyHint true); rm=skip (destructiveHint true); trigger-long-running-operation=skip (its name or title speaks of long work ("long-running"): a call would wait it out); nap=call (readOnlyHint true); find=call (readOnlyHint true)`},
+		{"named is consent", []string{"rm"}, false, "ro=skip (not named with --call); rm=call (named with --call); trigger-long-running-operation=skip (not named with --call); nap=skip (not named with --call); find=skip (not named with --call)"},
+		{"none", nil, true, "ro=skip (" + NoToolCalls + "); rm=skip (" + NoToolCalls + "); trigger-long-running-operation=skip (" + NoToolCalls + "); nap=skip (" + NoToolCalls + "); find=skip (" + NoToolCalls + ")"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := show(Choose(tools, tc.named, tc.noCalls)); got != tc.want {
