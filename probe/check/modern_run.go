@@ -197,6 +197,9 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, NotRun), notApplicable(IDTamperedState, Modern, NotRun))
 	} else if mrtr.tool == "" {
 		why := fmt.Sprintf("no tools/call of the %d read-only tool(s) called returned resultType \"input_required\" (tools not annotated readOnlyHint are not called)", len(tools))
+		if len(tools) == 0 && declared(caps, "tools") && len(s.cl.Capture.Tools.Items) > 0 {
+			why = "no tool may be called without consent (readOnlyHint true, no destructiveHint, every hint a plain boolean; or named with --call), so none could return resultType \"input_required\""
+		}
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, why), notApplicable(IDTamperedState, Modern, why))
 	} else {
 		vs = append(vs, s.roundTrip(version, mrtr.tool, mrtr.members, mrtr.x, &windows)...)
