@@ -100,11 +100,53 @@ func TestToolCallConsent(t *testing.T) {
 			t.Errorf("%s under --no-tool-calls: %s", id, x.Raw)
 		}
 	}
+	// and in 2026-07-28, whose checks call tools to find input_required
+	// and task results, and judge the log level a call sets
+	v, _ = checkJSON(t, "--timeout", "3s", "--skip-malformed", "--no-tool-calls", "--era", "modern", "--", bin.raw, "-modern", "-modern-full")
+	for _, id := range []string{"tools.call-result", "mrtr.round-trip", "mrtr.tampered-state"} {
+		x := v.Get(`check.eras.#(era=="modern").verdicts.#(id=="` + id + `")`)
+		if x.Get("outcome").String() != "not-applicable" || !strings.Contains(x.Get("why").String(), "not run (no tool calls allowed") {
+			t.Errorf("modern %s under --no-tool-calls: %s", id, x.Raw)
+		}
+	}
 	// the two flags contradict each other: a usage error
 	if r := mcpprobe(t, "check", "--no-tool-calls", "--call", "peek", "--", bin.raw, "-hostile-annotations"); r.code != 2 {
 		t.Errorf("--no-tool-calls with --call: exit %d, want 2\n%s", r.code, r.stderr)
 	}
 	if r := mcpprobe(t, "malformed", "--no-tool-calls", "--call", "peek", "--", bin.raw, "-hostile-annotations"); r.code != 2 {
 		t.Errorf("malformed --no-tool-calls with --call: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+}
+
+// A malformed case the server never answers is settled by the ping sent
+// right behind it (tools/list in 2026-07-28), not by --timeout: the
+// verdict is the one the timeout gave (a warning: a reply is owed, no
+// version sets a deadline), and its why says what settled it. The
+// timeout is long, so a run that waited it out would show in the test's
+// own bound, but the assertion is on the verdict's words, not the clock.
+func TestMalformedSettledByPing(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"legacy, ping", []string{"-bench-tools", "-unknown-silent"}},
+		{"modern, tools/list", []string{"-bench-tools", "-unknown-silent", "-modern"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := malformedRun(t, append([]string{"--timeout", "20s", "--", bin.raw}, tc.flags...)...)
+			c := env.Get(`malformed.cases.#(case=="unknown method")`)
+			if c.Get("channel").String() != "no_answer" || c.Get("verdict").String() != "warn" {
+				t.Fatalf("unknown method: %s, want no_answer and warn", c.Raw)
+			}
+			if why := c.Get("why").String(); !strings.Contains(why, "no reply before the answer to the ping sent right behind it, plus 200ms") {
+				t.Errorf("why %q does not say the ping settled it", why)
+			}
+			// the cases the server answers are judged as before
+			if u := env.Get(`malformed.cases.#(case=="unknown tool")`); u.Get("channel").String() == "no_answer" {
+				t.Errorf("unknown tool: %s", u.Raw)
+			}
+		})
 	}
 }

@@ -60,7 +60,16 @@ func (s *session) deterministic(era string, caps []byte, first Exchange) Verdict
 	if s.o.Target.Kind == "http" || s.o.Target.Kind == "sse" {
 		what = "call 1 on a second connection"
 	}
-	ss, err := dial.Open(s.ctx, s.o.pinned(version))
+	ss, err := dial.Start(s.ctx, s.o.pinned(version))
+	if err == nil {
+		// Started after this one, as it would be after the era: the
+		// two boot together.
+		s.startMalformed(era)
+		if cerr := ss.Connect(s.ctx); cerr != nil {
+			err = ss.Explain(cerr)
+			ss.Close()
+		}
+	}
 	if err != nil {
 		v := JudgeDeterministic(era, caps, first, later)
 		v.Why += "; the second start failed, so only one session was compared: " + firstLine(err)
@@ -213,13 +222,21 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 			get, windows = x, append(windows, w)
 		}
 	}
-	vs = append(vs, JudgeTasks(caps, task.tool, task.x, unasked, get))
+	tv := JudgeTasks(caps, task.tool, task.x, unasked, get)
+	if s.o.NoToolCalls && tv.Outcome == NotApplicable && declared(caps, `extensions.io\.modelcontextprotocol/tasks`) {
+		tv.Why = NotRun
+	}
+	vs = append(vs, tv)
 	asked := ""
 	if len(tools) > 0 && declared(caps, "logging") {
 		asked = "warning"
 		s.o.say("tools/call with a log level")
 		_, w := s.windowed("tools/call", tools[0], s.metaFor(version, noTaskCaps, `"io.modelcontextprotocol/logLevel":"`+asked+`"`), bound(tools[0]), asked)
 		windows = append(windows, w)
+	}
+	if s.o.NoToolCalls && declared(caps, "logging") {
+		// no call, no window to judge: a pass would judge nothing
+		return append(vs, notApplicable(IDLogLevel, Modern, NotRun))
 	}
 	return append(vs, JudgeLogLevel(caps, asked, s.logged(windows)))
 }

@@ -44,6 +44,9 @@ type EraResult struct {
 	// Tools says of each listed tool whether this era's checks (and its
 	// malformed cases) may call it, and why: the consent rule's decision.
 	Tools []args.Choice
+	// early: a server started ahead for malformed's session (startMalformed)
+	early         *dial.Session
+	earlyProtocol string
 }
 
 // Result is a check run.
@@ -133,9 +136,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		listed := wholeList(ss.Client)
 		ss.Close()
 		delete(sessions, era)
+		early := er.early
+		er.early = nil
+		if early != nil && (ctx.Err() != nil || listed == nil || er.earlyProtocol != malformedProtocol(era, er.Protocol)) {
+			early.Close()
+			early = nil
+		}
 		if !o.SkipMalformed && ctx.Err() == nil {
 			o.say("malformed calls (" + era + ")")
-			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol, listed)...)
+			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol, listed, early)...)
 		}
 		res.Eras = append(res.Eras, er)
 	}
@@ -235,6 +244,33 @@ type session struct {
 	seen []Exchange
 	// choices: which listed tools may be called (args.Choose)
 	choices []args.Choice
+	// early is the server malformed's session will use, started ahead
+	// (startMalformed); earlyProtocol the version it is pinned to.
+	early         *dial.Session
+	earlyProtocol string
+}
+
+// malformedProtocol is the version malformed's cases are pinned to in era.
+func malformedProtocol(era, negotiated string) string {
+	if era == Modern {
+		return probe.ModernVersions[0]
+	}
+	return negotiated
+}
+
+// startMalformed starts, over stdio, the server malformed's cases will
+// go to, so that it boots while the era's last checks run (a Node server
+// takes seconds to start). It is started after the connections the era's
+// checks open, in the order malformed would have started it; over HTTP,
+// where the transport checks open connections after the era, it is not.
+func (s *session) startMalformed(era string) {
+	if s.o.SkipMalformed || s.early != nil || s.o.Target.Kind == "http" || s.o.Target.Kind == "sse" {
+		return
+	}
+	p := malformedProtocol(era, s.cl.Capture.ProtocolVersion)
+	if ss, err := dial.Start(s.ctx, s.o.pinned(p)); err == nil {
+		s.early, s.earlyProtocol = ss, p
+	}
 }
 
 // callable are the raw definitions of the tools the session may call, in
@@ -319,6 +355,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}
 	er.Verdicts = append(vs, notIn(era)...)
+	er.early, er.earlyProtocol = s.early, s.earlyProtocol
 	return er
 }
 
@@ -430,11 +467,9 @@ func subscribe(s *session, caps []byte, resources Exchange) []Verdict {
 
 // malformedVerdicts runs malformed pinned to the era's version and takes
 // its verdicts as they are: malformed judges them with its own clauses.
-func malformedVerdicts(ctx context.Context, o Options, era, protocol string, listed [][]byte) []Verdict {
-	if era == Modern {
-		protocol = probe.ModernVersions[0]
-	}
-	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls, Listed: listed}
+func malformedVerdicts(ctx context.Context, o Options, era, protocol string, listed [][]byte, started *dial.Session) []Verdict {
+	protocol = malformedProtocol(era, protocol)
+	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls, Listed: listed, Started: started}
 	for _, c := range o.Calls {
 		mo.Tools = append(mo.Tools, c.Tool)
 		if c.Args != nil {

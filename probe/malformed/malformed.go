@@ -33,6 +33,10 @@ type Options struct {
 	// the only one opened before them, where otherwise a first one lists
 	// the tools.
 	Listed [][]byte
+	// Started, when not nil, is a server already started (dial.Start,
+	// with this Spec) for the cases' session: it booted while the caller
+	// did other work. Run takes it over, and closes it.
+	Started *dial.Session
 	// Args, by tool name, are the valid arguments of a named tool's
 	// baseline call, where its cases start; a tool without an entry has
 	// both built from its schema.
@@ -188,7 +192,19 @@ func (r *Result) Counts() map[string]int { return nil }
 // server that cannot be started or probed, a *probe.FatalError.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	// Each start a trace of its own, or the Recorder's next connection.
-	start := func() (*dial.Session, error) { return dial.Start(ctx, o.Spec.Afresh()) }
+	started := o.Started
+	defer func() {
+		if started != nil {
+			started.Close()
+		}
+	}()
+	start := func() (*dial.Session, error) {
+		if s := started; s != nil {
+			started = nil
+			return s, nil
+		}
+		return dial.Start(ctx, o.Spec.Afresh())
+	}
 	if o.NoToolCalls && len(o.Tools) > 0 {
 		return nil, probe.Optionf("--no-tool-calls and --call %s ask for opposite things", o.Tools[0])
 	}
