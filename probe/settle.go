@@ -52,9 +52,15 @@ func (s *Session) ExchangeSettled(ctx context.Context, raw []byte, id string, be
 	}
 	behind, berr := begin()
 	var behindCh <-chan Response
-	if berr == nil {
+	switch {
+	case berr == nil:
 		behindCh = behind.Answered()
 		defer behind.Drop()
+	case p == nil:
+		// Nothing to wait for, and nothing behind it to settle by (the
+		// connection is gone, most likely): the caller's health check
+		// says what happened.
+		return Response{}, false, nil
 	}
 	var answered <-chan Response
 	if p != nil {
