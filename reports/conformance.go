@@ -36,6 +36,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 	for _, e := range r.Eras {
 		if e.Served {
 			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, plain(st, e.Protocol))
+			ToolCalls(w, st, "  "+bullet, e.Tools)
 		} else {
 			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, plain(st, e.Why))
 		}
@@ -216,7 +217,7 @@ func ConformanceJSON(r *check.Result) []byte {
 			vs = append(vs, o.Bytes())
 		}
 		eo := &Object{}
-		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", nullIfEmpty(e.Protocol)).Set("why", nullIfEmpty(e.Why)).Raw("verdicts", RawArray(vs))
+		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", nullIfEmpty(e.Protocol)).Set("why", nullIfEmpty(e.Why)).Raw("tools", toolCallsJSON(e.Tools)).Raw("verdicts", RawArray(vs))
 		eras = append(eras, eo.Bytes())
 	}
 	out := &Object{}

@@ -24,6 +24,14 @@ func Malformed(w io.Writer, st Style, r *malformed.Result) {
 		fmt.Fprintf(w, "%s.\n", r.Summary()) // the answer first
 	}
 	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", plain(st, r.Protocol))
+	if len(r.Tools) > 0 {
+		indent := ""
+		if st == Markdown {
+			indent = "- "
+		}
+		ToolCalls(w, st, indent, r.Tools)
+		fmt.Fprintln(w)
+	}
 	MalformedTable(w, st, r.Cases, r.Protocol)
 	fmt.Fprintf(w, "\n%s.\n", r.Summary())
 	if un := r.Unjudged(); len(un) > 0 {
@@ -219,7 +227,7 @@ func MalformedJSON(r *malformed.Result) []byte {
 		}
 		un = append(un, (&Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", nullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
 	}
-	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
+	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("tools", toolCallsJSON(r.Tools)).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
 }
 
 // httpStatus is the HTTP status that carried a case's answer: a

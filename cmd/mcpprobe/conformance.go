@@ -28,11 +28,18 @@ func (rs *runState) checkCommand() *cli.Command {
 		&cli.BoolFlag{Name: "skip-malformed", Usage: "leave out the malformed calls (malformed.* checks)"},
 		&cli.BoolFlag{Name: "auth", Usage: "for a URL: add the authorization audit (auth's rows, each a finding when it fails or warns), with the bearer token of an Authorization header as its baseline"},
 		&cli.BoolFlag{Name: "list", Usage: "print every check id, its eras and its clause, one a line (tab-separated), and start no server"},
+		noToolCallsFlag(),
 	}
+	own = append(own, callFlags("`TOOL` to call (repeatable), whatever its annotations: naming a tool is consent to call it, with arguments from its schema, and to send it malformed's cases; default the tools whose readOnlyHint is true and destructiveHint absent or false, every hint a plain JSON boolean, and whose name or title speaks of no long work",
+		"arguments `JSON` for the --call before it (default: built from the schema)")...)
 	return &cli.Command{
-		Name:      "check",
-		Before:    rs.before,
-		Usage:     "grade the server against the spec of each era it serves: one verdict per check, each on its clause",
+		Name:   "check",
+		Before: rs.before,
+		Usage:  "grade the server against the spec of each era it serves: one verdict per check, each on its clause",
+		Description: "check calls tools: up to 3 for tools.call-result (6 in 2026-07-28's checks), and every one it may call gets malformed's cases. " +
+			"Without `--call` it calls only a tool whose readOnlyHint is the JSON literal true, whose destructiveHint is absent or false, whose hints are each a plain JSON boolean given once, " +
+			"and whose name or title speaks of no long work; the output lists each tool called and each not called, with why. " +
+			"With `--call TOOL` it calls the tools named instead (your consent, whatever the hints), and with `--no-tool-calls` none.",
 		ArgsUsage: "./server | -- CMD ARGS… | URL",
 		Flags:     flags(own, without(targetFlags(), "protocol"), boundFlags(), outputFlags(), gateFlags("check")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -77,6 +84,11 @@ func (rs *runState) checkCommand() *cli.Command {
 	}
 }
 
+// noToolCallsFlag is --no-tool-calls, as check and malformed take it.
+func noToolCallsFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-tool-calls", Usage: "call no tool at all: the checks that need a call are reported \"not run (no tool calls allowed)\", and malformed sends only the cases that call no real tool"}
+}
+
 func notListed(baseline bool) string {
 	if baseline {
 		return " that the baseline does not list"
@@ -102,7 +114,13 @@ func (rs *runState) checkOptions(cmd *cli.Command) (check.Options, *check.Baseli
 	if err != nil {
 		return check.Options{}, nil, err
 	}
-	o := check.Options{Spec: spec, SkipMalformed: cmd.Bool("skip-malformed")}
+	o := check.Options{Spec: spec, SkipMalformed: cmd.Bool("skip-malformed"), NoToolCalls: cmd.Bool("no-tool-calls")}
+	if o.Calls, err = callsFromFlags(cmd); err != nil {
+		return o, nil, err
+	}
+	if o.NoToolCalls && len(o.Calls) > 0 {
+		return o, nil, usageErr("--no-tool-calls and --call %s ask for opposite things", o.Calls[0].Tool)
+	}
 	if e := cmd.String("era"); e != "both" {
 		o.Eras = []string{e}
 	}

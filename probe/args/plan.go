@@ -61,8 +61,10 @@ func ForTool(tool []byte) []byte {
 	return MinimalArgs([]byte(gjson.GetBytes(tool, "inputSchema").Raw))
 }
 
-// ReadOnly says whether a raw tool definition is annotated readOnlyHint:
-// the only tools called without being named.
+// ReadOnly says whether a raw tool definition may be called without
+// being named: the consent rule (Consented), which asks more than a
+// truthy readOnlyHint.
 func ReadOnly(tool []byte) bool {
-	return gjson.GetBytes(tool, "annotations.readOnlyHint").Bool()
+	ok, _ := Consented(tool)
+	return ok
 }

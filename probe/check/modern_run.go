@@ -60,7 +60,16 @@ func (s *session) deterministic(era string, caps []byte, first Exchange) Verdict
 	if s.o.Target.Kind == "http" || s.o.Target.Kind == "sse" {
 		what = "call 1 on a second connection"
 	}
-	ss, err := dial.Open(s.ctx, s.o.pinned(version))
+	ss, err := dial.Start(s.ctx, s.o.pinned(version))
+	if err == nil {
+		// Started after this one, as it would be after the era: the
+		// two boot together.
+		s.startMalformed(era)
+		if cerr := ss.Connect(s.ctx); cerr != nil {
+			err = ss.Explain(cerr)
+			ss.Close()
+		}
+	}
 	if err != nil {
 		v := JudgeDeterministic(era, caps, first, later)
 		v.Why += "; the second start failed, so only one session was compared: " + firstLine(err)
@@ -166,10 +175,10 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 	var tools []string
 	version := s.cl.Capture.ProtocolVersion
 	if declared(caps, "tools") {
-		for _, raw := range s.cl.Capture.Tools.Items {
-			if args.ReadOnly(raw) && len(tools) < maxToolCalls {
+		for _, raw := range s.callable() {
+			if len(tools) < maxToolCalls || len(s.o.Calls) > 0 {
 				name := gjson.GetBytes(raw, "name")
-				tools = append(tools, `"name":`+name.Raw+`,"arguments":`+string(args.ForTool(raw)))
+				tools = append(tools, `"name":`+name.Raw+`,"arguments":`+string(s.o.argsFor(raw)))
 			}
 		}
 	}
@@ -193,8 +202,13 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 		}
 	}
 	var vs []Verdict
-	if mrtr.tool == "" {
+	if s.o.NoToolCalls && declared(caps, "tools") {
+		vs = append(vs, notApplicable(IDRoundTrip, Modern, NotRun), notApplicable(IDTamperedState, Modern, NotRun))
+	} else if mrtr.tool == "" {
 		why := fmt.Sprintf("no tools/call of the %d read-only tool(s) called returned resultType \"input_required\" (tools not annotated readOnlyHint are not called)", len(tools))
+		if len(tools) == 0 && declared(caps, "tools") && len(s.cl.Capture.Tools.Items) > 0 {
+			why = "no tool may be called without consent (readOnlyHint true, no destructiveHint, every hint a plain boolean; or named with --call), so none could return resultType \"input_required\""
+		}
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, why), notApplicable(IDTamperedState, Modern, why))
 	} else {
 		vs = append(vs, s.roundTrip(version, mrtr.tool, mrtr.members, mrtr.x, &windows)...)
@@ -208,13 +222,21 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 			get, windows = x, append(windows, w)
 		}
 	}
-	vs = append(vs, JudgeTasks(caps, task.tool, task.x, unasked, get))
+	tv := JudgeTasks(caps, task.tool, task.x, unasked, get)
+	if s.o.NoToolCalls && tv.Outcome == NotApplicable && declared(caps, `extensions.io\.modelcontextprotocol/tasks`) {
+		tv.Why = NotRun
+	}
+	vs = append(vs, tv)
 	asked := ""
 	if len(tools) > 0 && declared(caps, "logging") {
 		asked = "warning"
 		s.o.say("tools/call with a log level")
 		_, w := s.windowed("tools/call", tools[0], s.metaFor(version, noTaskCaps, `"io.modelcontextprotocol/logLevel":"`+asked+`"`), bound(tools[0]), asked)
 		windows = append(windows, w)
+	}
+	if s.o.NoToolCalls && declared(caps, "logging") {
+		// no call, no window to judge: a pass would judge nothing
+		return append(vs, notApplicable(IDLogLevel, Modern, NotRun))
 	}
 	return append(vs, JudgeLogLevel(caps, asked, s.logged(windows)))
 }

@@ -12,9 +12,11 @@ import (
 
 // The results checks read what the server answers on its own tools,
 // resources and prompts: no fixture tool is called. A tool is called only
-// when it is annotated readOnlyHint, so a check run never writes to the
-// server's world; a read of a resource and a prompts/get change nothing
-// by the spec's own model.
+// when the consent rule allows it (args.Choose: readOnlyHint true, no
+// destructiveHint, every hint a plain boolean; or named with --call), so a
+// check run never writes to the server's world on a hint it cannot trust;
+// a read of a resource and a prompts/get change nothing by the spec's own
+// model.
 
 // maxCalled bounds how many read-only tools one era's run calls.
 const maxCalled = 3
@@ -86,19 +88,23 @@ func results(s *session, era string, caps []byte, lists map[string]Exchange) []V
 	return vs
 }
 
+// NotRun is why a check that needs a tool call was not run under
+// --no-tool-calls: not a failure, nothing was asked.
+const NotRun = "not run (no tool calls allowed: --no-tool-calls)"
+
 func callResults(s *session, era string, tools [][]byte) []Verdict {
+	if s.o.NoToolCalls {
+		return []Verdict{notApplicable(IDCallResult, era, NotRun), notApplicable(IDStructured, era, NotRun)}
+	}
 	var called []Called
-	var skipped int
-	for _, raw := range tools {
-		if !args.ReadOnly(raw) {
-			skipped++
-			continue
-		}
-		if len(called) == maxCalled {
+	callable := s.callable()
+	skipped := len(tools) - len(callable)
+	for _, raw := range callable {
+		if len(called) == maxCalled && len(s.o.Calls) == 0 {
 			break
 		}
 		name := gjson.GetBytes(raw, "name")
-		a := args.ForTool(raw)
+		a := s.o.argsFor(raw)
 		members := `"name":` + name.Raw
 		if a != nil {
 			members += `,"arguments":` + string(a)
@@ -108,10 +114,27 @@ func callResults(s *session, era string, tools [][]byte) []Verdict {
 	}
 	if len(called) == 0 {
 		why := fmt.Sprintf("none of the %d tools is annotated readOnlyHint, and check calls no other: a call could write", skipped)
+		if annotatedOnly(s.choices) {
+			why = fmt.Sprintf("none of the %d tools may be called without consent (readOnlyHint true, no destructiveHint, every hint a plain boolean), and check calls no other: a call could write; name one with --call", skipped)
+		}
 		return []Verdict{notApplicable(IDCallResult, era, why), notApplicable(IDStructured, era, why)}
 	}
 	return JudgeCallResults(era, s.cl.Capture.ProtocolVersion, called)
 }
+
+// annotatedOnly: some tool not called is annotated read-only all the
+// same (its other hints stopped it), so "not annotated" would mislead.
+func annotatedOnly(cs []Choice) bool {
+	for _, c := range cs {
+		if !c.Call && c.Why != args.NotReadOnly && c.Why != "readOnlyHint false" {
+			return true
+		}
+	}
+	return false
+}
+
+// Choice is args.Choice: the consent rule's decision on one tool.
+type Choice = args.Choice
 
 // Called is one tool called by the check, and its answer.
 type Called struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/tidwall/gjson"
@@ -22,6 +23,12 @@ type Options struct {
 	// SkipMalformed leaves malformed's cases out (they restart the server
 	// for some cases, and send a 1 MB argument).
 	SkipMalformed bool
+	// Calls name the tools to call (with --call), whatever their hints:
+	// the user's consent. None: the tools args.Consented allows.
+	Calls []args.Call
+	// NoToolCalls calls no tool at all: the checks that need a call are
+	// not run, and malformed sends only cases that call no real tool.
+	NoToolCalls bool
 	// Progress, if set, hears what is being checked as it starts.
 	Progress func(what string)
 }
@@ -34,6 +41,12 @@ type EraResult struct {
 	Served   bool
 	Why      string // when not served: how that shows
 	Verdicts []Verdict
+	// Tools says of each listed tool whether this era's checks (and its
+	// malformed cases) may call it, and why: the consent rule's decision.
+	Tools []args.Choice
+	// early: a server started ahead for malformed's session (startMalformed)
+	early         *dial.Session
+	earlyProtocol string
 }
 
 // Result is a check run.
@@ -46,6 +59,27 @@ type Result struct {
 }
 
 func (o Options) wants(era string) bool { return len(o.Eras) == 0 || slices.Contains(o.Eras, era) }
+
+// named are the tools --call names, in order.
+func (o Options) named() []string {
+	var out []string
+	for _, c := range o.Calls {
+		out = append(out, c.Tool)
+	}
+	return out
+}
+
+// argsFor are the arguments of a tool's call: those given with --args,
+// else built from its schema.
+func (o Options) argsFor(raw []byte) []byte {
+	name := gjson.GetBytes(raw, "name").String()
+	for _, c := range o.Calls {
+		if c.Tool == name && c.Args != nil {
+			return c.Args
+		}
+	}
+	return args.ForTool(raw)
+}
 
 func (o Options) say(what string) {
 	if o.Progress != nil {
@@ -99,11 +133,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			rejectedVersion(&er, notServed[rejectedKey])
 		}
 		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, ss.Client.Capture.Capabilities, legacyServed))
+		listed := wholeList(ss.Client)
 		ss.Close()
 		delete(sessions, era)
+		early := er.early
+		er.early = nil
+		if early != nil && (ctx.Err() != nil || listed == nil || er.earlyProtocol != malformedProtocol(era, er.Protocol)) {
+			early.Close()
+			early = nil
+		}
 		if !o.SkipMalformed && ctx.Err() == nil {
 			o.say("malformed calls (" + era + ")")
-			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol)...)
+			er.Verdicts = append(er.Verdicts, malformedVerdicts(ctx, o, era, er.Protocol, listed, early)...)
 		}
 		res.Eras = append(res.Eras, er)
 	}
@@ -201,6 +242,53 @@ type session struct {
 	cl   *probe.Client
 	o    Options
 	seen []Exchange
+	// choices: which listed tools may be called (args.Choose)
+	choices []args.Choice
+	// early is the server malformed's session will use, started ahead
+	// (startMalformed); earlyProtocol the version it is pinned to.
+	early         *dial.Session
+	earlyProtocol string
+}
+
+// malformedProtocol is the version malformed's cases are pinned to in era.
+func malformedProtocol(era, negotiated string) string {
+	if era == Modern {
+		return probe.ModernVersions[0]
+	}
+	return negotiated
+}
+
+// startMalformed starts, over stdio, the server malformed's cases will
+// go to, so that it boots while the era's last checks run (a Node server
+// takes seconds to start). It is started after the connections the era's
+// checks open, in the order malformed would have started it; over HTTP,
+// where the transport checks open connections after the era, it is not.
+func (s *session) startMalformed(era string) {
+	if s.o.SkipMalformed || s.early != nil || s.o.Target.Kind == "http" || s.o.Target.Kind == "sse" {
+		return
+	}
+	p := malformedProtocol(era, s.cl.Capture.ProtocolVersion)
+	if ss, err := dial.Start(s.ctx, s.o.pinned(p)); err == nil {
+		s.early, s.earlyProtocol = ss, p
+	}
+}
+
+// callable are the raw definitions of the tools the session may call, in
+// the server's order.
+func (s *session) callable() [][]byte {
+	ok := map[string]bool{}
+	for _, c := range s.choices {
+		if c.Call {
+			ok[c.Tool] = true
+		}
+	}
+	var out [][]byte
+	for _, raw := range s.cl.Capture.Tools.Items {
+		if ok[gjson.GetBytes(raw, "name").String()] {
+			out = append(out, raw)
+		}
+	}
+	return out
 }
 
 func (s *session) ask(method, members string) Exchange {
@@ -245,6 +333,10 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, JudgeList(era, l, caps, lists[l.capability]))
 	}
 	vs = append(vs, inputSchemas(ctx, era, cl, caps, lists["tools"]))
+	if declared(caps, "tools") {
+		er.Tools = args.Choose(cl.Capture.Tools.Items, o.named(), o.NoToolCalls)
+	}
+	s.choices = er.Tools
 	vs = append(vs, results(s, era, caps, lists)...)
 	if era == Legacy {
 		x := Exchange{}
@@ -263,6 +355,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}
 	er.Verdicts = append(vs, notIn(era)...)
+	er.early, er.earlyProtocol = s.early, s.earlyProtocol
 	return er
 }
 
@@ -374,15 +467,34 @@ func subscribe(s *session, caps []byte, resources Exchange) []Verdict {
 
 // malformedVerdicts runs malformed pinned to the era's version and takes
 // its verdicts as they are: malformed judges them with its own clauses.
-func malformedVerdicts(ctx context.Context, o Options, era, protocol string) []Verdict {
-	if era == Modern {
-		protocol = probe.ModernVersions[0]
+func malformedVerdicts(ctx context.Context, o Options, era, protocol string, listed [][]byte, started *dial.Session) []Verdict {
+	protocol = malformedProtocol(era, protocol)
+	mo := malformed.Options{Spec: o.pinned(protocol), NoToolCalls: o.NoToolCalls, Listed: listed, Started: started}
+	for _, c := range o.Calls {
+		mo.Tools = append(mo.Tools, c.Tool)
+		if c.Args != nil {
+			if mo.Args == nil {
+				mo.Args = map[string][]byte{}
+			}
+			mo.Args[c.Tool] = c.Args
+		}
 	}
-	r, err := malformed.Run(ctx, malformed.Options{Spec: o.pinned(protocol)})
+	r, err := malformed.Run(ctx, mo)
 	if err != nil {
 		return []Verdict{inconclusive("malformed.run", era, nil, "the malformed calls could not be made: "+firstLine(err))}
 	}
 	return FromMalformed(era, r)
+}
+
+// wholeList is the era's whole tools list when the session got it
+// whole (inputSchemas asked for every page), for malformed, which then
+// starts no server only to list them; nil when it did not.
+func wholeList(cl *probe.Client) [][]byte {
+	l := cl.Capture.Tools
+	if l.Error != "" || len(l.Items) == 0 || !declared(cl.Capture.Capabilities, "tools") {
+		return nil
+	}
+	return l.Items
 }
 
 // FromMalformed turns malformed's cases into verdicts, one per case sent

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -18,10 +19,24 @@ import (
 // cases from.
 type Options struct {
 	dial.Spec
-	// Tools name the tools whose input schemas cases are derived from;
-	// none means every tool annotated readOnlyHint, since a malformed call
-	// that a server accepts anyway must not write.
+	// Tools name the tools whose input schemas cases are derived from:
+	// naming one is consent to call it. None means every tool the consent
+	// rule allows (args.Choose: readOnlyHint true, no destructiveHint,
+	// every hint a plain boolean), since a malformed call that a server
+	// accepts anyway must not write.
 	Tools []string
+	// NoToolCalls calls no real tool: only the cases that need none are
+	// sent (an unknown tool, bad frames, unknown methods).
+	NoToolCalls bool
+	// Listed, when not nil, is the server's whole tools list as a session
+	// of the same version got it (check's): the cases' session is then
+	// the only one opened before them, where otherwise a first one lists
+	// the tools.
+	Listed [][]byte
+	// Started, when not nil, is a server already started (dial.Start,
+	// with this Spec) for the cases' session: it booted while the caller
+	// did other work. Run takes it over, and closes it.
+	Started *dial.Session
 	// Args, by tool name, are the valid arguments of a named tool's
 	// baseline call, where its cases start; a tool without an entry has
 	// both built from its schema.
@@ -37,6 +52,8 @@ type Result struct {
 	Target   string // as the user typed it, secrets hidden
 	Protocol string // negotiated; the cases' expectations follow it
 	Cases    []Outcome
+	// Tools says of each listed tool whether its cases were sent, and why.
+	Tools []args.Choice
 }
 
 // Verdicts counts the cases by verdict (baselines left out).
@@ -175,35 +192,65 @@ func (r *Result) Counts() map[string]int { return nil }
 // server that cannot be started or probed, a *probe.FatalError.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	// Each start a trace of its own, or the Recorder's next connection.
-	start := func() (*dial.Session, error) { return dial.Start(ctx, o.Spec.Afresh()) }
-	ss, err := dial.Open(ctx, o.Spec.Afresh())
+	started := o.Started
+	defer func() {
+		if started != nil {
+			started.Close()
+		}
+	}()
+	start := func() (*dial.Session, error) {
+		if s := started; s != nil {
+			started = nil
+			return s, nil
+		}
+		return dial.Start(ctx, o.Spec.Afresh())
+	}
+	if o.NoToolCalls && len(o.Tools) > 0 {
+		return nil, probe.Optionf("--no-tool-calls and --call %s ask for opposite things", o.Tools[0])
+	}
+	listed := o.Listed
+	var cl *probe.Client
+	if listed == nil {
+		ss, err := dial.Open(ctx, o.Spec.Afresh())
+		if err != nil {
+			return nil, err
+		}
+		cl = ss.Client
+		cl.ListTools(ctx)
+		ss.Close()
+		listed = cl.Capture.Tools.Items
+	}
+	tools, err := selectTools(listed, o.Tools)
 	if err != nil {
 		return nil, err
 	}
-	cl := ss.Client
-	cl.ListTools(ctx)
-	ss.Close()
-	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
-	tools, err := selectTools(cl.Capture.Tools.Items, o.Tools)
-	if err != nil {
-		return nil, err
-	}
-	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
-
 	r := &runner{ctx: ctx, start: start, o: o.Probe, timeout: o.Probe.Timeout, progress: o.Progress}
 	defer r.stop()
 	if err := r.connect(); err != nil {
 		return nil, err
 	}
-	args := map[string][]byte{}
+	if cl == nil {
+		cl = r.cl
+	}
+	res := &Result{Target: o.Target.Display(), Protocol: cl.Capture.ProtocolVersion}
+	res.Tools = args.Choose(listed, o.Tools, o.NoToolCalls)
+	tools = chosen(tools, res.Tools)
+	meta, http := cl.Meta(), o.Target.Kind == "http" || o.Target.Kind == "sse"
+	if meta == "" {
+		// The legacy era has a case for a server that has not shaken
+		// hands: started now, it boots while the other cases run.
+		defer r.dropEarly()
+		r.startEarly()
+	}
+	valid := map[string][]byte{}
 	var baselines []Case
 	for _, t := range tools {
 		name := gjson.GetBytes(t, "name").String()
-		args[name] = BaselineArgs(t)
+		valid[name] = BaselineArgs(t)
 		if a, ok := o.Args[name]; ok {
-			args[name] = a
+			valid[name] = a
 		}
-		baselines = append(baselines, BaselineCase(name, args[name], meta))
+		baselines = append(baselines, BaselineCase(name, valid[name], meta))
 	}
 	r.total = len(baselines)
 	base, err := r.play(baselines, nil)
@@ -217,7 +264,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			over = OverSSE
 		}
 	}
-	cases := plan(tools, args, base, res.Protocol, meta, over)
+	cases := plan(tools, valid, base, res.Protocol, meta, over)
 	// A tool whose baseline got no answer, or killed the server, would
 	// make each of its cases wait out the timeout or restart the server,
 	// to no verdict.
@@ -239,8 +286,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return res, nil
 }
 
-// selectTools picks the raw tools named (or, when none is, each tool
-// annotated read-only), in the server's order.
+// chosen keeps the tools the choices call.
+func chosen(tools [][]byte, cs []args.Choice) [][]byte {
+	ok := map[string]bool{}
+	for _, c := range cs {
+		if c.Call {
+			ok[c.Tool] = true
+		}
+	}
+	var out [][]byte
+	for _, raw := range tools {
+		if ok[gjson.GetBytes(raw, "name").String()] {
+			out = append(out, raw)
+		}
+	}
+	return out
+}
+
+// selectTools picks the raw tools named (or, when none is, each tool the
+// consent rule allows), in the server's order; a name the server lacks is
+// an error.
 func selectTools(tools [][]byte, named []string) ([][]byte, error) {
 	want, unseen := map[string]bool{}, map[string]bool{}
 	for _, n := range named {
@@ -249,8 +314,7 @@ func selectTools(tools [][]byte, named []string) ([][]byte, error) {
 	var out [][]byte
 	for _, raw := range tools {
 		name := gjson.GetBytes(raw, "name").String()
-		readOnly := gjson.GetBytes(raw, "annotations.readOnlyHint").Bool()
-		if (len(want) > 0 && !want[name]) || (len(want) == 0 && !readOnly) {
+		if (len(want) > 0 && !want[name]) || (len(want) == 0 && !args.ReadOnly(raw)) {
 			continue
 		}
 		delete(unseen, name)
@@ -269,18 +333,25 @@ func selectTools(tools [][]byte, named []string) ([][]byte, error) {
 
 // plan derives the cases: from each tool's schema, starting from its
 // baseline arguments, then the protocol-level ones, whose big and deep
-// arguments go to the first tool whose baseline call worked (or, if none
-// did, the first tool: its cases will be inconclusive).
-func plan(tools [][]byte, args map[string][]byte, base []Outcome, version, meta, over string) []Case {
+// arguments go to the cheapest tool whose baseline call worked (fewest
+// required arguments, then the smallest schema: args.Cheapest), or, if
+// none did, the first tool: its cases will be inconclusive.
+func plan(tools [][]byte, valid map[string][]byte, base []Outcome, version, meta, over string) []Case {
 	var cases []Case
 	first := ""
 	for _, t := range tools {
 		name := gjson.GetBytes(t, "name").String()
-		cases = append(cases, ToolCases(t, args[name], version, meta)...)
+		cases = append(cases, ToolCases(t, valid[name], version, meta)...)
 	}
+	worked := map[string]bool{}
 	for _, b := range base {
 		if b.Channel == OK {
-			first = b.Tool
+			worked[b.Tool] = true
+		}
+	}
+	for _, i := range args.Cheapest(tools) {
+		if name := gjson.GetBytes(tools[i], "name").String(); worked[name] {
+			first = name
 			break
 		}
 	}
@@ -335,9 +406,16 @@ func judgeAll(outs []Outcome, version string) []Outcome {
 		if o.Channel == RPCError && o.Verdict != Inconclusive && o.Verdict != Fail {
 			o.Judgement = judgeCode(o.Judgement, o.RawCode, version)
 		}
+		if o.settled {
+			o.Why = strings.Replace(o.Why, "within --timeout", SettledWithin, 1)
+		}
 	}
 	return outs
 }
+
+// SettledWithin is how long a case settled by the ping behind it was
+// waited for, as a verdict's why says it.
+var SettledWithin = "before the answer to the ping sent right behind it, plus " + probe.SettleGrace.String() + " (a server that reads in turn answers the case first)"
 
 // judgeCode fails an error reply whose code breaks a MUST of its own (no
 // integer; in 2026-07-28 a code that version forbids), whatever the case;

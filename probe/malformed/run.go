@@ -55,6 +55,11 @@ type Outcome struct {
 	sentAfter int // the last trace frame before the case was sent
 	// closedSchema: an unknown property on additionalProperties: false.
 	closedSchema bool
+	// settled: no answer came before the answer to the ping sent right
+	// behind the case, plus probe.SettleGrace (see exchange).
+	settled bool
+	// sentID is the id the case was sent with ("" for none).
+	sentID string
 }
 
 // runner sends cases to a server from start, restarting it after a case
@@ -71,6 +76,26 @@ type runner struct {
 	// played (sent or skipped) of total planned.
 	progress    func(name string, done, total int)
 	done, total int
+	// early is a server started ahead for the case that needs one that
+	// has not shaken hands: it boots while the other cases run.
+	early *dial.Session
+}
+
+// startEarly starts the server the fresh case will use, now, so that
+// its start-up overlaps the cases before it.
+func (r *runner) startEarly() {
+	if s, err := r.start(); err == nil {
+		r.early = s
+	}
+}
+
+// startFresh is the server started ahead, if any, else a new one.
+func (r *runner) startFresh() (*dial.Session, error) {
+	if s := r.early; s != nil {
+		r.early = nil
+		return s, nil
+	}
+	return r.start()
 }
 
 func (r *runner) connect() error {
@@ -86,6 +111,14 @@ func (r *runner) connect() error {
 		return r.srv.Explain(err)
 	}
 	return nil
+}
+
+// dropEarly closes the server started ahead if no case took it.
+func (r *runner) dropEarly() {
+	if r.early != nil {
+		r.early.Close()
+		r.early = nil
+	}
 }
 
 func (r *runner) stop() {
@@ -112,21 +145,64 @@ func (r *runner) play(cases []Case, skip func(Case) bool) ([]Outcome, error) {
 			o.Channel = NotSent
 		case c.Fresh:
 			r.sent++
-			o = fresh(r.ctx, r.start, c, r.id(), r.timeout)
+			o = fresh(r.ctx, r.startFresh, c, r.id(), r.timeout)
 		default:
 			r.sent++
-			o = send(r.ctx, r.cl.Session, r.srv.Server().HTTP(), c, r.id(), r.timeout)
+			meta := ""
+			if r.cl.Modern() {
+				meta = r.cl.Meta()
+			}
+			o = send(r.ctx, r.cl.Session, r.srv.Server().HTTP(), c, r.id(), r.timeout, meta)
 			if !healthy(r.ctx, r.cl, r.timeout) {
 				o.Channel, o.Message = Crashed, "the health check after it failed: "+o.Channel
+				r.harvest(out)
 				if err := r.connect(); err != nil {
 					return out, prefixed(err, fmt.Sprintf("restarting the server after the case %q: ", c.Name))
 				}
 			}
 		}
 		o.Case, o.Tool, o.Expected, o.Baseline, o.Args, o.closedSchema = c.Name, c.Tool, c.Expect, c.Baseline, c.Args, c.ClosedSchema
+		if !c.NoID {
+			o.sentID = r.id()
+		}
 		out = append(out, o)
 	}
+	r.harvest(out)
 	return out, nil
+}
+
+// harvest takes, for each case whose wait was settled by the ping behind
+// it, an answer that came later on the session still open (a late_reply
+// event): the answer is the server's all the same, and it is what the
+// case is judged on, as it was when the case waited the whole timeout.
+func (r *runner) harvest(out []Outcome) {
+	if r.cl == nil {
+		return
+	}
+	late := map[string][]byte{}
+	for _, e := range r.cl.Session.Events() {
+		if e.Kind == "late_reply" && e.Raw != nil {
+			late[gjson.GetBytes(e.Raw, "id").Raw] = e.Raw
+		}
+	}
+	for i := range out {
+		o := &out[i]
+		raw, ok := late[o.sentID]
+		if !o.settled || o.Channel != NoAnswer || !ok {
+			continue
+		}
+		o.Channel, o.Code, o.RawCode, o.Message = OK, 0, "", ""
+		v := gjson.ParseBytes(raw)
+		switch {
+		case v.Get("error").Exists():
+			o.Channel, o.Code, o.RawCode, o.Message = RPCError, v.Get("error.code").Int(), boundRaw(v.Get("error.code").Raw), excerpt(v.Get("error.message").String())
+		case v.Get("result.isError").Bool():
+			o.Channel, o.Message = IsError, excerpt(v.Get("result.content.0.text").String())
+		}
+		// No note of its lateness: the output is what the server
+		// answered, whatever the machine's load made of the grace.
+		o.settled = false
+	}
 }
 
 func (r *runner) id() string { return fmt.Sprintf(`"mcpprobe-malformed-%d"`, r.sent) }
@@ -149,13 +225,13 @@ func fresh(ctx context.Context, start func() (*dial.Session, error), c Case, id 
 		return Outcome{Channel: NoAnswer, Message: err.Error()}
 	}
 	defer srv.Close()
-	return send(ctx, probe.NewSession(srv.Conn()), srv.Server().HTTP(), c, id, timeout)
+	return send(ctx, probe.NewSession(srv.Conn()), srv.Server().HTTP(), c, id, timeout, "")
 }
 
 // send delivers the frame and reads the channel that answered; h is the
 // HTTP connection under s, nil over stdio.
-func send(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration) Outcome {
-	o := exchange(ctx, s, h, c, id, timeout)
+func send(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration, meta string) Outcome {
+	o := exchange(ctx, s, h, c, id, timeout, meta)
 	if h == nil || h.Mode() != "streamable" {
 		return o
 	}
@@ -184,7 +260,16 @@ func lastAnswer(h *transport.HTTP, seq int) *transport.NotificationAnswer {
 	return nil
 }
 
-func exchange(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration) Outcome {
+// exchange sends a case and reads what answered. Over stdio, a case that
+// calls no real tool (a frame the server may leave unanswered: no method,
+// a batch, invalid JSON, a notification…) is followed at once by a ping
+// (in 2026-07-28, which has no ping, a tools/list with meta, the era's
+// _meta), and the ping's answer plus probe.SettleGrace settles "no
+// answer" in place of the whole timeout: a server that reads in turn has
+// answered the case before the ping. Over HTTP each POST has its own
+// answer, so the wait is the timeout's; a tool call keeps the timeout too,
+// since a real tool may take its time.
+func exchange(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, id string, timeout time.Duration, meta string) Outcome {
 	before := len(s.Events())
 	waitID := id
 	if c.NoID {
@@ -195,6 +280,24 @@ func exchange(ctx context.Context, s *probe.Session, h *transport.HTTP, c Case, 
 		if fs := h.Trace().Tail(1); len(fs) > 0 {
 			sentAfter = fs[0].Seq
 		}
+	}
+	if h == nil && c.Tool == "" {
+		behind := func() (*probe.Pending, error) {
+			if meta != "" {
+				return s.BeginQuiet(ctx, "tools/list", []byte(`{"_meta":`+meta+`}`))
+			}
+			return s.BeginQuiet(ctx, "ping", nil)
+		}
+		resp, settled, err := s.ExchangeSettled(ctx, c.Frame(id), waitID, behind, timeout)
+		wait := timeout
+		if settled || c.NoID {
+			// the grace, or the timeout, is spent already
+			wait = 0
+		}
+		o := classify(s, h, c, before, resp, err, wait)
+		o.sentAfter = sentAfter
+		o.settled = settled && o.Channel == NoAnswer
+		return o
 	}
 	resp, err := s.Exchange(ctx, c.Frame(id), waitID, timeout)
 	o := classify(s, h, c, before, resp, err, timeout)
