@@ -43,8 +43,8 @@ func (h Host) Rules() []RuleLine {
 			is += " on large schemas (threshold not measured)"
 		}
 	}
-	out = append(out, RuleLine{What: "input schema", Rule: is, Date: h.MeasuredOn, Source: h.Source})
-	out = append(out, RuleLine{What: "output schema", Rule: strings.ReplaceAll(orWord(h.OutputSchema, "unknown"), "_", " "), Date: h.MeasuredOn, Source: h.Source})
+	out = append(out, schemaLine(h, "input schema", is))
+	out = append(out, schemaLine(h, "output schema", strings.ReplaceAll(orWord(h.OutputSchema, "unknown"), "_", " ")))
 	if n := h.ToolNames; n != nil {
 		rule := fmt.Sprintf("%s, at most %d characters (%s past it)", n.Prefix, n.MaxLen, strings.ReplaceAll(n.OverLimit, "_", " "))
 		if n.Replacement != "" {
@@ -90,6 +90,15 @@ func (h Host) Rules() []RuleLine {
 		out = append(out, RuleLine{What: "schema quirk", Rule: q.What + ": " + q.Does, Sure: q.Sure, Date: q.Date, Source: q.Source})
 	}
 	return out
+}
+
+// schemaLine: the schema rules carry no source of their own; the
+// profile's is theirs, unless the rule is unknown.
+func schemaLine(h Host, what, rule string) RuleLine {
+	if rule == "unknown" {
+		return unknownLine(what)
+	}
+	return RuleLine{What: what, Rule: rule, Date: h.MeasuredOn, Source: h.Source}
 }
 
 func unknownLine(what string) RuleLine {
