@@ -11,7 +11,9 @@ import (
 // these tool counts go past, one finding per host and limit, naming the
 // limit, what the host does past it and how the limit is known (the
 // whole source: mcpprobe hosts ID). names are the servers' names in a
-// host config, nil for one server. The "all" row is left out.
+// host config, nil for one server; for a config only the limits on the
+// sum are checked (request, mcp): each server's own budget already
+// checked it against the per-server ones. The "all" row is left out.
 func ToolCountFindings(hs []hosts.Host, perServer []int, names []string) []findings.Finding {
 	var out []findings.Finding
 	for _, h := range hs {
@@ -19,6 +21,9 @@ func ToolCountFindings(hs []hosts.Host, perServer []int, names []string) []findi
 			continue
 		}
 		for _, e := range h.OverToolLimits(perServer) {
+			if names != nil && e.Server >= 0 {
+				continue
+			}
 			sev := findings.Info
 			switch e.Limit.Over {
 			case "refused", "dropped":
@@ -29,9 +34,6 @@ func ToolCountFindings(hs []hosts.Host, perServer []int, names []string) []findi
 			who := "the server's"
 			if names != nil {
 				who = "the file's"
-				if e.Server >= 0 && e.Server < len(names) {
-					who = "server " + code(names[e.Server]) + "'s"
-				}
 			}
 			counted := fmt.Sprintf("%d tools", e.Count)
 			if e.Limit.Scope == "request" && e.Limit.Builtins > 0 {
