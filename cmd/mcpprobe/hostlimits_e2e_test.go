@@ -49,12 +49,12 @@ func TestBudgetToolCountCeilings(t *testing.T) {
 	fs := limitFindings(v)
 	want := map[string]string{
 		"VS Code (Copilot Chat)'s limit of 128 tools per request (its own tools count too): tools are grouped behind activate_* virtual tools": "warning",
-		"Cursor's limit of 40 MCP tools across its servers: the tools past it are not offered":                                             "error",
-		"Cursor's limit of 80 MCP tools across its servers: the host warns":                                                                 "info",
-		"Windsurf's limit of 50 MCP tools":                                                                                                  "info",
-		"Zed's limit of 128 tools per request":                                                                                              "info",
-		"Google Antigravity's limit of 100 tools per server":                                                                                "info",
-		"Trae's limit of 40 MCP tools":                                                                                                      "info",
+		"Cursor's limit of 40 MCP tools across its servers: the tools past it are not offered":                                                 "error",
+		"Cursor's limit of 80 MCP tools across its servers: the host warns":                                                                    "info",
+		"Windsurf's limit of 50 MCP tools":                   "info",
+		"Zed's limit of 128 tools per request":               "info",
+		"Google Antigravity's limit of 100 tools per server": "info",
+		"Trae's limit of 40 MCP tools":                       "info",
 	}
 	for w, sev := range want {
 		found := false
