@@ -51,6 +51,9 @@ func (h Host) Rules() []RuleLine {
 			rule += fmt.Sprintf("; characters outside [%s] become %q", n.Allowed, n.Replacement)
 		}
 		out = append(out, RuleLine{What: "tool names", Rule: rule, Sure: n.Sure, Date: n.Date, Source: n.Source})
+		for _, e := range n.Earlier {
+			out = append(out, RuleLine{What: "tool names, earlier", Rule: fmt.Sprintf("at most %d characters (%s past it)", e.MaxLen, strings.ReplaceAll(e.OverLimit, "_", " ")), Sure: e.Sure, Date: e.Date, Source: e.Source})
+		}
 	} else {
 		out = append(out, unknownLine("tool names"))
 	}
@@ -198,6 +201,9 @@ func Markdown(hs []Host) string {
 		b.WriteString("| rule | what the host does | how known | date | source |\n| --- | --- | --- | --- | --- |\n")
 		for _, l := range h.Rules() {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", l.What, mdCell(l.Rule), orWord(l.Sure, "–"), orWord(l.Date, "–"), mdCell(l.Source))
+		}
+		if h.Notes != "" {
+			fmt.Fprintf(&b, "\n%s\n", mdCell(h.Notes))
 		}
 	}
 	return b.String()

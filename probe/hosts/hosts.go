@@ -254,6 +254,9 @@ type NameRule struct {
 	Replacement string `json:"replacement"`
 	MaxLen      int    `json:"max_len"` // in characters
 	Sure        string `json:"sure,omitempty"`
+	// Earlier are the rules reported before this one, each with its own
+	// source and date (not applied: the figures use this rule).
+	Earlier []NameRule `json:"earlier,omitempty"`
 	// OverLimit is what happens to a longer name: "left_out" (the tool is
 	// not offered), "rejected" (the request fails) or "shortened" (the
 	// model sees a shortened, hashed name).
