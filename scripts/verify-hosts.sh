@@ -103,6 +103,8 @@ gemini() {
     grepfile utils/textUtils.js utils/textUtils.js 'return `<untrusted_context>'
     grepfile tools/mcp-tool.js tools/mcp-tool.js 'return \{ text: wrapUntrusted\(block\.text\) \};' 'const MAX_FUNCTION_NAME_LENGTH = [0-9]+;' "name\.startsWith\('mcp_'\) \? name" 'validToolname\.replace\(/\[\^' 'const safeLimit = MAX_FUNCTION_NAME_LENGTH - 1;' "validToolname\.slice\(0, [0-9]+\) \+ '\.\.\.' \+ validToolname\.slice\(-[0-9]+\)"
     grepfile tools/mcp-client-manager.js tools/mcp-client-manager.js 'start of server instructions'
+    grepfile tools/mcp-client.js tools/mcp-client.js "res\\['type'\\] = res\\['type'\\]\\[1 - nIdx\\];" "res\\['nullable'\\] = true;"
+    grepfile core/geminiChat.js core/geminiChat.js 'This error was probably caused by cyclic schema references'
     cd - >/dev/null
   } >"$f"
   rm -rf "$d"

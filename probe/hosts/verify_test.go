@@ -280,6 +280,13 @@ func TestHostExtracts(t *testing.T) {
 		check("gemini-cli", "name rule", n.Prefix+" "+n.Allowed+" "+n.Replacement+" "+n.OverLimit, "mcp_{server}_{tool} A-Za-z0-9_.:- _ shortened")
 		check("gemini-cli", "name chars", x.has(`replace(/[^a-zA-Z0-9_\-.:]/g, '_')`), true)
 		check("gemini-cli", "instructions", h.Instructions.Rule == "whole", x.has("---[start of server instructions]---\\n${clientInstructions}\\n"))
+		quirks := map[string]string{}
+		for _, q := range h.SchemaQuirks {
+			quirks[q.Does] = q.What
+			cites("gemini-cli", x.pin, q.Source)
+		}
+		check("gemini-cli", "nullable rewrite", strings.Contains(quirks["rewritten"], `"null"`), x.has("res['type'] = res['type'][1 - nIdx];") && x.has("res['nullable'] = true;"))
+		check("gemini-cli", "cyclic schemas refused", strings.Contains(quirks["refused"], "cyclic $ref"), x.has("This error was probably caused by cyclic schema references"))
 		if x.hashes < 2 {
 			t.Errorf("gemini-cli: the extract names %d sha256s", x.hashes)
 		}
