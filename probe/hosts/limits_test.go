@@ -2,6 +2,8 @@ package hosts
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +53,36 @@ func TestKnownToolLimits(t *testing.T) {
 	}
 	if n := len(Known()); n < 15 {
 		t.Errorf("%d host profiles, want at least 15", n)
+	}
+}
+
+// TestLoadRefusesBadNewFields: a --hosts file whose new fields break a
+// rule is refused with the reason; one of the older shape loads.
+func TestLoadRefusesBadNewFields(t *testing.T) {
+	base := `"id":"x","name":"X","measured_on":"2026-12","source":"t","description":{"rule":"whole"},"instructions":{"rule":"whole"},"input_schema":{"rule":"whole"},"output_schema":"delivered"`
+	for _, c := range []struct{ extra, want string }{
+		{``, ""},
+		{`,"tool_limits":[{"scope":"request","limit":0,"over":"refused"}]`, "positive"},
+		{`,"tool_limits":[{"scope":"galaxy","limit":5,"over":"refused"}]`, "scope"},
+		{`,"tool_limits":[{"scope":"request","limit":5,"over":"exploded"}]`, "over"},
+		{`,"tool_limits":[{"scope":"request","limit":5,"builtins":5,"over":"refused"}]`, "builtins"},
+		{`,"prompts":{"rule":"maybe"}`, "prompts"},
+		{`,"result":{"rule":"spill","keep":"head_tail","max_chars":10,"head_share":1.5}`, "head_share"},
+		{`,"result":{"rule":"spill","keep":"head_tail","max_chars":10,"head_share":0.2,"wrap":"no placeholder"}`, "wrap"},
+		{`,"result":{"rule":"spill","keep":"sideways","max_chars":10}`, "keep"},
+		{`,"result":{"rule":"spill","keep":"head_lines","max_bytes":10}`, "max_lines"},
+		{`,"description":{"rule":"unknown","source":"none"}`, ""},
+	} {
+		path := t.TempDir() + "/h.json"
+		if err := os.WriteFile(path, []byte(`{"hosts":[{`+base+c.extra+`}]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, Known())
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.extra, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want one naming %s", c.extra, err, c.want)
+		}
 	}
 }

@@ -113,19 +113,26 @@ func spillLines(d *Delivery, r hosts.ResultRule, t *resultText) {
 	d.Note = join(d.Note, note)
 }
 
-// fillText replaces placeholders; {head_text} and {tail_text} last, so a
-// result that holds a placeholder's name is left as it is.
+// fillText replaces placeholders; {head_text} and {tail_text} last and
+// once each, so a result that holds a placeholder's name is left as it
+// is, and a marker of a --hosts file that repeats them cannot multiply
+// the result's size.
 func fillText(tmpl string, vals map[string]string) string {
-	var pairs, texts []string
+	var pairs []string
 	for k, v := range vals {
-		if k == "{head_text}" || k == "{tail_text}" {
-			texts = append(texts, k, v)
-			continue
+		if k != "{head_text}" && k != "{tail_text}" {
+			pairs = append(pairs, k, v)
 		}
-		pairs = append(pairs, k, v)
 	}
 	tmpl = strings.NewReplacer(pairs...).Replace(tmpl)
-	return strings.NewReplacer(texts...).Replace(tmpl)
+	// The tail first: a head holding "{tail_text}" stays as it is.
+	if v, ok := vals["{tail_text}"]; ok {
+		tmpl = strings.Replace(tmpl, "{tail_text}", v, 1)
+	}
+	if v, ok := vals["{head_text}"]; ok {
+		tmpl = strings.Replace(tmpl, "{head_text}", v, 1)
+	}
+	return tmpl
 }
 
 // prefixUTF16 is s's first n UTF-16 units, as a JavaScript slice(0, n)

@@ -83,3 +83,20 @@ func TestUTF16Slices(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillHostile: a --hosts marker that repeats the text placeholders
+// gets the result once, and a result holding a placeholder's name is
+// delivered as it is.
+func TestSpillHostile(t *testing.T) {
+	h := knownHost(t, "gemini-cli")
+	h.Result.Marker = strings.Repeat("{head_text}{tail_text}", 10_000)
+	text := "{tail_text}" + strings.Repeat("x", 50_000)
+	in := Input{Kind: KindTool, Result: textResult(text)}
+	d := Deliver([]hosts.Host{h}, in, Analyse(in))[0]
+	if len(d.View) > 100_000+2*len(h.Result.Marker) {
+		t.Errorf("the view is %d bytes", len(d.View))
+	}
+	if !strings.Contains(d.View, "<untrusted_context>\n{tail_text}xxx") {
+		t.Errorf("the result's own {tail_text} was replaced: %.80q", d.View)
+	}
+}
