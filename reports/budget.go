@@ -146,6 +146,29 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	if len(r.Hosts) == 0 {
 		return
 	}
+	// A host with no known rule for descriptions nor instructions would
+	// show "whole" everywhere, a guess: it gets no column, one line.
+	var unknown []string
+	shown := r.Hosts[:0:0]
+	for _, hr := range r.Hosts {
+		if hr.Host.Description.Rule == "unknown" && hr.Host.Instructions.Rule == "unknown" {
+			unknown = append(unknown, hr.Host.ID)
+			continue
+		}
+		shown = append(shown, hr)
+	}
+	defer func() {
+		if len(unknown) > 0 {
+			fmt.Fprintf(w, "No known description or instructions rule (no column; their figures count the texts whole): %s.\n", strings.Join(unknown, ", "))
+			if st == Markdown {
+				fmt.Fprintln(w)
+			}
+		}
+	}()
+	r.Hosts = shown
+	if len(r.Hosts) == 0 {
+		return
+	}
 	header := []string{"tool", "description (UTF-16)"}
 	for _, hr := range r.Hosts {
 		header = append(header, hr.Host.ID)
@@ -197,7 +220,7 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	}
 	row := []string{in, ""}
 	for _, hr := range r.Hosts {
-		row = append(row, hr.Instructions.Describe())
+		row = append(row, instructionsCell(hr))
 	}
 	rows = append(rows, row)
 	align := []Align{Left, Right}
@@ -211,7 +234,7 @@ func instructionsLine(w io.Writer, st Style, in string, r budget.Delivery) {
 	by := map[string][]string{}
 	var order []string
 	for _, hr := range r.Hosts {
-		d := hr.Instructions.Describe()
+		d := instructionsCell(hr)
 		if by[d] == nil {
 			order = append(order, d)
 		}
@@ -282,8 +305,20 @@ func deliveryLegend(w io.Writer, st Style, rows [][]string) {
 	}
 }
 
+// instructionsCell is what a host does with the instructions; "unknown"
+// where no source says (the figures count them whole).
+func instructionsCell(hr budget.HostResult) string {
+	if hr.Host.Instructions.Rule == "unknown" && hr.Instructions.Mode != "missing" {
+		return "unknown"
+	}
+	return hr.Instructions.Describe()
+}
+
 func toolCell(t budget.Tool, h hosts.Host) string {
 	s := t.Description.Describe()
+	if h.Description.Rule == "unknown" {
+		s = "unknown"
+	}
 	if t.Description.Deferred {
 		s += ", deferred"
 	}

@@ -352,6 +352,7 @@ func (rs *runState) commands() []namedCommand {
 		{"read", rs.readCommand},
 		{"prompt", rs.promptCommand},
 		{"servers", rs.serversCommand},
+		{"hosts", rs.hostsCommand},
 		{"survey", rs.surveyCommand},
 		{"help", rs.helpCommand},
 		{"version", rs.versionCommand},

@@ -242,6 +242,8 @@ func TestEveryCommandFitsTheTerminal(t *testing.T) {
 		{"read", []string{"read", bin.good, "orders://recent"}, 0},
 		{"prompt", []string{"prompt", bin.good, "summarize_order", "--args", `{"id":"A1"}`}, 0},
 		{"servers", []string{"servers", "--config", cfg}, 0},
+		{"hosts", []string{"hosts"}, 0},
+		{"hosts vscode", []string{"hosts", "vscode"}, 0},
 		{"report --check", []string{"report", "--check", md, bin.good}, 0},
 		{"report --check stale", []string{"report", "--check", stale, bin.good}, 1},
 		{"version", []string{"version"}, 0},

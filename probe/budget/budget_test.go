@@ -193,7 +193,7 @@ func TestThousandToolsIsFast(t *testing.T) {
 	start := time.Now()
 	hs, _ := hosts.Select(hosts.Known(), nil)
 	r := Compute(capture(tools, nil), hs)
-	if len(r.Hosts) != 7 || len(r.Hosts[0].Tools) != 1000 {
+	if len(r.Hosts) != len(hosts.Known())+1 || len(r.Hosts[0].Tools) != 1000 {
 		t.Fatalf("%d hosts, %d tools", len(r.Hosts), len(r.Hosts[0].Tools))
 	}
 	if r.Hosts[0].Tools[999].Description.Mode != "cut" {
@@ -203,5 +203,39 @@ func TestThousandToolsIsFast(t *testing.T) {
 	// quadratic blow-up only.
 	if d := time.Since(start); d > loadfactor.Scale(20*time.Second) {
 		t.Errorf("1,000 tools took %v", d)
+	}
+}
+
+// TestToolCountFindings: 155 tools go past VS Code's 128 per request (a
+// warning: it groups them), Cursor's 40 (an error: the rest are not
+// offered) and every other host's limit under 155; the message names the
+// limit, what happens past it and how it is known.
+func TestToolCountFindings(t *testing.T) {
+	fs := ToolCountFindings(hosts.Known(), []int{155}, nil)
+	var vscode string
+	over := map[string]bool{}
+	for _, f := range fs {
+		for _, h := range hosts.Known() {
+			if strings.Contains(f.Message, "mcpprobe hosts "+h.ID+")") {
+				over[h.ID] = true
+			}
+		}
+		if strings.Contains(f.Message, "VS Code") {
+			vscode = string(f.Severity) + " " + f.Message
+		}
+	}
+	if want := "warning the server's 155 tools: over VS Code (Copilot Chat)'s limit of 128 tools per request (its own tools count too): tools are grouped behind activate_* virtual tools the model must call first (read in its code, 2026-03; mcpprobe hosts vscode)"; vscode != want {
+		t.Errorf("VS Code:\n got %s\nwant %s", vscode, want)
+	}
+	for _, id := range []string{"vscode", "cursor", "windsurf", "zed", "antigravity", "trae"} {
+		if !over[id] {
+			t.Errorf("155 tools: no finding for %s", id)
+		}
+	}
+	if over["gemini-cli"] {
+		t.Errorf("155 tools are under Gemini CLI's 512")
+	}
+	if fs := ToolCountFindings(hosts.Known(), []int{40}, nil); len(fs) != 0 {
+		t.Errorf("40 tools: %v", fs)
 	}
 }

@@ -39,6 +39,12 @@ type Totals struct {
 	// ShadowsMore counts the pairs past the first 100, not listed.
 	ShadowsMore int
 	Hosts       []HostTotal
+	// PerServer is each server's tool count and name, in the file's
+	// order, for the hosts' tool-count limits.
+	PerServer []int
+	Names     []string
+	// Limits are the hosts' tool-count limits the file goes past.
+	Limits []findings.Finding
 }
 
 // Collision is one name several tools share.
@@ -89,6 +95,8 @@ func Sum(servers []ServerTools, hs []hosts.Host) Totals {
 	byName := map[string][]ServerTool{}
 	var order []string
 	for _, s := range servers {
+		t.PerServer = append(t.PerServer, len(s.Tools))
+		t.Names = append(t.Names, s.Name)
 		t.Tools += len(s.Tools)
 		t.Bytes += s.Bytes
 		t.Tokens += s.Tokens
@@ -198,6 +206,11 @@ func (t Totals) Findings() []findings.Finding {
 	if t.ShadowsMore > 0 {
 		out = append(out, findings.New(findings.ToolShadowing, "%d more pairs of tools of different servers shadow each other, past the %d listed", t.ShadowsMore, maxShadows))
 	}
+	var hs []hosts.Host
+	for _, ht := range t.Hosts {
+		hs = append(hs, ht.Host)
+	}
+	out = append(out, ToolCountFindings(hs, t.PerServer, t.Names)...)
 	for _, ht := range t.Hosts {
 		h := ht.Host
 		if h.ID == "all" {

@@ -91,6 +91,13 @@ func AnalyseFiltered(ctx context.Context, c *probe.Capture, hs []hosts.Host, vie
 		}
 		r.Budget = kept
 	}
+	kept := 0
+	for _, t := range wire.Tools(c) {
+		if f.Keeps(t.Name) {
+			kept++
+		}
+	}
+	r.Budget = append(r.Budget, ToolCountFindings(hs, []int{kept}, nil)...)
 	r.Lint = lint.Check(c)
 	if view != nil {
 		hr := Compute(c, []hosts.Host{*view}).Hosts[0]

@@ -46,6 +46,65 @@ type Rule struct {
 	// package, its version and the function ("" when the rule comes from
 	// reports only).
 	Verified string `json:"verified,omitempty"`
+	// Source and Date name where a rule not read in code comes from; with
+	// rule "unknown" Source says why nothing is known (the budget then
+	// counts the text as delivered whole, and says the rule is unknown).
+	Source string `json:"source,omitempty"`
+	Date   string `json:"date,omitempty"`
+	Sure   string `json:"sure,omitempty"` // see Sure
+}
+
+// Sure says how a rule is known: "code" (read in the host's shipped code
+// or public source, pinned), "docs" (the host's documentation), "report"
+// (an issue or a user's report), "unknown" (no source; the rule field
+// then says what mcpprobe assumes and Source why).
+const (
+	SureCode    = "code"
+	SureDocs    = "docs"
+	SureReport  = "report"
+	SureUnknown = "unknown"
+)
+
+// ToolLimit is a ceiling on how many tools a host offers the model.
+type ToolLimit struct {
+	// Scope is "request" (every tool of one request, the host's own
+	// built-in tools included), "server" (one server's tools) or "mcp"
+	// (the MCP tools of every server together, built-ins not counted).
+	Scope string `json:"scope"`
+	Limit int    `json:"limit"`
+	// Builtins is how many tools of its own the host sends beside the
+	// servers' in a request limit's count (0: none or not known, see
+	// Source).
+	Builtins int `json:"builtins,omitempty"`
+	// Over is what happens past it: "refused" (the request fails),
+	// "dropped" (tools past it are not offered), "grouped" (tools go
+	// behind virtual activate_* tools) or "warned" (a warning only).
+	Over string `json:"over"`
+	// Threshold, for "grouped", is the count past which grouping starts
+	// when it differs from Limit.
+	Threshold int    `json:"threshold,omitempty"`
+	Source    string `json:"source"`
+	Date      string `json:"date"`
+	Sure      string `json:"sure"`
+}
+
+// Feature says whether a host hands the model something a server offers
+// beside its tools: prompts, resources, a tool's _meta.
+type Feature struct {
+	Rule   string `json:"rule"` // "delivered", "not_delivered", "dropped" or "unknown"
+	Source string `json:"source"`
+	Date   string `json:"date,omitempty"`
+	Sure   string `json:"sure,omitempty"`
+}
+
+// Quirk is a schema (or definition) shape that makes a host refuse or
+// rewrite a tool.
+type Quirk struct {
+	What   string `json:"what"`
+	Does   string `json:"does"` // "refused", "rewritten" or "dropped"
+	Source string `json:"source"`
+	Date   string `json:"date"`
+	Sure   string `json:"sure"`
 }
 
 // SchemaRule says how a host treats an input schema.
@@ -81,6 +140,17 @@ type Host struct {
 	// listed by default, but counted in the strictest "all" row).
 	Since    string    `json:"since,omitempty"`
 	Versions []Version `json:"versions,omitempty"`
+
+	// What a host applies beyond the definitions' texts (optional; rows
+	// of the older shape load without them).
+	ToolLimits   []ToolLimit `json:"tool_limits,omitempty"`
+	Prompts      *Feature    `json:"prompts,omitempty"`
+	Resources    *Feature    `json:"resources,omitempty"`
+	ToolMeta     *Feature    `json:"tool_meta,omitempty"` // a tool's _meta from tools/list
+	SchemaQuirks []Quirk     `json:"schema_quirks,omitempty"`
+	// Aliases are other products that share this profile (Copilot in
+	// JetBrains for VS Code's).
+	Aliases string `json:"aliases,omitempty"`
 }
 
 // Version is the rules an older range of a host's versions had where they
@@ -104,6 +174,26 @@ type ResultRule struct {
 	Rule       string `json:"rule"`
 	Source     string `json:"source,omitempty"`
 	MeasuredOn string `json:"measured_on,omitempty"`
+	Sure       string `json:"sure,omitempty"`
+
+	// spill: past a size the result is saved to a file and the model
+	// reads a notice with part of it (Gemini CLI, Copilot CLI, OpenCode).
+	// MaxChars (UTF-16 units) or MaxBytes/MaxLines is the threshold;
+	// AtMost marks a threshold known only as an upper bound (a result
+	// under it is "unknown"). Keep is "head_tail" (HeadShare of MaxChars
+	// from the start, the rest of MaxChars from the end), "preview"
+	// (PreviewChars from the start) or "head_lines" (whole lines from the
+	// start within MaxBytes and MaxLines). Wrap is what the host puts
+	// around the text before it measures it ("{text}"); OneTextOnly: the
+	// rule applies only to a result of one text block.
+	MaxChars     int     `json:"max_chars,omitempty"`
+	AtMost       bool    `json:"at_most,omitempty"`
+	Keep         string  `json:"keep,omitempty"`
+	HeadShare    float64 `json:"head_share,omitempty"`
+	PreviewChars int     `json:"preview_chars,omitempty"`
+	Wrap         string  `json:"wrap,omitempty"`
+	OneTextOnly  bool    `json:"one_text_only,omitempty"`
+	Marker       string  `json:"marker,omitempty"` // {omitted} {head} {tail} {kb}: the text around what is kept
 
 	// cap
 	Count        string `json:"count,omitempty"` // how the host counts tokens: "length/4"
@@ -163,6 +253,10 @@ type NameRule struct {
 	// means the host does not replace them: such a name is refused.
 	Replacement string `json:"replacement"`
 	MaxLen      int    `json:"max_len"` // in characters
+	Sure        string `json:"sure,omitempty"`
+	// Earlier are the rules reported before this one, each with its own
+	// source and date (not applied: the figures use this rule).
+	Earlier []NameRule `json:"earlier,omitempty"`
 	// OverLimit is what happens to a longer name: "left_out" (the tool is
 	// not offered), "rejected" (the request fails) or "shortened" (the
 	// model sees a shortened, hashed name).
@@ -314,7 +408,7 @@ func (h Host) validate() error {
 func validateRules(rules ...Rule) error {
 	for _, r := range rules {
 		switch r.Rule {
-		case "whole", "not_delivered", "prepended":
+		case "whole", "not_delivered", "prepended", "unknown":
 		case "cut":
 			if r.Limit <= 0 {
 				return fmt.Errorf("a cut needs a positive limit")
@@ -326,7 +420,7 @@ func validateRules(rules ...Rule) error {
 				return fmt.Errorf("surrogate %q: want split or whole", r.Surrogate)
 			}
 		default:
-			return fmt.Errorf("rule %q: want whole, cut, not_delivered or prepended", r.Rule)
+			return fmt.Errorf("rule %q: want whole, cut, not_delivered, prepended or unknown", r.Rule)
 		}
 	}
 	return nil
@@ -360,6 +454,34 @@ func (h Host) validateRest() error {
 			return fmt.Errorf("tool_search: rule %q: want share_of_context, always or never", s.Rule)
 		}
 	}
+	for _, l := range h.ToolLimits {
+		if l.Limit <= 0 {
+			return fmt.Errorf("tool_limits: a limit must be positive")
+		}
+		switch l.Scope {
+		case "request", "server", "mcp":
+		default:
+			return fmt.Errorf("tool_limits: scope %q: want request, server or mcp", l.Scope)
+		}
+		switch l.Over {
+		case "refused", "dropped", "grouped", "warned", "unknown":
+		default:
+			return fmt.Errorf("tool_limits: over %q: want refused, dropped, grouped, warned or unknown", l.Over)
+		}
+		if l.Builtins < 0 || l.Builtins >= l.Limit && l.Scope == "request" {
+			return fmt.Errorf("tool_limits: builtins %d: want 0 up to the limit", l.Builtins)
+		}
+	}
+	for name, f := range map[string]*Feature{"prompts": h.Prompts, "resources": h.Resources, "tool_meta": h.ToolMeta} {
+		if f == nil {
+			continue
+		}
+		switch f.Rule {
+		case "delivered", "not_delivered", "dropped", "passed", "unknown":
+		default:
+			return fmt.Errorf("%s: rule %q: want delivered, not_delivered, dropped, passed or unknown", name, f.Rule)
+		}
+	}
 	return h.Result.validate()
 }
 
@@ -380,8 +502,22 @@ func (r ResultRule) validate() error {
 		if r.MaxBytes <= 0 && r.MaxLines <= 0 {
 			return fmt.Errorf("result: a head_tail cut needs max_bytes or max_lines")
 		}
+	case "spill":
+		switch {
+		case r.Keep == "head_tail" && (r.MaxChars <= 0 || r.HeadShare < 0 || r.HeadShare > 1):
+			return fmt.Errorf("result: a head_tail spill needs max_chars and a head_share from 0 to 1")
+		case r.Keep == "preview" && (r.MaxChars <= 0 && r.MaxBytes <= 0 || r.PreviewChars < 0):
+			return fmt.Errorf("result: a preview spill needs max_chars or max_bytes")
+		case r.Keep == "head_lines" && (r.MaxBytes <= 0 || r.MaxLines <= 0):
+			return fmt.Errorf("result: a head_lines spill needs max_bytes and max_lines")
+		case r.Keep != "head_tail" && r.Keep != "preview" && r.Keep != "head_lines":
+			return fmt.Errorf("result: keep %q: want head_tail, preview or head_lines", r.Keep)
+		}
+		if r.Wrap != "" && !strings.Contains(r.Wrap, "{text}") {
+			return fmt.Errorf("result: wrap %q has no {text}", r.Wrap)
+		}
 	default:
-		return fmt.Errorf("result: rule %q: want whole, cap, head_tail or unknown", r.Rule)
+		return fmt.Errorf("result: rule %q: want whole, cap, head_tail, spill or unknown", r.Rule)
 	}
 	for t, s := range r.Content {
 		if s != "passed" && s != "dropped" && s != "unknown" {

@@ -177,3 +177,180 @@ func TestCodexExtract(t *testing.T) {
 		t.Errorf("the codex profile claims a rule verified against its code")
 	}
 }
+
+// hostExtract is one host's extract (testdata/HOST/PIN.txt): its header
+// lines and its matched lines.
+type hostExtract struct {
+	pin, header string
+	lines       []string
+	hashes      int // files (or the tarball) named with their sha256
+}
+
+func readHostExtract(t *testing.T, host string) hostExtract {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", host, "*.txt"))
+	if len(files) != 1 {
+		t.Fatalf("%s: %d extracts, want 1: run scripts/verify-hosts.sh %s", host, len(files), host)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := hostExtract{pin: strings.TrimSuffix(filepath.Base(files[0]), ".txt")}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		switch {
+		case reSHA.MatchString(l) || regexp.MustCompile(`^# file \S+ sha256 [0-9a-f]{64}$`).MatchString(l):
+			x.hashes++
+		case strings.HasPrefix(l, "#"):
+			x.header += l + "\n"
+		default:
+			x.lines = append(x.lines, l)
+		}
+	}
+	return x
+}
+
+// int1 is the integer the first line matching re captures ("40_000" reads
+// 40000); -1 when no line matches.
+func (x hostExtract) int1(re string) int {
+	r := regexp.MustCompile(re)
+	for _, l := range x.lines {
+		if m := r.FindStringSubmatch(l); m != nil {
+			n, err := strconv.Atoi(strings.ReplaceAll(m[1], "_", ""))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+func (x hostExtract) has(s string) bool {
+	for _, l := range x.lines {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHostExtracts checks the profiles of the hosts whose code ships in a
+// package or is public against what scripts/verify-hosts.sh read out of
+// that code, pinned by version or commit with sha256s: each rule the
+// profile says it read in code must agree with the code, and cite the
+// pin. A change to a profile or a re-extract that disagrees fails here.
+func TestHostExtracts(t *testing.T) {
+	known := map[string]Host{}
+	for _, h := range Known() {
+		known[h.ID] = h
+	}
+	check := func(host, what string, got, want any) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: %s: the profile says %v, the code %v", host, what, got, want)
+		}
+	}
+	cites := func(host, pin string, texts ...string) {
+		t.Helper()
+		for _, s := range texts {
+			if !strings.Contains(s, pin) {
+				t.Errorf("%s: a rule read in code does not cite %s: %.120q", host, pin, s)
+			}
+		}
+	}
+
+	t.Run("gemini-cli", func(t *testing.T) {
+		x, h := readHostExtract(t, "gemini-cli"), known["gemini-cli"]
+		r := h.Result
+		check("gemini-cli", "result threshold", r.MaxChars, x.int1(`DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD = ([0-9_]+);`))
+		share := regexp.MustCompile(`Math\.floor\(maxChars \* ([0-9.]+)\)`)
+		for _, l := range x.lines {
+			if m := share.FindStringSubmatch(l); m != nil {
+				check("gemini-cli", "head share", r.HeadShare, m[1])
+			}
+		}
+		check("gemini-cli", "kept", r.Rule+"/"+r.Keep, "spill/head_tail")
+		check("gemini-cli", "marker", x.has("Output too large. Showing first") && x.has("characters omitted] ..."),
+			strings.HasPrefix(r.Marker, "Output too large. Showing first") && strings.Contains(r.Marker, " characters omitted] ..."))
+		check("gemini-cli", "one text part only", r.OneTextOnly, x.has("content.length === 1 &&") && x.has("call.tool instanceof DiscoveredMCPTool"))
+		check("gemini-cli", "wrap", r.Wrap == "<untrusted_context>\n{text}\n</untrusted_context>",
+			x.has("return { text: wrapUntrusted(block.text) };") && x.has("return `<untrusted_context>\\n${escaped}\\n</untrusted_context>`;"))
+		n := h.ToolNames
+		check("gemini-cli", "name length", n.MaxLen, x.int1(`const MAX_FUNCTION_NAME_LENGTH = ([0-9]+);`)-1)
+		check("gemini-cli", "name rule", n.Prefix+" "+n.Allowed+" "+n.Replacement+" "+n.OverLimit, "mcp_{server}_{tool} A-Za-z0-9_.:- _ shortened")
+		check("gemini-cli", "name chars", x.has(`replace(/[^a-zA-Z0-9_\-.:]/g, '_')`), true)
+		check("gemini-cli", "instructions", h.Instructions.Rule == "whole", x.has("---[start of server instructions]---\\n${clientInstructions}\\n"))
+		quirks := map[string]string{}
+		for _, q := range h.SchemaQuirks {
+			quirks[q.Does] = q.What
+			cites("gemini-cli", x.pin, q.Source)
+		}
+		check("gemini-cli", "nullable rewrite", strings.Contains(quirks["rewritten"], `"null"`), x.has("res['type'] = res['type'][1 - nIdx];") && x.has("res['nullable'] = true;"))
+		check("gemini-cli", "cyclic schemas refused", strings.Contains(quirks["refused"], "cyclic $ref"), x.has("This error was probably caused by cyclic schema references"))
+		if x.hashes < 2 {
+			t.Errorf("gemini-cli: the extract names %d sha256s", x.hashes)
+		}
+		cites("gemini-cli", x.pin, r.Source, n.Source, h.Instructions.Source, h.Description.Source)
+	})
+
+	t.Run("vscode", func(t *testing.T) {
+		x, h := readHostExtract(t, "vscode"), known["vscode"]
+		if len(h.ToolLimits) != 1 {
+			t.Fatalf("vscode: %d tool limits, want 1", len(h.ToolLimits))
+		}
+		l := h.ToolLimits[0]
+		check("vscode", "tool limit", l.Limit, x.int1(`export const HARD_TOOL_LIMIT = ([0-9]+);`))
+		check("vscode", "grouping threshold", l.Threshold == l.Limit, x.has("'chat.virtualTools.threshold', ConfigType.ExperimentBased, HARD_TOOL_LIMIT)"))
+		check("vscode", "past it", l.Over == "grouped" && l.Scope == "request", x.has("VIRTUAL_TOOL_NAME_PREFIX = 'activate_';"))
+		check("vscode", "refused when not grouped", strings.Contains(l.Source, "Tool limit exceeded"), x.has("Tool limit exceeded ("))
+		check("vscode", "sure", l.Sure, SureCode)
+		cites("vscode", x.pin, l.Source)
+	})
+
+	t.Run("cline", func(t *testing.T) {
+		x, h := readHostExtract(t, "cline"), known["cline"]
+		n := h.ToolNames
+		check("cline", "name length", n.MaxLen, x.int1(`const MAX_MCP_TOOL_NAME_LENGTH = ([0-9]+);`))
+		check("cline", "prefix", n.Prefix == "{server}__{tool}", x.has("const rawName = `${serverName}__${toolName}`;"))
+		check("cline", "name chars", n.Allowed+" "+n.Replacement, "A-Za-z0-9_- _")
+		check("cline", "name chars in code", x.has("/[^a-zA-Z0-9_-]+/g"), true)
+		check("cline", "over the limit", n.OverLimit == "shortened", x.has("return `${baseName}_${hash}`;"))
+		check("cline", "description", h.Description.Rule == "whole", x.has("const base = tool.description?.trim();"))
+		cites("cline", x.pin, n.Source, h.Description.Source)
+	})
+
+	t.Run("opencode", func(t *testing.T) {
+		x, h := readHostExtract(t, "opencode"), known["opencode"]
+		r := h.Result
+		consts := regexp.MustCompile(`\.days\(7\),[A-Za-z0-9_$]+=([0-9]+),[A-Za-z0-9_$]+=([0-9]+),`)
+		found := false
+		for _, l := range x.lines {
+			if m := consts.FindStringSubmatch(l); m != nil {
+				found = true
+				check("opencode", "max lines", r.MaxLines, m[1])
+				check("opencode", "max bytes", r.MaxBytes, m[2])
+			}
+		}
+		if !found {
+			t.Errorf("opencode: the extract has no limits")
+		}
+		check("opencode", "head kept, notice", r.Keep == "head_lines" && strings.Contains(r.Marker, "truncated...\n\n"),
+			x.has("return{content:j===\"head\"?`${n}") && x.has("...${u} ${Y} truncated..."))
+		check("opencode", "config override", strings.Contains(r.Source, "tool_output.max_lines"), x.has("tool_output?.max_lines??"))
+		cites("opencode", x.pin, r.Source)
+	})
+
+	t.Run("copilot-cli", func(t *testing.T) {
+		x, h := readHostExtract(t, "copilot-cli"), known["copilot-cli"]
+		if !strings.Contains(x.header, "not plain text") || x.hashes != 1 {
+			t.Errorf("copilot-cli: %q", x.header)
+		}
+		// Nothing read in code: no rule may claim it.
+		for what, sure := range map[string]string{"result": h.Result.Sure, "description": h.Description.Sure, "names": h.ToolNames.Sure} {
+			if sure == SureCode {
+				t.Errorf("copilot-cli: its %s rule claims to be read in code, which is not readable", what)
+			}
+		}
+		cites("copilot-cli", x.pin, h.Source)
+	})
+}

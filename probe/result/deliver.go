@@ -66,6 +66,11 @@ func deliver(hosts []hosts.Host, in Input, a Analysis) []Delivery {
 				text = readText(in)
 			}
 			headTail(&d, r, a, text)
+		case r.Rule == "spill":
+			if text == nil {
+				text = readText(in)
+			}
+			spill(&d, r, a, text)
 		default:
 			d.Note = r.Notes
 			if d.Note == "" {

@@ -69,6 +69,8 @@ func describeRule(r hosts.ResultRule) string {
 		}
 	case "head_tail":
 		parts = append(parts, fmt.Sprintf("cut past %s bytes or %d lines: the first %s bytes (or %d lines) and the end, around a marker", num(r.MaxBytes), r.MaxLines, num(r.HeadBytes), r.HeadLines))
+	case "spill":
+		parts = append(parts, describeSpill(r))
 	case "whole":
 		parts = append(parts, "whole")
 	default:
@@ -121,4 +123,22 @@ func describePolicy(p Policy) string {
 		parts = append(parts, "after "+dur(p.Idle)+" without progress")
 	}
 	return strings.Join(parts, ", or ")
+}
+
+func describeSpill(r hosts.ResultRule) string {
+	at := ""
+	if r.AtMost {
+		at = "at most "
+	}
+	switch r.Keep {
+	case "head_tail":
+		s := fmt.Sprintf("past %s UTF-16 units saved to a file; the model reads the first %.0f%% and the last %.0f%% of %s around a marker", num(r.MaxChars), r.HeadShare*100, (1-r.HeadShare)*100, num(r.MaxChars))
+		if r.OneTextOnly {
+			s += " (a result of one text block only)"
+		}
+		return s
+	case "preview":
+		return fmt.Sprintf("past %s%s bytes saved to a file; the model reads a notice and the first %s characters", at, num(r.MaxBytes), num(r.PreviewChars))
+	}
+	return fmt.Sprintf("past %s bytes or %s lines saved to a file; the model reads the whole lines from the start within both limits and a notice", num(r.MaxBytes), num(r.MaxLines))
 }
