@@ -116,13 +116,16 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 }
 
 // FuzzPrefilter: whatever the text, the prefilters drop no match, and
-// the copy-free norm of plain text is the norm.
+// the fast norms of plain and ASCII text are the norm.
 func FuzzPrefilter(f *testing.F) {
 	for _, p := range planted {
 		f.Add(p.text)
 	}
 	for _, c := range hardNegatives {
 		f.Add(c.text)
+	}
+	for _, s := range []string{"", " ", "a  b", " A\tB\r\n", "x\x00y\x7f", "\x1b[31m", "tab\v\fend ", "caf\u00e9"} {
+		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		fast := ScanText("x", s)
@@ -132,10 +135,15 @@ func FuzzPrefilter(f *testing.F) {
 		if !reflect.DeepEqual(fast, all) {
 			t.Fatalf("%q: prefiltered %v, every pattern %v", s, fast, all)
 		}
-		if p, ok := plainNorm(s); ok {
-			if full, _ := normalizeAt(s, false); p != full {
-				t.Fatalf("%q: plain norm %q, norm %q", s, p, full)
-			}
+		full, _ := normalizeAt(s, false)
+		if p, ok := plainNorm(s); ok && p != full {
+			t.Fatalf("%q: plain norm %q, norm %q", s, p, full)
+		}
+		if a, ok := asciiNorm(s); ok && a != full {
+			t.Fatalf("%q: ASCII norm %q, norm %q", s, a, full)
+		}
+		if plainText(s) && len(chars(Field{Path: "x", Text: s})) > 0 {
+			t.Fatalf("%q: plain text with hidden characters", s)
 		}
 	})
 }

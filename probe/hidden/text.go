@@ -25,8 +25,40 @@ func normalize(text string) *norm {
 	if s, ok := plainNorm(text); ok {
 		return &norm{s: s, text: text}
 	}
+	if s, ok := asciiNorm(text); ok {
+		return &norm{s: s, text: text}
+	}
 	s, _ := normalizeAt(text, false)
 	return &norm{s: s, text: text}
+}
+
+// asciiNorm is normalizeAt's result for ASCII text, a byte at a time
+// without the Unicode tables: controls but tab and line breaks dropped
+// (charRule), those and the space runs one space, letters lowered.
+func asciiNorm(text string) (string, bool) {
+	b := make([]byte, 0, len(text))
+	space := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = len(b) > 0
+			continue
+		case c < 0x20 || c == 0x7f:
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b), true
 }
 
 // plainNorm is the common case without a copy: printable ASCII, no
