@@ -75,10 +75,15 @@ type firstTwo struct {
 	two uint16 // second byte in the low 8 bits; 0x100 when the literal is one byte
 }
 
-// set is which literals a text holds, a bit per literal.
-type set []uint64
+// set is which literals a text holds, a bit per literal: an array, so
+// that a field's scan allocates nothing.
+type set [maxLiterals / 64]uint64
 
-func (s set) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+// maxLiterals bounds the literals of all patterns; a pattern that would
+// pass it always runs.
+const maxLiterals = 512
+
+func (s *set) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 
 // prefilter is one pattern's literals as indexes into literals; nil
 // indexes means the pattern always runs.
@@ -108,6 +113,9 @@ func (l *literals) add(expr string) prefilter {
 				i = j
 			}
 		}
+		if i < 0 && len(l.lits) == maxLiterals {
+			return prefilter{always: true}
+		}
 		if i < 0 {
 			i = len(l.lits)
 			l.lits = append(l.lits, lit)
@@ -124,7 +132,7 @@ func (l *literals) add(expr string) prefilter {
 
 // scan is the one pass: which literals s holds.
 func (l *literals) scan(s string) set {
-	found := make(set, (len(l.lits)+63)/64)
+	var found set
 	for i := 0; i < len(s); i++ {
 		cands := l.byFirst[s[i]]
 		if len(cands) == 0 {
@@ -144,7 +152,7 @@ func (l *literals) scan(s string) set {
 }
 
 // may reports whether the pattern can match a text holding found.
-func (p prefilter) may(found set) bool {
+func (p prefilter) may(found *set) bool {
 	if p.always || noPrefilter {
 		return true
 	}

@@ -61,7 +61,8 @@ func TestLiteralsScan(t *testing.T) {
 		{"https://", false, true},
 		{"new instructions: http", true, true},
 	} {
-		found := l.scan(c.s)
+		scanned := l.scan(c.s)
+		found := &scanned
 		if p.may(found) != c.p || q.may(found) != c.q {
 			t.Errorf("scan(%q): p %v q %v, want %v %v", c.s, p.may(found), q.may(found), c.p, c.q)
 		}

@@ -257,7 +257,8 @@ func text(f Field) []Match {
 		}
 		out = append(out, Match{Rule: rule, Path: f.Path, At: n.at(loc[0]), Matched: what})
 	}
-	found := re.lits.scan(n.s)
+	scanned := re.lits.scan(n.s)
+	found := &scanned
 	pre := &re.pre
 	if pre.override.may(found) {
 		add(OverridePhrase, re.override.FindStringIndex(n.s), "")
