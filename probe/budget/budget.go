@@ -120,7 +120,7 @@ func Compute(c *probe.Capture, hs []hosts.Host) Delivery {
 			hr.Tools = make([]Tool, 0, len(parsed))
 		}
 		for i := range parsed {
-			hr.Tools = append(hr.Tools, tool(&parsed[i], h))
+			hr.Tools = append(hr.Tools, tool(&parsed[i], &h))
 		}
 		hr.Instructions = instructions(c.Instructions, h.Instructions)
 		r.Hosts = append(r.Hosts, hr)
@@ -188,7 +188,9 @@ func parseTool(raw []byte) parsedTool {
 	return parsedTool{name: r[0].String(), desc: r[1].String(), hasDesc: r[1].Exists(), input: r[2], hasOut: r[3].Exists()}
 }
 
-func tool(p *parsedTool, h hosts.Host) Tool {
+// tool takes the host by pointer: a Host is large, and it was copied for
+// each of a host's tools, a tenth of budget's CPU at 10,000 tools.
+func tool(p *parsedTool, h *hosts.Host) Tool {
 	t := Tool{Name: p.name}
 	if p.hasDesc {
 		t.Description = Deliver(p.desc, h.Description)
