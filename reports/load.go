@@ -90,6 +90,16 @@ func Load(w io.Writer, st Style, r *load.Result) {
 		fmt.Fprintf(w, "server resources (%s, %s): CPU %s, peak RSS %s per process at most, %s added over all\n",
 			res.Source, processes(res.Processes), cpu, mib(res.RSSPeakBytes), mib(res.RSSPeakSumBytes))
 	}
+	if g := r.Generator; g != nil && g.Requests > 0 {
+		// Beside the server's: a generator that costs as much as the
+		// server it loads measures itself as much as the server.
+		server := ""
+		if res := r.Resources; res != nil && res.CPUNs > 0 {
+			server = fmt.Sprintf("; the server's CPU over the whole run, sessions opened included, is %s a request", ns(float64(res.CPUNs)/float64(g.Requests)))
+		}
+		fmt.Fprintf(w, "load generator (mcpprobe itself, over the steps): CPU %s, %s a request for %s requests sent%s\n",
+			ns(float64(g.CPUNs)), ns(g.PerRequestNs()), Num(g.Requests), server)
+	}
 	if rc := r.ReplicaCheck; rc != nil {
 		loadReplicas(w, rc)
 	}

@@ -13,7 +13,9 @@
 #      tools (rawserver -many N -many-desc 100): CPU (user + system, the
 #      server's included) and peak RSS at each, the CPU exponent from
 #      10,000 to 100,000 (log of the CPU ratio over log 10) ≤ 1.1 for each,
-#      --json's CPU ≤ 1.5× text's at each N, ≤ 200 MiB at 10,000.
+#      --json's CPU ≤ 1.5× text's at each N, ≤ 200 MiB at 10,000; and at
+#      10,000, `wire` on the same list run between them (wire, budget,
+#      budget --json, wire, …): budget's CPU ≤ 2.5× wire's, text and --json.
 #      EXPONENT_ONLY=1 runs this part alone.
 # Time is the median of RUNS runs (hyperfine when installed, else
 # /usr/bin/time); peak RSS is the highest of /usr/bin/time -f %M's runs.
@@ -59,6 +61,11 @@ cpu() {
   local n=$1 cs=() rss=0 out
   shift
   for _ in $(seq 1 "$runs"); do
+    if [ "$n" = 10000 ]; then
+      # wire on the same list, interleaved with budget's runs.
+      /usr/bin/time -o "$tf" -f '%U %S %M' ./bin/mcpprobe wire --max-line 268435456 -- bin/rawserver -many "$n" -many-desc 100 >/dev/null 2>&1 || true
+      ws+=("$(tail -1 "$tf" | awk '{ printf "%.3f", $1 + $2 }')")
+    fi
     /usr/bin/time -o "$tf" -f '%U %S %M' ./bin/mcpprobe budget "$@" --max-line 268435456 -- bin/rawserver -many "$n" -many-desc 100 >/dev/null 2>&1 || true
     out=$(tail -1 "$tf")
     cs+=("$(awk '{ printf "%.3f", $1 + $2 }' <<<"$out")")
@@ -71,12 +78,18 @@ exponent() {
   echo "6. budget and budget --json at 10,000, 50,000 and 100,000 tools (rawserver -many N -many-desc 100), median CPU of $runs; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
   printf '  %-8s %12s %10s %12s %10s %12s\n' N "text CPU" "text RSS" "json CPU" "json RSS" "json ÷ text"
   declare -A c=()
+  ws=()
   for n in 10000 50000 100000; do
     cpu "$n"; c[t$n]=$cpu; local tm=$mib
     cpu "$n" --json; c[j$n]=$cpu; local jm=$mib
     printf '  %-8s %10s s %6s MiB %10s s %6s MiB %11s×\n' "$n" "${c[t$n]}" "$tm" "${c[j$n]}" "$jm" "$(awk -v a="${c[j$n]}" -v b="${c[t$n]}" 'BEGIN { printf "%.2f", a / b }')"
     check "json ÷ text CPU at $n" "$(awk -v a="${c[j$n]}" -v b="${c[t$n]}" 'BEGIN { printf "%.2f", a / b }')" "<=" 1.5 ×
     if [ "$n" = 10000 ]; then
+      local w
+      w=$(printf '%s\n' "${ws[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+      printf '  wire at 10,000, the same list, between those runs: %s s of CPU (median of %s)\n' "$w" "${#ws[@]}"
+      check "text budget ÷ wire CPU at 10,000" "$(awk -v a="${c[t$n]}" -v b="$w" 'BEGIN { printf "%.2f", a / b }')" "<=" 2.5 ×
+      check "json budget ÷ wire CPU at 10,000" "$(awk -v a="${c[j$n]}" -v b="$w" 'BEGIN { printf "%.2f", a / b }')" "<=" 2.5 ×
       check "text peak RSS at 10,000" "$tm" "<=" 200 MiB
       check "json peak RSS at 10,000" "$jm" "<=" 200 MiB
     fi

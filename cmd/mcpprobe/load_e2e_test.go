@@ -80,6 +80,11 @@ func TestLoadHTTP(t *testing.T) {
 	if v.Get("resources").Type != gjson.Null {
 		t.Errorf("a URL has no resources to read: %s", v.Get("resources"))
 	}
+	// The generator's own CPU over the steps, beside the server's: every
+	// request sent is counted.
+	if g := v.Get("generator"); g.Get("requests").Int() != 60 || g.Get("cpu_ns").Int() <= 0 {
+		t.Errorf("generator %s", g)
+	}
 	if v.Get("knee.last_good_rate").Float() != 200 || v.Get("knee.knee_rate").Type != gjson.Null {
 		t.Errorf("knee %s", v.Get("knee"))
 	}

@@ -120,7 +120,7 @@ func Compute(c *probe.Capture, hs []hosts.Host) Delivery {
 			hr.Tools = make([]Tool, 0, len(parsed))
 		}
 		for i := range parsed {
-			hr.Tools = append(hr.Tools, tool(&parsed[i], h))
+			hr.Tools = append(hr.Tools, tool(&parsed[i], &h))
 		}
 		hr.Instructions = instructions(c.Instructions, h.Instructions)
 		r.Hosts = append(r.Hosts, hr)
@@ -188,7 +188,9 @@ func parseTool(raw []byte) parsedTool {
 	return parsedTool{name: r[0].String(), desc: r[1].String(), hasDesc: r[1].Exists(), input: r[2], hasOut: r[3].Exists()}
 }
 
-func tool(p *parsedTool, h hosts.Host) Tool {
+// tool takes the host by pointer: a Host is large, and it was copied for
+// each of a host's tools, a tenth of budget's CPU at 10,000 tools.
+func tool(p *parsedTool, h *hosts.Host) Tool {
 	t := Tool{Name: p.name}
 	if p.hasDesc {
 		t.Description = Deliver(p.desc, h.Description)
@@ -339,6 +341,9 @@ func schema(p *parsedTool, r hosts.SchemaRule) Schema {
 // Serialize renders a schema as a host's JSON library would send it:
 // compact, no HTML escaping, numbers as written.
 func Serialize(raw []byte) []byte {
+	if alreadySerialized(raw) {
+		return raw
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -354,6 +359,149 @@ func Serialize(raw []byte) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// alreadySerialized reports whether Serialize would give raw back as it
+// is, without decoding and encoding it (most of budget's CPU per tool
+// past the lint): compact JSON, the keys of every object in ascending
+// byte order (so none twice), every string printable ASCII without an
+// escape, every number as JSON writes one. Anything else, or past 64
+// levels, is left to the decoder.
+func alreadySerialized(raw []byte) bool {
+	p := canonical{b: raw}
+	return p.value(0) && p.i == len(raw)
+}
+
+type canonical struct {
+	b []byte
+	i int
+}
+
+func (p *canonical) at(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *canonical) value(depth int) bool {
+	if depth > 64 || p.i >= len(p.b) {
+		return false
+	}
+	switch c := p.b[p.i]; {
+	case c == '{':
+		p.i++
+		if p.at('}') {
+			return true
+		}
+		var prev []byte
+		for k := 0; ; k++ {
+			start := p.i
+			if !p.str() {
+				return false
+			}
+			key := p.b[start+1 : p.i-1] // without an escape, as decoded
+			if k > 0 && bytes.Compare(key, prev) <= 0 {
+				return false
+			}
+			prev = key
+			if !p.at(':') || !p.value(depth+1) {
+				return false
+			}
+			if p.at('}') {
+				return true
+			}
+			if !p.at(',') {
+				return false
+			}
+		}
+	case c == '[':
+		p.i++
+		if p.at(']') {
+			return true
+		}
+		for {
+			if !p.value(depth + 1) {
+				return false
+			}
+			if p.at(']') {
+				return true
+			}
+			if !p.at(',') {
+				return false
+			}
+		}
+	case c == '"':
+		return p.str()
+	case c == 't':
+		return p.lit("true")
+	case c == 'f':
+		return p.lit("false")
+	case c == 'n':
+		return p.lit("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return p.num()
+	}
+	return false
+}
+
+// str: a string of printable ASCII without a backslash, whose bytes
+// between the quotes are the decoded string's.
+func (p *canonical) str() bool {
+	if !p.at('"') {
+		return false
+	}
+	for ; p.i < len(p.b); p.i++ {
+		switch c := p.b[p.i]; {
+		case c == '"':
+			p.i++
+			return true
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return false
+		}
+	}
+	return false
+}
+
+func (p *canonical) lit(s string) bool {
+	if bytes.HasPrefix(p.b[p.i:], []byte(s)) {
+		p.i += len(s)
+		return true
+	}
+	return false
+}
+
+// num: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *canonical) num() bool {
+	digits := func() int {
+		n := 0
+		for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	p.at('-')
+	if p.at('0') {
+		if p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+			return false
+		}
+	} else if digits() == 0 {
+		return false
+	}
+	if p.at('.') && digits() == 0 {
+		return false
+	}
+	if p.at('e') || p.at('E') {
+		if !p.at('+') {
+			p.at('-')
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // countDescriptions counts the "description" strings of properties (and,

@@ -86,8 +86,11 @@ func inPlace(r, prev, next rune, at int) bool {
 // is one match that spells what they say; each other character one match,
 // named, with what follows an ESC.
 func chars(f Field) []Match {
-	var out []Match
 	s := f.Text
+	if plainText(s) {
+		return nil
+	}
+	var out []Match
 	prev := rune(-1)
 	at := 0
 	var tags strings.Builder
@@ -159,4 +162,15 @@ func seq(rest string) string {
 		n++
 	}
 	return rest
+}
+
+// plainText: printable ASCII, tabs and line breaks, in which no rule of
+// this file can match; most fields are, and a byte loop says so.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }

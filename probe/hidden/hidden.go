@@ -145,52 +145,132 @@ func Fields(tool gjson.Result) []Field {
 			fs = append(fs, Field{path, k, s})
 		}
 	}
-	add("name", KindName, tool.Get("name"))
-	add("title", KindTitle, tool.Get("title"))
-	add("annotations.title", KindTitle, tool.Get("annotations.title"))
-	add("description", KindDescription, tool.Get("description"))
+	// One pass over each object for the members the walk reads (the
+	// first of each, as a lookup finds it), not a lookup per member: the
+	// lookups were most of the scan's cost on a plain tool.
+	var top struct{ name, title, annotations, description, inputSchema gjson.Result }
+	members(tool, func(k string, v gjson.Result) {
+		switch k {
+		case "name":
+			setOnce(&top.name, v)
+		case "title":
+			setOnce(&top.title, v)
+		case "annotations":
+			setOnce(&top.annotations, v)
+		case "description":
+			setOnce(&top.description, v)
+		case "inputSchema":
+			setOnce(&top.inputSchema, v)
+		}
+	})
+	add("name", KindName, top.name)
+	add("title", KindTitle, top.title)
+	if top.annotations.IsObject() {
+		add("annotations.title", KindTitle, top.annotations.Get("title"))
+	}
+	add("description", KindDescription, top.description)
 	var walk func(path string, s gjson.Result, depth int)
 	walk = func(path string, s gjson.Result, depth int) {
 		if !s.IsObject() || depth > maxDepth || len(fs) >= maxFields {
 			return
 		}
-		if depth > 0 {
-			add(path+".description", KindDescription, s.Get("description"))
+		var m struct {
+			description, def, cnst, enum, examples, properties, items, additional,
+			defs, definitions, anyOf, oneOf, allOf gjson.Result
 		}
-		add(path+".default", KindValue, s.Get("default"))
-		add(path+".const", KindValue, s.Get("const"))
-		for _, key := range []string{"enum", "examples"} {
-			if a := s.Get(key); a.IsArray() {
-				for i, v := range a.Array() {
-					add(fmt.Sprintf("%s.%s[%d]", path, key, i), KindValue, v)
+		members(s, func(k string, v gjson.Result) {
+			switch k {
+			case "description":
+				setOnce(&m.description, v)
+			case "default":
+				setOnce(&m.def, v)
+			case "const":
+				setOnce(&m.cnst, v)
+			case "enum":
+				setOnce(&m.enum, v)
+			case "examples":
+				setOnce(&m.examples, v)
+			case "properties":
+				setOnce(&m.properties, v)
+			case "items":
+				setOnce(&m.items, v)
+			case "additionalProperties":
+				setOnce(&m.additional, v)
+			case "$defs":
+				setOnce(&m.defs, v)
+			case "definitions":
+				setOnce(&m.definitions, v)
+			case "anyOf":
+				setOnce(&m.anyOf, v)
+			case "oneOf":
+				setOnce(&m.oneOf, v)
+			case "allOf":
+				setOnce(&m.allOf, v)
+			}
+		})
+		if depth > 0 {
+			add(path+".description", KindDescription, m.description)
+		}
+		add(path+".default", KindValue, m.def)
+		add(path+".const", KindValue, m.cnst)
+		for _, a := range []struct {
+			key string
+			v   gjson.Result
+		}{{"enum", m.enum}, {"examples", m.examples}} {
+			if a.v.IsArray() {
+				for i, v := range a.v.Array() {
+					add(fmt.Sprintf("%s.%s[%d]", path, a.key, i), KindValue, v)
 				}
 			}
 		}
-		s.Get("properties").ForEach(func(k, v gjson.Result) bool {
+		m.properties.ForEach(func(k, v gjson.Result) bool {
 			p := path + ".properties" + seg(k.String())
 			fs = append(fs, Field{p, KindParamName, k.String()})
 			walk(p, v, depth+1)
 			return len(fs) < maxFields
 		})
-		for _, key := range []string{"items", "additionalProperties"} {
-			walk(path+"."+key, s.Get(key), depth+1)
-		}
-		for _, key := range []string{"$defs", "definitions"} {
-			s.Get(key).ForEach(func(k, v gjson.Result) bool {
-				walk(path+"."+key+seg(k.String()), v, depth+1)
+		walk(path+".items", m.items, depth+1)
+		walk(path+".additionalProperties", m.additional, depth+1)
+		for _, d := range []struct {
+			key string
+			v   gjson.Result
+		}{{"$defs", m.defs}, {"definitions", m.definitions}} {
+			d.v.ForEach(func(k, v gjson.Result) bool {
+				walk(path+"."+d.key+seg(k.String()), v, depth+1)
 				return len(fs) < maxFields
 			})
 		}
-		for _, key := range []string{"anyOf", "oneOf", "allOf"} {
-			if a := s.Get(key); a.IsArray() {
-				for i, v := range a.Array() {
-					walk(fmt.Sprintf("%s.%s[%d]", path, key, i), v, depth+1)
+		for _, a := range []struct {
+			key string
+			v   gjson.Result
+		}{{"anyOf", m.anyOf}, {"oneOf", m.oneOf}, {"allOf", m.allOf}} {
+			if a.v.IsArray() {
+				for i, v := range a.v.Array() {
+					walk(fmt.Sprintf("%s.%s[%d]", path, a.key, i), v, depth+1)
 				}
 			}
 		}
 	}
-	walk("inputSchema", tool.Get("inputSchema"), 0)
+	walk("inputSchema", top.inputSchema, 0)
 	return fs
+}
+
+// members calls f with each member of an object, in order.
+func members(obj gjson.Result, f func(k string, v gjson.Result)) {
+	if !obj.IsObject() {
+		return
+	}
+	obj.ForEach(func(k, v gjson.Result) bool {
+		f(k.String(), v)
+		return true
+	})
+}
+
+// setOnce keeps the first of a key's members, as a lookup does.
+func setOnce(dst *gjson.Result, v gjson.Result) {
+	if !dst.Exists() {
+		*dst = v
+	}
 }
 
 func seg(k string) string {

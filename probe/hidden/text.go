@@ -13,15 +13,76 @@ import (
 // norm is a field's text as the text rules read it: hidden characters
 // dropped (so that they cannot break up a phrase), curly quotes made
 // straight, letters lowered, each whitespace run one space. runeAt maps
-// each byte of s back to the rune offset in the field.
+// each byte of s back to the rune offset in the field: it is built only
+// when a rule matched, from text.
 type norm struct {
 	s      string
+	text   string
 	runeAt []int
 }
 
-func normalize(text string) norm {
+func normalize(text string) *norm {
+	if s, ok := plainNorm(text); ok {
+		return &norm{s: s, text: text}
+	}
+	if s, ok := asciiNorm(text); ok {
+		return &norm{s: s, text: text}
+	}
+	s, _ := normalizeAt(text, false)
+	return &norm{s: s, text: text}
+}
+
+// asciiNorm is normalizeAt's result for ASCII text, a byte at a time
+// without the Unicode tables: controls but tab and line breaks dropped
+// (charRule), those and the space runs one space, letters lowered.
+func asciiNorm(text string) (string, bool) {
+	b := make([]byte, 0, len(text))
+	space := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = len(b) > 0
+			continue
+		case c < 0x20 || c == 0x7f:
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// plainNorm is the common case without a copy: printable ASCII, no
+// capital, single spaces inside, none at either end, is its own norm.
+func plainNorm(text string) (string, bool) {
+	if text == "" || text[0] == ' ' || text[len(text)-1] == ' ' {
+		return "", text == ""
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < 0x20 || c >= 0x7f || c >= 'A' && c <= 'Z' || c == ' ' && text[i+1] == ' ' {
+			return "", false
+		}
+	}
+	return text, true
+}
+
+func normalizeAt(text string, wantAt bool) (string, []int) {
 	var b strings.Builder
+	b.Grow(len(text))
 	var at []int
+	if wantAt {
+		at = make([]int, 0, len(text))
+	}
 	space := false
 	i := 0
 	for _, r := range text {
@@ -36,7 +97,9 @@ func normalize(text string) norm {
 		}
 		if space {
 			b.WriteByte(' ')
-			at = append(at, here)
+			if wantAt {
+				at = append(at, here)
+			}
 			space = false
 		}
 		switch r {
@@ -51,14 +114,19 @@ func normalize(text string) norm {
 			n = 3 // utf8.RuneError as written
 		}
 		b.WriteRune(r)
-		for k := 0; k < n; k++ {
-			at = append(at, here)
+		if wantAt {
+			for k := 0; k < n; k++ {
+				at = append(at, here)
+			}
 		}
 	}
-	return norm{b.String(), at}
+	return b.String(), at
 }
 
-func (n norm) at(byteOff int) int {
+func (n *norm) at(byteOff int) int {
+	if n.runeAt == nil {
+		_, n.runeAt = normalizeAt(n.text, true)
+	}
 	if byteOff < len(n.runeAt) {
 		return n.runeAt[byteOff]
 	}
@@ -70,7 +138,8 @@ func (n norm) at(byteOff int) int {
 
 // excerpt is the matched span of the original text, with a little
 // context, whitespace runs shown as one space, quoted.
-func (n norm) excerpt(orig []rune, a, b int) string {
+func (n *norm) excerpt(a, b int) string {
+	orig := []rune(n.text)
 	const before, after = 24, 48 // what follows says where it goes
 	s, e := n.at(a), n.at(b-1)+1
 	s0, e0 := max(0, s-before), min(len(orig), e+after)
@@ -101,10 +170,16 @@ type textRegexps struct {
 	addressed      *regexp.Regexp
 	valueObject    *regexp.Regexp
 	base64         *regexp.Regexp
+
+	// lits and pre: which patterns can match a text at all (prefilter.go).
+	lits literals
+	pre  struct {
+		override, conceal, verb, sensitive, travel, exfil, toolPrecedence, addressed, valueObject prefilter
+	}
 }
 
 var res = sync.OnceValue(func() *textRegexps {
-	return &textRegexps{
+	t := &textRegexps{
 		override: regexp.MustCompile(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s*(?:instructions?|prompts?|rules?|messages?|directions?)?\b|\b(?:ignore|disregard)\s+(?:the\s+)?above\b|\bnew\s+instructions\s*:|<\s*/?\s*important\s*>|\byour\s+real\s+instructions\b`),
 
 		conceal: regexp.MustCompile(`\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|reveal\s+(?:this|it|that)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bwithout\s+the\s+user(?:'s)?\s+(?:knowing|knowledge|noticing|consent)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it|any\s+of\s+this)\b|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b|\bkeep\s+this\s+(?:a\s+)?secret\b`),
@@ -144,38 +219,63 @@ var res = sync.OnceValue(func() *textRegexps {
 
 		base64: regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`),
 	}
+	for _, p := range []struct {
+		re *regexp.Regexp
+		pf *prefilter
+	}{
+		{t.override, &t.pre.override}, {t.conceal, &t.pre.conceal}, {t.verb, &t.pre.verb},
+		{t.sensitive, &t.pre.sensitive}, {t.travel, &t.pre.travel}, {t.exfil, &t.pre.exfil},
+		{t.toolPrecedence, &t.pre.toolPrecedence}, {t.addressed, &t.pre.addressed}, {t.valueObject, &t.pre.valueObject},
+	} {
+		*p.pf = t.lits.add(p.re.String())
+	}
+	return t
 })
 
-// text runs the text rules over one field.
+// text runs the text rules over one field. One pass over the field's
+// text notes which patterns' literals it holds; a pattern runs only
+// where it can match (prefilter.go).
 func text(f Field) []Match {
 	re := res()
 	if f.Kind == KindName || f.Kind == KindTitle && len(f.Text) < 8 {
 		return nil
 	}
-	n := normalize(f.Text)
-	orig := []rune(f.Text)
 	var out []Match
-	add := func(rule string, loc []int, what string) {
-		if loc == nil {
-			return
-		}
-		if what == "" {
-			what = n.excerpt(orig, loc[0], loc[1])
-		}
-		out = append(out, Match{Rule: rule, Path: f.Path, At: n.at(loc[0]), Matched: what})
-	}
 	if f.Kind == KindParamName {
 		if loc, why := nameInstruction(f.Text); why != "" {
 			out = append(out, Match{Rule: NameInstruction, Path: f.Path, At: loc, Matched: why})
 		}
 		return out
 	}
-	add(OverridePhrase, re.override.FindStringIndex(n.s), "")
-	add(Concealment, re.conceal.FindStringIndex(n.s), "")
-	add(SecretRequest, secretRequest(n.s), "")
-	add(ExfilURL, exfil(n.s), "")
-	add(ToolPrecedence, re.toolPrecedence.FindStringIndex(n.s), "")
-	if f.Kind == KindValue {
+	n := normalize(f.Text)
+	add := func(rule string, loc []int, what string) {
+		if loc == nil {
+			return
+		}
+		if what == "" {
+			what = n.excerpt(loc[0], loc[1])
+		}
+		out = append(out, Match{Rule: rule, Path: f.Path, At: n.at(loc[0]), Matched: what})
+	}
+	scanned := re.lits.scan(n.s)
+	found := &scanned
+	pre := &re.pre
+	if pre.override.may(found) {
+		add(OverridePhrase, re.override.FindStringIndex(n.s), "")
+	}
+	if pre.conceal.may(found) {
+		add(Concealment, re.conceal.FindStringIndex(n.s), "")
+	}
+	if pre.travel.may(found) && pre.verb.may(found) && pre.sensitive.may(found) {
+		add(SecretRequest, secretRequest(n.s), "")
+	}
+	if pre.exfil.may(found) {
+		add(ExfilURL, exfil(n.s), "")
+	}
+	if pre.toolPrecedence.may(found) {
+		add(ToolPrecedence, re.toolPrecedence.FindStringIndex(n.s), "")
+	}
+	if f.Kind == KindValue && pre.valueObject.may(found) && pre.addressed.may(found) {
 		if words := len(strings.Fields(n.s)); words >= 6 && re.valueObject.MatchString(n.s) {
 			add(ValueInstruction, re.addressed.FindStringIndex(n.s), "")
 		}
@@ -289,6 +389,9 @@ func SplitWords(s string) []string {
 // encoded finds a base64 run that decodes to readable text of four words
 // or more; it returns the run's byte span and the text.
 func encoded(s string) ([]int, string) {
+	if !hasRun(s, 24) && !noPrefilter {
+		return nil, ""
+	}
 	re := res()
 	for _, loc := range re.base64.FindAllStringIndex(s, 20) {
 		run := s[loc[0]:loc[1]]
@@ -319,4 +422,21 @@ func encoded(s string) ([]int, string) {
 		return loc, t
 	}
 	return nil, ""
+}
+
+// hasRun reports whether s holds n bytes in a row that the base64
+// pattern's run is made of: without one it cannot match.
+func hasRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }

@@ -36,6 +36,13 @@ func stems(s string) map[string]bool {
 // both say something (a title of one content word or more, a description
 // of five or more).
 func titleMismatch(tool gjson.Result, fs []Field) (Match, bool) {
+	titled := false
+	for _, f := range fs {
+		titled = titled || f.Kind == KindTitle
+	}
+	if !titled {
+		return Match{}, false
+	}
 	desc := tool.Get("description").String()
 	name := tool.Get("name").String()
 	model := stems(desc + " " + strings.Join(SplitWords(name), " "))

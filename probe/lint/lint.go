@@ -498,6 +498,9 @@ type occurrence struct {
 
 // hiddenIn lists the hidden characters of s.
 func hiddenIn(s string) (occs []occurrence, total int) {
+	if plainText(s) {
+		return nil, 0
+	}
 	var prev rune = -1
 	at := 0
 	var tags []rune
@@ -618,6 +621,45 @@ func normalize(s string) (text, low string) {
 	return t.String(), lo.String()
 }
 
+// asciiLow is normalize's low for ASCII text, a byte at a time; false
+// for any other text. Most fields are ASCII and match no phrase.
+func asciiLow(s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = true
+			continue
+		case c < 0x20 || c == 0x7f:
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// plainText: printable ASCII, tabs and line breaks, where hiddenIn finds
+// nothing; most fields are, and a byte loop says so.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
 // injectionMatches finds the injection phrases in low, in order,
 // as byte spans; overlapping matches count once.
 func injectionMatches(low string) [][2]int {
@@ -678,6 +720,10 @@ func importantTags(low string) [][2]int {
 // instructions or to hide things from the user.
 func (l *linter) injection(tool string, fs []field) {
 	for _, f := range fs {
+		low, ok := asciiLow(f.text)
+		if ok && len(injectionMatches(low)) == 0 {
+			continue
+		}
 		text, low := normalize(f.text)
 		ms := injectionMatches(low)
 		if len(ms) == 0 {

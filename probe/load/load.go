@@ -183,9 +183,12 @@ type Result struct {
 	Steps  []Step    `json:"steps"`
 	// NotRun are the ramp's rates left once a step broke the bound, or
 	// the run was interrupted.
-	NotRun       []float64     `json:"not_run"`
-	Knee         Knee          `json:"knee"`
-	Resources    *Resources    `json:"resources"`
+	NotRun    []float64  `json:"not_run"`
+	Knee      Knee       `json:"knee"`
+	Resources *Resources `json:"resources"`
+	// Generator is mcpprobe's own CPU over the steps (null where the OS
+	// does not say).
+	Generator    *Generator    `json:"generator"`
 	ReplicaCheck *ReplicaCheck `json:"replica_check"`
 	// Interrupted: the run was cut short (Ctrl-C); what it has is here.
 	Interrupted bool `json:"interrupted"`
@@ -252,6 +255,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if !o.StartAt.IsZero() {
 		waitUntil(ctx, o.StartAt)
 	}
+	cpu0 := selfCPU()
 	for i, rate := range o.Rates {
 		if ctx.Err() != nil {
 			r.NotRun = append(r.NotRun, o.Rates[i:]...)
@@ -265,6 +269,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if st.Broken != "" && i+1 < len(o.Rates) {
 			r.NotRun = append(r.NotRun, o.Rates[i+1:]...)
 			break
+		}
+	}
+	if cpu1 := selfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+		r.Generator = &Generator{CPUNs: cpu1 - cpu0}
+		for _, st := range r.Steps {
+			r.Generator.Requests += st.All.Requests - st.All.Unsent
 		}
 	}
 	r.Interrupted = ctx.Err() != nil

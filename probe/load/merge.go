@@ -83,11 +83,13 @@ func Merge(parts []Part) (*Result, error) {
 	m.Interrupted = false
 	m.ReplicaCheck = nil
 	m.Resources = nil
+	m.Generator = nil
 	for _, p := range byIndex {
 		m.Shards = append(m.Shards, p.Shards[0])
 		m.Sessions += p.Sessions
 		m.Interrupted = m.Interrupted || p.Interrupted
 		m.Resources = addResources(m.Resources, p.Resources)
+		m.Generator = addGenerator(m.Generator, p.Generator)
 	}
 	m.Phases = []*Series{}
 	for j, ph := range p0.Phases {
@@ -192,5 +194,18 @@ func addResources(a, b *Resources) *Resources {
 	a.CPUNs += b.CPUNs
 	a.RSSPeakSumBytes += b.RSSPeakSumBytes
 	a.RSSPeakBytes = max(a.RSSPeakBytes, b.RSSPeakBytes)
+	return a
+}
+
+func addGenerator(a, b *Generator) *Generator {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		c := *b
+		return &c
+	}
+	a.CPUNs += b.CPUNs
+	a.Requests += b.Requests
 	return a
 }

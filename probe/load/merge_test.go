@@ -13,6 +13,7 @@ func part(t *testing.T, rng *rand.Rand, i, n int, target string, rates ...float6
 	t.Helper()
 	r := &Result{Sessions: 2, Shards: []Shard{{i, n}}, ShardsOf: n, Requests: 100, Calls: []CallPlan{{Tool: "echo", Args: json.RawMessage(`{}`)}}}
 	r.Bound.MaxErrors = 0.01
+	r.Generator = &Generator{CPUNs: int64(1000 * (i + 1)), Requests: 10 * (i + 1)}
 	var all [][]int64
 	for _, rate := range rates {
 		s := &Series{Name: "all"}
@@ -77,6 +78,10 @@ func TestMergeExactPercentiles(t *testing.T) {
 	}
 	if m.Knee.LastGoodRate == nil || *m.Knee.LastGoodRate != 20 {
 		t.Errorf("knee %+v", m.Knee)
+	}
+	// The generators' CPU and requests add up: 1+2+3 µs over 10+20+30.
+	if g := m.Generator; g == nil || g.CPUNs != 6000 || g.Requests != 60 || g.PerRequestNs() != 100 {
+		t.Errorf("generator %+v", g)
 	}
 }
 

@@ -32,3 +32,20 @@ func resourcesOf(ws []*worker) *Resources {
 	}
 	return readResources(pgids)
 }
+
+// Generator is mcpprobe's own CPU time (user and system of its process)
+// over the steps, and the requests it sent in them: beside the server's
+// Resources, it tells the cost of the load from the cost of serving it.
+type Generator struct {
+	CPUNs int64 `json:"cpu_ns"`
+	// Requests are the requests sent (answered, failed or timed out).
+	Requests int `json:"requests"`
+}
+
+// PerRequestNs is the CPU per request sent, or 0 for none sent.
+func (g *Generator) PerRequestNs() float64 {
+	if g == nil || g.Requests == 0 {
+		return 0
+	}
+	return float64(g.CPUNs) / float64(g.Requests)
+}
