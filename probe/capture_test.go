@@ -240,10 +240,10 @@ func TestRunEra(t *testing.T) {
 			server: scripted("", map[string]route{
 				"server/discover": func(r req) []string { return ok(r, discoverOK) },
 				"tools/list": pages(map[string]string{
-					"":   `{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2"}`,
-					"n2": `{"tools":[{"name":"b","inputSchema":{}}]}`,
+					"":   `{"resultType":"complete","tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2","ttlMs":0,"cacheScope":"public"}`,
+					"n2": `{"resultType":"complete","tools":[{"name":"b","inputSchema":{}}],"ttlMs":0,"cacheScope":"public"}`,
 				}),
-				"prompts/list": pages(map[string]string{"": `{"prompts":[]}`}),
+				"prompts/list": pages(map[string]string{"": `{"resultType":"complete","prompts":[],"ttlMs":0,"cacheScope":"public"}`}),
 			}),
 			check: func(t *testing.T, c *Capture, err error, sent []req) {
 				if err != nil {
@@ -306,6 +306,28 @@ func TestRunEra(t *testing.T) {
 				if len(c.Findings) != 0 {
 					t.Errorf("findings: %+v", c.Findings)
 				}
+			},
+		},
+		{
+			name:  "modern: lists answered in the 2025 shape",
+			proto: "auto",
+			server: scripted("", map[string]route{
+				"server/discover": func(r req) []string { return ok(r, discoverOK) },
+				"tools/list": pages(map[string]string{
+					"":   `{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2"}`,
+					"n2": `{"tools":[{"name":"b","inputSchema":{}}]}`,
+				}),
+				"prompts/list": pages(map[string]string{"": `{"resultType":"complete","prompts":[],"ttlMs":0}`}),
+			}),
+			check: func(t *testing.T, c *Capture, err error, sent []req) {
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				if got := findingsOf(c, "legacy-shaped-result"); len(got) != 2 {
+					t.Fatalf("legacy-shaped-result findings %+v, want one per list", got)
+				}
+				wantFinding(t, c, "warning", "legacy-shaped-result", "tools/list (page 1 of 2) has no resultType, no ttlMs, no cacheScope")
+				wantFinding(t, c, "warning", "legacy-shaped-result", "prompts/list (page 1 of 1) has no cacheScope")
 			},
 		},
 		{

@@ -94,6 +94,7 @@ const (
 	VersionNotPinned
 	NoServerInfo
 	NoResultType
+	LegacyShapedResult
 	InstructionsNotString
 	Batch
 	NoFinalNewline
@@ -261,6 +262,7 @@ var defs = []Def{
 	{Code: VersionNotPinned, Name: "version-not-pinned", Severity: Warning, Origin: OriginWire, Title: "the server answered another version than the one `--protocol` pinned"},
 	{Code: NoServerInfo, Name: "no-server-info", Severity: Warning, Origin: OriginWire, Title: "an `initialize` result without `serverInfo`"},
 	{Code: NoResultType, Name: "no-result-type", Severity: Warning, Origin: OriginWire, Title: "a `server/discover` result without `resultType`"},
+	{Code: LegacyShapedResult, Name: "legacy-shaped-result", Severity: Warning, Origin: OriginWire, Title: "a result of a 2026-07-28 connection in the 2025 shape: no `resultType`, or a list or read result without `ttlMs` and `cacheScope`", More: moreProbe},
 	{Code: InstructionsNotString, Name: "instructions-not-string", Severity: Warning, Origin: OriginWire, Title: "`instructions` that is not a string"},
 	{Code: Batch, Name: "batch", Severity: Warning, Origin: OriginWire, Title: "a JSON-RPC batch (removed in 2025-06-18)"},
 	{Code: NoFinalNewline, Name: "no-final-newline", Severity: Warning, Origin: OriginWire, Title: "stdout ended without a newline"},
