@@ -470,6 +470,14 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string,
 	}
 	var ping *Pending
 	pinged := false
+	// pingAnswer delivers the ping's answer. A -32601 to it is the
+	// 2026-07-28 era's signature (the revision removed ping; every legacy
+	// revision makes it a MUST to answer): the server is up and speaks the
+	// era of server/discover, which is then waited for until the end of
+	// the startup bound, not d: a cold dual-era server may answer the
+	// ping it pinned modern before the discover it read first.
+	var pingAnswer <-chan Response
+	noPing := false
 	defer func() {
 		if ping != nil {
 			ping.Drop()
@@ -478,6 +486,8 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string,
 	for {
 		var deadline time.Time
 		switch {
+		case noPing:
+			deadline = end
 		case !up.IsZero():
 			deadline = up.Add(d)
 			p.phase("waiting for server/discover", up, d)
@@ -501,6 +511,15 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string,
 				return r, r.Error
 			}
 			return r, nil
+		case r, open := <-pingAnswer:
+			t.Stop()
+			pingAnswer = nil
+			if open && r.Error != nil && r.Error.Code == CodeMethodNotFound {
+				noPing = true
+				if up.IsZero() {
+					markUp()
+				}
+			}
 		case <-hook:
 			t.Stop()
 			markUp()
@@ -513,6 +532,9 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string,
 			return Response{}, ctx.Err()
 		case <-t.C:
 			switch {
+			case noPing:
+				pd.Abandon()
+				return Response{}, &discoverSilence{heard: true, short: true}
 			case !up.IsZero() && !deadline.Before(up.Add(d)):
 				pd.Abandon()
 				return Response{}, &discoverSilence{heard: true, by: by}
@@ -522,7 +544,9 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string,
 			case !pinged:
 				pinged = true
 				p.phase("waiting for the server to start (server/discover and ping sent)", p.handshakeStart, p.o.StartupTimeout)
-				ping, _ = p.s.BeginQuiet(ctx, "ping", []byte(`{"_meta":`+p.meta(version)+`}`))
+				if ping, _ = p.s.BeginQuiet(ctx, "ping", []byte(`{"_meta":`+p.meta(version)+`}`)); ping != nil {
+					pingAnswer = ping.Answered()
+				}
 			default:
 				pd.Abandon()
 				return Response{}, &discoverSilence{}
