@@ -43,7 +43,7 @@ func TestSlowBootSameReport(t *testing.T) {
 		server   []string
 		discover string
 		silent   bool
-		unheard  bool // nothing heard before initialize: no ready time
+		unheard  bool   // nothing heard before initialize: no ready time
 		like     string // the run whose handshake this one's must equal
 	}{
 		{name: "fast", server: []string{bin.raw}, discover: notSupported},
