@@ -240,3 +240,44 @@ func TestSlowDualEraServerOneEra(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscoverRetriesSupportedVersion: a -32022 naming the supported
+// versions gets one retry with the newest both speak, even the version
+// refused, and the capture says so; a second -32022 ends it.
+func TestDiscoverRetriesSupportedVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refuse  int // how many server/discover are refused
+		wantErr bool
+	}{
+		{"refused once", 1, false},
+		{"refused twice", 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			conn := startServer(t, scripted(`{}`, map[string]route{"server/discover": func(r req) []string {
+				n++
+				if n <= tc.refuse {
+					return fail(r, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+				}
+				return ok(r, discoverOK)
+			}}))
+			c, err := run(t, conn, fastOptions("auto"))
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("no error after two -32022; discover %q", c.Discover)
+				}
+				if got := countMethod(requests(conn), "server/discover"); got != 2 {
+					t.Errorf("server/discover sent %d times, want 2", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Era != "modern" || !strings.Contains(c.Discover, "retried once with 2026-07-28") {
+				t.Errorf("era %q discover %q", c.Era, c.Discover)
+			}
+		})
+	}
+}

@@ -312,6 +312,7 @@ func (p *prober) handshake(ctx context.Context) error {
 // than a recognised modern error means the server is legacy, and the
 // caller falls back to initialize; a nil error with Era unset says so.
 func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
+	retried := ""
 	for attempt := 0; attempt < 2; attempt++ {
 		p.c.RequestedVersion = version
 		params := []byte(`{"_meta":` + p.meta(version) + `}`)
@@ -330,15 +331,22 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 		var quiet *discoverSilence
 		switch {
 		case err == nil:
-			return p.discovered(r, version, required)
+			if err := p.discovered(r, version, required); err != nil || retried == "" {
+				return err
+			}
+			if p.c.Era == "modern" {
+				p.c.Discover = "supported, " + retried
+			}
+			return nil
 		case errors.As(err, &re) && re.Code == CodeUnsupportedProtocolVersion:
+			// basic/versioning: a client retries once with the newest
+			// version both sides support; the server's list may name the
+			// version it refused (as the conformance suite's
+			// request-metadata scenario does), which is retried once too.
 			supported := gjson.GetBytes(re.Data, "supported")
-			next := ""
-			for _, v := range supported.Array() {
-				if IsModern(v.String()) && KnownVersion(v.String()) && v.String() != version {
-					next = v.String()
-					break
-				}
+			next := newestModern(supported)
+			if attempt > 0 {
+				next = ""
 			}
 			if next == "" {
 				if required || !hasLegacy(supported) {
@@ -352,6 +360,7 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				p.c.Discover = "answered -32022 (unsupported version) naming only legacy versions " + supported.Raw + "; fell back to initialize"
 				return nil
 			}
+			retried = fmt.Sprintf("after -32022 (unsupported protocol version %s; supported %s) retried once with %s", version, excerpt([]byte(supported.Raw), 120), next)
 			version = next
 		case errors.As(err, &re) && (re.Code == CodeHeaderMismatch || re.Code == CodeMissingClientCapability):
 			// Modern errors: the server speaks 2026-07-28 but refused how
@@ -577,6 +586,19 @@ func (p *prober) readyAt(sent time.Duration) (time.Duration, string) {
 		at, by = sent, "sent"
 	}
 	return at, by
+}
+
+// newestModern is the newest 2026-07-28-era version mcpprobe speaks
+// among supported, "" when none.
+func newestModern(supported gjson.Result) string {
+	for _, known := range ModernVersions {
+		for _, v := range supported.Array() {
+			if v.String() == known {
+				return known
+			}
+		}
+	}
+	return ""
 }
 
 func hasLegacy(supported gjson.Result) bool {
@@ -876,6 +898,9 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		seenCursor[h] = n
 	}
+	if l.Method == "tools/list" && p.c.Era == "modern" {
+		p.mirrorParams(l.Items)
+	}
 	if shapeAt > 0 {
 		p.add(findings.LegacyShapedResult, "%s (page %d of %d) has %s on this 2026-07-28 connection: %s; the 2025 shape, as a dual-era server answers once it pinned the connection to 2025-11-25", l.Method, shapeAt, len(l.Pages), shape, ShapeClause)
 	}
@@ -884,6 +909,27 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 			p.add(duplicateCodes[noun], "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
 		}
 	}
+}
+
+// mirrorParams tells an HTTP conn which tool parameters each tools/call
+// mirrors into Mcp-Param headers: in 2026-07-28 "clients MUST mirror the
+// designated parameter values into HTTP headers" (basic/transports,
+// custom headers from tool parameters), and a server that enforces them
+// refuses a call without them. Stdio MAY ignore them.
+func (p *prober) mirrorParams(tools [][]byte) {
+	conn, ok := p.s.conn.(interface {
+		SetParamHeaders(map[string][]transport.ParamHeader)
+	})
+	if !ok {
+		return
+	}
+	byTool := map[string][]transport.ParamHeader{}
+	for _, t := range tools {
+		if hs := transport.ParamHeaders(gjson.GetBytes(t, "inputSchema")); len(hs) > 0 {
+			byTool[gjson.GetBytes(t, "name").String()] = hs
+		}
+	}
+	conn.SetParamHeaders(byTool)
 }
 
 func joinInts(v []int) string {

@@ -99,7 +99,7 @@ func legacyInit(caps string) route {
 }
 
 // scripted dispatches requests to routes; server/discover answers -32601
-// unless routed, and initialize answers with caps.
+// unless routed, ping {}, and initialize answers with caps.
 func scripted(caps string, routes map[string]route) serverFunc {
 	return func(r req) []string {
 		if r.ID == "" || r.Method == "" {
@@ -113,6 +113,10 @@ func scripted(caps string, routes map[string]route) serverFunc {
 			return notFound(r)
 		case "initialize":
 			return legacyInit(caps)(r)
+		case "ping":
+			// Every legacy revision makes answering ping a MUST; a -32601
+			// to it is the 2026-07-28 era's (see awaitDiscover).
+			return ok(r, `{}`)
 		}
 		return notFound(r)
 	}
