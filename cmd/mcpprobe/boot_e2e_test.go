@@ -3,6 +3,7 @@
 package main
 
 import (
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -129,6 +130,7 @@ func TestSlowDualEraServerSameReport(t *testing.T) {
 	t.Parallel()
 	argv := tsServer2(t, "serve")
 	const slow = "--boot-delay"
+	dir := t.TempDir()
 	report := func(flags []string, server ...string) string {
 		args := append([]string{"report", "--date", "2026-12-01", "--call", `echo={"text":"hi"}`}, flags...)
 		r := mcpprobe(t, append(append(args, "--"), server...)...)
@@ -141,10 +143,13 @@ func TestSlowDualEraServerSameReport(t *testing.T) {
 	var short gjson.Result
 	t.Run("runs", func(t *testing.T) {
 		t.Run("at once", func(t *testing.T) { t.Parallel(); fast = report(nil, argv...) })
-		t.Run("4s late", func(t *testing.T) { t.Parallel(); late = report(nil, append(argv, slow, "4000")...) })
+		t.Run("4s late", func(t *testing.T) {
+			t.Parallel()
+			late = report([]string{"--trace", filepath.Join(dir, "late.jsonl")}, append(argv, slow, "4000")...)
+		})
 		t.Run("4s late, 100ms discover timeout", func(t *testing.T) {
 			t.Parallel()
-			short = wireJSON(t, append([]string{"--discover-timeout", "100ms", "--"}, append(argv, slow, "4000")...)...)
+			short = wireJSON(t, append([]string{"--trace", filepath.Join(dir, "short.jsonl"), "--discover-timeout", "100ms", "--"}, append(argv, slow, "4000")...)...)
 		})
 	})
 	if fast != late {
@@ -159,6 +164,26 @@ func TestSlowDualEraServerSameReport(t *testing.T) {
 	for _, code := range findingCodes(short) {
 		if code == "legacy-shaped-result" || code == "discover-silent" {
 			t.Errorf("--discover-timeout 100ms: finding %s: %s", code, short.Get("findings").Raw)
+		}
+	}
+	// The answers themselves: under a 2026-07-28 label, every result in
+	// that era's shape, and no initialize sent.
+	for _, run := range []string{"late", "short"} {
+		results := 0
+		for _, f := range readTrace(t, filepath.Join(dir, run+".jsonl")) {
+			v := gjson.Parse(f.Raw)
+			switch {
+			case f.Dir == "send" && v.Get("method").String() == "initialize":
+				t.Errorf("%s: initialize sent to a server labelled 2026-07-28: %s", run, f.Raw)
+			case f.Dir == "recv" && v.Get("result").IsObject() && len(v.Get("result").Map()) > 0:
+				results++
+				if !v.Get("result.resultType").Exists() {
+					t.Errorf("%s: a 2025-shaped result under the 2026-07-28 label: %.200s", run, f.Raw)
+				}
+			}
+		}
+		if results < 4 {
+			t.Errorf("%s: %d results in the trace", run, results)
 		}
 	}
 }
