@@ -90,7 +90,7 @@ for s in "${scenarios[@]}"; do
     if [ "$failed" = 0 ] && [ "$warned" = 0 ] && [ "$passed" -gt 0 ]; then result="passed"; else result="not passed"; fi
   fi
   why=$(jq -r --arg s "$s" '.[$s] // ""' "$suite_dir/why.json")
-  if [ "$result" = passed ]; then why=""; fi
+  if [ "$result" = passed ] || [ -z "$why" ]; then why="—"; fi
   rows+="| \`$s\` | ${versions[$s]:-} | $result | $passed of $((passed + failed + warned)) (${failed} failed, ${warned} warnings) | ${why} |"$'\n'
 done
 
@@ -104,7 +104,7 @@ done
   echo "why, from the spec; \"OAuth item, pending\" marks the OAuth behaviours of issue 38 not built yet."
   echo
   echo "| scenario | spec versions | result | checks | why not |"
-  echo "|---|---|---|---|---|"
+  echo "| --- | --- | --- | --- | --- |"
   printf '%s' "$rows"
 } >"$out"
 say "wrote $out"
