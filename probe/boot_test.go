@@ -55,12 +55,14 @@ func TestDiscoverClockStartsWhenServerIsUp(t *testing.T) {
 	modern := scripted(`{}`, map[string]route{"server/discover": func(r req) []string { return ok(r, discoverOK) }})
 	const notSupported = "not supported (error -32601: Method not found); fell back to initialize"
 	const silentText = "no answer within 200ms after the server was up (its first message); fell back to initialize"
+	const deafText = "no answer, and nothing else from the server either (not even to ping) before --startup-timeout ran short; fell back to initialize"
 	tests := []struct {
 		name     string
 		server   serverFunc
 		discover string // c.Discover
 		era      string
 		silent   bool // a discover-silent finding
+		unheard  bool // never heard from before initialize
 		// like names the case whose findings this one's must equal:
 		// a slow start changes nothing but the timings.
 		like string
@@ -70,8 +72,11 @@ func TestDiscoverClockStartsWhenServerIsUp(t *testing.T) {
 		{name: "-32601 after a boot of 5 D", server: booting(time.Second, legacy), discover: notSupported, era: "legacy", like: "fast -32601"},
 		{name: "fast silent", server: silentDiscover, discover: silentText, era: "legacy", silent: true},
 		{name: "silent after a boot of 5 D", server: booting(time.Second, silentDiscover), discover: silentText, era: "legacy", silent: true, like: "fast silent"},
-		{name: "silent, deaf to ping too", server: ignorePing(silentDiscover), discover: silentText, era: "legacy", silent: true, like: "fast silent"},
-		{name: "silent, deaf to ping, after a boot of 5 D", server: booting(time.Second, ignorePing(silentDiscover)), discover: silentText, era: "legacy", silent: true, like: "fast silent"},
+		// Deaf to both, the server is never heard from before initialize,
+		// and initialize is not sent before it is (see dualEra below): it
+		// waits out --startup-timeout, less what initialize keeps.
+		{name: "silent, deaf to ping too", server: ignorePing(silentDiscover), discover: deafText, era: "legacy", unheard: true},
+		{name: "silent, deaf to ping, after a boot of 5 D", server: booting(time.Second, ignorePing(silentDiscover)), discover: deafText, era: "legacy", unheard: true, like: "silent, deaf to ping too"},
 		{name: "fast modern", server: modern, discover: "supported", era: "modern"},
 		{name: "modern after a boot of 5 D", server: booting(time.Second, modern), discover: "supported", era: "modern", like: "fast modern"},
 	}
@@ -99,7 +104,7 @@ func TestDiscoverClockStartsWhenServerIsUp(t *testing.T) {
 			for _, code := range []string{"late-reply", "unknown-id", "nonstandard-error-code"} {
 				noFinding(t, c, code)
 			}
-			if c.Timings.ReadyBy == "" || c.Timings.Ready <= 0 {
+			if !tc.unheard && (c.Timings.ReadyBy == "" || c.Timings.Ready <= 0) {
 				t.Errorf("Timings.Ready %v by %q: the server was heard from", c.Timings.Ready, c.Timings.ReadyBy)
 			}
 			found[tc.name] = codes(c)
@@ -161,27 +166,118 @@ func TestDiscoverServerAnswersNothing(t *testing.T) {
 	}
 }
 
-// The early initialize, answered with an error code of its own, counts
-// as the server's once the legacy handshake takes it.
-func TestEarlyInitializeAdopted(t *testing.T) {
-	conn := startServer(t, booting(time.Second, scripted(`{}`, map[string]route{
-		"server/discover": silent,
-		"ping":            silent,
-		"initialize": func(r req) []string {
-			if r.Params.Get("protocolVersion").String() == LegacyVersions[0] {
-				return []string{`{"jsonrpc":"2.0","id":` + r.ID + `,"error":{"code":"E1","message":"no"}}`}
+// dualEra is a server that decides its connection's era by the opening
+// messages it reads, as the TypeScript SDK 2.x serveStdio does:
+// server/discover opens a modern probe, and the first request without
+// the 2026-07-28 _meta pins the connection to 2025-11-25, after which
+// every result comes back 2025-shaped; a modern request pins it modern,
+// after which initialize is refused.
+func dualEra() serverFunc {
+	era := ""
+	legacy := legacyInit(`{"tools":{}}`)
+	return func(r req) []string {
+		if r.ID == "" || r.Method == "" {
+			return nil
+		}
+		modern := r.Params.Get(`_meta.io\.modelcontextprotocol/protocolVersion`).String() == "2026-07-28"
+		if era == "" && r.Method != "server/discover" {
+			era = "legacy"
+			if modern {
+				era = "modern"
 			}
-			return legacyInit(`{}`)(r)
-		},
-	})))
-	o := bootOptions()
-	c, err := run(t, conn, o)
-	if err != nil {
-		t.Fatal(err)
+		}
+		switch {
+		case r.Method == "server/discover":
+			return ok(r, `{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`)
+		case r.Method == "initialize" && era == "modern":
+			return fail(r, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"]}`)
+		case r.Method == "initialize":
+			return legacy(r)
+		case r.Method == "ping" && era == "modern":
+			return notFound(r)
+		case r.Method == "ping":
+			return ok(r, `{}`)
+		case r.Method == "tools/list" && era == "modern":
+			return ok(r, `{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}`)
+		case r.Method == "tools/list":
+			return ok(r, `{"tools":[]}`)
+		}
+		return notFound(r)
 	}
-	wantFinding(t, c, "error", "nonstandard-error-code", "E1")
-	wantFinding(t, c, "warning", "initialize-rejected", LegacyVersions[0])
-	if c.ProtocolVersion != LegacyVersions[1] {
-		t.Errorf("version %q", c.ProtocolVersion)
+}
+
+// TestSlowDualEraServerOneEra: a dual-era server that boots long after
+// --discover-timeout is sent nothing of the 2025 era before it answers,
+// and is labelled by the era of its answers, as one that boots at once.
+func TestSlowDualEraServerOneEra(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		server serverFunc
+	}{
+		{"at once", dualEra()},
+		{"after a boot of 5 D", booting(time.Second, dualEra())},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := startServer(t, tc.server)
+			o := bootOptions()
+			o.DiscoverTimeout = 200 * time.Millisecond
+			c, err := run(t, conn, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Era != "modern" || c.Discover != "supported" {
+				t.Errorf("era %q, discover %q", c.Era, c.Discover)
+			}
+			for _, r := range requests(conn) {
+				if r.Method == "initialize" {
+					t.Errorf("initialize sent to a dual-era server: %q", methodsOf(requests(conn)))
+				}
+				if r.Method != "" && r.ID != "" && !r.Params.Get(`_meta.io\.modelcontextprotocol/protocolVersion`).Exists() {
+					t.Errorf("%s sent without the 2026-07-28 _meta: %s", r.Method, r.Raw)
+				}
+			}
+			noFinding(t, c, "legacy-shaped-result")
+		})
+	}
+}
+
+// TestDiscoverRetriesSupportedVersion: a -32022 naming the supported
+// versions gets one retry with the newest both speak, even the version
+// refused, and the capture says so; a second -32022 ends it.
+func TestDiscoverRetriesSupportedVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refuse  int // how many server/discover are refused
+		wantErr bool
+	}{
+		{"refused once", 1, false},
+		{"refused twice", 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			conn := startServer(t, scripted(`{}`, map[string]route{"server/discover": func(r req) []string {
+				n++
+				if n <= tc.refuse {
+					return fail(r, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+				}
+				return ok(r, discoverOK)
+			}}))
+			c, err := run(t, conn, fastOptions("auto"))
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("no error after two -32022; discover %q", c.Discover)
+				}
+				if got := countMethod(requests(conn), "server/discover"); got != 2 {
+					t.Errorf("server/discover sent %d times, want 2", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Era != "modern" || !strings.Contains(c.Discover, "retried once with 2026-07-28") {
+				t.Errorf("era %q discover %q", c.Era, c.Discover)
+			}
+		})
 	}
 }

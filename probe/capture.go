@@ -215,12 +215,6 @@ type prober struct {
 	// handshakeStart is when the handshake began, while it runs: what
 	// StartupTimeout counts from.
 	handshakeStart time.Time
-	// earlyInit is an initialize sent while server/discover was still
-	// pending (see awaitDiscover), for the legacy handshake to wait for;
-	// earlyTried says one was tried.
-	earlyInit        *Pending
-	earlyInitVersion string
-	earlyTried       bool
 	// stopped says why no further list is asked for: the run was
 	// interrupted, the server went past --max-bytes, or the capture's
 	// keep budget is spent.
@@ -267,15 +261,7 @@ func (p *prober) params(members string) []byte {
 func (p *prober) handshake(ctx context.Context) error {
 	start := time.Now()
 	p.handshakeStart = start
-	defer func() {
-		p.handshakeStart = time.Time{}
-		if p.earlyInit != nil {
-			// The server turned out modern, or the handshake failed:
-			// the early initialize's answer is nobody's.
-			p.earlyInit.Drop()
-			p.earlyInit = nil
-		}
-	}()
+	defer func() { p.handshakeStart = time.Time{} }()
 	pinned := p.o.Protocol != "auto"
 	if pinned && IsModern(p.o.Protocol) {
 		return p.discover(ctx, p.o.Protocol, p.o.StartupTimeout, true)
@@ -326,6 +312,7 @@ func (p *prober) handshake(ctx context.Context) error {
 // than a recognised modern error means the server is legacy, and the
 // caller falls back to initialize; a nil error with Era unset says so.
 func (p *prober) discover(ctx context.Context, version string, timeout time.Duration, required bool) error {
+	retried := ""
 	for attempt := 0; attempt < 2; attempt++ {
 		p.c.RequestedVersion = version
 		params := []byte(`{"_meta":` + p.meta(version) + `}`)
@@ -337,22 +324,29 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 		} else {
 			var pd *Pending
 			if pd, err = p.s.Begin(ctx, "server/discover", params); err == nil {
-				r, err = p.awaitDiscover(ctx, pd, timeout)
+				r, err = p.awaitDiscover(ctx, pd, version, timeout)
 			}
 		}
 		var re *RPCError
 		var quiet *discoverSilence
 		switch {
 		case err == nil:
-			return p.discovered(r, version, required)
+			if err := p.discovered(r, version, required); err != nil || retried == "" {
+				return err
+			}
+			if p.c.Era == "modern" {
+				p.c.Discover = "supported, " + retried
+			}
+			return nil
 		case errors.As(err, &re) && re.Code == CodeUnsupportedProtocolVersion:
+			// basic/versioning: a client retries once with the newest
+			// version both sides support; the server's list may name the
+			// version it refused (as the conformance suite's
+			// request-metadata scenario does), which is retried once too.
 			supported := gjson.GetBytes(re.Data, "supported")
-			next := ""
-			for _, v := range supported.Array() {
-				if IsModern(v.String()) && KnownVersion(v.String()) && v.String() != version {
-					next = v.String()
-					break
-				}
+			next := newestModern(supported)
+			if attempt > 0 {
+				next = ""
 			}
 			if next == "" {
 				if required || !hasLegacy(supported) {
@@ -366,6 +360,7 @@ func (p *prober) discover(ctx context.Context, version string, timeout time.Dura
 				p.c.Discover = "answered -32022 (unsupported version) naming only legacy versions " + supported.Raw + "; fell back to initialize"
 				return nil
 			}
+			retried = fmt.Sprintf("after -32022 (unsupported protocol version %s; supported %s) retried once with %s", version, excerpt([]byte(supported.Raw), 120), next)
 			version = next
 		case errors.As(err, &re) && (re.Code == CodeHeaderMismatch || re.Code == CodeMissingClientCapability):
 			// Modern errors: the server speaks 2026-07-28 but refused how
@@ -434,14 +429,18 @@ const initReserve = 500 * time.Millisecond
 // is not enough, as a wrapper writes there long before the server reads.
 // A server that has said nothing after d is sent a ping, which every
 // legacy revision allows before initialize, so that one that is up and
-// silent to server/discover is seen to be up; after 2d, initialize too,
-// so that a server that answers neither is not waited for until
-// --startup-timeout, and one that starts later still is answered in
-// order. server/discover stays pending throughout: an answer that comes
-// before the verdict is used, so a slow start gives the same answer as a
-// fast one. The ping and the early initialize are quiet (see BeginQuiet):
-// whether they were sent changes no finding.
-func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration) (Response, error) {
+// silent to server/discover is seen to be up. The ping carries the same
+// 2026-07-28 _meta as server/discover: a dual-era server decides the
+// connection's era by the opening messages it reads (the TypeScript SDK
+// 2.x serveStdio pins 2025-11-25 on the first request without the
+// envelope), so nothing of another era is sent before the server has
+// answered something: a slow first byte opens no second era on the
+// stream, and the era is decided once, by the answers. Until the server is
+// heard from, the wait is bounded by --startup-timeout (less what
+// initialize keeps); server/discover stays pending throughout, so a slow
+// start gives the same answer as a fast one. The ping is quiet (see
+// BeginQuiet): whether it was sent changes no finding.
+func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, version string, d time.Duration) (Response, error) {
 	sent := time.Now()
 	end := p.handshakeStart.Add(p.o.StartupTimeout - initReserve)
 	if end.Before(sent.Add(d)) {
@@ -480,6 +479,14 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration
 	}
 	var ping *Pending
 	pinged := false
+	// pingAnswer delivers the ping's answer. A -32601 to it is the
+	// 2026-07-28 era's signature (the revision removed ping; every legacy
+	// revision makes it a MUST to answer): the server is up and speaks the
+	// era of server/discover, which is then waited for until the end of
+	// the startup bound, not d: a cold dual-era server may answer the
+	// ping it pinned modern before the discover it read first.
+	var pingAnswer <-chan Response
+	noPing := false
 	defer func() {
 		if ping != nil {
 			ping.Drop()
@@ -488,14 +495,14 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration
 	for {
 		var deadline time.Time
 		switch {
+		case noPing:
+			deadline = end
 		case !up.IsZero():
 			deadline = up.Add(d)
 			p.phase("waiting for server/discover", up, d)
 		case !pinged:
 			deadline = sent.Add(d)
 			p.phase("waiting for server/discover", sent, d)
-		case p.earlyInit == nil && !p.earlyTried:
-			deadline = sent.Add(2 * d)
 		default:
 			deadline = end
 		}
@@ -513,6 +520,15 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration
 				return r, r.Error
 			}
 			return r, nil
+		case r, open := <-pingAnswer:
+			t.Stop()
+			pingAnswer = nil
+			if open && r.Error != nil && r.Error.Code == CodeMethodNotFound {
+				noPing = true
+				if up.IsZero() {
+					markUp()
+				}
+			}
 		case <-hook:
 			t.Stop()
 			markUp()
@@ -525,6 +541,9 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration
 			return Response{}, ctx.Err()
 		case <-t.C:
 			switch {
+			case noPing:
+				pd.Abandon()
+				return Response{}, &discoverSilence{heard: true, short: true}
 			case !up.IsZero() && !deadline.Before(up.Add(d)):
 				pd.Abandon()
 				return Response{}, &discoverSilence{heard: true, by: by}
@@ -534,9 +553,9 @@ func (p *prober) awaitDiscover(ctx context.Context, pd *Pending, d time.Duration
 			case !pinged:
 				pinged = true
 				p.phase("waiting for the server to start (server/discover and ping sent)", p.handshakeStart, p.o.StartupTimeout)
-				ping, _ = p.s.BeginQuiet(ctx, "ping", nil)
-			case p.earlyInit == nil && !p.earlyTried:
-				p.beginEarlyInit(ctx)
+				if ping, _ = p.s.BeginQuiet(ctx, "ping", []byte(`{"_meta":`+p.meta(version)+`}`)); ping != nil {
+					pingAnswer = ping.Answered()
+				}
 			default:
 				pd.Abandon()
 				return Response{}, &discoverSilence{}
@@ -569,16 +588,17 @@ func (p *prober) readyAt(sent time.Duration) (time.Duration, string) {
 	return at, by
 }
 
-// beginEarlyInit sends initialize while server/discover is still pending,
-// for a server that has answered nothing: the legacy handshake waits for
-// its answer instead of sending another.
-func (p *prober) beginEarlyInit(ctx context.Context) {
-	p.earlyTried = true
-	v := LegacyVersions[0]
-	pd, err := p.s.BeginQuiet(ctx, "initialize", p.initializeParams(v))
-	if err == nil {
-		p.earlyInit, p.earlyInitVersion = pd, v
+// newestModern is the newest 2026-07-28-era version mcpprobe speaks
+// among supported, "" when none.
+func newestModern(supported gjson.Result) string {
+	for _, known := range ModernVersions {
+		for _, v := range supported.Array() {
+			if v.String() == known {
+				return known
+			}
+		}
 	}
+	return ""
 }
 
 func hasLegacy(supported gjson.Result) bool {
@@ -593,6 +613,14 @@ func hasLegacy(supported gjson.Result) bool {
 func (p *prober) discovered(r Response, version string, required bool) error {
 	res := gjson.ParseBytes(r.Result)
 	supported := res.Get("supportedVersions")
+	if !required && !supported.Exists() && !res.Get("resultType").Exists() {
+		// A lenient legacy server answers every method it does not know
+		// with an empty result (the conformance suite's own initialize
+		// scenario server does): no supportedVersions and no resultType
+		// is no 2026-07-28 answer, so server/discover was not served.
+		p.c.Discover = "answered with a result that is no server/discover result (no supportedVersions, no resultType), as a legacy server answers a method it does not know; fell back to initialize"
+		return nil
+	}
 	chosen := ""
 	for _, v := range supported.Array() {
 		if v.String() == version {
@@ -672,17 +700,7 @@ func (p *prober) initialize(ctx context.Context, version string, timeout time.Du
 		since = time.Now()
 	}
 	p.phase("waiting for initialize", since, p.o.StartupTimeout)
-	var r Response
-	var err error
-	if early := p.earlyInit; early != nil && p.earlyInitVersion == version {
-		// Sent while server/discover was pending; its answer is the
-		// server's own now.
-		p.earlyInit = nil
-		r, err = early.Wait(ctx, timeout)
-		early.Adopt(r)
-	} else {
-		r, err = p.s.Call(ctx, "initialize", p.initializeParams(version), timeout)
-	}
+	r, err := p.s.Call(ctx, "initialize", p.initializeParams(version), timeout)
 	if err != nil {
 		return err
 	}
@@ -807,6 +825,8 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 	seenItem := map[string][]int{}
 	var order []string
 	cursor := ""
+	// The first page in the 2025 shape, and what it lacks: one finding a list.
+	shapeAt, shape := 0, ""
 	for n := 1; ; n++ {
 		if n > p.o.MaxPages {
 			l.Error = fmt.Sprintf("stopped after %d pages", p.o.MaxPages)
@@ -845,6 +865,11 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		if !p.quiet {
 			p.c.Timings.LastPage = r.T
 		}
+		if p.c.Era == "modern" && shapeAt == 0 {
+			if shape = LegacyShape(l.Method, r.Result); shape != "" {
+				shapeAt = n
+			}
+		}
 		res := gjson.ParseBytes(r.Result)
 		items := res.Get(l.Key)
 		if !items.IsArray() {
@@ -873,11 +898,38 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		seenCursor[h] = n
 	}
+	if l.Method == "tools/list" && p.c.Era == "modern" {
+		p.mirrorParams(l.Items)
+	}
+	if shapeAt > 0 {
+		p.add(findings.LegacyShapedResult, "%s (page %d of %d) has %s on this 2026-07-28 connection: %s; the 2025 shape, as a dual-era server answers once it pinned the connection to 2025-11-25", l.Method, shapeAt, len(l.Pages), shape, ShapeClause)
+	}
 	for _, id := range order {
 		if pages := seenItem[id]; len(pages) > 1 {
 			p.add(duplicateCodes[noun], "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
 		}
 	}
+}
+
+// mirrorParams tells an HTTP conn which tool parameters each tools/call
+// mirrors into Mcp-Param headers: in 2026-07-28 "clients MUST mirror the
+// designated parameter values into HTTP headers" (basic/transports,
+// custom headers from tool parameters), and a server that enforces them
+// refuses a call without them. Stdio MAY ignore them.
+func (p *prober) mirrorParams(tools [][]byte) {
+	conn, ok := p.s.conn.(interface {
+		SetParamHeaders(map[string][]transport.ParamHeader)
+	})
+	if !ok {
+		return
+	}
+	byTool := map[string][]transport.ParamHeader{}
+	for _, t := range tools {
+		if hs := transport.ParamHeaders(gjson.GetBytes(t, "inputSchema")); len(hs) > 0 {
+			byTool[gjson.GetBytes(t, "name").String()] = hs
+		}
+	}
+	conn.SetParamHeaders(byTool)
 }
 
 func joinInts(v []int) string {

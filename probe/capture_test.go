@@ -100,7 +100,7 @@ func legacyInit(caps string) route {
 }
 
 // scripted dispatches requests to routes; server/discover answers -32601
-// unless routed, and initialize answers with caps.
+// unless routed, ping {}, and initialize answers with caps.
 func scripted(caps string, routes map[string]route) serverFunc {
 	return func(r req) []string {
 		if r.ID == "" || r.Method == "" {
@@ -114,6 +114,10 @@ func scripted(caps string, routes map[string]route) serverFunc {
 			return notFound(r)
 		case "initialize":
 			return legacyInit(caps)(r)
+		case "ping":
+			// Every legacy revision makes answering ping a MUST; a -32601
+			// to it is the 2026-07-28 era's (see awaitDiscover).
+			return ok(r, `{}`)
 		}
 		return notFound(r)
 	}
@@ -241,10 +245,10 @@ func TestRunEra(t *testing.T) {
 			server: scripted("", map[string]route{
 				"server/discover": func(r req) []string { return ok(r, discoverOK) },
 				"tools/list": pages(map[string]string{
-					"":   `{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2"}`,
-					"n2": `{"tools":[{"name":"b","inputSchema":{}}]}`,
+					"":   `{"resultType":"complete","tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2","ttlMs":0,"cacheScope":"public"}`,
+					"n2": `{"resultType":"complete","tools":[{"name":"b","inputSchema":{}}],"ttlMs":0,"cacheScope":"public"}`,
 				}),
-				"prompts/list": pages(map[string]string{"": `{"prompts":[]}`}),
+				"prompts/list": pages(map[string]string{"": `{"resultType":"complete","prompts":[],"ttlMs":0,"cacheScope":"public"}`}),
 			}),
 			check: func(t *testing.T, c *Capture, err error, sent []req) {
 				if err != nil {
@@ -307,6 +311,28 @@ func TestRunEra(t *testing.T) {
 				if len(c.Findings) != 0 {
 					t.Errorf("findings: %+v", c.Findings)
 				}
+			},
+		},
+		{
+			name:  "modern: lists answered in the 2025 shape",
+			proto: "auto",
+			server: scripted("", map[string]route{
+				"server/discover": func(r req) []string { return ok(r, discoverOK) },
+				"tools/list": pages(map[string]string{
+					"":   `{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"n2"}`,
+					"n2": `{"tools":[{"name":"b","inputSchema":{}}]}`,
+				}),
+				"prompts/list": pages(map[string]string{"": `{"resultType":"complete","prompts":[],"ttlMs":0}`}),
+			}),
+			check: func(t *testing.T, c *Capture, err error, sent []req) {
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				if got := findingsOf(c, "legacy-shaped-result"); len(got) != 2 {
+					t.Fatalf("legacy-shaped-result findings %+v, want one per list", got)
+				}
+				wantFinding(t, c, "warning", "legacy-shaped-result", "tools/list (page 1 of 2) has no resultType, no ttlMs, no cacheScope")
+				wantFinding(t, c, "warning", "legacy-shaped-result", "prompts/list (page 1 of 1) has no cacheScope")
 			},
 		},
 		{

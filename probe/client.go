@@ -106,3 +106,15 @@ func (cl *Client) Meta() string {
 	}
 	return cl.p.meta(cl.Capture.ProtocolVersion)
 }
+
+// MetaWith is Meta with the client capabilities caps (raw JSON) in place
+// of the session's: a request may declare more than the handshake did
+// (call answers every input request of a 2026-07-28 multi round-trip
+// request, and says so on the request that may get one).
+func (cl *Client) MetaWith(caps string) string {
+	if !cl.Modern() {
+		return ""
+	}
+	return `{"` + MetaProtocolVersion + `":` + jsonQuote(cl.Capture.ProtocolVersion) +
+		`,"` + MetaClientCapabilities + `":` + caps + `,"` + MetaClientInfo + `":` + cl.p.clientInfo() + `}`
+}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tidwall/gjson"
@@ -45,6 +46,7 @@ func Call(w io.Writer, st Style, r *call.Result) {
 	callProgress(w, st, r)
 	callCancel(w, st, r)
 	callTask(w, st, r)
+	callRounds(w, st, r)
 	callEvents(w, st, r)
 	CallVerdicts(w, st, r.Verdicts)
 	fmt.Fprintln(w, "\nFindings:")
@@ -452,6 +454,45 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 	Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
 }
 
+// callRounds says, round by round, what an input_required result asked
+// for, what mcpprobe answered, and what the retry got.
+func callRounds(w io.Writer, st Style, r *call.Result) {
+	if len(r.Rounds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nInput required: %d round(s) answered (2026-07-28 multi round-trip requests).\n", len(r.Rounds))
+	var rows [][]string
+	for _, rd := range r.Rounds {
+		state := "none"
+		if rd.StateEchoed {
+			state = "echoed"
+		}
+		got := rd.ResultType
+		if rd.Err != "" {
+			got = rd.Err
+		}
+		if len(rd.Answers) == 0 {
+			rows = append(rows, []string{strconv.Itoa(rd.N), "—", "—", "—", state, cell(st, Clip(orDash(got), 80))})
+		}
+		for i, a := range rd.Answers {
+			n, g := strconv.Itoa(rd.N), cell(st, Clip(orDash(got), 80))
+			if i > 0 {
+				n, state, g = "", "", ""
+			}
+			rows = append(rows, []string{n, cell(st, Clip(a.Key, 40)), cell(st, Clip(a.Method, 40)), cell(st, Clip(answerText(a), 100)), state, g})
+		}
+	}
+	Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, tw.AlignRight)
+}
+
+// answerText is what mcpprobe answered an input request and why.
+func answerText(a mrtr.Answer) string {
+	if a.Response == nil {
+		return a.By
+	}
+	return a.By + ": " + string(a.Response)
+}
+
 func callEvents(w io.Writer, st Style, r *call.Result) {
 	var rows [][]string
 	more := 0
@@ -670,6 +711,22 @@ func CallJSON(r *call.Result) []byte {
 	} else {
 		o.Raw("task", nil)
 	}
+	rounds := make([][]byte, 0, len(r.Rounds))
+	for _, rd := range r.Rounds {
+		ro := &Object{}
+		ro.Set("round", rd.N).Raw("asked", rd.Asked).Set("asked_frame", rd.AskedSeq)
+		answers := make([][]byte, 0, len(rd.Answers))
+		for _, a := range rd.Answers {
+			ao := &Object{}
+			ao.Set("key", a.Key).Set("method", a.Method).Set("by", a.By).Raw("response", a.Response)
+			answers = append(answers, ao.Bytes())
+		}
+		ro.Raw("answers", RawArray(answers))
+		ro.Set("request_state_echoed", rd.StateEchoed).Set("request_id", rd.RequestID).Raw("response", rd.Response)
+		ro.Set("result_type", nullIfEmpty(rd.ResultType)).Set("error", nullIfEmpty(rd.Err))
+		rounds = append(rounds, ro.Bytes())
+	}
+	o.Raw("input_rounds", RawArray(rounds))
 	if r.Result != nil {
 		ao := &Object{}
 		a := r.Analysis

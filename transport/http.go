@@ -203,6 +203,9 @@ type HTTP struct {
 	// answers: how each POSTed notification or response was answered,
 	// the most recent last (bounded), for the transport's 202 rule.
 	answers []NotificationAnswer
+	// paramHeaders: by tool, the parameters a tools/call mirrors into
+	// Mcp-Param headers (SetParamHeaders).
+	paramHeaders map[string][]ParamHeader
 }
 
 // NotificationAnswer is how the server answered the POST of a JSON-RPC
@@ -556,6 +559,9 @@ func (c *HTTP) post(raw []byte, msg gjson.Result) error {
 		switch method {
 		case "tools/call", "prompts/get":
 			req.Header.Set("Mcp-Name", headerValue(msg.Get("params.name").String()))
+			if method == "tools/call" {
+				c.setParamHeaders(req.Header, msg)
+			}
 		case "resources/read":
 			req.Header.Set("Mcp-Name", headerValue(msg.Get("params.uri").String()))
 		}
@@ -1055,7 +1061,9 @@ func (c *HTTP) Close() HTTPClose {
 // headerValue carries a value in an HTTP header as 2026-07-28 says: as is
 // when it is safe, else base64 in =?base64?…?=.
 func headerValue(v string) string {
-	safe := v == strings.TrimSpace(v)
+	// A value that looks encoded is encoded, so that it cannot be read as
+	// the encoding of another (streamable-http#value-encoding, MUST).
+	safe := v == strings.TrimSpace(v) && !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
 	for i := 0; safe && i < len(v); i++ {
 		if v[i] < 0x20 || v[i] >= 0x7f {
 			safe = false

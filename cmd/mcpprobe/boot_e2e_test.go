@@ -3,6 +3,7 @@
 package main
 
 import (
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -36,12 +37,14 @@ func TestSlowBootSameReport(t *testing.T) {
 	}
 	const notSupported = "not supported (error -32601: Method not found); fell back to initialize"
 	const silent = "no answer within 1s after the server was up (its first output on stdout); fell back to initialize"
+	const unheard = "no answer, and nothing else from the server either (not even to ping) before --startup-timeout ran short; fell back to initialize"
 	tests := []struct {
 		name     string
 		flags    []string
 		server   []string
 		discover string
 		silent   bool
+		unheard  bool   // nothing heard before initialize: no ready time
 		like     string // the run whose handshake this one's must equal
 	}{
 		{name: "fast", server: []string{bin.raw}, discover: notSupported},
@@ -52,8 +55,11 @@ func TestSlowBootSameReport(t *testing.T) {
 			server: []string{bin.raw, "-discover-silent"}, discover: silent, silent: true},
 		{name: "5s boot, silent to discover", flags: []string{"--discover-timeout", "1s"},
 			server: []string{bin.raw, "-discover-silent", "-boot-delay", "5s"}, discover: silent, silent: true, like: "fast, silent to discover"},
-		{name: "5s boot, silent to discover and ping", flags: []string{"--discover-timeout", "1s"},
-			server: []string{bin.raw, "-discover-silent", "-ping-silent", "-boot-delay", "5s"}, discover: silent, silent: true, like: "fast, silent to discover"},
+		// Never heard from before initialize, and initialize is sent only
+		// to a server heard from (one era per connection) or when
+		// --startup-timeout runs short.
+		{name: "5s boot, silent to discover and ping", flags: []string{"--discover-timeout", "1s", "--startup-timeout", "7s"},
+			server: []string{bin.raw, "-discover-silent", "-ping-silent", "-boot-delay", "5s"}, discover: unheard, unheard: true},
 	}
 	got := make([]handshakeOf, len(tests))
 	// The runs in parallel, then the comparisons: a subtest that waited
@@ -75,7 +81,7 @@ func TestSlowBootSameReport(t *testing.T) {
 						t.Errorf("a %s finding: %s", code, v.Get("findings").Raw)
 					}
 				}
-				if by := v.Get("wire.timings.ready_by").String(); by != "stdout" {
+				if by := v.Get("wire.timings.ready_by").String(); by != "stdout" && !tc.unheard {
 					t.Errorf("ready_by %q, want stdout", by)
 				}
 			})
@@ -110,5 +116,74 @@ func TestSlowBootRealServer(t *testing.T) {
 	}
 	if !equalHandshake(direct, slow) {
 		t.Errorf("started after 3 s: %+v\nstarted at once: %+v", slow, direct)
+	}
+}
+
+// TestSlowDualEraServerSameReport: the TypeScript SDK 2.x serveStdio
+// decides a connection's era by the opening messages it reads. Booting 4 s
+// late (longer than --discover-timeout), it is reported as when it boots
+// at once; with --discover-timeout 100ms the label still agrees with the
+// shape of the answers (no 2025-shaped list or call result under
+// "2026-07-28"), where mcpprobe's early ping and initialize used to pin the
+// connection to 2025-11-25 under a 2026-07-28 label.
+func TestSlowDualEraServerSameReport(t *testing.T) {
+	t.Parallel()
+	argv := tsServer2(t, "serve")
+	const slow = "--boot-delay"
+	dir := t.TempDir()
+	report := func(flags []string, server ...string) string {
+		args := append([]string{"report", "--date", "2026-12-01", "--call", `echo={"text":"hi"}`}, flags...)
+		r := mcpprobe(t, append(append(args, "--"), server...)...)
+		if r.code != 0 {
+			t.Fatalf("report exit %d: %s", r.code, r.stderr)
+		}
+		return strings.Replace(r.stdout, " "+slow+" 4000", "", 1)
+	}
+	var fast, late string
+	var short gjson.Result
+	t.Run("runs", func(t *testing.T) {
+		t.Run("at once", func(t *testing.T) { t.Parallel(); fast = report(nil, argv...) })
+		t.Run("4s late", func(t *testing.T) {
+			t.Parallel()
+			late = report([]string{"--trace", filepath.Join(dir, "late.jsonl")}, append(argv, slow, "4000")...)
+		})
+		t.Run("4s late, 100ms discover timeout", func(t *testing.T) {
+			t.Parallel()
+			short = wireJSON(t, append([]string{"--trace", filepath.Join(dir, "short.jsonl"), "--discover-timeout", "100ms", "--"}, append(argv, slow, "4000")...)...)
+		})
+	})
+	if fast != late {
+		t.Errorf("booting 4 s late changed the report:\n%s\nat once:\n%s", late, fast)
+	}
+	if !strings.Contains(fast, "protocol 2026-07-28 (server/discover: supported)") {
+		t.Errorf("report at once:\n%s", fast)
+	}
+	if v := short.Get("protocol_version").String(); v != "2026-07-28" || short.Get("wire.era").String() != "modern" {
+		t.Errorf("--discover-timeout 100ms: protocol %s era %s, want 2026-07-28 modern", v, short.Get("wire.era"))
+	}
+	for _, code := range findingCodes(short) {
+		if code == "legacy-shaped-result" || code == "discover-silent" {
+			t.Errorf("--discover-timeout 100ms: finding %s: %s", code, short.Get("findings").Raw)
+		}
+	}
+	// The answers themselves: under a 2026-07-28 label, every result in
+	// that era's shape, and no initialize sent.
+	for _, run := range []string{"late", "short"} {
+		results := 0
+		for _, f := range readTrace(t, filepath.Join(dir, run+".jsonl")) {
+			v := gjson.Parse(f.Raw)
+			switch {
+			case f.Dir == "send" && v.Get("method").String() == "initialize":
+				t.Errorf("%s: initialize sent to a server labelled 2026-07-28: %s", run, f.Raw)
+			case f.Dir == "recv" && v.Get("result").IsObject() && len(v.Get("result").Map()) > 0:
+				results++
+				if !v.Get("result.resultType").Exists() {
+					t.Errorf("%s: a 2025-shaped result under the 2026-07-28 label: %.200s", run, f.Raw)
+				}
+			}
+		}
+		if results < 4 {
+			t.Errorf("%s: %d results in the trace", run, results)
+		}
 	}
 }

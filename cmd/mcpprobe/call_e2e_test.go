@@ -559,3 +559,55 @@ func TestCallStructuredInvalid(t *testing.T) {
 		t.Errorf("text:\n%s", r.stdout)
 	}
 }
+
+// TestCallInputRequired: a 2026-07-28 tool that answers input_required is
+// retried with inputResponses and the requestState echoed, answered from
+// --elicit where given, else with values built from the requested schema,
+// and the output says what was answered, round by round; a server that
+// asks without end is stopped after 8 rounds, with a finding.
+func TestCallInputRequired(t *testing.T) {
+	t.Parallel()
+	server := []string{"--", bin.raw, "-modern", "-modern-full"}
+	for _, tc := range []struct {
+		name, text, by string
+		flags          []string
+	}{
+		{"built from the schema", `confirmed: {"action":"accept","content":{"ok":false}}`, "accepted with values built from the requested schema", nil},
+		{"--elicit decline", `confirmed: {"action":"decline"}`, "answered decline (--elicit)", []string{"--elicit", "decline"}},
+		{"--elicit accept", `confirmed: {"action":"accept","content":{"ok":true}}`, "answered accept (--elicit)", []string{"--elicit", `accept={"ok":true}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v := callJSON(t, 0, "call", append(append(append([]string{}, tc.flags...), "confirm"), server...)...)
+			if got := v.Get("call.result.content.0.text").String(); got != tc.text {
+				t.Errorf("the tool got %q, want %q", got, tc.text)
+			}
+			rounds := v.Get("call.input_rounds").Array()
+			if len(rounds) != 1 {
+				t.Fatalf("input_rounds %s", v.Get("call.input_rounds").Raw)
+			}
+			rd := rounds[0]
+			if rd.Get("answers.0.key").String() != "ok" || rd.Get("answers.0.by").String() != tc.by || !rd.Get("request_state_echoed").Bool() || rd.Get("result_type").String() != "complete" {
+				t.Errorf("round 1: %s", rd.Raw)
+			}
+			if len(findingCodes(v)) != 0 {
+				t.Errorf("findings %s", v.Get("findings").Raw)
+			}
+			args := append(append(append([]string{"call"}, tc.flags...), "confirm"), server...)
+			text := mcpprobe(t, args...)
+			if !strings.Contains(text.stdout, "Input required: 1 round(s) answered") || !strings.Contains(text.stdout, tc.by) {
+				t.Errorf("text output says nothing of the round:\n%s", text.stdout)
+			}
+		})
+	}
+	t.Run("without end", func(t *testing.T) {
+		t.Parallel()
+		v := callJSON(t, 0, "call", "confirm", "--", bin.raw, "-modern", "-input-required-forever")
+		if n := len(v.Get("call.input_rounds").Array()); n != 8 {
+			t.Errorf("%d rounds, want 8", n)
+		}
+		if !has(findingCodes(v), "input-required-rounds") {
+			t.Errorf("findings %s", v.Get("findings").Raw)
+		}
+	})
+}

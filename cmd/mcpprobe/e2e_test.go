@@ -497,6 +497,19 @@ func TestWireMisbehaviours(t *testing.T) {
 					t.Errorf("protocol_version = %s", v.Get("protocol_version"))
 				}
 			}},
+		{name: "discover answered {}", server: []string{"-discover-empty"}, tools: 8, notCodes: []string{"no-result-type"},
+			check: func(t *testing.T, v gjson.Result, frames []frame) {
+				if v.Get("wire.era").String() != "legacy" || v.Get("protocol_version").String() != "2025-11-25" {
+					t.Errorf("era %s version %s, want legacy 2025-11-25", v.Get("wire.era"), v.Get("protocol_version"))
+				}
+				sawInit := false
+				for _, f := range frames {
+					sawInit = sawInit || f.Dir == "send" && strings.Contains(f.Raw, `"initialize"`)
+				}
+				if !sawInit {
+					t.Errorf("no initialize sent after server/discover was answered {}")
+				}
+			}},
 		{name: "newest version rejected", server: []string{"-reject-version", "2025-11-25"}, codes: []string{"initialize-rejected"}, tools: 8,
 			check: func(t *testing.T, v gjson.Result, _ []frame) {
 				if v.Get("protocol_version").String() != "2025-06-18" {

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
@@ -115,6 +116,11 @@ type Result struct {
 
 	Cancel *Cancel
 	Task   *Task
+	// Rounds are the input_required round trips (2026-07-28
+	// basic/patterns/mrtr), in order: what the server asked for and what
+	// mcpprobe answered, then the retry's answer. The call's Response and
+	// Result are the last retry's.
+	Rounds []Round
 
 	Analysis   result.Analysis
 	Deliveries []result.Delivery
@@ -194,6 +200,24 @@ type Task struct {
 	Polls      []Poll
 	Final      string // the last status seen
 	Terminal   bool
+}
+
+// Round is one input_required result answered and the retry it led to.
+type Round struct {
+	N int
+	// Asked is the input_required result answered, raw; AskedSeq its frame.
+	Asked    []byte
+	AskedSeq int
+	Answers  []mrtr.Answer
+	// StateEchoed: the result carried a requestState, and the retry
+	// echoed it byte for byte.
+	StateEchoed bool
+	RequestID   int64
+	// Response is the retry's raw response (nil when none came), and
+	// ResultType its result's resultType ("" for an error or none).
+	Response   []byte
+	ResultType string
+	Err        string
 }
 
 // Poll is one tasks/get (or tasks/result, tasks/cancel) exchange.
@@ -378,7 +402,11 @@ type caller struct {
 // params builds the call's params: members, then _meta with extra
 // members (the progress token) merged into what the era sends.
 func (c *caller) params(members, extraMeta string) []byte {
-	meta := c.cl.Meta()
+	// In 2026-07-28 a server may ask for input only as the request's
+	// capabilities allow (basic/patterns/mrtr, MUST NOT), and mcpprobe
+	// answers elicitation, sampling and roots in every round: the call
+	// declares them.
+	meta := c.cl.MetaWith(inputCaps)
 	switch {
 	case meta != "" && extraMeta != "":
 		meta = "{" + extraMeta + "," + meta[1:]
@@ -446,6 +474,9 @@ func (c *caller) run() error {
 	} else {
 		c.take(resp, ok, err)
 		c.requiredWithoutTask()
+		if r.Era == "modern" && c.ctx.Err() == nil {
+			c.inputRounds(members, extra)
+		}
 	}
 	r.Watched = c.now()
 	if r.Completed {
@@ -458,6 +489,53 @@ func (c *caller) run() error {
 	// Interrupted, what was seen so far is still the result: partial,
 	// as the output says.
 	return nil
+}
+
+// inputCaps are the client capabilities a 2026-07-28 call declares.
+const inputCaps = `{"elicitation":{},"roots":{},"sampling":{}}`
+
+// inputRounds answers input_required results (2026-07-28
+// basic/patterns/mrtr: "the client retries the original request with
+// inputResponses" and the requestState echoed), at most mrtr.MaxRounds
+// times: from the user's replies where they answer the method (--elicit,
+// --sampling-reply, --root), else with values mcpprobe builds.
+func (c *caller) inputRounds(members, extra string) {
+	r := c.r
+	answerer := c.o.Replies.Answerer()
+	for n := 1; r.Completed && r.Error == nil; n++ {
+		in, ok := mrtr.Read(r.Result)
+		if !ok {
+			return
+		}
+		if n > mrtr.MaxRounds {
+			r.add(findings.InputRequiredRounds, "%s `%s` still answered input_required after %d rounds answered; mcpprobe stopped there", r.Method, r.Name, mrtr.MaxRounds)
+			return
+		}
+		responses, answers := mrtr.Responses(in.Requests, answerer, c.o.Replies.Describe)
+		round := Round{N: n, Asked: r.Result, AskedSeq: r.ResponseSeq, Answers: answers, StateEchoed: in.State != ""}
+		p, err := c.cl.Session.Begin(c.ctx, r.Method, c.params(in.Retry(members, responses), extra))
+		if err != nil {
+			round.Err = err.Error()
+			r.Rounds = append(r.Rounds, round)
+			r.Completed, r.Unanswered = false, "the retry answering input_required could not be sent: "+err.Error()
+			return
+		}
+		round.RequestID = p.ID
+		resp, err := p.Wait(c.ctx, c.timeout)
+		var te *probe.TimeoutError
+		answered := !errors.As(err, &te)
+		r.Error, r.Completed, r.Response, r.Result = nil, false, nil, nil
+		c.take(resp, answered, err)
+		round.Response = resp.Raw
+		if r.Error != nil {
+			round.Err = fmt.Sprintf("JSON-RPC error %s: %s", rawCodeOr(r.Error), r.Error.Message)
+		} else if r.Completed {
+			round.ResultType = gjson.GetBytes(r.Result, "resultType").String()
+		} else {
+			round.Err = r.Unanswered
+		}
+		r.Rounds = append(r.Rounds, round)
+	}
 }
 
 // settleFor is how long the probe still reads after the answer, so that
@@ -729,6 +807,11 @@ func (r *Result) analyse(o Options) {
 	in := result.Input{Kind: r.Kind, Result: r.Result, Version: r.Protocol}
 	if r.Kind == result.KindTool {
 		in.Tool = r.Definition
+	}
+	if r.Result != nil && r.Era == "modern" && r.Error == nil {
+		if why := probe.LegacyShape(r.Method, r.Result); why != "" {
+			r.add(findings.LegacyShapedResult, "the %s result has %s on this 2026-07-28 connection: %s", r.Method, why, probe.ShapeClause)
+		}
 	}
 	if r.Result != nil {
 		r.Analysis = result.Analyse(in)

@@ -3,12 +3,11 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
+	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/tidwall/gjson"
 )
 
@@ -262,13 +261,10 @@ func (s *session) logged(windows []window) []Logged {
 // roundTrip answers an input_required result with what it asks for, then
 // retries once more with the requestState changed.
 func (s *session) roundTrip(version, tool, members string, first Exchange, windows *[]window) []Verdict {
-	res := gjson.ParseBytes(first.Result)
-	state := res.Get("requestState")
-	responses := inputResponses(res.Get("inputRequests"))
-	retry := members + `,"inputResponses":` + responses
-	if state.Type == gjson.String {
-		retry += `,"requestState":` + state.Raw
-	}
+	in, _ := mrtr.Read(first.Result)
+	state := gjson.GetBytes(first.Result, "requestState")
+	responses, _ := mrtr.Responses(in.Requests, nil, nil)
+	retry := in.Retry(members, responses)
 	s.o.say("tools/call " + tool + " with inputResponses")
 	x, w := s.windowed("tools/call", retry, s.metaFor(version, callCaps, ""), bound(retry), "")
 	*windows = append(*windows, w)
@@ -300,29 +296,6 @@ func tamper(state string) string {
 		b[i] = 'A'
 	}
 	return string(b)
-}
-
-// inputResponses answers each input request: an elicitation accepted
-// with the smallest content its schema takes, a sampling request with a
-// short text, a roots request with no roots.
-func inputResponses(reqs gjson.Result) string {
-	var parts []string
-	reqs.ForEach(func(k, v gjson.Result) bool {
-		var answer string
-		switch v.Get("method").String() {
-		case "elicitation/create":
-			answer = `{"action":"accept","content":` + string(args.MinimalArgs([]byte(v.Get("params.requestedSchema").Raw))) + `}`
-		case "sampling/createMessage":
-			answer = `{"role":"assistant","content":{"type":"text","text":"mcpprobe"},"model":"mcpprobe","stopReason":"endTurn"}`
-		case "roots/list":
-			answer = `{"roots":[]}`
-		default:
-			return true
-		}
-		parts = append(parts, quoteJSON(k.String())+":"+answer)
-		return true
-	})
-	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // listen opens a subscription for the change notifications the server

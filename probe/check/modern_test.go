@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/tidwall/gjson"
 )
 
 func resOf(method, result string) Exchange {
@@ -171,17 +170,11 @@ func TestJudgeTampered(t *testing.T) {
 	want(t, "accepted", JudgeTampered("t", true, res(`{"resultType":"complete","content":[]}`)), Warn, "cannot see")
 }
 
-func TestTamperAndResponses(t *testing.T) {
+func TestTamper(t *testing.T) {
 	for in, out := range map[string]string{"": "x", "abc": "aAc", "aAc": "aBc", "s1.00ff": "s1.A0ff"} {
 		if got := tamper(in); got != out {
 			t.Errorf("tamper(%q) = %q, want %q", in, got, out)
 		}
-	}
-	reqs := gjson.Parse(`{"e":{"method":"elicitation/create","params":{"requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}},"s":{"method":"sampling/createMessage"},"r":{"method":"roots/list"},"x":{"method":"ping"}}`)
-	got := gjson.Parse(inputResponses(reqs))
-	if got.Get("e.action").String() != "accept" || !got.Get("e.content.ok").Exists() || got.Get("s.role").String() != "assistant" ||
-		!got.Get("r.roots").IsArray() || got.Get("x").Exists() {
-		t.Errorf("inputResponses = %s", got.Raw)
 	}
 }
 

@@ -94,6 +94,8 @@ const (
 	VersionNotPinned
 	NoServerInfo
 	NoResultType
+	LegacyShapedResult
+	InputRequiredRounds
 	InstructionsNotString
 	Batch
 	NoFinalNewline
@@ -264,6 +266,8 @@ var defs = []Def{
 	{Code: VersionNotPinned, Name: "version-not-pinned", Severity: Warning, Origin: OriginWire, Title: "the server answered another version than the one `--protocol` pinned"},
 	{Code: NoServerInfo, Name: "no-server-info", Severity: Warning, Origin: OriginWire, Title: "an `initialize` result without `serverInfo`"},
 	{Code: NoResultType, Name: "no-result-type", Severity: Warning, Origin: OriginWire, Title: "a `server/discover` result without `resultType`"},
+	{Code: LegacyShapedResult, Name: "legacy-shaped-result", Severity: Warning, Origin: OriginWire, Title: "a result of a 2026-07-28 connection in the 2025 shape: no `resultType`, or a list or read result without `ttlMs` and `cacheScope`", More: moreProbe},
+	{Code: InputRequiredRounds, Name: "input-required-rounds", Severity: Warning, Origin: OriginWire, Title: "a request still answered `input_required` after 8 rounds answered (2026-07-28 multi round-trip requests); mcpprobe stopped there", More: moreProbe},
 	{Code: InstructionsNotString, Name: "instructions-not-string", Severity: Warning, Origin: OriginWire, Title: "`instructions` that is not a string"},
 	{Code: Batch, Name: "batch", Severity: Warning, Origin: OriginWire, Title: "a JSON-RPC batch (removed in 2025-06-18)"},
 	{Code: NoFinalNewline, Name: "no-final-newline", Severity: Warning, Origin: OriginWire, Title: "stdout ended without a newline"},

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# mcpprobe as the client under test of the official MCP conformance suite
+# (@modelcontextprotocol/conformance, `conformance client`): the suite runs
+# this script with the scenario server's URL as its last argument and
+# MCP_CONFORMANCE_SCENARIO (and, for some scenarios, MCP_CONFORMANCE_CONTEXT,
+# JSON) in the environment. Each scenario maps to the mcpprobe command
+# lines a user would type to do what the scenario asks of a client; the
+# mapping is all this script holds. MCPPROBE names the binary (default:
+# mcpprobe on the PATH). Every mcpprobe run is bounded by its own flags;
+# the suite bounds the whole (--timeout).
+#
+# It exits 0 once the commands ran, whatever mcpprobe found: the suite
+# judges what reached its server, and mcpprobe's exit 3 on a target it
+# could not probe is printed, not hidden.
+set -uo pipefail
+url=${!#}
+scenario=${MCP_CONFORMANCE_SCENARIO:-}
+context=${MCP_CONFORMANCE_CONTEXT:-'{}'}
+probe=${MCPPROBE:-mcpprobe}
+bounds=(--timeout 10s --startup-timeout 15s --discover-timeout 2s)
+
+run() {
+  echo "+ mcpprobe $*" >&2
+  "$probe" "$@"
+  local rc=$?
+  echo "  (exit $rc)" >&2
+}
+
+# ctxval prints one member of the context, "" when absent.
+ctxval() { jq -r "$1 // empty" <<<"$context"; }
+
+# oauth: the suite's authorization servers approve at once, so the
+# "browser" fetches the authorization URL and follows its redirect to
+# mcpprobe's loopback callback.
+oauth=(--oauth --oauth-browser-cmd "curl -s -L -o /dev/null --max-time 20" --oauth-wait 30s)
+
+case "$scenario" in
+initialize | request-metadata | json-schema-ref-no-deref)
+  run wire "${bounds[@]}" "$url"
+  ;;
+elicitation-sep1034-client-defaults)
+  # The answer a user gives with --elicit accept: mcpprobe fills no form.
+  run call "${bounds[@]}" --elicit accept "$url" test_client_elicitation_defaults
+  ;;
+tools_call)
+  run call "${bounds[@]}" --args '{"a":1,"b":2}' "$url" add_numbers
+  ;;
+sep-2322-client-request-state)
+  # Each tool of the scenario, as a user calls it: one round trip per
+  # input_required, the requestState echoed, none invented.
+  for tool in test_mrtr_echo_state test_mrtr_unrelated test_mrtr_no_state test_mrtr_no_result_type; do
+    run call "${bounds[@]}" "$url" "$tool"
+  done
+  ;;
+http-custom-headers)
+  # The tool calls the scenario asks for, with its arguments.
+  n=$(jq '.toolCalls | length' <<<"$context")
+  for ((i = 0; i < n; i++)); do
+    name=$(jq -r ".toolCalls[$i].name" <<<"$context")
+    args=$(jq -c ".toolCalls[$i].arguments" <<<"$context")
+    run call "${bounds[@]}" --no-validate --args "$args" "$url" "$name"
+  done
+  ;;
+http-standard-headers)
+  run call "${bounds[@]}" "$url" test_headers
+  run call "${bounds[@]}" "$url" my-hyphenated-tool
+  run read "${bounds[@]}" "$url" "file:///path/to/file%20name.txt"
+  run read "${bounds[@]}" "$url" "https://example.com/resource?id=123"
+  run prompt "${bounds[@]}" "$url" test_prompt
+  ;;
+http-invalid-tool-headers)
+  run call "${bounds[@]}" --args '{"region":"us-west1"}' "$url" valid_tool
+  ;;
+json-schema-2020-12-preservation)
+  schema=$("$probe" wire --json "${bounds[@]}" "$url" | jq -c '[.wire.tools[]? | select(.name == "json_schema_2020_12_tool")][0].inputSchema // {}')
+  run call "${bounds[@]}" --no-validate --args "{\"schema\":$schema}" "$url" json_schema_echo
+  ;;
+auth/pre-registration)
+  export CONFORMANCE_CLIENT_SECRET
+  CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
+  run wire "${bounds[@]}" "${oauth[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET "$url"
+  ;;
+auth/client-credentials-basic | auth/client-credentials-jwt)
+  export CONFORMANCE_CLIENT_SECRET
+  CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
+  run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET "$url"
+  ;;
+auth/*)
+  cid=$(ctxval .client_id)
+  run wire "${bounds[@]}" "${oauth[@]}" ${cid:+--client-id "$cid"} "$url"
+  ;;
+*)
+  run wire "${bounds[@]}" "$url"
+  ;;
+esac
+exit 0
