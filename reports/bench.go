@@ -21,7 +21,10 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 		first := "—"
 		if s.First > 0 {
 			first = ns(s.First)
-			if s.FirstSlow {
+			if s.FirstTimedOut {
+				// Not a measure: how long the call was waited for.
+				first = "timed out at " + first
+			} else if s.FirstSlow {
 				first += " (slow)"
 			}
 		}
