@@ -21,7 +21,10 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 		first := "—"
 		if s.First > 0 {
 			first = ns(s.First)
-			if s.FirstSlow {
+			if s.FirstTimedOut {
+				// Not a measure: how long the call was waited for.
+				first = "timed out at " + first
+			} else if s.FirstSlow {
 				first += " (slow)"
 			}
 		}
@@ -38,7 +41,8 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 	}
 	header = append(header, "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers")
 	align = append(align, Right, Right, Right, Right, Right, Right, Right, Right, Right)
-	Table(w, st, header, rows, align...)
+	// On a narrow screen the latencies and the counts stack.
+	StackedTable(w, st, header, rows, []int{len(header) - 4}, align...)
 }
 
 // ns prints nanoseconds as a duration with sensible precision.

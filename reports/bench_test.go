@@ -110,3 +110,16 @@ func TestBenchSectionValidates(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchFirstTimedOut: a first call that timed out is not shown as a
+// measured figure, and a stopped series shows the timeouts it had.
+func TestBenchFirstTimedOut(t *testing.T) {
+	s := bench.Series{Name: "call sleep", Tool: "sleep", Rounds: 1}
+	s.First, s.FirstTimedOut, s.Stopped, s.Timeouts = 10e9, true, 2, 2
+	var b bytes.Buffer
+	BenchTable(&b, Markdown, []bench.Series{s})
+	row := strings.Split(strings.TrimSpace(b.String()), "\n")[2]
+	if !strings.Contains(row, "| timed out at 10.00 s |") || !strings.Contains(row, "| 2 | timed out") {
+		t.Errorf("row %s\nwant timeouts 2 and first \"timed out at 10.00 s\"", row)
+	}
+}

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,26 +51,44 @@ func BudgetView(w io.Writer, r *budget.Result) {
 
 // BudgetVerdict is budget's answer in a phrase: how many tools, and
 // which of them some host cuts or drops the property descriptions of.
+// Only real hosts count: a tool that only the derived "all" column cuts
+// (the strictest of every host at once, which no host is) is named as
+// such, and a tool with no description has nothing to cut.
 func BudgetVerdict(st Style, r budget.Delivery, c *probe.Capture) string {
 	ts := wire.Tools(c)
 	s := plural(len(ts), "tool")
 	if len(r.Hosts) == 0 {
 		return s
 	}
-	var cut []string
+	var cut, allOnly, none []string
 	for i, t := range ts {
-		if !deliveredWhole(r, i) {
+		switch {
+		case !t.HasDescription && !schemaDropped(r, i):
+			none = append(none, code(st, t.Name))
+		case !deliveredWholeOn(r, i, false):
 			cut = append(cut, code(st, t.Name))
+		case !deliveredWholeOn(r, i, true):
+			allOnly = append(allOnly, code(st, t.Name))
 		}
 	}
+	whole := len(ts) - len(cut) - len(none)
 	switch {
 	case len(ts) == 0:
-	case len(cut) == 0:
+	case len(cut) == 0 && len(none) == 0:
 		s += ", delivered whole on every known host"
-	case len(cut) == len(ts):
+	case whole == 0 && len(none) == 0:
 		s += ", none delivered whole on every host"
 	default:
-		s = fmt.Sprintf("%s, %d delivered whole on every known host; not whole somewhere: %s", s, len(ts)-len(cut), strings.Join(cut, ", "))
+		s = fmt.Sprintf("%s, %d delivered whole on every known host", s, whole)
+		if len(cut) > 0 {
+			s += "; not whole somewhere: " + strings.Join(cut, ", ")
+		}
+		if len(none) > 0 {
+			s += "; no description: " + strings.Join(none, ", ")
+		}
+	}
+	if len(allOnly) > 0 {
+		s += "; cut only on the strictest combination (all): " + strings.Join(allOnly, ", ")
 	}
 	var instrCut []string
 	for _, hr := range r.Hosts {
@@ -83,8 +102,8 @@ func BudgetVerdict(st Style, r budget.Delivery, c *probe.Capture) string {
 	return s
 }
 
-// deliveredWhole is whether every host delivers tool i's description
-// whole and keeps its schema's property descriptions.
+// deliveredWhole is whether every host, "all" included, delivers tool
+// i's description whole and keeps its schema's property descriptions.
 func deliveredWhole(r budget.Delivery, i int) bool {
 	for _, hr := range r.Hosts {
 		t := hr.Tools[i]
@@ -93,6 +112,32 @@ func deliveredWhole(r budget.Delivery, i int) bool {
 		}
 	}
 	return true
+}
+
+// deliveredWholeOn is deliveredWhole over the real hosts, and over the
+// derived "all" column too when withAll.
+func deliveredWholeOn(r budget.Delivery, i int, withAll bool) bool {
+	if withAll {
+		return deliveredWhole(r, i)
+	}
+	for _, hr := range r.Hosts {
+		t := hr.Tools[i]
+		if hr.Host.ID != "all" && (t.Description.Describe() != "whole" || t.Schema.Dropped) {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaDropped is whether some real host drops tool i's property
+// descriptions.
+func schemaDropped(r budget.Delivery, i int) bool {
+	for _, hr := range r.Hosts {
+		if hr.Host.ID != "all" && hr.Tools[i].Schema.Dropped {
+			return true
+		}
+	}
+	return false
 }
 
 // largest names the three tools that cost the most tokens (--verbose
@@ -225,7 +270,7 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	rows = append(rows, row)
 	align := []Align{Left, Right}
 	Table(w, st, header, rows, align...)
-	deliveryLegend(w, st, rows)
+	deliveryLegend(w, st, rows, slices.Contains(header, "all"))
 }
 
 // instructionsLine is the instructions' row of the delivery table on
@@ -275,9 +320,16 @@ func legendItem(i int) string {
 	return fmt.Sprintf("%q: %s", term, t.means)
 }
 
-// deliveryLegend explains, under the table, each term its cells use.
-func deliveryLegend(w io.Writer, st Style, rows [][]string) {
+// allLegend explains the derived "all" column, which no host is.
+const allLegend = `"all": not a host but the strictest of their rules at once (each rule the harshest host's); a tool cut only there is whole on every host`
+
+// deliveryLegend explains, under the table, each term its cells use, and
+// the "all" column when the table has it.
+func deliveryLegend(w io.Writer, st Style, rows [][]string, all bool) {
 	var used []string
+	if all {
+		used = append(used, allLegend)
+	}
 	for i, t := range deliveryTerms {
 		found := false
 		for _, r := range rows {

@@ -68,7 +68,9 @@ func Load(w io.Writer, st Style, r *load.Result) {
 	for i := 0; i < 11; i++ {
 		right = append(right, Right)
 	}
-	Table(w, st, []string{"series", "requests", "ok", "errors", "timeouts", "unsent", "p50", "p90", "p99", "max", "service p50", "service p99"}, rows, right...)
+	// On a narrow screen the counts and the latencies stack (the 6th
+	// column, p50, starts the latencies).
+	StackedTable(w, st, []string{"series", "requests", "ok", "errors", "timeouts", "unsent", "p50", "p90", "p99", "max", "service p50", "service p99"}, rows, []int{6}, right...)
 	for _, stp := range r.Steps {
 		if stp.All.FirstError != "" {
 			fmt.Fprintf(w, "%g/s: first error: %s\n", stp.Rate, Escape(stp.All.FirstError))

@@ -171,7 +171,7 @@ func wrapText(s string, width int) []string {
 	var lines []string
 	var cur strings.Builder
 	curW := 0
-	for _, word := range strings.Split(s, " ") {
+	for _, word := range unitWords(s) {
 		ww := Width(word)
 		switch {
 		case curW == 0 && ww <= width:
@@ -309,7 +309,7 @@ func minWidth(cell string, header bool) int {
 		return cellWidth(cell)
 	}
 	m := 1
-	for _, w := range strings.Fields(cell) {
+	for _, w := range unitWords(strings.ReplaceAll(cell, "\n", " ")) {
 		if header {
 			for _, part := range strings.SplitAfter(w, "-") {
 				m = max(m, Width(part))
@@ -351,4 +351,45 @@ func cellWidth(s string) int {
 		w = max(w, Width(l))
 	}
 	return w
+}
+
+// units are the words a number is never parted from when a line wraps:
+// "54.34 ms" stays on one line.
+var units = map[string]bool{
+	"ns": true, "µs": true, "us": true, "ms": true, "s": true, "min": true, "h": true,
+	"B": true, "KB": true, "kB": true, "KiB": true, "MB": true, "MiB": true, "GB": true, "GiB": true,
+	"bytes": true, "%": true,
+}
+
+// unitWords splits s at spaces, as a line may break, except between a
+// number and its unit.
+func unitWords(s string) []string {
+	words := strings.Split(s, " ")
+	out := words[:0:0]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if i+1 < len(words) && units[words[i+1]] && isNumber(w) {
+			w += " " + words[i+1]
+			i++
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isNumber is whether w reads as a number: digits with a sign, a
+// decimal point, thousands separators or a leading "~", "<" or ">".
+func isNumber(w string) bool {
+	w = strings.TrimLeft(w, "~<>≈+-(")
+	digits := 0
+	for _, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' || r == ',':
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -45,6 +46,87 @@ func Table(w io.Writer, st Style, header []string, rows [][]string, align ...tw.
 		return
 	}
 	libTable(w, header, rows, align, compact)
+}
+
+// StackedTable is Table, except that a terminal table too wide for its
+// screen to show every cell on one line is cut into tables stacked one
+// under the other, each with the first column again. A cut falls only
+// before a column named in breaks (the first column of a group that
+// reads on its own: the counts, the latencies), as few as fit.
+func StackedTable(w io.Writer, st Style, header []string, rows [][]string, breaks []int, align ...Align) {
+	width, _ := screenOf(w)
+	if st == Markdown || width <= 0 || len(breaks) == 0 || fitsWhole(header, rows, width) {
+		Table(w, st, header, rows, align...)
+		return
+	}
+	// Take at each step the most columns that fit, cut at a break.
+	start := 1
+	for start < len(header) {
+		end := len(header)
+		for !fitsWhole(pick(header, start, end), pickRows(rows, start, end), width) {
+			cut := -1
+			for _, b := range breaks {
+				if b > start && b < end {
+					cut = max(cut, b)
+				}
+			}
+			if cut < 0 {
+				break // no break left: Table fits what remains as it can
+			}
+			end = cut
+		}
+		if start > 1 {
+			fmt.Fprintln(w)
+		}
+		var al []Align
+		if len(align) > 0 {
+			al = pickAlign(align, start, end)
+		}
+		Table(w, st, pick(header, start, end), pickRows(rows, start, end), al...)
+		start = end
+	}
+}
+
+// fitsWhole is whether a table fits width with every cell on one line
+// (a header may wrap at its spaces), its cells' left padding dropped if
+// need be.
+func fitsWhole(header []string, rows [][]string, width int) bool {
+	ws := make([]int, len(header))
+	for i, c := range header {
+		ws[i] = minWidth(c, true)
+	}
+	for _, r := range rows {
+		for i := range min(len(r), len(ws)) {
+			ws[i] = max(ws[i], cellWidth(r[i]))
+		}
+	}
+	return sum(ws) <= width-(2*len(header)+1)
+}
+
+// pick is the first column and columns [from, to) of a row.
+func pick(r []string, from, to int) []string {
+	out := []string{r[0]}
+	return append(out, r[min(from, len(r)):min(to, len(r))]...)
+}
+
+func pickRows(rows [][]string, from, to int) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = pick(r, from, to)
+	}
+	return out
+}
+
+func pickAlign(a []Align, from, to int) []Align {
+	out := []Align{a[0]}
+	for i := from; i < to; i++ {
+		al := Left
+		if i < len(a) {
+			al = a[i]
+		}
+		out = append(out, al)
+	}
+	return out
 }
 
 // MarkdownTable writes a markdown table unpadded: "| a | b |", one space
@@ -158,7 +240,9 @@ func fitTable(header []string, rows [][]string, width int) (h []string, out [][]
 	natural := make([]int, len(header))
 	mins := make([]int, len(header))
 	for i, c := range header {
-		natural[i], mins[i] = cellWidth(c), minWidth(c, true)
+		// A header wraps once, a cell on every row: the columns are sized
+		// to their cells first, the header down to its longest word.
+		natural[i], mins[i] = minWidth(c, true), minWidth(c, true)
 	}
 	for _, r := range rows {
 		for i := range min(len(r), len(natural)) {
@@ -166,14 +250,36 @@ func fitTable(header []string, rows [][]string, width int) (h []string, out [][]
 			mins[i] = max(mins[i], minWidth(r[i], false))
 		}
 	}
-	cols := fitColumns(natural, mins, width, 3)
-	if cols == nil {
+	full := make([]int, len(header))
+	for i, c := range header {
+		full[i] = max(natural[i], cellWidth(c))
+	}
+	if fitColumns(full, mins, width, 3) == nil {
 		return header, rows, false
 	}
-	if sum(mins) > width-(3*len(header)+1) {
+	overhead := 3
+	if fitColumns(natural, mins, width, 3) != nil && fitColumns(natural, mins, width, 2) == nil {
+		// Without their left padding the cells fit whole: one line a row
+		// reads better than a space more.
+		overhead, compact = 2, true
+	}
+	cols := fitColumns(natural, mins, width, overhead)
+	if cols == nil {
+		// The cells fit whole: what is left goes to the headers, the
+		// first ones first.
+		cols = append([]int(nil), natural...)
+		spare := width - (overhead*len(header) + 1) - sum(cols)
+		for i := range cols {
+			if add := min(spare, full[i]-cols[i]); add > 0 {
+				cols[i] += add
+				spare -= add
+			}
+		}
+	}
+	if !compact && sum(mins) > width-(3*len(header)+1) {
 		compact = true
 		if cols = fitColumns(natural, mins, width, 2); cols == nil {
-			return header, rows, true
+			cols = natural
 		}
 	}
 	h = make([]string, len(header))

@@ -25,7 +25,7 @@ func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 	}{
 		{"wire good", []string{"wire", bin.good}, "orders-server 1.4.2: 3 tools"},
 		{"wire raw", []string{"wire", "--", bin.raw, "-banner"}, "rawserver"},
-		{"budget good", []string{"budget", bin.good}, "3 tools, 2 delivered whole"},
+		{"budget good", []string{"budget", bin.good}, "3 tools, delivered whole on every known host"},
 		{"budget raw", []string{"budget", "--", bin.raw, "-budget"}, ""},
 		{"call", []string{"call", "--arg", "text=hi", "--arg", "n=3", "echo", "--", bin.raw, "-bench-tools"}, "echo: result"},
 		{"read", []string{"read", bin.good, "orders://recent"}, "orders://recent: result"},

@@ -260,6 +260,11 @@ func TestBenchStopsATimedOutSeries(t *testing.T) {
 	if slow.Get("stopped_after").Int() != 2 || slow.Get("n").Int() != 0 {
 		t.Errorf("slow_progress: stopped_after %d, n %d, want 2 and 0: %.300s", slow.Get("stopped_after").Int(), slow.Get("n").Int(), slow.Raw)
 	}
+	// The timeouts that happened, the first call's and the warm-up's: not
+	// 0 for a series stopped by two of them.
+	if slow.Get("timeouts").Int() != 2 {
+		t.Errorf("slow_progress: timeouts %d, want 2: %.300s", slow.Get("timeouts").Int(), slow.Raw)
+	}
 	if got := sentCalls(t, trace, "slow_progress"); got != 2 {
 		t.Errorf("%d calls of slow_progress sent, want 2 (then stopped); 1 + 3 + 5 without the stop", got)
 	}

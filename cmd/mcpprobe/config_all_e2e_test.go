@@ -54,7 +54,7 @@ func TestConfigAllBudget(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, "5 servers, 4 probed, 1 failed, 0 disabled; ") || strings.Contains(r.stdout, "=== server") {
 		t.Errorf("not the answer first, a line per server:\n%s", r.stdout)
 	}
-	for _, want := range []string{"server good: 3 tools, 2 delivered whole", "server crash: Could not be probed", "Findings (each once, with the servers it applies to"} {
+	for _, want := range []string{"server good: 3 tools, delivered whole on every known host; cut only on the strictest combination (all): find_orders", "server crash: Could not be probed", "Findings (each once, with the servers it applies to"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q", want)
 		}

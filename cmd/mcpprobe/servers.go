@@ -63,7 +63,13 @@ func (rs *runState) listServers(cmd *cli.Command) error {
 		fmt.Fprintln(w, ".gemini/settings.json and ~/.gemini/settings.json (Gemini CLI).")
 		return rs.flush(cmd, w, &b)
 	}
-	var rows [][]string
+	// One table per file, under where it came from: a path in a column
+	// of its own took a line or three a row on a narrow screen.
+	type section struct {
+		from string
+		rows [][]string
+	}
+	var sections []section
 	servers := 0
 	for _, hc := range files {
 		list, err := launch.ListConfig(hc.Path, rs.lookupEnv)
@@ -72,20 +78,28 @@ func (rs *runState) listServers(cmd *cli.Command) error {
 				return configErr(hc.Path, err)
 			}
 			msg := strings.TrimPrefix(err.Error(), hc.Path+": ")
-			rows = append(rows, []string{"—", "—", "cannot be read: " + reports.Cell(oneLine(msg)), from(hc)})
+			sections = append(sections, section{from(hc), [][]string{{"—", "—", "cannot be read: " + reports.Cell(oneLine(msg))}}})
 			continue
 		}
+		sec := section{from: from(hc)}
 		for _, s := range list {
-			rows = append(rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path)), from(hc)})
+			sec.rows = append(sec.rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path))})
 			servers++
 		}
 		if len(list) == 0 {
-			rows = append(rows, []string{"—", "—", "no servers", from(hc)})
+			sec.rows = append(sec.rows, []string{"—", "—", "no servers"})
 		}
+		sections = append(sections, sec)
 	}
 	// The answer first: how many servers, in how many files.
 	fmt.Fprintf(w, "%s in %s\n", plural(servers, "server"), plural(len(files), "host config file"))
-	reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL", "from"}, rows)
+	for i, sec := range sections {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "from %s\n", reports.Escape(sec.from))
+		reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL"}, sec.rows)
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME; all of a file: mcpprobe budget --config FILE --all. Values of env and headers are not shown.")
 	return rs.flush(cmd, w, &b)

@@ -164,6 +164,7 @@ func Measure(ctx context.Context, o Options, op Op, progress func()) Stats {
 	first := time.Now()
 	_, err := do()
 	firstNs := time.Since(first)
+	firstTimedOut := isTimeout(err)
 	lead.see(err)
 	errs, timeouts := 0, 0
 	firstErr := ""
@@ -247,8 +248,12 @@ func Measure(ctx context.Context, o Options, op Op, progress func()) Stats {
 	s.Errors, s.Timeouts, s.FirstError = errs, timeouts, firstErr
 	if lead.stopped() {
 		s.Stopped = lead.n
+		// Nothing was measured: the timeouts that happened are the
+		// figure, not the measured calls' share of them.
+		s.Timeouts = lead.timeouts()
 	}
 	s.First = float64(firstNs)
+	s.FirstTimedOut = firstTimedOut
 	s.FirstSlow = s.N >= 5 && coldFirst(s.First, s.P50)
 	return s
 }
@@ -260,11 +265,15 @@ type leading struct {
 	mu       sync.Mutex
 	n        int
 	answered bool
+	all      int // every timeout seen, the first call's and warm-up's included
 }
 
 func (l *leading) see(err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if isTimeout(err) {
+		l.all++
+	}
 	switch {
 	case l.answered || l.n >= StopAfterTimeouts:
 	case isTimeout(err):
@@ -272,6 +281,12 @@ func (l *leading) see(err error) {
 	default:
 		l.answered = true
 	}
+}
+
+func (l *leading) timeouts() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.all
 }
 
 func (l *leading) stopped() bool {

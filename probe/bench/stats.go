@@ -21,12 +21,17 @@ type Stats struct {
 	// FirstSlow: a cold start a host would feel: First > 3 × P50 of the
 	// rest (the rest = samples[1:]; needs n >= 5) and First >= ColdFloor.
 	FirstSlow bool
+	// FirstTimedOut: the first call was not answered; First is then how
+	// long it was waited for, not a measure of the server (set by Measure).
+	FirstTimedOut bool
 	// FirstError is the first failure's message (a JSON-RPC error, an
 	// isError result's text, why a start failed), cut to MaxErrorLen;
 	// set by the caller, as Errors is.
 	FirstError string
 	// Stopped, when not 0, is how many calls the series made before it
-	// was stopped, every one timed out (StopAfterTimeouts); set by Measure.
+	// was stopped, every one timed out (StopAfterTimeouts); set by Measure,
+	// which then counts in Timeouts every call that timed out, the first
+	// and the warm-up's included.
 	Stopped  int
 	Outliers []int   // input indexes whose |0.6745 (x - median) / MAD| > 3.5; none when MAD == 0
 	Samples  []int64 // the input, in input order, copied

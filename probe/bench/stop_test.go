@@ -21,14 +21,18 @@ func TestMeasureStopsOnLeadingTimeouts(t *testing.T) {
 		concurrency   int
 		calls         int // do() calls made
 		stopped, errs int
-		timeouts      int
+		timeouts      int // -1: not asserted
+		firstTimedOut bool
 	}{
-		{"all time out", "t", 3, 5, 1, 2, 2, 0, 0},
-		{"no warmup: the second is measured", "t", 0, 5, 1, 2, 2, 0, 1},
-		{"answered first, then timeouts", "ott", 0, 4, 1, 5, 0, 0, 4},
-		{"one timeout, then answers", "to", 1, 4, 1, 6, 0, 0, 0},
-		{"an error is an answer", "etttt", 0, 4, 1, 5, 0, 0, 4},
-		{"concurrent", "t", 0, 8, 2, 0, 2, 0, -1},
+		// A stopped series counts every timeout that happened, the first
+		// call's and the warm-up's included: there is no measured n for
+		// the count to be "of".
+		{"all time out", "t", 3, 5, 1, 2, 2, 0, 2, true},
+		{"no warmup: the second is measured", "t", 0, 5, 1, 2, 2, 0, 2, true},
+		{"answered first, then timeouts", "ott", 0, 4, 1, 5, 0, 0, 4, false},
+		{"one timeout, then answers", "to", 1, 4, 1, 6, 0, 0, 0, true},
+		{"an error is an answer", "etttt", 0, 4, 1, 5, 0, 0, 4, false},
+		{"concurrent", "t", 0, 8, 2, 0, 2, 0, -1, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +57,12 @@ func TestMeasureStopsOnLeadingTimeouts(t *testing.T) {
 			}
 			if tc.timeouts >= 0 && s.Timeouts != tc.timeouts {
 				t.Errorf("timeouts %d, want %d", s.Timeouts, tc.timeouts)
+			}
+			if tc.timeouts < 0 && s.Stopped > 0 && s.Timeouts < s.Stopped {
+				t.Errorf("timeouts %d of a series stopped after %d timeouts", s.Timeouts, s.Stopped)
+			}
+			if s.FirstTimedOut != tc.firstTimedOut {
+				t.Errorf("first timed out: %v, want %v", s.FirstTimedOut, tc.firstTimedOut)
 			}
 			// With two callers, each may have one call under way when the
 			// second timeout stops the series: at most 2 + 1.

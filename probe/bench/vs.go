@@ -367,6 +367,7 @@ func pooledCalls(name string, call *args.Call, rs []roundSide, i int) Series {
 		s.Tool, s.Args = call.Tool, call.Args
 	}
 	var firsts []float64
+	timedOut := 0
 	for _, r := range rs {
 		if i >= len(r.series) {
 			continue
@@ -378,8 +379,13 @@ func pooledCalls(name string, call *args.Call, rs []roundSide, i int) Series {
 			s.FirstError = x.FirstError
 		}
 		firsts = append(firsts, x.First)
+		if x.FirstTimedOut {
+			timedOut++
+		}
 	}
 	s.First = median(firsts)
+	// The median of firsts that all timed out is a wait, not a measure.
+	s.FirstTimedOut = timedOut > 0 && timedOut == len(firsts)
 	s.FirstSlow = s.N >= 5 && coldFirst(s.First, s.P50)
 	return s
 }

@@ -2,7 +2,9 @@ package budget
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
@@ -131,7 +133,81 @@ func omits(ls []Lost) string {
 	parts := make([]string, len(ls))
 	for i, l := range ls {
 		what := map[string]string{"required-param": "required parameter", "enum-value": "enum value", "default": "a default", "warning": "a warning", "example": "an example"}[l.Rule]
+		if l.Rule == "default" {
+			// The word matched is "default" itself: what a reader needs is
+			// the value the sentence gives, when it gives one.
+			if v := defaultValue(l.Sentence, l.Words); v != "" {
+				parts[i] = fmt.Sprintf("a default of %s (%s, in %q)", v, l.Rule, l.Sentence)
+			} else {
+				parts[i] = fmt.Sprintf("a default (%s, in %q)", l.Rule, l.Sentence)
+			}
+			continue
+		}
 		parts[i] = fmt.Sprintf("%s %q (%s, in %q)", what, l.Words, l.Rule, l.Sentence)
 	}
 	return strings.Join(parts, "; ")
 }
+
+// defaultValue is the value a sentence gives its default, read after the
+// words matched: "defaults to 10MB", "default: json", "(default 100)",
+// "the default depth is 3". It is "" when no value follows ("sorted by
+// date by default"): a connector (to, is, :, =) announces the next word
+// as the value; without one, the first of the next few words with a
+// digit or a quote is taken. At most maxDefaultValue code points of the
+// server's own words, quoted as Go quotes strings.
+func defaultValue(sentence, words string) string {
+	i := strings.Index(strings.ToLower(sentence), strings.ToLower(words))
+	if i < 0 || strings.EqualFold(words, "by default") {
+		return ""
+	}
+	rest := strings.Fields(sentence[i+len(words):])
+	connector := false
+	for len(rest) > 0 {
+		w := strings.ToLower(strings.Trim(rest[0], ":="))
+		if w == "" && rest[0] != "" || w == "is" || w == "to" || w == "of" || w == "will" || w == "be" || w == "value" {
+			connector = true
+			rest = rest[1:]
+			continue
+		}
+		if strings.HasSuffix(rest[0], ":") || strings.HasSuffix(rest[0], "=") {
+			// "default value: 3" reads its connector off the word.
+			connector = true
+		}
+		break
+	}
+	clean := func(w string) string { return strings.Trim(w, "([.,;:!?)]") }
+	valueLike := func(w string) bool { return strings.ContainsAny(w, "0123456789`'\"") }
+	v := ""
+	switch {
+	case len(rest) == 0:
+		return ""
+	case connector && !strings.HasSuffix(rest[0], ":"):
+		v = clean(rest[0])
+		// "defaults to the first page": an article begins a phrase.
+		if lw := strings.ToLower(v); (lw == "the" || lw == "a" || lw == "an") && len(rest) > 1 {
+			v += " " + clean(rest[1])
+		}
+	default:
+		if strings.HasSuffix(rest[0], ":") && len(rest) > 1 {
+			rest = rest[1:]
+			v = clean(rest[0])
+			break
+		}
+		for _, w := range rest[:min(len(rest), 4)] {
+			if valueLike(w) {
+				v = clean(w)
+				break
+			}
+		}
+	}
+	if v == "" {
+		return ""
+	}
+	if utf8.RuneCountInString(v) > maxDefaultValue {
+		v = string([]rune(v)[:maxDefaultValue]) + "…"
+	}
+	return strconv.Quote(v)
+}
+
+// maxDefaultValue bounds the value shown: the sentence is the server's.
+const maxDefaultValue = 40

@@ -168,3 +168,29 @@ func TestLostLargeTail(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// TestOmitsSaysTheDefault: a lost default is told by its value, not by
+// the word "default" the rule matched.
+func TestOmitsSaysTheDefault(t *testing.T) {
+	tests := []struct {
+		sentence, words, want string
+	}{
+		{"The limit defaults to 10MB.", "defaults", `a default of "10MB" (default, in "The limit defaults to 10MB.")`},
+		{"Depth (default 3) of the walk.", "default", `a default of "3" (default`},
+		{"Format default: json", "default", `a default of "json" (default`},
+		{"The default depth is 3.", "default", `a default of "3" (default`},
+		{"The default is the first page.", "default", `a default of "the first" (default`},
+		{"Sorted by date by default.", "by default", `a default (default, in "Sorted by date by default.")`},
+		{"Uses the default.", "default", `a default (default, in`},
+		{"The default is " + strings.Repeat("x", 100) + ".", "default", `a default of "` + strings.Repeat("x", maxDefaultValue) + `…" (default`},
+	}
+	for _, tc := range tests {
+		got := omits([]Lost{{Rule: "default", Words: tc.words, Sentence: tc.sentence}})
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %s\nwant it to start %s", tc.sentence, got, tc.want)
+		}
+		if strings.Contains(got, `default "`+tc.words+`"`) {
+			t.Errorf("%q: names the word, not the value: %s", tc.sentence, got)
+		}
+	}
+}
