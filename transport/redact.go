@@ -208,8 +208,15 @@ func (r *Redactor) find(b []byte) []span {
 		}
 		end := -1
 		for _, n := range r.byHead[h] {
-			if bytes.HasPrefix(b[i:], r.needles[n]) {
-				end = max(end, i+len(r.needles[n]))
+			needle := r.needles[n]
+			k := commonPrefix(b[i:], needle)
+			switch {
+			case k == len(needle):
+				end = max(end, i+k)
+			case k >= minCutLen && bytes.HasPrefix(b[i+k:], ellipsis):
+				// A display limit cut the secret ("sk-live-ab…"): what
+				// it left of it is hidden too.
+				end = max(end, i+k)
 			}
 		}
 		if end < 0 {
@@ -222,6 +229,24 @@ func (r *Redactor) find(b []byte) []span {
 		}
 	}
 	return out
+}
+
+// minCutLen is the shortest head of a secret, left before the "…" a
+// display limit appends, that is hidden: shorter heads say too little of
+// the secret, and would hide ordinary words.
+const minCutLen = 4
+
+var ellipsis = []byte("…")
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 func replaceSpans(b []byte, spans []span) []byte {

@@ -40,6 +40,12 @@ func TestRedactor(t *testing.T) {
 		{"overlapping secrets", []string{"secret-one", "one-two"}, `secret-one-two`, `***`, true},
 		{"duplicates", []string{"dup-secret", "dup-secret"}, `dup-secret`, `***`, true},
 		{"several secrets", []string{"alpha-1", "beta-22"}, `alpha-1/beta-22`, `***/***`, true},
+		// A display limit that cut a secret leaves its head before "…".
+		{"cut by a display limit", []string{"sk-live-0123456789"}, `key: sk-live-01…`, `key: ***…`, true},
+		{"cut, JSON-escaped", []string{`pa"ssword-long`}, `{"d":"pa\"ssw…"}`, `{"d":"***…"}`, true},
+		{"cut, its base64 form", []string{"client:s3cret-value"}, `Basic Y2xpZW50OnMzY3J…`, `Basic ***…`, true},
+		{"a head shorter than 4 stays", []string{"sk-live-0123456789"}, `see sk-…`, `see sk-…`, false},
+		{"a head without the mark stays", []string{"sk-live-0123456789"}, `sk-live is a prefix`, `sk-live is a prefix`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

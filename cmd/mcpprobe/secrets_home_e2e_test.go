@@ -153,6 +153,13 @@ func TestEchoedCredentials(t *testing.T) {
 			if strings.Contains(text, c) {
 				t.Errorf("%s shows %q:\n%s", name, c, text)
 			}
+			// Nor the head a display limit left of it before "…".
+			for k := 8; k < len(c); k++ {
+				if strings.Contains(text, c[:k]+"…") {
+					t.Errorf("%s shows the head of %q cut: %q…", name, c, c[:k])
+					break
+				}
+			}
 		}
 	}
 	cache := texts["cache.json"]
