@@ -4,13 +4,7 @@ import "github.com/mcpprobe/mcpprobe/probe/mcpspec"
 
 // StreamableClause is a sentence of the Streamable HTTP transport, as the
 // revision a session negotiated words it.
-type StreamableClause struct {
-	Version string // the revision whose text it is
-	URL     string
-	Keyword string // MUST, or "" where the text only describes
-	Binds   string // "server" or "client"
-	Text    string
-}
+type StreamableClause = mcpspec.Clause
 
 // streamableURL is where a revision puts Streamable HTTP's "Sending
 // Messages" section: one transports page until 2025-11-25, a page of its

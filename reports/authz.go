@@ -29,7 +29,7 @@ func Authz(w io.Writer, st Style, r *authz.Result) {
 	fmt.Fprintf(w, "auth audit of %s · protocol %s · MUST → fail, SHOULD → warn, host quirk → observed\n\n", plain(st, r.Target), plain(st, proto))
 	var rows [][]string
 	for _, row := range r.Rows {
-		rows = append(rows, []string{cell(st, row.ID), cell(st, row.Check), cell(st, row.Clause.Rev+" · "+row.Clause.Section), string(row.Clause.Level), authzMark[row.Outcome] + " " + row.Outcome})
+		rows = append(rows, []string{cell(st, row.ID), cell(st, row.Check), cell(st, row.Clause.Version+" · "+row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
 	}
 	Table(w, st, []string{"probe", "check", "clause", "level", "outcome"}, rows)
 	fmt.Fprintf(w, "\n%s.\n", r.Summary())
@@ -48,7 +48,7 @@ func Authz(w io.Writer, st Style, r *authz.Result) {
 		}
 		fmt.Fprintf(w, "%s%s %s: %s\n", lead, authzMark[row.Outcome], plain(st, row.ID), plain(st, row.Why))
 		if row.Clause.URL != "" {
-			fmt.Fprintf(w, "%s%s %s (%s)\n", ind, plain(st, string(row.Clause.Level)), plain(st, row.Clause.URL), plain(st, row.Clause.Rev))
+			fmt.Fprintf(w, "%s%s %s (%s)\n", ind, plain(st, row.Clause.Keyword), plain(st, row.Clause.URL), plain(st, row.Clause.Version))
 		}
 		if row.Sent != "" {
 			fmt.Fprintf(w, "%ssent: %s\n", ind, plain(st, row.Sent))
@@ -107,7 +107,7 @@ func AuthzSection(w io.Writer, r *authz.Result) {
 	var rows [][]string
 	var notRun []string
 	for _, row := range r.Rows {
-		rows = append(rows, []string{MD(row.ID), MD(row.Check), MD(row.Clause.Rev + " · " + row.Clause.Section), string(row.Clause.Level), authzMark[row.Outcome] + " " + row.Outcome})
+		rows = append(rows, []string{MD(row.ID), MD(row.Check), MD(row.Clause.Version + " · " + row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
 		if row.Outcome == authz.NotRun {
 			notRun = append(notRun, row.ID)
 		}

@@ -12,9 +12,9 @@ import (
 // bidi override in a challenge cannot reach the terminal or the markdown.
 func TestAuthzEscapesWhatCameBack(t *testing.T) {
 	r := &authz.Result{Target: "https://host/mcp", Rows: []authz.Row{
-		{ID: "A2", Check: "challenge", Clause: authz.Clause{Rev: "2025-11-25+", Section: "s", URL: "https://x", Level: authz.Must},
+		{ID: "A2", Check: "challenge", Clause: authz.Clause{Version: "2025-11-25+", Section: "s", URL: "https://x", Keyword: authz.Must},
 			Sent: "POST", Got: "401 · WWW-Authenticate: Bearer realm=\"\x1b[31mred\u202e\"", Outcome: authz.Fail, Why: "why \x1b]8;;x\a"},
-		{ID: "A1", Check: "401", Clause: authz.Clause{Rev: "r", Section: "s", Level: authz.Must}, Outcome: authz.Pass},
+		{ID: "A1", Check: "401", Clause: authz.Clause{Version: "r", Section: "s", Keyword: authz.Must}, Outcome: authz.Pass},
 	}}
 	for _, st := range []Style{Terminal, Markdown} {
 		var b bytes.Buffer
@@ -40,11 +40,11 @@ func TestAuthzEscapesWhatCameBack(t *testing.T) {
 // the token-less POST was served; and the "not audited" line otherwise.
 func TestAuthzSection(t *testing.T) {
 	a1 := func(o string) authz.Row {
-		return authz.Row{ID: "A1", Check: "401 without a token", Clause: authz.Clause{Rev: "2025-11-25+", Section: "Error Handling", Level: authz.Must}, Outcome: o, Why: "served without a token"}
+		return authz.Row{ID: "A1", Check: "401 without a token", Clause: authz.Clause{Version: "2025-11-25+", Section: "Error Handling", Keyword: authz.Must}, Outcome: o, Why: "served without a token"}
 	}
 	protected := &authz.Result{Rows: []authz.Row{a1(authz.Pass),
-		{ID: "A5", Check: "resource", Clause: authz.Clause{Rev: "RFC 9728", Section: "§3.3", Level: authz.Must}, Outcome: authz.Fail, Why: "want <b>x</b> \x1b[2J"},
-		{ID: "A19", Check: "step-up", Clause: authz.Clause{Rev: "2025-11-25+", Section: "s", Level: authz.Should}, Outcome: authz.NotRun, Why: "pass --narrow-token-env VAR"},
+		{ID: "A5", Check: "resource", Clause: authz.Clause{Version: "RFC 9728", Section: "§3.3", Keyword: authz.Must}, Outcome: authz.Fail, Why: "want <b>x</b> \x1b[2J"},
+		{ID: "A19", Check: "step-up", Clause: authz.Clause{Version: "2025-11-25+", Section: "s", Keyword: authz.Should}, Outcome: authz.NotRun, Why: "pass --narrow-token-env VAR"},
 	}, Exchanges: []authz.Exchange{{Probe: "A1", Status: 401}}}
 	for _, tc := range []struct {
 		name   string

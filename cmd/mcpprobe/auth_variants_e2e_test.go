@@ -28,7 +28,7 @@ import (
 )
 
 // authRows is how many rows an audit has: the 24 probes A1 to A24, one A25
-// row per host of probe/authz/hosts.json, and the baseline.
+// row per oauth row of probe/hosts/hosts.json, and the baseline.
 const authRows = 24 + 4 + 1
 
 // The A25 rows' ids.

@@ -411,7 +411,7 @@ func loopback(host string) bool {
 func (r *Result) Findings() []findings.Finding {
 	var out []findings.Finding
 	for _, row := range r.Rows {
-		msg := fmt.Sprintf("%s %s: %s (%s %s, %s)", row.ID, row.Check, row.Why, row.Clause.Rev, row.Clause.Section, row.Clause.Level)
+		msg := fmt.Sprintf("%s %s: %s (%s %s, %s)", row.ID, row.Check, row.Why, row.Clause.Version, row.Clause.Section, row.Clause.Keyword)
 		if strings.HasPrefix(row.ID, "A25 ") {
 			msg = row.ID + ": " + row.Why // the why names the source
 		}

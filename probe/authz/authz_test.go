@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
 
 func TestPathPrefix(t *testing.T) {
@@ -173,7 +174,7 @@ func (s server) start(t *testing.T) *httptest.Server {
 
 // protectedRows is how many rows the audit of a protected endpoint has:
 // A1 to A24, one A25 row per host, and the baseline.
-func protectedRows() int { return len(checklist) - 1 + len(hostRules()) + 1 }
+func protectedRows() int { return len(checklist) - 1 + len(hosts.KnownOAuth()) + 1 }
 
 // The probes that need more than a token: the step-up answer (A19), the
 // registration (A12, only with Register), offline_access (A7).
@@ -210,7 +211,7 @@ func TestRunStepUpRegistration(t *testing.T) {
 // Each host's rule reads what discovery found: a row observed ("this
 // host will fail here") where the rule is not met, never a fail.
 func TestHostRules(t *testing.T) {
-	hs := hostRules()
+	hs := hosts.KnownOAuth()
 	if len(hs) == 0 {
 		t.Fatal("no host rows")
 	}

@@ -1,40 +1,10 @@
 package authz
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
+
+	"github.com/mcpprobe/mcpprobe/probe/hosts"
 )
-
-// hostsJSON is what public reports say each major host does in discovery:
-// data, each row with its versions, source and date, never code.
-//
-//go:embed hosts.json
-var hostsJSON []byte
-
-// hostRule is one host's reported discovery behaviour.
-type hostRule struct {
-	Host     string `json:"host"`
-	Versions string `json:"versions"`
-	// Rule is what the host needs of the server: "needs-header" (a
-	// resource_metadata in the 401's challenge), "needs-well-known" (a
-	// well-known URI that serves the metadata), "needs-exact-resource"
-	// (the metadata's resource identical to the URL).
-	Rule     string `json:"rule"`
-	Says     string `json:"says"`
-	Source   string `json:"source"`
-	Reported string `json:"reported"`
-}
-
-// hostRules are the embedded rows; a bad file is a build-time mistake
-// its test catches.
-func hostRules() []hostRule {
-	var hs []hostRule
-	if err := json.Unmarshal(hostsJSON, &hs); err != nil {
-		panic("authz: hosts.json: " + err.Error())
-	}
-	return hs
-}
 
 // discovered is what the audit found that a host's rule reads.
 type discovered struct {
@@ -60,7 +30,7 @@ func (d discovered) meets(rule string) (bool, string) {
 // server, not the host.
 func (a *auditor) rowsHosts(d discovered) {
 	p := byID("A25")
-	for _, h := range hostRules() {
+	for _, h := range hosts.KnownOAuth() {
 		c := p.clause
 		c.Section, c.URL = "reported: "+h.Source, ""
 		row := Row{ID: "A25 " + h.Host, Check: "discovery as this host does it", Clause: c,

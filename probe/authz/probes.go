@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/netguard"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/mcpprobe/mcpprobe/probe/wwwauth"
 )
 
 const noToken = "POST initialize, no Authorization"
@@ -25,13 +25,10 @@ type challenge struct {
 
 func parseChallenge(h http.Header) challenge {
 	c := challenge{raw: h.Values("WWW-Authenticate")}
-	cs, err := oauthex.ParseWWWAuthenticate(c.raw)
+	cs, err := wwwauth.Parse(c.raw)
 	c.parseErr = err
-	for _, ch := range cs {
-		if strings.EqualFold(ch.Scheme, "bearer") {
-			c.bearer, c.params = true, ch.Params
-			break
-		}
+	if b, ok := wwwauth.Find(cs, "bearer"); ok {
+		c.bearer, c.params = true, b.Params
 	}
 	return c
 }

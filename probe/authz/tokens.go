@@ -120,7 +120,7 @@ func (a *auditor) malformed() {
 // openBaseline initializes with the valid token: the session GET and
 // DELETE are then sent in, and the proof the token works.
 func (a *auditor) openBaseline() {
-	row := Row{ID: "base", Check: "the valid token opens a session (baseline)", Clause: Clause{Rev: "baseline", Section: "no judgement without a working baseline", Level: Info}}
+	row := Row{ID: "base", Check: "the valid token opens a session (baseline)", Clause: clause("baseline", "no judgement without a working baseline", "", Info)}
 	if a.o.Token == "" {
 		row.Outcome, row.Why = NotRun, "pass --token-env VAR with a valid token for this URL, or --client-id and --client-secret-env"
 		if a.ccErr != nil {

@@ -20,9 +20,7 @@ func transportClause(v, anchor, keyword, binds, text string) *Clause {
 	return &Clause{Version: v, URL: specURL(v, path), Keyword: keyword, Binds: binds, Text: text}
 }
 
-func fromStreamable(c probe.StreamableClause) *Clause {
-	return &Clause{Version: c.Version, URL: c.URL, Keyword: c.Keyword, Binds: c.Binds, Text: c.Text}
-}
+func fromStreamable(c Clause) *Clause { return &c }
 
 var (
 	notifyLegacy = fromStreamable(probe.NotificationAccepted(v1))

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/mcpspec"
 )
 
 // Clause is the text a verdict rests on, the same shape malformed cites.
@@ -71,9 +72,7 @@ const (
 	v2 = "2026-07-28"
 )
 
-func specURL(v, path string) string {
-	return "https://modelcontextprotocol.io/specification/" + v + "/" + path
-}
+func specURL(v, path string) string { return mcpspec.URL(v, path) }
 
 func clause(v, path, keyword, text string) *Clause {
 	return &Clause{Version: v, URL: specURL(v, path), Keyword: keyword, Binds: "server", Text: text}

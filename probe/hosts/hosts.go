@@ -341,6 +341,9 @@ func ToolSearchFromEnv(hosts []Host, lookup func(string) (string, bool)) ([]Host
 type hostsFile struct {
 	Hosts        []Host       `json:"hosts"`
 	CallPolicies []CallPolicy `json:"call_policies"`
+	// OAuth is read from the embedded file only: a --hosts file's rows
+	// change what a host delivers, not the audit's host rows.
+	OAuth []OAuthRule `json:"oauth"`
 }
 
 // builtin is the embedded file, parsed once per process: every command

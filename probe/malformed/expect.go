@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/probe/mcpspec"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -19,37 +20,8 @@ const (
 	Inconclusive = "inconclusive" // the tool's baseline call failed: nothing to compare with
 )
 
-// Clause is the text a verdict rests on.
-type Clause struct {
-	Version string // "2025-11-25", "JSON-RPC 2.0", "JSON Schema"
-	URL     string
-	// Keyword is the RFC 2119 keyword of the sentence: MUST, MUST NOT,
-	// SHOULD, SHOULD NOT, MAY, or "" where the text only describes (a
-	// list, an example, a lower-case "should").
-	Keyword string
-	// Binds is "server", or "client" where the sentence restricts only
-	// the client: what a server does then is implementation-defined.
-	Binds string
-	Text  string // the sentence, quoted short
-}
-
-func (c Clause) String() string {
-	return fmt.Sprintf("%s %s (%s)", c.Version, c.Weight(), c.URL)
-}
-
-// Weight is the keyword as a reader weighs it: "MUST", "no keyword",
-// "client SHOULD NOT", "binds the client".
-func (c Clause) Weight() string {
-	switch {
-	case c.Binds == "client" && c.Keyword == "":
-		return "binds the client"
-	case c.Binds == "client":
-		return "client " + c.Keyword
-	case c.Keyword == "":
-		return "no keyword"
-	}
-	return c.Keyword
-}
+// Clause is the text a verdict rests on: the judges' one citation type.
+type Clause = mcpspec.Clause
 
 // Deviation is what an answer other than the expected one weighs, and the
 // clause that weight rests on (nil: the expectation's own).
@@ -94,9 +66,7 @@ func (e Expectation) String() string {
 // specVersion is the spec text a negotiated version is judged by.
 func specVersion(v string) string { return probe.SpecVersion(v) }
 
-func mcpURL(v, path string) string {
-	return "https://modelcontextprotocol.io/specification/" + v + "/" + path
-}
+func mcpURL(v, path string) string { return mcpspec.URL(v, path) }
 
 const jsonRPC = "JSON-RPC 2.0"
 
@@ -136,9 +106,7 @@ func replyOwed(d map[string]Deviation) map[string]Deviation {
 }
 
 // transportClause is a Streamable HTTP sentence as a Clause.
-func transportClause(c probe.StreamableClause) *Clause {
-	return &Clause{Version: c.Version, URL: c.URL, Keyword: c.Keyword, Binds: c.Binds, Text: c.Text}
-}
+func transportClause(c Clause) *Clause { return &c }
 
 // sseBody is what the 2024-11-05 HTTP+SSE transport says of a client's
 // POSTs: where they go, not what they hold.

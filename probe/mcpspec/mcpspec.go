@@ -1,8 +1,7 @@
-// Package mcpspec says where the MCP specification's text lives: the URL
-// of a section of a revision, which every verdict cites (the clause it
-// rests on). A leaf, so that the client and every judge can build it one
-// way; probe/malformed's mcpURL and probe/check's specURL are the copies
-// still to move here (issue 41).
+// Package mcpspec says where the MCP specification's text lives and how a
+// verdict cites it: the URL of a section of a revision, and the Clause
+// every verdict rests on. A leaf, so that the client and every judge
+// build a citation one way.
 package mcpspec
 
 // Base is where the revisions are published, one folder each.

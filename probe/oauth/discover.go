@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpprobe/mcpprobe/probe/wwwauth"
 )
 
 // challenged is what the first, unauthenticated request showed.
@@ -34,88 +36,21 @@ func (h *Host) challenge(ctx context.Context, u *url.URL) challenged {
 		// Served without a token: the session it opened is let go.
 		h.rec.do(ctx, http.MethodDelete, u.String(), map[string]string{"Mcp-Session-Id": sid}, nil, h.o.Headers)
 	}
-	for _, v := range ans.header.Values("WWW-Authenticate") {
-		p := ParseChallenge(v)
+	// A malformed challenge is skipped: what parsed before it still
+	// counts, as it does in the audit (the same parser).
+	cs, _ := wwwauth.Parse(ans.header.Values("WWW-Authenticate"))
+	for _, ch := range cs {
+		if ch.Scheme != "bearer" {
+			continue
+		}
 		if c.resourceMetadata == "" {
-			c.resourceMetadata = p["resource_metadata"]
+			c.resourceMetadata = ch.Params["resource_metadata"]
 		}
 		if c.scope == "" {
-			c.scope = p["scope"]
+			c.scope = ch.Params["scope"]
 		}
 	}
 	return c
-}
-
-// ParseChallenge reads the auth-params of a Bearer challenge (RFC 6750
-// §3, RFC 9110 §11.6.1): name=value or name="quoted value", comma
-// separated, in a header value that may hold other challenges too. Names
-// are lower-cased; without a Bearer challenge it gives nothing.
-func ParseChallenge(h string) map[string]string {
-	out := map[string]string{}
-	rest, ok := bearerParams(h)
-	if !ok {
-		return out
-	}
-	for rest != "" {
-		rest = strings.TrimLeft(rest, " \t,")
-		name, after, ok := strings.Cut(rest, "=")
-		if !ok {
-			break
-		}
-		name = strings.ToLower(strings.TrimSpace(name))
-		after = strings.TrimLeft(after, " \t")
-		var val string
-		if strings.HasPrefix(after, `"`) {
-			var b strings.Builder
-			i := 1
-			for ; i < len(after); i++ {
-				c := after[i]
-				if c == '\\' && i+1 < len(after) {
-					i++
-					b.WriteByte(after[i])
-					continue
-				}
-				if c == '"' {
-					break
-				}
-				b.WriteByte(c)
-			}
-			val, rest = b.String(), after[min(i+1, len(after)):]
-		} else {
-			val, rest, _ = strings.Cut(after, ",")
-			val = strings.TrimSpace(val)
-		}
-		if _, seen := out[name]; !seen && name != "" {
-			out[name] = val
-		}
-	}
-	return out
-}
-
-// bearerParams finds the Bearer challenge in a header value that may hold
-// several ("Basic realm=x, Bearer scope=y"), outside quoted strings, and
-// returns what follows its scheme.
-func bearerParams(h string) (string, bool) {
-	inQuote, boundary := false, true
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		switch {
-		case inQuote && c == '\\':
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case inQuote:
-		case c == ',':
-			boundary = true
-		case c == ' ' || c == '\t':
-		case boundary:
-			boundary = false
-			if len(h)-i >= 6 && strings.EqualFold(h[i:i+6], "bearer") && (len(h) == i+6 || h[i+6] == ' ' || h[i+6] == '\t') {
-				return h[i+6:], true
-			}
-		}
-	}
-	return "", false
 }
 
 // ResourceMetadataURLs are the protected-resource metadata URLs to try, in

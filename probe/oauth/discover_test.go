@@ -62,37 +62,6 @@ func TestAuthServerMetadataURLs(t *testing.T) {
 	}
 }
 
-func TestParseChallenge(t *testing.T) {
-	for _, tc := range []struct {
-		h    string
-		want map[string]string
-	}{
-		{`Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="files:read"`,
-			map[string]string{"resource_metadata": "https://x/.well-known/oauth-protected-resource", "scope": "files:read"}},
-		{`bearer Scope=mcp,Resource_Metadata="https://x/m"`, map[string]string{"scope": "mcp", "resource_metadata": "https://x/m"}},
-		{`Bearer error="invalid_token", error_description="say \"no\", twice", scope="a b"`,
-			map[string]string{"error": "invalid_token", "error_description": `say "no", twice`, "scope": "a b"}},
-		{`Basic realm="x"`, map[string]string{}},
-		{`Basic realm="a, Bearer x=1", Bearer scope="mcp"`, map[string]string{"scope": "mcp"}},
-		{`Basic realm="x", bearer resource_metadata="https://x/m"`, map[string]string{"resource_metadata": "https://x/m"}},
-		{`Bearerish scope="x"`, map[string]string{}},
-		{`Bearer`, map[string]string{}},
-		{`Bearer scope="a", scope="b"`, map[string]string{"scope": "a"}},
-		{`Bearer resource_metadata="unterminated`, map[string]string{"resource_metadata": "unterminated"}},
-	} {
-		got := ParseChallenge(tc.h)
-		if len(got) != len(tc.want) {
-			t.Errorf("%s: got %q, want %q", tc.h, got, tc.want)
-			continue
-		}
-		for k, v := range tc.want {
-			if got[k] != v {
-				t.Errorf("%s: %s = %q, want %q", tc.h, k, got[k], v)
-			}
-		}
-	}
-}
-
 func TestResourceMatches(t *testing.T) {
 	for _, tc := range []struct {
 		resource, endpoint string
