@@ -97,6 +97,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 30s ./probe/lint/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/result/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./probe/budget/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./probe/wwwauth/
 	$(GO) test -run '^$$' -fuzz FuzzSplit -fuzztime 30s ./probe/tokens/
 	$(GO) test -run '^$$' -fuzz FuzzOfTools -fuzztime 30s ./probe/tokens/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./probe/hidden/
