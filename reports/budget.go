@@ -172,15 +172,38 @@ func hostTokensLine(w io.Writer, r *budget.Result) {
 	for _, hr := range r.Delivery.Hosts {
 		names[hr.Host.ID] = hr.Host.Name
 	}
-	var parts []string
+	// Hosts that pay the same are named once, in their first host's
+	// place: with twenty profiles most pay what the server sent.
+	type cost struct {
+		tokens   int
+		deferred bool
+	}
+	var order []cost
+	hostsOf := map[cost][]string{}
 	deferred := false
 	for _, h := range r.HostTokens {
-		parts = append(parts, fmt.Sprintf("%s ~%s%s", Escape(names[h.Host]), Num(h.Tokens), ifLoaded(h.Deferred)))
+		c := cost{h.Tokens, h.Deferred}
+		if _, ok := hostsOf[c]; !ok {
+			order = append(order, c)
+		}
+		hostsOf[c] = append(hostsOf[c], Escape(names[h.Host]))
 		deferred = deferred || h.Deferred
 	}
-	fmt.Fprintf(w, "each request costs: %s\n", strings.Join(parts, ", "))
-	if deferred {
-		fmt.Fprintln(w, "(\"if loaded\": behind a tool search, once loaded; --verbose splits out the instructions)")
+	var parts []string
+	for _, c := range order {
+		hs := hostsOf[c]
+		who := strings.Join(hs, ", ")
+		if len(hs) > 3 {
+			who = fmt.Sprintf("%s and %d more hosts", hs[0], len(hs)-1)
+		}
+		parts = append(parts, fmt.Sprintf("%s ~%s%s", who, Num(c.tokens), ifLoaded(c.deferred)))
+	}
+	fmt.Fprintf(w, "each request costs: %s\n", strings.Join(parts, "; "))
+	switch {
+	case deferred:
+		fmt.Fprintln(w, "(\"if loaded\": behind a tool search, once loaded; --verbose: each host, the instructions apart)")
+	case len(parts) < len(r.HostTokens):
+		fmt.Fprintln(w, "(--verbose: each host, the instructions apart)")
 	}
 	fmt.Fprintln(w)
 }
@@ -204,7 +227,13 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	}
 	defer func() {
 		if len(unknown) > 0 {
-			fmt.Fprintf(w, "No known description or instructions rule (no column; their figures count the texts whole): %s.\n", strings.Join(unknown, ", "))
+			// On a terminal a count (the budget fits a screen); in a
+			// report every name.
+			if st == Markdown {
+				fmt.Fprintf(w, "No column for %d hosts with no known description or instructions rule (their figures count the texts whole): %s.\n", len(unknown), strings.Join(unknown, ", "))
+			} else {
+				fmt.Fprintf(w, "No column for %d hosts with no known description or instructions rule (mcpprobe hosts lists them).\n", len(unknown))
+			}
 			if st == Markdown {
 				fmt.Fprintln(w)
 			}

@@ -743,7 +743,7 @@ func TestReportIsDeterministic(t *testing.T) {
 		"## Delivery by host\n",
 		// Claude Code (4,096 since 2.1.296) delivers find_orders whole; the
 		// strictest row counts its older versions' 2,048 cut.
-		"| `find_orders` | 2,172 | whole | whole, deferred | whole, deferred | whole | whole | whole, deferred; describes kept | 94% (cut at 2,048), deferred; describes kept |",
+		"| `find_orders` | 2,172 | whole | whole, deferred | whole, deferred | whole | whole | whole, deferred; describes kept | whole | whole | 94% (cut at 2,048), deferred; describes kept |",
 		"tools/list: 1 page, 3,953 bytes, ~891 tokens (o200k_base estimate) as the server sent them.",
 		"## Wire\n",
 		"### Tools\n\n3 items in 1 page,",

@@ -105,11 +105,14 @@ func (l *headerLog) posts() int {
 	return n
 }
 
-// sentInitialize: the trace has an initialize request mcpprobe sent.
-func sentInitialize(t *testing.T, trace string) bool {
+// sentModernPing: the trace holds a ping carrying the 2026-07-28 _meta,
+// which asks a server silent to server/discover whether it is up, without
+// opening the other era on the connection (one era per connection).
+func sentModernPing(t *testing.T, trace string) bool {
 	t.Helper()
 	for _, f := range readTrace(t, trace) {
-		if f.Dir == "send" && gjson.Get(f.Raw, "method").String() == "initialize" {
+		if f.Dir == "send" && gjson.Get(f.Raw, "method").String() == "ping" &&
+			gjson.Get(f.Raw, `params._meta.io\.modelcontextprotocol/protocolVersion`).String() == "2026-07-28" {
 			return true
 		}
 	}
@@ -292,11 +295,11 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			// server/discover, and a quick server answers within it.
 			wantCode(t, 3, append(append([]string{name, "--startup-timeout", "300ms"}, what...), append([]string{"--"}, fx.sleepyArgv...)...)...)
 		}),
-		effectRow("discover-timeout", "1ns: server/discover given up, initialize sent", func(t *testing.T) {
+		effectRow("discover-timeout", "1ns: server/discover overdue at once, a ping of its era follows it", func(t *testing.T) {
 			tr := filepath.Join(t.TempDir(), "t.jsonl")
 			mcpprobe(t, line("--trace", tr, "--discover-timeout", "1ns")...)
-			if !sentInitialize(t, tr) {
-				t.Error("no initialize sent: server/discover was waited for")
+			if !sentModernPing(t, tr) {
+				t.Error("no ping sent: server/discover was waited for")
 			}
 		}),
 		effectRow("protocol", "2025-06-18 pinned", func(t *testing.T) {
@@ -965,11 +968,11 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 						t.Error("no 2025-06-18 in the trace")
 					}
 				}),
-				effectRow("discover-timeout", "1ns: initialize sent", func(t *testing.T) {
+				effectRow("discover-timeout", "1ns: a ping of server/discover's era follows it", func(t *testing.T) {
 					tr := filepath.Join(t.TempDir(), "t.jsonl")
 					mcpprobe(t, all(fx.cfg, "--trace", tr, "--discover-timeout", "1ns")...)
-					if !sentInitialize(t, tr) {
-						t.Error("no initialize sent")
+					if !sentModernPing(t, tr) {
+						t.Error("no ping sent")
 					}
 				}),
 				effectRow("startup-timeout", "300ms on a server 2 s to start: exit 3", func(t *testing.T) {

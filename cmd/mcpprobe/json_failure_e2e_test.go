@@ -40,8 +40,10 @@ var jsonCommands = map[string][]string{
 	"read":      {"TARGET", "x://y"},
 	"prompt":    {"TARGET", "p"},
 	"load":      {"--rate", "10/s", "--requests", "1", "TARGET"},
-	// load merge reads files and starts no server: no target to fail.
+	// load merge reads files and hosts reads the profiles; neither
+	// starts a server: no target to fail.
 	"load merge": nil,
+	"hosts":      nil,
 }
 
 // withTarget puts target in place of TARGET; a command after -- goes
