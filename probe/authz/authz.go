@@ -168,8 +168,12 @@ type auditor struct {
 	ccNote            string
 	ccErr, foreignErr error
 	foreignNote       string
-	baseline          bool       // the valid token opened a session
-	found             discovered // what the hosts' rules read (A25)
+	// foreignResource and validResource are the resource parameters the
+	// foreign and the valid token were asked with, when the audit asked
+	// for them (client_credentials).
+	foreignResource, validResource string
+	baseline                       bool       // the valid token opened a session
+	found                          discovered // what the hosts' rules read (A25)
 	// scrub, when set, rewrites the next exchange before it is kept (the
 	// query-string probe's URL holds the token).
 	scrub func(Exchange) Exchange
