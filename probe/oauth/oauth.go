@@ -99,6 +99,7 @@ type Host struct {
 	grant    string // how the token was got
 	cached   bool   // from --token-cache
 	scope    string
+	stepUps  int // re-authorizations after 403 insufficient_scope (stepup.go)
 	rec      *recorder
 	guard    *netguard.Guard
 	told     map[string]bool // "sent … to …" lines already written
