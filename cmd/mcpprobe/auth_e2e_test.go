@@ -296,3 +296,38 @@ func TestAuthIgnoresResource(t *testing.T) {
 		t.Errorf("the report does not name the authorization server:\n%s", r.stdout)
 	}
 }
+
+// A server with no protected-resource metadata, its authorization server
+// at its own origin (2025-03-26): the client finds it there (metadata, or
+// the default endpoints) and calls through; the audit reaches it the same
+// way and judges what it finds (A10 PKCE with metadata).
+func TestAuthLegacyDiscovery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		variant string
+		want    map[string]string
+	}{
+		{"legacy-metadata", map[string]string{"A8": "pass", "A9": "pass", "A10": "pass", "base": "pass"}},
+		{"legacy-defaults", map[string]string{"A8": "observed", "A10": "not-run", "base": "pass"}},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			t.Parallel()
+			s := startAuthServer(t, tc.variant)
+			env := []string{"CI_SECRET=fixture-secret"}
+			r := probeRun(t, env, nil, "call", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL, "whoami")
+			if r.code != 0 || !strings.Contains(r.stdout, "authorized") || !strings.Contains(r.stderr, "MCP 2025-03-26 basic/authorization") {
+				t.Errorf("call: exit %d, want the call through, the fallback said:\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			r = probeRun(t, env, nil, "auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+			v := envelope(t, "auth", r.stdout)
+			for id, want := range tc.want {
+				if got := v.Get(`auth.rows.#(id=="` + id + `").outcome`).String(); got != want {
+					t.Errorf("%s = %s, want %s", id, got, want)
+				}
+			}
+			if rev := v.Get(`auth.rows.#(id=="A8").clause.rev`).String(); rev != "2025-03-26" {
+				t.Errorf("A8 rests on %q, want the 2025-03-26 clause", rev)
+			}
+		})
+	}
+}

@@ -180,6 +180,9 @@ type auditor struct {
 	// registration is the first usable authorization server's
 	// registration_endpoint (A12).
 	registration string
+	// legacy: no protected-resource metadata, so the authorization
+	// server is the MCP server's origin, as 2025-03-26 had it (legacy.go).
+	legacy bool
 }
 
 // answer is one response as the audit keeps it.

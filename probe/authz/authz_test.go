@@ -84,6 +84,7 @@ type server struct {
 	openRedirects bool   // registration accepts any redirect URI
 	stepUpStatus  int    // the narrow token's status (default 403)
 	noRegister    bool   // the registration endpoint the metadata names is 404
+	noAS          bool   // no authorization-server metadata anywhere
 	sameToken     bool   // a token endpoint that ignores resource: token to every client_credentials request
 }
 
@@ -184,7 +185,9 @@ func (s server) start(t *testing.T) *httptest.Server {
 	srv = httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	cands := asCandidates(srv.URL + s.issuerPath)
-	mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
+	if !s.noAS {
+		mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
+	}
 	return srv
 }
 
@@ -431,5 +434,45 @@ func TestRunUnreachable(t *testing.T) {
 func TestRunRefusesNonHTTP(t *testing.T) {
 	if _, err := Run(context.Background(), Options{URL: "./server"}); err == nil {
 		t.Error("a command is not a URL: want an OptionError")
+	}
+}
+
+// Without protected-resource metadata the audit reaches the authorization
+// server as a 2025-03-26 client does: the origin's metadata (then judged:
+// PKCE and the rest), else the default endpoints, where it asks for its
+// tokens.
+func TestLegacyDiscovery(t *testing.T) {
+	const token = "tok-0a1b2c3d"
+	for _, tc := range []struct {
+		name string
+		s    server
+		want map[string]string
+		te   string // the token endpoint asked, past the origin
+	}{
+		{"metadata at the origin", server{prmAt: "none", sameToken: true}, map[string]string{"A3": Fail, "A8": Pass, "A9": Pass, "A10": Pass}, "/token"},
+		{"default endpoints", server{prmAt: "none", noAS: true, sameToken: true}, map[string]string{"A3": Fail, "A8": Observed, "A10": NotRun}, "/token"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.token = token
+			srv := tc.s.start(t)
+			r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", ClientID: "ci", Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := outcomes(r)
+			for id, want := range tc.want {
+				if got[id] != want {
+					t.Errorf("%s = %s, want %s (%v)", id, got[id], want, got)
+				}
+			}
+			for _, row := range r.Rows {
+				if row.ID == "A8" && (row.Clause.Rev != "2025-03-26" || !strings.Contains(row.Why, "2025-03-26")) {
+					t.Errorf("A8 %+v: want the 2025-03-26 clause", row)
+				}
+			}
+			if got["base"] != Pass {
+				t.Errorf("base %s: the token from %s was not got or not used", got["base"], tc.te)
+			}
+		})
 	}
 }
