@@ -59,3 +59,26 @@ func TestStepUpRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A client secret the authorization server issued by dynamic registration
+// goes back to its token endpoint, wherever it is; the user's own secret
+// only to the resource's origin or --issuer's.
+func TestMayCredentialRegisteredSecret(t *testing.T) {
+	for _, tc := range []struct {
+		name, given, held string
+		ok                bool
+	}{
+		{"issued by registration", "", "dcr-secret", true},
+		{"the user's", "user-secret", "user-secret", false},
+		{"none", "", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := New(Options{URL: "https://mcp.example/mcp", ClientSecret: tc.given})
+			h.as = &asMeta{TokenEndpoint: "https://auth.example/token"}
+			h.issuer, h.client = "https://auth.example", client{id: "c", secret: tc.held}
+			if err := h.mayCredential(h.client.secret != "", false); (err == nil) != tc.ok {
+				t.Errorf("err %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
