@@ -55,6 +55,9 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.rt.RoundTrip(req)
 	}
 	resp, err := t.rt.RoundTrip(withAuth(req, auth))
+	if su, ok := b.(StepUpper); ok && err == nil && resp.StatusCode == http.StatusForbidden && (req.Body == nil || req.GetBody != nil) {
+		return t.stepUp(su, req, auth, resp) // stepup.go
+	}
 	if err != nil || resp.StatusCode != http.StatusUnauthorized || (req.Body != nil && req.GetBody == nil) {
 		return resp, err
 	}

@@ -758,20 +758,35 @@ func (c *HTTP) connError(err error) error {
 // readJSONBody delivers a JSON response body as one message.
 func (c *HTTP) readJSONBody(body io.ReadCloser, info *HTTPInfo) {
 	defer body.Close()
-	b, err := io.ReadAll(io.LimitReader(body, int64(c.opts.MaxMessage)+1))
+	// Each complete value is delivered as soon as it is there: a body a
+	// server holds open after its message must not hold the message.
+	rest, over, err := jsonValues(body, c.opts.MaxMessage, func(v []byte, n int) {
+		if !IsJSONRPC(v) {
+			f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: v, HTTP: info})
+			c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(v, 200)))
+			return
+		}
+		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: v, HTTP: info})
+		if n == 2 {
+			c.problem(fmt.Errorf("the %s response body holds more than one JSON value (frame %d is the second): an application/json answer is one message; more belong in text/event-stream", info.ContentType, f.Seq))
+		}
+		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
+	})
 	switch {
-	case len(b) > c.opts.MaxMessage:
-		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b[:c.opts.MaxMessage], Len: len(b), Cut: true, HTTP: info})
+	case over:
+		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: rest[:min(len(rest), c.opts.MaxMessage)], Len: len(rest), Cut: true, HTTP: info})
 		c.problem(fmt.Errorf("%w: a response body over %d bytes (frame %d); raise it with --max-line", ErrLineTooLong, c.opts.MaxMessage, f.Seq))
 	case err != nil && !errors.Is(err, context.Canceled):
-		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
+		c.trace.AddFrame(Frame{Dir: DirNoise, Raw: rest, HTTP: info})
 		c.problem(fmt.Errorf("reading the response body: %v", err))
-	case IsJSONRPC(b):
-		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: b, HTTP: info})
+	case rest != nil && IsJSONRPC(rest):
+		// Not an object or array at the start, yet JSON-RPC as a whole
+		// (the scan and the classifier disagree): kept as received.
+		f := c.trace.AddFrame(Frame{Dir: DirRecv, Raw: rest, HTTP: info})
 		c.deliver(Message{Raw: f.Raw, Seq: f.Seq, T: f.T, Dropped: f.Dropped})
-	default:
-		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: b, HTTP: info})
-		c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(b, 200)))
+	case rest != nil:
+		f := c.trace.AddFrame(Frame{Dir: DirNoise, Raw: rest, HTTP: info})
+		c.problem(fmt.Errorf("the response body (frame %d, %s) is not a JSON-RPC message: %s", f.Seq, info.ContentType, excerptBytes(rest, 200)))
 	}
 }
 

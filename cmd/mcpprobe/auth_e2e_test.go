@@ -263,3 +263,71 @@ func TestAuthClientCredentials(t *testing.T) {
 		t.Errorf("a wrong client secret: base %s, want observed with invalid_client", base.Raw)
 	}
 }
+
+// An authorization server that ignores resource (RFC 8707) hands out the
+// valid token again for another resource: the audit names it, with what
+// it was asked, and does not fail the resource server's A17 (unjudged).
+func TestAuthIgnoresResource(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "ignores-resource")
+	args := []string{"--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", "--issuer", s.Issuer, s.URL}
+	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, append([]string{"auth", "--json"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	v := envelope(t, "auth", r.stdout)
+	a17 := v.Get(`auth.rows.#(id=="A17")`)
+	if a17.Get("outcome").String() != "not-run" || !strings.Contains(a17.Get("why").String(), "byte for byte") {
+		t.Errorf("A17 %s, want not-run: the token for another audience is the valid one", a17.Raw)
+	}
+	as := v.Get(`auth.rows.#(id=="A17 authorization server")`)
+	if as.Get("outcome").String() != "observed" || !strings.Contains(as.Get("why").String(), "the authorization server "+s.Issuer+" ignored resource") ||
+		!strings.Contains(as.Get("sent").String(), s.Issuer+"/token") {
+		t.Errorf("the authorization server's row %s, want observed, naming it and what it was asked", as.Raw)
+	}
+	if n := v.Get(`auth.rows.#(outcome=="fail")#.id`).Array(); len(n) != 0 {
+		t.Errorf("fails %v: nothing here breaks a MUST", n)
+	}
+	if issued := s.issued(); len(issued) != 1 || strings.Contains(r.stdout, issued[0]) {
+		t.Errorf("the token endpoint issued %d tokens, want 1 (asked twice), never printed", len(issued))
+	}
+	r = probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, append([]string{"auth"}, args...)...)
+	if !strings.Contains(r.stdout, "A17 authorization server: the authorization server "+s.Issuer+" ignored resource") {
+		t.Errorf("the report does not name the authorization server:\n%s", r.stdout)
+	}
+}
+
+// A server with no protected-resource metadata, its authorization server
+// at its own origin (2025-03-26): the client finds it there (metadata, or
+// the default endpoints) and calls through; the audit reaches it the same
+// way and judges what it finds (A10 PKCE with metadata).
+func TestAuthLegacyDiscovery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		variant string
+		want    map[string]string
+	}{
+		{"legacy-metadata", map[string]string{"A8": "pass", "A9": "pass", "A10": "pass", "base": "pass"}},
+		{"legacy-defaults", map[string]string{"A8": "observed", "A10": "not-run", "base": "pass"}},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			t.Parallel()
+			s := startAuthServer(t, tc.variant)
+			env := []string{"CI_SECRET=fixture-secret"}
+			r := probeRun(t, env, nil, "call", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL, "whoami")
+			if r.code != 0 || !strings.Contains(r.stdout, "authorized") || !strings.Contains(r.stderr, "MCP 2025-03-26 basic/authorization") {
+				t.Errorf("call: exit %d, want the call through, the fallback said:\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			r = probeRun(t, env, nil, "auth", "--json", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET", s.URL)
+			v := envelope(t, "auth", r.stdout)
+			for id, want := range tc.want {
+				if got := v.Get(`auth.rows.#(id=="` + id + `").outcome`).String(); got != want {
+					t.Errorf("%s = %s, want %s", id, got, want)
+				}
+			}
+			if rev := v.Get(`auth.rows.#(id=="A8").clause.rev`).String(); rev != "2025-03-26" {
+				t.Errorf("A8 rests on %q, want the 2025-03-26 clause", rev)
+			}
+		})
+	}
+}

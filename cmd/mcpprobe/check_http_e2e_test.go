@@ -203,3 +203,15 @@ func TestCheckCorpusHTTP(t *testing.T) {
 		})
 	}
 }
+
+// A subscription acknowledged at once in an application/json body that
+// never ends is read at once: subscriptions.listen passes (it was "no
+// notifications/subscriptions/acknowledged … within --timeout").
+func TestCheckListenOpenJSONBody(t *testing.T) {
+	t.Parallel()
+	v, _ := checkJSON(t, "--skip-malformed", serveOn(t, bin.raw, "-http", "127.0.0.1:0", "-modern", "-http-listen-json-open"))
+	x := v.Get(`check.eras.#(era=="modern").verdicts.#(id=="subscriptions.listen")`)
+	if x.Get("outcome").String() != "pass" || !strings.Contains(x.Get("why").String(), "acknowledged with subscriptionId") {
+		t.Errorf("subscriptions.listen %s, want pass", x.Raw)
+	}
+}

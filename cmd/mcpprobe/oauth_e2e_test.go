@@ -501,3 +501,28 @@ func TestOAuthAuditBaseline(t *testing.T) {
 		noLeak(t, cmd, map[string]string{"stdout": r.stdout, "stderr": r.stderr}, append(s.issuedAll(), "fixture-secret"))
 	}
 }
+
+// A tool that needs a scope the token lacks gets 403 insufficient_scope:
+// mcpprobe re-authorizes with the challenged scope (union with its own),
+// says so with the clause, and the call succeeds (it failed with the 403).
+func TestOAuthStepUp(t *testing.T) {
+	t.Parallel()
+	s := startAuthServer(t, "tool-scope")
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	r := probeRun(t, []string{"CI_SECRET=fixture-secret"}, nil, "call", "--client-id", "mcpprobe-ci", "--client-secret-env", "CI_SECRET",
+		"--issuer", s.Issuer, "--trace", trace, s.URL, "admin")
+	if r.code != 0 || !strings.Contains(r.stdout, "admin granted") {
+		t.Fatalf("exit %d, want the call through after a step-up:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `step-up 1 of at most 2: the server answered 403 insufficient_scope asking for scope "mcp admin"`) ||
+		!strings.Contains(r.stderr, "Scope Challenge Handling") {
+		t.Errorf("stderr does not say the step-up and its clause:\n%s", r.stderr)
+	}
+	b, _ := os.ReadFile(trace)
+	if n := strings.Count(string(b), `\"step_up\"`); n != 1 {
+		t.Errorf("%d step_up frames in the trace, want 1", n)
+	}
+	if issued := s.issued(); len(issued) != 2 {
+		t.Errorf("the token endpoint issued %d tokens, want 2 (the first, the stepped-up one)", len(issued))
+	}
+}

@@ -47,6 +47,13 @@ func (a *auditor) authServers() {
 	if a.prm != nil {
 		issuers = stringList(a.prm.doc["authorization_servers"])
 	}
+	if len(issuers) == 0 && a.prm == nil && a.first != nil && a.first.status == http.StatusUnauthorized {
+		// No protected-resource metadata: found the 2025-03-26 way, the
+		// MCP server's origin as the authorization server (legacy.go).
+		a.legacy = true
+		a.authServer(originOf(a.u), false)
+		return
+	}
 	if len(issuers) == 0 {
 		for _, id := range []string{"A8", "A9", "A10", "A11", "A13"} {
 			p := byID(id)
@@ -96,6 +103,10 @@ func (a *auditor) authServer(issuer string, several bool) {
 	}
 	row := Row{ID: id("A8"), Check: "authorization-server metadata by the spec's discovery order", Clause: clauseASDiscovery,
 		Sent: "GET, in order", Got: strings.Join(f.tried, "; ")}
+	if f.doc == nil && a.legacy {
+		a.legacyDefaults(row, id)
+		return
+	}
 	if f.doc == nil {
 		row.Outcome, row.Why = Fail, "none of the well-known URIs for issuer "+issuer+" serves a JSON document: an authorization server MUST provide RFC 8414 metadata or OIDC Discovery"
 		a.add(row)
@@ -106,6 +117,9 @@ func (a *auditor) authServer(issuer string, several bool) {
 		return
 	}
 	row.Outcome, row.Why = Pass, "found at "+f.url
+	if a.legacy {
+		row.Clause, row.Why = clauseLegacy, "found at "+f.url+": "+legacyNote
+	}
 	a.add(row)
 	sent := "GET " + f.url
 

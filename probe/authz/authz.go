@@ -168,14 +168,21 @@ type auditor struct {
 	ccNote            string
 	ccErr, foreignErr error
 	foreignNote       string
-	baseline          bool       // the valid token opened a session
-	found             discovered // what the hosts' rules read (A25)
+	// foreignResource and validResource are the resource parameters the
+	// foreign and the valid token were asked with, when the audit asked
+	// for them (client_credentials).
+	foreignResource, validResource string
+	baseline                       bool       // the valid token opened a session
+	found                          discovered // what the hosts' rules read (A25)
 	// scrub, when set, rewrites the next exchange before it is kept (the
 	// query-string probe's URL holds the token).
 	scrub func(Exchange) Exchange
 	// registration is the first usable authorization server's
 	// registration_endpoint (A12).
 	registration string
+	// legacy: no protected-resource metadata, so the authorization
+	// server is the MCP server's origin, as 2025-03-26 had it (legacy.go).
+	legacy bool
 }
 
 // answer is one response as the audit keeps it.

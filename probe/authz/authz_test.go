@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,6 +83,10 @@ type server struct {
 	stepUp        string // the 403's challenge (default: the full one)
 	offline       bool   // scopes_supported has offline_access
 	openRedirects bool   // registration accepts any redirect URI
+	stepUpStatus  int    // the narrow token's status (default 403)
+	noRegister    bool   // the registration endpoint the metadata names is 404
+	noAS          bool   // no authorization-server metadata anywhere
+	sameToken     bool   // a token endpoint that ignores resource: token to every client_credentials request
 }
 
 func (s server) start(t *testing.T) *httptest.Server {
@@ -95,7 +100,7 @@ func (s server) start(t *testing.T) *httptest.Server {
 				ch = `Bearer error="insufficient_scope", scope="mcp", resource_metadata="` + srv.URL + `/.well-known/oauth-protected-resource/mcp"`
 			}
 			w.Header().Set("WWW-Authenticate", ch)
-			w.WriteHeader(403)
+			w.WriteHeader(cmp.Or(s.stepUpStatus, 403))
 			return
 		}
 		ok := s.unprotected || authz == "Bearer "+s.token || (s.queryAccepted && r.URL.Query().Get("access_token") == s.token)
@@ -140,7 +145,20 @@ func (s server) start(t *testing.T) *httptest.Server {
 		}
 		_ = json.NewEncoder(w).Encode(doc)
 	}
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		if !s.sameToken {
+			w.WriteHeader(400)
+			fmt.Fprint(w, `{"error":"unsupported_grant_type"}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, s.token)
+	})
 	mux.HandleFunc("POST /register", func(w http.ResponseWriter, r *http.Request) {
+		if s.noRegister {
+			http.NotFound(w, r)
+			return
+		}
 		var req struct {
 			RedirectURIs []string `json:"redirect_uris"`
 		}
@@ -168,7 +186,9 @@ func (s server) start(t *testing.T) *httptest.Server {
 	srv = httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	cands := asCandidates(srv.URL + s.issuerPath)
-	mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
+	if !s.noAS {
+		mux.HandleFunc(strings.TrimPrefix(cands[s.asAt], srv.URL), as)
+	}
 	return srv
 }
 
@@ -185,11 +205,22 @@ func TestRunStepUpRegistration(t *testing.T) {
 		s        server
 		register bool
 		want     map[string]string
+		why      map[string]string // id → what its reason quotes
+		not      map[string]string // id → what its reason must not say
 	}{
-		{"full challenge, registration refused as it should", server{}, true, map[string]string{"A19": Pass, "A12": Pass, "A7": Pass}},
-		{"403 without error", server{stepUp: `Bearer scope="mcp"`}, false, map[string]string{"A19": Warn, "A12": NotRun}},
-		{"any redirect registered", server{openRedirects: true}, true, map[string]string{"A12": Fail}},
-		{"offline_access asked", server{offline: true}, false, map[string]string{"A7": Warn}},
+		{"full challenge, registration refused as it should", server{}, true, map[string]string{"A19": Pass, "A12": Pass, "A7": Pass}, nil, nil},
+		{"403 without error", server{stepUp: `Bearer scope="mcp"`}, false, map[string]string{"A19": Warn, "A12": NotRun},
+			map[string]string{"A19": `403 Forbidden, WWW-Authenticate: Bearer scope="mcp"`}, nil},
+		{"any redirect registered", server{openRedirects: true}, true, map[string]string{"A12": Fail}, map[string]string{"A12": "201 Created"}, nil},
+		{"offline_access asked", server{offline: true}, false, map[string]string{"A7": Warn}, nil, nil},
+		// The server calls the narrow token invalid: the reason quotes
+		// that, and does not call it a scope answer.
+		{"401 invalid_token to the narrow token", server{stepUpStatus: 401, stepUp: `Bearer error="invalid_token", error_description="token expired"`}, false,
+			map[string]string{"A19": Warn}, map[string]string{"A19": `401 Unauthorized, WWW-Authenticate: Bearer error="invalid_token", error_description="token expired"`},
+			map[string]string{"A19": "a token with insufficient scope SHOULD get 403 (401"}},
+		// A 404 is no endpoint, not a refusal of the client.
+		{"registration endpoint 404", server{noRegister: true}, true, map[string]string{"A12": Observed},
+			map[string]string{"A12": "404 Not Found: nothing is served at the registration_endpoint"}, map[string]string{"A12": "refused"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.s.token, tc.s.narrow = token, narrow
@@ -203,6 +234,60 @@ func TestRunStepUpRegistration(t *testing.T) {
 				if got[id] != want {
 					t.Errorf("%s = %s, want %s", id, got[id], want)
 				}
+			}
+			for _, row := range r.Rows {
+				if w, ok := tc.why[row.ID]; ok && !strings.Contains(row.Why, w) {
+					t.Errorf("%s's reason %q does not quote %q", row.ID, row.Why, w)
+				}
+				if w, ok := tc.not[row.ID]; ok && strings.Contains(row.Why, w) {
+					t.Errorf("%s's reason %q says %q", row.ID, row.Why, w)
+				}
+			}
+		})
+	}
+}
+
+// A token for another resource that is the valid one byte for byte is no
+// audience test: A17 is unjudged, and when the audit asked for both by
+// client_credentials, the authorization server is named for ignoring
+// resource, not the resource server failed.
+func TestSameTokenForAnotherResource(t *testing.T) {
+	const token = "tok-0a1b2c3d"
+	for _, tc := range []struct {
+		name string
+		o    Options
+		as   bool // the authorization server's row is there
+	}{
+		{"both given, the same", Options{Token: token, ForeignToken: token}, false},
+		{"both by client_credentials", Options{ClientID: "mcpprobe-ci"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server{token: token, sameToken: true}.start(t)
+			tc.o.URL, tc.o.Timeout = srv.URL+"/mcp", 5*time.Second
+			r, err := Run(context.Background(), tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := map[string]Row{}
+			for _, row := range r.Rows {
+				rows[row.ID] = row
+			}
+			if a17 := rows["A17"]; a17.Outcome != NotRun || !strings.Contains(a17.Why, "byte for byte") {
+				t.Errorf("A17: %s %q, want not-run: the same token", a17.Outcome, a17.Why)
+			}
+			as, ok := rows["A17 authorization server"]
+			if ok != tc.as {
+				t.Fatalf("the authorization server's row: %v, want %v", ok, tc.as)
+			}
+			if !tc.as {
+				return
+			}
+			if as.Outcome != Observed || !strings.Contains(as.Why, "ignored resource") || !strings.Contains(as.Why, srv.URL+"/mcpprobe-other-resource") ||
+				!strings.Contains(as.Sent, srv.URL+"/token") || strings.Contains(as.Sent+as.Got+as.Why, token) {
+				t.Errorf("authorization server row %+v: want observed, naming what it was asked and sent, never the token", as)
+			}
+			if r.Count()[Fail] != 0 {
+				t.Errorf("fails %v: an authorization server that ignores resource fails no one here", r.Failing(Fail))
 			}
 		})
 	}
@@ -350,5 +435,45 @@ func TestRunUnreachable(t *testing.T) {
 func TestRunRefusesNonHTTP(t *testing.T) {
 	if _, err := Run(context.Background(), Options{URL: "./server"}); err == nil {
 		t.Error("a command is not a URL: want an OptionError")
+	}
+}
+
+// Without protected-resource metadata the audit reaches the authorization
+// server as a 2025-03-26 client does: the origin's metadata (then judged:
+// PKCE and the rest), else the default endpoints, where it asks for its
+// tokens.
+func TestLegacyDiscovery(t *testing.T) {
+	const token = "tok-0a1b2c3d"
+	for _, tc := range []struct {
+		name string
+		s    server
+		want map[string]string
+		te   string // the token endpoint asked, past the origin
+	}{
+		{"metadata at the origin", server{prmAt: "none", sameToken: true}, map[string]string{"A3": Fail, "A8": Pass, "A9": Pass, "A10": Pass}, "/token"},
+		{"default endpoints", server{prmAt: "none", noAS: true, sameToken: true}, map[string]string{"A3": Fail, "A8": Observed, "A10": NotRun}, "/token"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.token = token
+			srv := tc.s.start(t)
+			r, err := Run(context.Background(), Options{URL: srv.URL + "/mcp", ClientID: "ci", Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := outcomes(r)
+			for id, want := range tc.want {
+				if got[id] != want {
+					t.Errorf("%s = %s, want %s (%v)", id, got[id], want, got)
+				}
+			}
+			for _, row := range r.Rows {
+				if row.ID == "A8" && (row.Clause.Version != "2025-03-26" || !strings.Contains(row.Why, "2025-03-26")) {
+					t.Errorf("A8 %+v: want the 2025-03-26 clause", row)
+				}
+			}
+			if got["base"] != Pass {
+				t.Errorf("base %s: the token from %s was not got or not used", got["base"], tc.te)
+			}
+		})
 	}
 }

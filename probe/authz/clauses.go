@@ -117,6 +117,12 @@ var (
 	// security-considerations "Access Token Privilege Restriction":
 	// MUST NOT pass through the token; not provable from outside.
 	clausePassthrough = clause("2025-11-25+", "Access Token Privilege Restriction", spec1125+"#access-token-privilege-restriction", Info)
-	clauseDPoP        = clause("extension", "DPoP (RFC 9449)", "https://www.rfc-editor.org/rfc/rfc9449", Info)
-	clauseHosts       = clause("hosts", "discovery order per host", "", Info)
+	// security-considerations "Token Audience Binding and Validation":
+	// RFC 8707 binds tokens to their audience "when the Authorization
+	// Server supports the capability": an authorization server that
+	// ignores resource breaks no keyword, but leaves the resource
+	// server's audience check (A17) with nothing to be tested on.
+	clauseAudienceBinding = clause("2025-11-25+", "Token Audience Binding and Validation (RFC 8707 optional for the authorization server)", spec1125+"#token-audience-binding-and-validation", Info)
+	clauseDPoP            = clause("extension", "DPoP (RFC 9449)", "https://www.rfc-editor.org/rfc/rfc9449", Info)
+	clauseHosts           = clause("hosts", "discovery order per host", "", Info)
 )

@@ -50,6 +50,7 @@ func (a *auditor) clientCredentials() {
 			a.foreignErr = err
 		} else {
 			a.o.ForeignToken, a.foreignNote = tok, "token for "+other+" by client_credentials"
+			a.foreignResource, a.validResource = other, mcpURL
 		}
 	}
 }

@@ -89,7 +89,35 @@ func (a *auditor) badTokens() {
 	if a.foreignNote != "" {
 		label = a.foreignNote
 	}
+	if a.o.ForeignToken != "" && a.o.ForeignToken == a.o.Token {
+		a.sameToken(label)
+		return
+	}
 	a.tokenCheck("A17", label, a.o.ForeignToken, "--foreign-token-env")
+}
+
+// sameToken is A17 when the token for another resource is the valid one,
+// byte for byte: the resource server's audience check has nothing to
+// refuse (A17 unjudged), and when the audit asked for both tokens it is
+// the authorization server that ignored resource (RFC 8707), said so with
+// what it sent.
+func (a *auditor) sameToken(label string) {
+	p := byID("A17")
+	row := Row{ID: "A17", Check: p.check, Clause: p.clause, Outcome: NotRun,
+		Why: "unjudged, no baseline: the token for another audience (" + label + ") is the valid token byte for byte, so the resource server has no foreign token to refuse"}
+	if a.foreignResource == "" {
+		row.Why += ": pass --foreign-token-env VAR with a token issued for another resource"
+		a.add(row)
+		return
+	}
+	row.Why += "; the authorization server ignored resource (row A17 authorization server)"
+	a.add(row)
+	a.add(Row{ID: "A17 authorization server", Check: "the token endpoint binds a token to the resource asked (RFC 8707)", Clause: clauseAudienceBinding,
+		Sent:    fmt.Sprintf("POST %s grant_type=client_credentials, resource=%s; then resource=%s", a.tokenEndpoint, a.validResource, a.foreignResource),
+		Got:     fmt.Sprintf("the same access_token to both (%d bytes, byte for byte)", len(a.o.Token)),
+		Outcome: Observed,
+		Why: fmt.Sprintf("the authorization server %s ignored resource: asked for a token for %s it sent the token it had sent for %s; its fault, not the resource server's, which cannot tell the two apart (A17 unjudged)",
+			a.tokenIssuer, a.foreignResource, a.validResource)})
 }
 
 // malformed is A21: an Authorization header that is not a bearer

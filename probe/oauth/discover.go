@@ -132,6 +132,7 @@ func (h *Host) resourceMetadata(ctx context.Context, u *url.URL, ch challenged) 
 		}
 		return prm, err
 	}
+	h.noPRM = true // none found: the 2025-03-26 fallback may apply (legacy.go)
 	what := "OAuth: no protected-resource metadata found for " + u.String()
 	switch {
 	case ch.err != "":

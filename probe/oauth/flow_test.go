@@ -156,7 +156,9 @@ func TestDiscoveryRefusals(t *testing.T) {
 	}{
 		{"issuer mismatch", fakeServer{prm: "/.well-known/oauth-protected-resource/mcp", asMeta: "/.well-known/oauth-authorization-server", badIss: true}, "RFC 8414 §3.3"},
 		{"resource mismatch", fakeServer{prm: "/.well-known/oauth-protected-resource/mcp", asMeta: "/.well-known/oauth-authorization-server", resource: "https://elsewhere.example/mcp"}, "RFC 9728 §3.3"},
-		{"no metadata", fakeServer{prm: "/nowhere", asMeta: "/nowhere2"}, "no protected-resource metadata"},
+		// No protected-resource metadata: the 2025-03-26 fallback finds
+		// the origin's authorization-server metadata, and checks it.
+		{"no metadata, the origin's names another issuer", fakeServer{prm: "/nowhere", asMeta: "/.well-known/oauth-authorization-server", badIss: true}, "RFC 8414 §3.3"},
 		{"no AS metadata", fakeServer{prm: "/.well-known/oauth-protected-resource", asMeta: "/nowhere"}, "no authorization-server metadata"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,5 +301,44 @@ func TestHeadersStayOnOrigin(t *testing.T) {
 	defer mu.Unlock()
 	if rsSaw != "k1" || len(seen) != 1 || seen[0] != "" {
 		t.Errorf("the server saw %q, the foreign metadata %q; want k1 and no header", rsSaw, seen)
+	}
+}
+
+// Without protected-resource metadata, a 2025-03-26 client takes the
+// authorization-server metadata at the resource's origin, else the
+// default endpoints there (legacy.go); metadata that is there but fails
+// validation is no reason to fall back (TestDiscoveryRefusals).
+func TestLegacyFallback(t *testing.T) {
+	for _, tc := range []struct {
+		name, asMeta string
+	}{
+		{"metadata at the origin", "/.well-known/oauth-authorization-server"},
+		{"default endpoints", "/nowhere"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, &fakeServer{prm: "/nowhere", asMeta: tc.asMeta, accept: func(int) bool { return true }})
+			var secrets []string
+			var prompt strings.Builder
+			h := ccHost(f, &secrets)
+			h.o.Prompt = &prompt
+			tr := transport.NewTrace(time.Now())
+			if err := h.Authorize(context.Background(), tr); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, u := range authGets(tr) {
+				got = append(got, strings.TrimPrefix(u, f.URL))
+			}
+			want := []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"}
+			if !slices.Equal(got, want) {
+				t.Errorf("GETs %q, want %q", got, want)
+			}
+			if h.Grant() != "client_credentials" || h.AccessToken() != "tok-1-abcdef" || h.as.TokenEndpoint != f.URL+"/token" {
+				t.Errorf("grant %q, token endpoint %q", h.Grant(), h.as.TokenEndpoint)
+			}
+			if !strings.Contains(prompt.String(), "MCP 2025-03-26 basic/authorization") {
+				t.Errorf("the prompt does not name the clause: %q", prompt.String())
+			}
+		})
 	}
 }

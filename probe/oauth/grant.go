@@ -298,6 +298,9 @@ func withheldAnswer(a answer, why string) string {
 // the token endpoint is the server's word, and a server could name any
 // origin to collect them. When they may go, stderr says where they went.
 func (h *Host) mayCredential(secret, refresh bool) error {
+	// A secret the authorization server issued by dynamic registration is
+	// its own: it goes back to it. Only the user's is guarded.
+	secret = secret && h.o.ClientSecret != "" && h.client.secret == h.o.ClientSecret
 	if !secret && !refresh {
 		return nil
 	}

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -99,6 +100,8 @@ type Host struct {
 	grant    string // how the token was got
 	cached   bool   // from --token-cache
 	scope    string
+	noPRM    bool // no protected-resource metadata document was found
+	stepUps  int  // re-authorizations after 403 insufficient_scope (stepup.go)
 	rec      *recorder
 	guard    *netguard.Guard
 	told     map[string]bool // "sent … to …" lines already written
@@ -187,12 +190,20 @@ func (h *Host) authorize(ctx context.Context) error {
 	}
 	ch := h.challenge(ctx, u)
 	prm, err := h.resourceMetadata(ctx, u, ch)
-	if err != nil {
+	var as *asMeta
+	switch {
+	case err != nil && prm == nil && h.noPRM && ch.status == http.StatusUnauthorized:
+		// No protected-resource metadata at all: the 2025-03-26 way
+		// (legacy.go).
+		if prm, as, err = h.legacyDiscovery(ctx, u); err != nil {
+			return err
+		}
+	case err != nil:
 		return err
-	}
-	as, err := h.serverMetadata(ctx, prm)
-	if err != nil {
-		return err
+	default:
+		if as, err = h.serverMetadata(ctx, prm); err != nil {
+			return err
+		}
 	}
 	h.mu.Lock()
 	h.resource, h.origin, h.issuer, h.as = prm.Resource, originOf(u), as.Issuer, as
