@@ -4,14 +4,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // report --check passes on a fresh report whatever day it runs, and fails
@@ -148,23 +145,8 @@ func TestReportCheckAcrossSpellings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, "bin", "goodserver"), exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	in := func(dir string, args ...string) result {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), bound(time.Minute))
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin.mcpprobe, args...)
-		cmd.Dir = dir
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		r := result{stdout: out.String(), stderr: errb.String()}
-		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	home := t.TempDir()
+	in := func(dir string, args ...string) result { t.Helper(); return inFolder(t, dir, home, args...) }
 	w := in(repo, "report", "--out", "MCPPROBE.md", "./bin/goodserver")
 	if w.code != 0 {
 		t.Fatalf("report: exit %d: %s", w.code, w.stderr)

@@ -338,22 +338,8 @@ func helpPointer(root *cli.Command, args []string) string {
 // subcommandOf is the name of the subcommand args run, skipping global
 // flags and their values, or "".
 func subcommandOf(root *cli.Command, args []string) string {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return ""
-		}
-		if strings.HasPrefix(a, "-") {
-			n, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if f := flagInTree(root, n); f != nil && !hasValue && takesValue(f) {
-				i++
-			}
-			continue
-		}
-		if c := root.Command(a); c != nil && !c.Hidden && !meta(c.Name) {
-			return c.Name
-		}
-		return ""
+	if c := root.Command(firstWord(root, args)); c != nil && !c.Hidden && !meta(c.Name) {
+		return c.Name
 	}
 	return ""
 }
