@@ -44,7 +44,7 @@ vet:
 	$(GO) run $(STATICCHECK) -tags e2e ./...
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
-# -timeout: the e2e package takes about 4 minutes (make test about 6 from a
+# -timeout: the e2e package takes about 6 minutes (make test about 9 from a
 # clean clone: docs/reference.md#tests) on an idle 2-core machine
 # and 10-11 at a load factor near 3, past go test's default 10m; every wait
 # inside a test is bounded already, so this is only the last resort.
