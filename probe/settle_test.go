@@ -5,8 +5,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 )
 
 // ExchangeSettled: the answer to the ping sent behind a frame, plus the
@@ -50,47 +48,63 @@ func TestExchangeSettled(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, c := newTestSession(t)
-			ctx := context.Background()
-			frame := `{"jsonrpc":"2.0","id":` + tc.id + `,"method":"x"}`
-			if tc.id == "" {
-				frame = `{"jsonrpc":"2.0","method":"tools/list"`
-			}
-			go func() {
-				f := c.next(t)
-				p := c.next(t)
-				if p.Get("method").String() != "ping" {
-					t.Errorf("sent behind the frame: %s, want a ping", p.Raw)
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				ctx := context.Background()
+				frame := `{"jsonrpc":"2.0","id":` + tc.id + `,"method":"x"}`
+				if tc.id == "" {
+					frame = `{"jsonrpc":"2.0","method":"tools/list"`
 				}
-				tc.serve(c, f.Raw, p.Get("id").Raw)
-			}()
-			behind := func() (*Pending, error) { return s.BeginQuiet(ctx, "ping", nil) }
-			timeout := loadfactor.Scale(10 * time.Second)
-			if tc.short {
-				timeout = 2 * SettleGrace
-			}
-			r, settled, err := s.ExchangeSettled(ctx, []byte(frame), tc.id, behind, timeout)
-			if settled != tc.settled {
-				t.Errorf("settled %v, want %v", settled, tc.settled)
-			}
-			if string(r.Result) != tc.result {
-				t.Errorf("result %s, want %s", r.Result, tc.result)
-			}
-			var te *TimeoutError
-			if errors.As(err, &te) != tc.timeoutErr {
-				t.Errorf("err %v, want a timeout: %v", err, tc.timeoutErr)
-			}
-			if tc.lateReplyID != "" {
-				time.Sleep(4 * SettleGrace)
-				settle(t, s, c)
-				late := false
-				for _, e := range s.Events() {
-					late = late || e.Kind == "late_reply"
+				go func() {
+					f := c.next(t)
+					p := c.next(t)
+					if p.Get("method").String() != "ping" {
+						t.Errorf("sent behind the frame: %s, want a ping", p.Raw)
+					}
+					tc.serve(c, f.Raw, p.Get("id").Raw)
+				}()
+				behind := func() (*Pending, error) { return s.BeginQuiet(ctx, "ping", nil) }
+				timeout := 10 * time.Second
+				if tc.short {
+					timeout = 2 * SettleGrace
 				}
-				if !late {
-					t.Errorf("no late_reply event: %+v", s.Events())
+				start := time.Now()
+				r, settled, err := s.ExchangeSettled(ctx, []byte(frame), tc.id, behind, timeout)
+				// On the bubble's clock a wait is exactly what decided it:
+				// an answer at once, the grace after the ping's answer, or
+				// the timeout.
+				want := time.Duration(0)
+				switch {
+				case tc.settled:
+					want = SettleGrace
+				case tc.short:
+					want = timeout
 				}
-			}
+				if took := time.Since(start); took != want {
+					t.Errorf("returned after %v, want %v", took, want)
+				}
+				if settled != tc.settled {
+					t.Errorf("settled %v, want %v", settled, tc.settled)
+				}
+				if string(r.Result) != tc.result {
+					t.Errorf("result %s, want %s", r.Result, tc.result)
+				}
+				var te *TimeoutError
+				if errors.As(err, &te) != tc.timeoutErr {
+					t.Errorf("err %v, want a timeout: %v", err, tc.timeoutErr)
+				}
+				if tc.lateReplyID != "" {
+					time.Sleep(4 * SettleGrace)
+					settle(t, s, c)
+					late := false
+					for _, e := range s.Events() {
+						late = late || e.Kind == "late_reply"
+					}
+					if !late {
+						t.Errorf("no late_reply event: %+v", s.Events())
+					}
+				}
+			})
 		})
 	}
 }
@@ -99,6 +113,10 @@ func TestExchangeSettled(t *testing.T) {
 // settled wait.
 func TestExchangeSettledClosed(t *testing.T) {
 	t.Parallel()
+	inBubble(t, testExchangeSettledClosed)
+}
+
+func testExchangeSettledClosed(t *testing.T) {
 	s, c := newTestSession(t)
 	go func() {
 		c.next(t)
