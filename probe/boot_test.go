@@ -83,43 +83,45 @@ func TestDiscoverClockStartsWhenServerIsUp(t *testing.T) {
 	found := map[string][]string{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := startServer(t, tc.server)
-			o := bootOptions()
-			o.DiscoverTimeout = d
-			c, err := run(t, conn, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Discover != tc.discover {
-				t.Errorf("Discover = %q, want %q", c.Discover, tc.discover)
-			}
-			if c.Era != tc.era {
-				t.Errorf("Era = %q, want %q", c.Era, tc.era)
-			}
-			if tc.silent {
-				wantFinding(t, c, "info", "discover-silent", "no answer within 200ms after the server was up (its first message)")
-			} else {
-				noFinding(t, c, "discover-silent")
-			}
-			for _, code := range []string{"late-reply", "unknown-id", "nonstandard-error-code"} {
-				noFinding(t, c, code)
-			}
-			if !tc.unheard && (c.Timings.ReadyBy == "" || c.Timings.Ready <= 0) {
-				t.Errorf("Timings.Ready %v by %q: the server was heard from", c.Timings.Ready, c.Timings.ReadyBy)
-			}
-			found[tc.name] = codes(c)
-			if tc.like != "" {
-				if want, ok := found[tc.like]; ok && !equalStrings(found[tc.name], want) {
-					t.Errorf("findings %q, but %q had %q", found[tc.name], tc.like, want)
+			inBubble(t, func(t *testing.T) {
+				conn := startServer(t, tc.server)
+				o := bootOptions()
+				o.DiscoverTimeout = d
+				c, err := run(t, conn, o)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			sent := requests(conn)
-			if tc.era == "modern" && countMethod(sent, "notifications/initialized") > 0 {
-				t.Errorf("a modern server was sent notifications/initialized: %q", methodsOf(sent))
-			}
-			if tc.era == "legacy" && countMethod(sent, "initialize") != 1 {
-				t.Errorf("initialize sent %d times: %q", countMethod(sent, "initialize"), methodsOf(sent))
-			}
+				if c.Discover != tc.discover {
+					t.Errorf("Discover = %q, want %q", c.Discover, tc.discover)
+				}
+				if c.Era != tc.era {
+					t.Errorf("Era = %q, want %q", c.Era, tc.era)
+				}
+				if tc.silent {
+					wantFinding(t, c, "info", "discover-silent", "no answer within 200ms after the server was up (its first message)")
+				} else {
+					noFinding(t, c, "discover-silent")
+				}
+				for _, code := range []string{"late-reply", "unknown-id", "nonstandard-error-code"} {
+					noFinding(t, c, code)
+				}
+				if !tc.unheard && (c.Timings.ReadyBy == "" || c.Timings.Ready <= 0) {
+					t.Errorf("Timings.Ready %v by %q: the server was heard from", c.Timings.Ready, c.Timings.ReadyBy)
+				}
+				found[tc.name] = codes(c)
+				if tc.like != "" {
+					if want, ok := found[tc.like]; ok && !equalStrings(found[tc.name], want) {
+						t.Errorf("findings %q, but %q had %q", found[tc.name], tc.like, want)
+					}
+				}
+				sent := requests(conn)
+				if tc.era == "modern" && countMethod(sent, "notifications/initialized") > 0 {
+					t.Errorf("a modern server was sent notifications/initialized: %q", methodsOf(sent))
+				}
+				if tc.era == "legacy" && countMethod(sent, "initialize") != 1 {
+					t.Errorf("initialize sent %d times: %q", countMethod(sent, "initialize"), methodsOf(sent))
+				}
+			})
 		})
 	}
 }
@@ -127,6 +129,10 @@ func TestDiscoverClockStartsWhenServerIsUp(t *testing.T) {
 // A server that answers server/discover at once is sent nothing else
 // before its answer: no ping, no early initialize.
 func TestDiscoverFastServerWireUnchanged(t *testing.T) {
+	inBubble(t, testDiscoverFastServerWireUnchanged)
+}
+
+func testDiscoverFastServerWireUnchanged(t *testing.T) {
 	for _, server := range []serverFunc{
 		scripted(`{}`, nil),
 		scripted(`{}`, map[string]route{"server/discover": func(r req) []string { return ok(r, discoverOK) }}),
@@ -145,7 +151,9 @@ func TestDiscoverFastServerWireUnchanged(t *testing.T) {
 
 // A server that answers nothing at all is waited for until
 // --startup-timeout and reported against it, not as discover-silent.
-func TestDiscoverServerAnswersNothing(t *testing.T) {
+func TestDiscoverServerAnswersNothing(t *testing.T) { inBubble(t, testDiscoverServerAnswersNothing) }
+
+func testDiscoverServerAnswersNothing(t *testing.T) {
 	conn := startServer(t, func(req) []string { return nil })
 	o := fastOptions("auto")
 	o.StartupTimeout = 1500 * time.Millisecond
@@ -218,25 +226,27 @@ func TestSlowDualEraServerOneEra(t *testing.T) {
 		{"after a boot of 5 D", booting(time.Second, dualEra())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := startServer(t, tc.server)
-			o := bootOptions()
-			o.DiscoverTimeout = 200 * time.Millisecond
-			c, err := run(t, conn, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Era != "modern" || c.Discover != "supported" {
-				t.Errorf("era %q, discover %q", c.Era, c.Discover)
-			}
-			for _, r := range requests(conn) {
-				if r.Method == "initialize" {
-					t.Errorf("initialize sent to a dual-era server: %q", methodsOf(requests(conn)))
+			inBubble(t, func(t *testing.T) {
+				conn := startServer(t, tc.server)
+				o := bootOptions()
+				o.DiscoverTimeout = 200 * time.Millisecond
+				c, err := run(t, conn, o)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if r.Method != "" && r.ID != "" && !r.Params.Get(`_meta.io\.modelcontextprotocol/protocolVersion`).Exists() {
-					t.Errorf("%s sent without the 2026-07-28 _meta: %s", r.Method, r.Raw)
+				if c.Era != "modern" || c.Discover != "supported" {
+					t.Errorf("era %q, discover %q", c.Era, c.Discover)
 				}
-			}
-			noFinding(t, c, "legacy-shaped-result")
+				for _, r := range requests(conn) {
+					if r.Method == "initialize" {
+						t.Errorf("initialize sent to a dual-era server: %q", methodsOf(requests(conn)))
+					}
+					if r.Method != "" && r.ID != "" && !r.Params.Get(`_meta.io\.modelcontextprotocol/protocolVersion`).Exists() {
+						t.Errorf("%s sent without the 2026-07-28 _meta: %s", r.Method, r.Raw)
+					}
+				}
+				noFinding(t, c, "legacy-shaped-result")
+			})
 		})
 	}
 }
@@ -254,30 +264,32 @@ func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 		{"refused twice", 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := 0
-			conn := startServer(t, scripted(`{}`, map[string]route{"server/discover": func(r req) []string {
-				n++
-				if n <= tc.refuse {
-					return fail(r, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+			inBubble(t, func(t *testing.T) {
+				n := 0
+				conn := startServer(t, scripted(`{}`, map[string]route{"server/discover": func(r req) []string {
+					n++
+					if n <= tc.refuse {
+						return fail(r, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+					}
+					return ok(r, discoverOK)
+				}}))
+				c, err := run(t, conn, fastOptions("auto"))
+				if tc.wantErr {
+					if err == nil {
+						t.Fatalf("no error after two -32022; discover %q", c.Discover)
+					}
+					if got := countMethod(requests(conn), "server/discover"); got != 2 {
+						t.Errorf("server/discover sent %d times, want 2", got)
+					}
+					return
 				}
-				return ok(r, discoverOK)
-			}}))
-			c, err := run(t, conn, fastOptions("auto"))
-			if tc.wantErr {
-				if err == nil {
-					t.Fatalf("no error after two -32022; discover %q", c.Discover)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if got := countMethod(requests(conn), "server/discover"); got != 2 {
-					t.Errorf("server/discover sent %d times, want 2", got)
+				if c.Era != "modern" || !strings.Contains(c.Discover, "retried once with 2026-07-28") {
+					t.Errorf("era %q discover %q", c.Era, c.Discover)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Era != "modern" || !strings.Contains(c.Discover, "retried once with 2026-07-28") {
-				t.Errorf("era %q discover %q", c.Era, c.Discover)
-			}
+			})
 		})
 	}
 }
