@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -33,7 +34,9 @@ func TestSessionEventsBounded(t *testing.T) {
 
 // A server request flood gets at most maxAnswers answers: each is a
 // write the server may never read.
-func TestServerRequestsAnsweredBounded(t *testing.T) {
+func TestServerRequestsAnsweredBounded(t *testing.T) { inBubble(t, testServerRequestsAnsweredBounded) }
+
+func testServerRequestsAnsweredBounded(t *testing.T) {
 	// The fake conn's reply holds its lock while it delivers, and an
 	// answer takes it: room for every request keeps them apart.
 	c := newFakeConn()
@@ -43,11 +46,12 @@ func TestServerRequestsAnsweredBounded(t *testing.T) {
 	for i := 0; i < maxAnswers+50; i++ {
 		c.reply(`{"jsonrpc":"2.0","id":"p` + fmt.Sprint(i) + `","method":"ping"}`)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for (len(s.Events()) < maxAnswers+50 || len(c.sentLog()) < maxAnswers) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	// Once every goroutine waits, the session has read every request and
+	// written every answer it will: an answer too many would be there.
+	synctest.Wait()
+	if got := len(s.Events()); got != maxAnswers+50 {
+		t.Errorf("%d requests seen, want %d", got, maxAnswers+50)
 	}
-	time.Sleep(50 * time.Millisecond) // room for an answer too many
 	if got := len(c.sentLog()); got != maxAnswers {
 		t.Errorf("%d answers sent, want %d", got, maxAnswers)
 	}
@@ -56,6 +60,10 @@ func TestServerRequestsAnsweredBounded(t *testing.T) {
 // A page whose frame the trace did not keep (its budget spent) stops the
 // list there, with one capture-capped finding; nothing of it is held.
 func TestListStopsWhereThePageWasNotKept(t *testing.T) {
+	inBubble(t, testListStopsWhereThePageWasNotKept)
+}
+
+func testListStopsWhereThePageWasNotKept(t *testing.T) {
 	big := strings.Repeat("d", 4000)
 	conn := startServer(t, scripted(`{"tools":{},"prompts":{}}`, map[string]route{
 		"tools/list": func(r req) []string {
@@ -84,7 +92,9 @@ func TestListStopsWhereThePageWasNotKept(t *testing.T) {
 
 // An interrupted run blames nobody: the list stops, no finding is made of
 // the interrupt, and nothing more is sent.
-func TestInterruptedListNoFinding(t *testing.T) {
+func TestInterruptedListNoFinding(t *testing.T) { inBubble(t, testInterruptedListNoFinding) }
+
+func testInterruptedListNoFinding(t *testing.T) {
 	conn := startServer(t, scripted(`{"tools":{},"prompts":{}}`, map[string]route{"tools/list": silent}))
 	ctx, cancel := context.WithCancel(context.Background())
 	cl, err := Connect(ctx, conn, fastOptions("2025-11-25"))
