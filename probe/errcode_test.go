@@ -70,7 +70,9 @@ func TestJudgeErrorCode(t *testing.T) {
 
 // The session sees every error reply, answered or not, and the capture
 // turns each odd code into one finding, however often it came.
-func TestRunErrorCodeFindings(t *testing.T) {
+func TestRunErrorCodeFindings(t *testing.T) { inBubble(t, testRunErrorCodeFindings) }
+
+func testRunErrorCodeFindings(t *testing.T) {
 	conn := startServer(t, scripted(`{"tools":{},"prompts":{}}`, map[string]route{
 		"tools/list": func(r req) []string {
 			return append([]string{`{"jsonrpc":"2.0","id":778,"error":{"code":"E42","message":"nobody asked"}}`}, ok(r, `{"tools":[]}`)...)
@@ -90,7 +92,9 @@ func TestRunErrorCodeFindings(t *testing.T) {
 
 // A code as sent is kept to 64 bytes, and the cut never makes a code look
 // worse than it is.
-func TestRawCodeBounded(t *testing.T) {
+func TestRawCodeBounded(t *testing.T) { inBubble(t, testRawCodeBounded) }
+
+func testRawCodeBounded(t *testing.T) {
 	s, c := newTestSession(t)
 	ch := goCall(s, "tools/list", nil, time.Second)
 	c.next(t)
