@@ -20,29 +20,33 @@ func TestAnswererHook(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, c := newTestSession(t)
-			s.SetAnswerer(func(method string, params []byte) ([]byte, bool) {
-				if method != "elicitation/create" {
-					return nil, false
+			inBubble(t, func(t *testing.T) {
+				s, c := newTestSession(t)
+				s.SetAnswerer(func(method string, params []byte) ([]byte, bool) {
+					if method != "elicitation/create" {
+						return nil, false
+					}
+					return []byte(`{"action":"decline","echo":"` + string(params[len(`{"message":"`):len(params)-2]) + `"}`), true
+				})
+				c.reply(tc.request)
+				if got := c.next(t); got.Raw != tc.want {
+					t.Errorf("answered %s\nwant     %s", got.Raw, tc.want)
 				}
-				return []byte(`{"action":"decline","echo":"` + string(params[len(`{"message":"`):len(params)-2]) + `"}`), true
+				settle(t, s, c)
+				n := s.AnsweredByPolicy()["elicitation/create"]
+				if want := map[bool]int{true: 1, false: 0}[tc.name == "answered"]; n != want {
+					t.Errorf("AnsweredByPolicy = %d, want %d", n, want)
+				}
 			})
-			c.reply(tc.request)
-			if got := c.next(t); got.Raw != tc.want {
-				t.Errorf("answered %s\nwant     %s", got.Raw, tc.want)
-			}
-			settle(t, s, c)
-			n := s.AnsweredByPolicy()["elicitation/create"]
-			if want := map[bool]int{true: 1, false: 0}[tc.name == "answered"]; n != want {
-				t.Errorf("AnsweredByPolicy = %d, want %d", n, want)
-			}
 		})
 	}
 }
 
 // A pending call watched in slices stays pending between them, and a
 // late response after Abandon is a late_reply.
-func TestPendingWithinAndAbandon(t *testing.T) {
+func TestPendingWithinAndAbandon(t *testing.T) { inBubble(t, testPendingWithinAndAbandon) }
+
+func testPendingWithinAndAbandon(t *testing.T) {
 	s, c := newTestSession(t)
 	p, err := s.Begin(context.Background(), "tools/call", []byte(`{"name":"slow"}`))
 	if err != nil {
@@ -51,8 +55,12 @@ func TestPendingWithinAndAbandon(t *testing.T) {
 	if sent := c.next(t); sent.Get("id").Int() != p.ID {
 		t.Fatalf("sent id %s, Pending.ID %d", sent.Get("id").Raw, p.ID)
 	}
+	start := time.Now()
 	if _, ok, err := p.Within(context.Background(), 20*time.Millisecond); ok || err != nil {
 		t.Fatalf("Within before a reply: ok %v err %v", ok, err)
+	}
+	if took := time.Since(start); took != 20*time.Millisecond {
+		t.Errorf("Within before a reply returned after %v, want its slice, 20ms", took)
 	}
 	c.reply(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
 	r, ok, err := p.Within(context.Background(), 2*time.Second)
