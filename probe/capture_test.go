@@ -10,7 +10,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/tidwall/gjson"
 )
@@ -217,9 +216,12 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
+// run captures over c. Every caller runs in a bubble, so the guard is on
+// the bubble's clock: it fires only once every goroutine waits, which no
+// load can bring about early, and then at once.
 func run(t *testing.T, c *fakeConn, o Options) (*Capture, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(10*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	capt, err := Run(ctx, c, o)
 	if capt == nil {
