@@ -10,7 +10,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/tidwall/gjson"
 )
@@ -18,12 +17,11 @@ import (
 // inBubble runs f in a synctest bubble: the session's timers run on the
 // bubble's clock, which moves only when every goroutine waits, so a
 // timeout fires exactly when it is due and nothing else could happen, on
-// any machine at any load. The load factor the shared helpers scale their
-// guards by is measured first, outside: measured on the bubble's clock it
-// would read as no load at all, for every later test of the package.
+// any machine at any load. The shared helpers' guards (next, settle,
+// wait, run) are on that clock too, so they need no scaling for load:
+// every test of the package that uses them runs in a bubble.
 func inBubble(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	loadfactor.Factor()
 	synctest.Test(t, f)
 }
 
@@ -108,7 +106,7 @@ func (c *fakeConn) next(t *testing.T) gjson.Result {
 	select {
 	case raw := <-c.sent:
 		return gjson.ParseBytes(raw)
-	case <-time.After(loadfactor.Scale(2 * time.Second)):
+	case <-time.After(2 * time.Second):
 		t.Fatalf("the probe sent nothing")
 		return gjson.Result{}
 	}
@@ -142,7 +140,7 @@ func settle(t *testing.T, s *Session, c *fakeConn) {
 	c.end(nil)
 	select {
 	case <-s.Done():
-	case <-time.After(loadfactor.Scale(2 * time.Second)):
+	case <-time.After(2 * time.Second):
 		t.Fatalf("session did not finish")
 	}
 }
@@ -166,7 +164,7 @@ func wait(t *testing.T, ch <-chan callResult) callResult {
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(loadfactor.Scale(3 * time.Second)):
+	case <-time.After(3 * time.Second):
 		t.Fatalf("Call did not return")
 		return callResult{}
 	}
