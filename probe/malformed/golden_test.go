@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
-	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -58,36 +58,38 @@ func TestGolden(t *testing.T) {
 	for _, gc := range goldenCases {
 		t.Run(gc.name, func(t *testing.T) {
 			t.Parallel()
-			frames := readGz(t, filepath.Join("testdata", gc.name+".jsonl.gz"))
-			o := malformed.Options{
-				Spec: dial.Spec{
-					Target: launch.ReplayTarget(gc.name+" (replayed)", frames),
-					Probe: probe.Options{Protocol: "auto", Timeout: gc.timeout, StartupTimeout: 5 * time.Second,
-						DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},
-				},
-				Tools: gc.tools,
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), loadfactor.Scale(30*time.Second))
-			defer cancel()
-			r, err := malformed.Run(ctx, o)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			var text, md bytes.Buffer
-			reports.Malformed(&text, reports.Terminal, r)
-			reports.Malformed(&md, reports.Markdown, r)
-			js := reports.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
-				Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
-			if err := reports.ValidateResult(js); err != nil {
-				t.Errorf("the JSON does not validate against the schema: %v", err)
-			}
-			var indented bytes.Buffer
-			if err := json.Indent(&indented, js, "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, gc.name+".txt", text.Bytes())
-			golden(t, gc.name+".md", md.Bytes())
-			golden(t, gc.name+".json", indented.Bytes())
+			synctest.Test(t, func(t *testing.T) {
+				frames := readGz(t, filepath.Join("testdata", gc.name+".jsonl.gz"))
+				o := malformed.Options{
+					Spec: dial.Spec{
+						Target: launch.ReplayTarget(gc.name+" (replayed)", frames),
+						Probe: probe.Options{Protocol: "auto", Timeout: gc.timeout, StartupTimeout: 5 * time.Second,
+							DiscoverTimeout: 3 * time.Second, ClientVersion: "golden", MaxPages: 1000},
+					},
+					Tools: gc.tools,
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				r, err := malformed.Run(ctx, o)
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				var text, md bytes.Buffer
+				reports.Malformed(&text, reports.Terminal, r)
+				reports.Malformed(&md, reports.Markdown, r)
+				js := reports.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
+					Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
+				if err := reports.ValidateResult(js); err != nil {
+					t.Errorf("the JSON does not validate against the schema: %v", err)
+				}
+				var indented bytes.Buffer
+				if err := json.Indent(&indented, js, "", "  "); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, gc.name+".txt", text.Bytes())
+				golden(t, gc.name+".md", md.Bytes())
+				golden(t, gc.name+".json", indented.Bytes())
+			})
 		})
 	}
 }
