@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
@@ -138,4 +139,14 @@ func BenchmarkStdioChain(b *testing.B) {
 	s := Summarize(samples)
 	b.ReportMetric(s.P50/1e3, "p50-µs")
 	b.ReportMetric(s.P99/1e3, "p99-µs")
+}
+
+// Overhead's in-process peer must not outlive the run: a bubble fails when
+// a goroutine it started is still blocked at its end.
+func TestOverheadLeavesNoGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		if _, err := Overhead(context.Background(), 5); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

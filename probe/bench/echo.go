@@ -52,7 +52,11 @@ func (e *echoConn) Trace() *transport.Trace            { return e.trace }
 // Overhead measures the probe's own cost per tools/call: the round trip
 // through its client against a peer that costs nothing.
 func Overhead(ctx context.Context, n int) (Stats, error) {
-	cl, err := probe.Connect(ctx, newEcho(), probe.Options{Protocol: "2025-11-25", Timeout: time.Second, StartupTimeout: time.Second})
+	e := newEcho()
+	// Closing the peer's stream ends the session's reader: without it each
+	// run left a goroutine behind for the rest of the process.
+	defer close(e.msgs)
+	cl, err := probe.Connect(ctx, e, probe.Options{Protocol: "2025-11-25", Timeout: time.Second, StartupTimeout: time.Second})
 	if err != nil {
 		return Stats{}, err
 	}
