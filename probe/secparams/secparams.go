@@ -157,10 +157,15 @@ func short(v gjson.Result) string {
 // Declared reports whether a capabilities object (raw JSON, as a server
 // answered it in initialize or server/discover) declares the extension:
 // its member under "extensions" is an object.
-func Declared(caps []byte) bool {
+func Declared(caps []byte) bool { return DeclaresExtension(caps, Extension) }
+
+// DeclaresExtension reports whether a capabilities object declares the
+// extension id (an object under "extensions"); ids hold dots and slashes,
+// so they are compared, not used as a path.
+func DeclaresExtension(caps []byte, id string) bool {
 	found := false
 	gjson.GetBytes(caps, "extensions").ForEach(func(k, v gjson.Result) bool {
-		if k.String() == Extension && v.IsObject() {
+		if k.String() == id && v.IsObject() {
 			found = true
 			return false
 		}
