@@ -176,3 +176,17 @@ func TestSecureArgs(t *testing.T) {
 		t.Errorf("secureCaps: %s", got)
 	}
 }
+
+// Server names in a verdict are escaped and bounded.
+func TestJudgeSecureHostileNames(t *testing.T) {
+	long := strings.Repeat("é", 400)
+	raw := `{"name":"a\u001b[2Jb","inputSchema":{"properties":{"x\u202ey":{},"` + long + `":{}}},"secureInputSchema":{"type":"object","properties":{"x\u202ey":{},"` + long + `":{}},"required":["x\u202ey"]}}`
+	v := JudgeSecureOverlap(Modern, tools(raw))
+	if v.Outcome != Fail || strings.ContainsAny(v.Why, "\x1b\u202e") || !strings.Contains(v.Why, `"a\x1b[2Jb"`) || len(v.Why) > 2000 {
+		t.Errorf("%s %q", v.Outcome, v.Why)
+	}
+	o := JudgeSecureOmit(Modern, nil, tools(raw))
+	if o.Outcome != Warn || strings.ContainsAny(o.Why, "\x1b\u202e") {
+		t.Errorf("%s %q", o.Outcome, o.Why)
+	}
+}
