@@ -79,11 +79,18 @@ func TestCheckSecureParamsNoCalls(t *testing.T) {
 func TestCheckSecureParamsUndeclared(t *testing.T) {
 	t.Parallel()
 	v, _ := checkJSON(t, "--skip-malformed", "--", bin.raw, "-modern")
+	n := 0
 	for _, x := range v.Get(`check.eras.#(era=="modern").verdicts`).Array() {
-		if strings.HasPrefix(x.Get("id").String(), "secure-params.") &&
-			(x.Get("outcome").String() != "not-applicable" || !strings.Contains(x.Get("why").String(), "io.modelcontextprotocol/secure-params")) {
+		if !strings.HasPrefix(x.Get("id").String(), "secure-params.") {
+			continue
+		}
+		n++
+		if x.Get("outcome").String() != "not-applicable" || !strings.Contains(x.Get("why").String(), "io.modelcontextprotocol/secure-params") {
 			t.Errorf("%s", x.Raw)
 		}
+	}
+	if n != 6 {
+		t.Errorf("%d secure-params verdicts, want 6", n)
 	}
 }
 
