@@ -70,10 +70,17 @@ func secureCaps(run string) string {
 // as a control, with a secure name in arguments too, and as a task.
 func secureCalls(s *session, era string, caps []byte, neg *probe.Client, negotiated, plain [][]byte) []Verdict {
 	ids := []string{IDSecureUnneg, IDSecureCollision, IDSecureNoEcho}
+	choices := args.Choose(negotiated, s.o.named(), s.o.NoToolCalls)
+	// The era's calls line names these tools too.
+	for _, c := range choices {
+		if !listed(plain, c.Tool) {
+			c.Why += "; listed only to a client declaring " + secparams.Extension
+			s.choices = append(s.choices, c)
+		}
+	}
 	if s.o.NoToolCalls {
 		return notRunAll(era, ids, NotRun)
 	}
-	choices := args.Choose(negotiated, s.o.named(), false)
 	var callable [][]byte
 	for i, t := range negotiated {
 		if d := secparams.Read(t); choices[i].Call && d.Has && d.Shape == "" && len(d.Overlap) == 0 && len(d.Secure) > 0 {
