@@ -103,8 +103,11 @@ gemini() {
     grepfile utils/textUtils.js utils/textUtils.js 'return `<untrusted_context>'
     grepfile tools/mcp-tool.js tools/mcp-tool.js 'return \{ text: wrapUntrusted\(block\.text\) \};' 'const MAX_FUNCTION_NAME_LENGTH = [0-9]+;' "name\.startsWith\('mcp_'\) \? name" 'validToolname\.replace\(/\[\^' 'const safeLimit = MAX_FUNCTION_NAME_LENGTH - 1;' "validToolname\.slice\(0, [0-9]+\) \+ '\.\.\.' \+ validToolname\.slice\(-[0-9]+\)"
     grepfile tools/mcp-client-manager.js tools/mcp-client-manager.js 'start of server instructions'
-    grepfile tools/mcp-client.js tools/mcp-client.js "res\\['type'\\] = res\\['type'\\]\\[1 - nIdx\\];" "res\\['nullable'\\] = true;"
+    grepfile tools/mcp-client.js tools/mcp-client.js "res\\['type'\\] = res\\['type'\\]\\[1 - nIdx\\];" "res\\['nullable'\\] = true;" "toolDef\\.description \\?\\? '', toolDef\\.inputSchema \\?\\?"
     grepfile core/geminiChat.js core/geminiChat.js 'This error was probably caused by cyclic schema references'
+    # Secure Parameters (SEP-3221): what of a tool reaches the model is
+    # built from inputSchema alone; no file names secureInputSchema.
+    echo "# secureInputSchema named in dist/src: $(grep -rlE 'secureInputSchema' . | wc -l) files"
     cd - >/dev/null
   } >"$f"
   rm -rf "$d"

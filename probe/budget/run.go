@@ -98,6 +98,7 @@ func AnalyseFiltered(ctx context.Context, c *probe.Capture, hs []hosts.Host, vie
 		}
 	}
 	r.Budget = append(r.Budget, ToolCountFindings(hs, []int{kept}, nil)...)
+	r.Budget = append(r.Budget, SecureFindings(c, hs)...)
 	r.Lint = lint.Check(c)
 	if view != nil {
 		hr := Compute(c, []hosts.Host{*view}).Hosts[0]

@@ -351,6 +351,8 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, subscribe(s, caps, lists["resources"])...)
 	}
 	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
+	vs = append(vs, secureParams(s, era, caps)...)
+	er.Tools = s.choices // with the tools only a client declaring an extension is listed
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}

@@ -205,6 +205,13 @@ const (
 
 	// budget: a host's tool-count ceiling (issue 37)
 	ToolCountOverLimit
+
+	// secure parameters (SEP-3221, issue 39): lint of the definition, and
+	// what a host delivers of it
+	SecureSchemaShape
+	SecureOverlap
+	SecureRequired
+	SecureSchemaDelivery
 )
 
 // README sections that say more than a row can.
@@ -359,6 +366,10 @@ var defs = []Def{
 	{Code: AuthHostFails, Name: "auth-host-fails", Severity: Info, Origin: OriginAuth, Title: "a host whose discovery a public report describes will fail on this server, though the spec may allow what the server does (the finding names the host, its versions and the source)", More: "mcpprobe-auth"},
 	{Code: LostAfterCut, Name: "lost-after-cut", Severity: Warning, Origin: OriginBudget, Title: "a cut hides what the text or the schema marks as important: a required parameter or an enum value named only after the cut, or a lost sentence stating a default, a warning (\"never\", \"do not\", \"must\", \"destructive\", …) or an example; the finding names each with the words matched", More: moreLostAfterCut},
 	{Code: ToolCountOverLimit, Name: "tool-count-over-limit", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginBudget, Title: "more tools than a host offers the model (per request with its own tools, per server, or across its MCP servers; `--config FILE --all` counts the whole file): an error where the host refuses the request or leaves tools out, a warning where it groups them behind virtual tools, info where it only warns or what it does is not known; the finding names the host's limit and its source", More: moreReports},
+	{Code: SecureSchemaShape, Name: "secure-schema-shape", Severity: Error, Origin: OriginLint, Title: "a `secureInputSchema` (Secure Parameters, SEP-3221 §3.2: MUST be a JSON Schema object with top-level `\"type\": \"object\"`) that is not one: not an object, no or another `type`, `properties` not an object, `required` not an array of strings"},
+	{Code: SecureOverlap, Name: "secure-overlap", Severity: Error, Origin: OriginLint, Title: "a property name in both `inputSchema` and `secureInputSchema` (SEP-3221 §3.3 MUST NOT); a client that follows §3.4 drops the whole tool"},
+	{Code: SecureRequired, Name: "secure-required", Severity: Info, Origin: OriginLint, Title: "a tool with required secure parameters (SEP-3221): a host that does not negotiate `io.modelcontextprotocol/secure-params` is not listed the tool, and one that does must supply them in `secureArguments`"},
+	{Code: SecureSchemaDelivery, Name: "secure-schema-delivery", Severity: Info, Also: []Severity{Warning}, Origin: OriginBudget, Title: "a tool with a `secureInputSchema`: hosts SHOULD show only `inputSchema` to the model (SEP-3221 §3.5); the finding says, per host, what its sourced profile says it does with `secureInputSchema`, or that it is unknown; a warning where a host is sourced as showing it"},
 }
 
 // index indexes defs by code and by name, on first use (at init it cost

@@ -151,6 +151,12 @@ type Host struct {
 	// Aliases are other products that share this profile (Copilot in
 	// JetBrains for VS Code's).
 	Aliases string `json:"aliases,omitempty"`
+
+	// SecureInputSchema is what the host does with a tool's
+	// secureInputSchema (SEP-3221: hosts SHOULD show only inputSchema to
+	// the model): "not_delivered", "delivered" or "unknown"; nil is
+	// unknown. Set only from a host's shipped code or docs, dated.
+	SecureInputSchema *Feature `json:"secure_input_schema,omitempty"`
 }
 
 // Version is the rules an older range of a host's versions had where they
@@ -475,7 +481,7 @@ func (h Host) validateRest() error {
 			return fmt.Errorf("tool_limits: builtins %d: want 0 up to the limit", l.Builtins)
 		}
 	}
-	for name, f := range map[string]*Feature{"prompts": h.Prompts, "resources": h.Resources, "tool_meta": h.ToolMeta} {
+	for name, f := range map[string]*Feature{"prompts": h.Prompts, "resources": h.Resources, "tool_meta": h.ToolMeta, "secure_input_schema": h.SecureInputSchema} {
 		if f == nil {
 			continue
 		}

@@ -286,6 +286,8 @@ func TestHostExtracts(t *testing.T) {
 			cites("gemini-cli", x.pin, q.Source)
 		}
 		check("gemini-cli", "nullable rewrite", strings.Contains(quirks["rewritten"], `"null"`), x.has("res['type'] = res['type'][1 - nIdx];") && x.has("res['nullable'] = true;"))
+		check("gemini-cli", "secureInputSchema not delivered", h.SecureInputSchema != nil && h.SecureInputSchema.Rule == "not_delivered",
+			x.has("toolDef.description ?? '', toolDef.inputSchema ??") && strings.Contains(x.header, "# secureInputSchema named in dist/src: 0 files"))
 		check("gemini-cli", "cyclic schemas refused", strings.Contains(quirks["refused"], "cyclic $ref"), x.has("This error was probably caused by cyclic schema references"))
 		if x.hashes < 2 {
 			t.Errorf("gemini-cli: the extract names %d sha256s", x.hashes)

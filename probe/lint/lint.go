@@ -102,6 +102,7 @@ func Check(c *probe.Capture) []probe.Finding {
 	reported := map[string]bool{}
 	for i, t := range tools {
 		l.tool(i, t, counts, reported)
+		l.secure(t.Get("name").String(), c.Tools.Items[i])
 	}
 	for _, raw := range c.Prompts.Items {
 		l.prompt(gjson.ParseBytes(raw))
