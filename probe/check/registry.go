@@ -219,4 +219,4 @@ func Lookup(id string) (Check, bool) {
 }
 
 // The extensions' checks come last, in the order their files are named.
-func init() { Registry = append(Registry, CardChecks...) }
+func init() { Registry = append(append(Registry, CardChecks...), EventsChecks...) }
