@@ -102,6 +102,11 @@ type Doc struct {
 // or an inline entry.
 func (d Doc) Found() bool { return d.Inline || d.Status >= 200 && d.Status < 300 && d.Err == "" }
 
+// Broken reports whether the server answered (2xx, or a redirect) but the
+// document could not be had whole: a body cut short or too slow, a
+// redirect mcpprobe will not follow.
+func (d Doc) Broken() bool { return !d.Inline && d.Err != "" && d.Status >= 200 && d.Status < 400 }
+
 // IsCard reports whether the document is a card of either shape.
 func (d Doc) IsCard() bool { return d.Card != nil }
 
@@ -251,8 +256,9 @@ func (f *fetcher) get(where, target, accept string) Doc {
 		loc := resp.Header.Get("Location")
 		if resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 			resp.Body.Close()
+			// The redirect's status stays if the hop it names fails.
+			d.Status = resp.StatusCode
 			if hop >= MaxRedirects {
-				d.Status = resp.StatusCode
 				d.Err = fmt.Sprintf("more than %d redirects: not followed further", MaxRedirects)
 				return d
 			}

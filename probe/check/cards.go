@@ -225,14 +225,12 @@ func noCard(id, era string, r *cards.Result) Verdict {
 }
 
 func judgeCardShape(era string, r *cards.Result) Verdict {
-	var docs []cards.Doc
 	for _, d := range r.Docs {
-		// A document at a card's path that is not a card (not JSON, too
-		// large, too deep) is judged here too.
-		if d.Found() && (d.IsCard() || d.Where != cards.AICatalog && d.Where != cards.MCPCatalog && d.Shape != cards.ShapeCatalog) {
-			docs = append(docs, d)
+		if atCardPath(d) && d.Broken() {
+			return docVerdict(IDCardShape, era, cardShape, Warn, d, fmt.Sprintf("%s answered HTTP %d, but the card could not be had: %s", d.Where, d.Status, d.Err))
 		}
 	}
+	docs := cardDocs(r)
 	if len(docs) == 0 {
 		return noCard(IDCardShape, era, r)
 	}
@@ -255,10 +253,27 @@ func judgeCardShape(era string, r *cards.Result) Verdict {
 	return docVerdict(IDCardShape, era, cardShape, Pass, docs[0], strings.Join(says, "; "))
 }
 
-// hosted are the cards found over HTTP of their own (not inline).
+// atCardPath: the document was asked for as a card (not a catalog).
+func atCardPath(d cards.Doc) bool { return d.Where != cards.AICatalog && d.Where != cards.MCPCatalog }
+
+// cardDocs are the documents found where a card was asked for: the cards,
+// and what is not one there (not JSON, too large, too deep), which
+// server-card.shape judges too.
+func cardDocs(r *cards.Result) []cards.Doc {
+	var out []cards.Doc
+	for _, d := range r.Docs {
+		if d.Found() && (d.IsCard() || atCardPath(d) && d.Shape != cards.ShapeCatalog) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// hosted are the documents found where a card was asked for over HTTP of
+// their own (not inline): their headers are judged whatever their body.
 func hosted(r *cards.Result) []cards.Doc {
 	var out []cards.Doc
-	for _, d := range r.Cards() {
+	for _, d := range cardDocs(r) {
 		if !d.Inline {
 			out = append(out, d)
 		}
