@@ -64,7 +64,6 @@ const (
 	IDCardConsistent = "server-card.consistent"
 )
 
-
 // CardChecks are the SEP-2127 checks; they follow the transport's.
 var CardChecks = []Check{
 	{ID: IDCatalogShape, Title: "a catalog at /.well-known/ai-catalog.json or /.well-known/mcp/catalog.json is an object with specVersion and entries", Eras: both, Transports: httpOnly,
