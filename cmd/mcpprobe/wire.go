@@ -81,7 +81,7 @@ func wireOutcome(r *wire.Result) outcome {
 			}
 			return reports.WireSection(c)
 		},
-		text:    func(w io.Writer) { reports.WireText(w, r) }}
+		text: func(w io.Writer) { reports.WireText(w, r) }}
 }
 
 // save writes each response into dir exactly as received (wire.Result's
