@@ -141,7 +141,7 @@ func answered(d cards.Doc) string {
 		return fmt.Sprintf("(HTTP %d, %s)", d.Status, d.Err)
 	}
 	s := fmt.Sprintf("HTTP %d", d.Status)
-	if d.ContentType != "" {
+	if d.ContentType != "" && d.Found() {
 		s += " " + d.ContentType
 	}
 	return s
