@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/netguard"
@@ -196,34 +197,33 @@ func Fetch(ctx context.Context, o Options) *Result {
 	origin := u.Scheme + "://" + u.Host
 	endpoint := strings.TrimSuffix(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	r := &Result{}
-	for _, p := range []struct{ where, url, accept string }{
-		{AICatalog, origin + AICatalog, CatalogType + ", application/json"},
-		{MCPCatalog, origin + MCPCatalog, CatalogType + ", application/json"},
-		{EndpointCard, endpoint + "/server-card", CardType},
-		{WellKnown, origin + WellKnown, CardType + ", application/json"},
-	} {
-		if ctx.Err() != nil {
-			break
-		}
-		r.Docs = append(r.Docs, f.get(p.where, p.url, p.accept))
-	}
+	// The fixed paths, then the catalogs' entries, are each asked for at
+	// once, so that a server that never answers a GET costs the run one
+	// --timeout per round, not one per path; the order they are kept in
+	// is the order they are listed in, whatever answered first.
+	r.Docs = f.all([]Doc{
+		{Where: AICatalog, URL: origin + AICatalog, Accept: CatalogType + ", application/json"},
+		{Where: MCPCatalog, URL: origin + MCPCatalog, Accept: CatalogType + ", application/json"},
+		{Where: EndpointCard, URL: endpoint + "/server-card", Accept: CardType},
+		{Where: WellKnown, URL: origin + WellKnown, Accept: CardType + ", application/json"},
+	})
 	seen := map[string]bool{}
 	for _, d := range r.Docs {
 		seen[d.URL] = true
 	}
+	var asks []Doc
 	n := 0
 	for _, c := range r.Catalogs() {
 		for _, e := range c.Entries {
-			if e.Type != CardType || e.Problem != "" || ctx.Err() != nil || n >= MaxEntries {
+			if e.Type != CardType || e.Problem != "" || n >= MaxEntries {
 				continue
 			}
 			where := fmt.Sprintf("%s entry %d", c.Where, e.Index)
 			if e.HasData {
 				n++
-				raw := entryData(c.Raw, e.Index)
-				d := Doc{Where: where, URL: c.URL, Inline: true, Raw: raw}
+				d := Doc{Where: where, URL: c.URL, Inline: true, Raw: entryData(c.Raw, e.Index)}
 				derive(&d)
-				r.Docs = append(r.Docs, d)
+				asks = append(asks, d)
 				continue
 			}
 			if seen[e.URL] {
@@ -231,10 +231,31 @@ func Fetch(ctx context.Context, o Options) *Result {
 			}
 			seen[e.URL] = true
 			n++
-			r.Docs = append(r.Docs, f.get(where, e.URL, CardType))
+			asks = append(asks, Doc{Where: where, URL: e.URL, Accept: CardType})
 		}
 	}
+	r.Docs = append(r.Docs, f.all(asks)...)
 	return r
+}
+
+// all asks for every document at once (an inline one is already had) and
+// returns them in the order given.
+func (f *fetcher) all(asks []Doc) []Doc {
+	out := make([]Doc, len(asks))
+	var wg sync.WaitGroup
+	for i, a := range asks {
+		if a.Inline {
+			out[i] = a
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = f.get(a.Where, a.URL, a.Accept)
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 type fetcher struct {

@@ -50,7 +50,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Capture: c}
-	if o.Cards && (o.Target.Kind == "http" || o.Target.Kind == "sse") && ctx.Err() == nil {
+	// Only a server that answered is asked for its cards: one that could
+	// not be probed would only add its timeouts to the failure.
+	if o.Cards && err == nil && (o.Target.Kind == "http" || o.Target.Kind == "sse") && ctx.Err() == nil {
 		r.Cards = cards.Fetch(ctx, cards.Options{URL: o.Target.URL, Timeout: o.Probe.Timeout, Insecure: o.Launch.Insecure, UserAgent: o.Launch.UserAgent})
 	}
 	return r, err
