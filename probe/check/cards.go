@@ -8,6 +8,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -371,8 +372,18 @@ func JudgeConsistent(era string, r *cards.Result, live Live) Verdict {
 	version := gjson.GetBytes(live.ServerInfo, "version").String()
 	title := gjson.GetBytes(live.ServerInfo, "title")
 	var contra, notes []string
+	judged := 0
 	for _, d := range cs {
 		c := d.Card
+		// A catalog may list other servers, and a domain's well-known card
+		// may describe a server at another path: only a card that is this
+		// endpoint's (its reserved location, or a remote at its URL) is
+		// held to what this connection said.
+		if !ofEndpoint(d, live.URL) {
+			notes = append(notes, d.Where+" describes another endpoint ("+remoteURLs(c)+"), not compared")
+			continue
+		}
+		judged++
 		say := func(format string, a ...any) { contra = append(contra, d.Where+": "+fmt.Sprintf(format, a...)) }
 		if c.Name != "" && name != "" && !sameName(c.Name, name) {
 			say("name %q, the server calls itself %q", c.Name, name)
@@ -390,7 +401,7 @@ func JudgeConsistent(era string, r *cards.Result, live Live) Verdict {
 		}
 		matched := false
 		for _, rm := range c.Remotes {
-			if !cards.SameURL(rm.URL, live.URL) {
+			if !cards.SameURL(resolve(live.URL, rm.URL), live.URL) {
 				continue
 			}
 			matched = true
@@ -413,7 +424,10 @@ func JudgeConsistent(era string, r *cards.Result, live Live) Verdict {
 	if len(contra) > 0 {
 		return docVerdict(IDCardConsistent, era, cardConsistent, Warn, cs[0], strings.Join(contra, "; "))
 	}
-	why := fmt.Sprintf("%d cards agree with the live connection (name %q, version %q)", len(cs), name, version)
+	if judged == 0 {
+		return docVerdict(IDCardConsistent, era, cardConsistent, NotApplicable, cs[0], "no card describes this endpoint: "+strings.Join(notes, "; "))
+	}
+	why := fmt.Sprintf("%d cards agree with the live connection (name %q, version %q)", judged, name, version)
 	if len(notes) > 0 {
 		why += "; " + strings.Join(notes, "; ")
 	}
@@ -471,4 +485,41 @@ func cardVerdicts(o Options, era string, ss *dial.Session, r *cards.Result) []Ve
 		}
 	}
 	return JudgeCards(era, r, live)
+}
+
+// ofEndpoint: the card is found at the endpoint's reserved location, names
+// a remote at the endpoint's URL, or names none (a well-known card of the
+// endpoint's domain with no transport says nothing of another).
+func ofEndpoint(d cards.Doc, endpoint string) bool {
+	if d.Where == cards.EndpointCard || len(d.Card.Remotes) == 0 {
+		return true
+	}
+	for _, rm := range d.Card.Remotes {
+		if cards.SameURL(resolve(endpoint, rm.URL), endpoint) {
+			return true
+		}
+	}
+	return false
+}
+
+func remoteURLs(c *cards.Card) string {
+	var us []string
+	for _, rm := range c.Remotes {
+		us = append(us, rm.URL)
+	}
+	return strings.Join(us, ", ")
+}
+
+// resolve reads a remote's URL against the endpoint's (an older card's
+// transport endpoint may be a path, "/mcp").
+func resolve(endpoint, ref string) string {
+	b, err := url.Parse(endpoint)
+	if err != nil {
+		return ref
+	}
+	u, err := b.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
 }

@@ -98,6 +98,18 @@ func TestJudgeCards(t *testing.T) {
 		{"a card path that redirected to a refused address warns", func() []cards.Doc {
 			return []cards.Doc{{Where: cards.EndpointCard, Status: 302, Err: "mcpprobe does not fetch from 169.254.169.254:80"}}
 		}, liveCards, IDCardShape, Warn, "answered HTTP 302, but the card could not be had"},
+		{"a catalog's card of another server is not compared", func() []cards.Doc {
+			d := goodCardDoc()
+			d.Where, d.Card.Name, d.Card.Version = cards.AICatalog+" entry 1", "com.example/other", "9"
+			d.Card.Remotes = []cards.Remote{{Type: "streamable-http", URL: "https://other.example.com/mcp"}}
+			return []cards.Doc{goodCardDoc(), d}
+		}, liveCards, IDCardConsistent, Pass, "1 cards agree with the live connection (name \"weather\", version \"1.0.0\"); /.well-known/ai-catalog.json entry 1 describes another endpoint (https://other.example.com/mcp), not compared"},
+		{"an older card's relative endpoint is this one", func() []cards.Doc {
+			d := goodCardDoc()
+			d.Where, d.Shape = cards.WellKnown, cards.ShapeOlderCard
+			d.Card = &cards.Card{Older: true, Name: "weather", Version: "0.9", Remotes: []cards.Remote{{Type: "streamable-http", URL: "/mcp"}}}
+			return []cards.Doc{d}
+		}, liveCards, IDCardConsistent, Warn, `version "0.9", the server says "1.0.0"`},
 		{"a malformed entry fails", func() []cards.Doc {
 			return []cards.Doc{{Where: cards.AICatalog, Status: 200, Shape: cards.ShapeCatalog, Raw: []byte(`{}`),
 				Entries: []cards.Entry{{Index: 0, Type: cards.CardType, Problem: "no identifier"}, {Index: 1, Type: "application/a2a+json", Problem: "no identifier"}}}}
