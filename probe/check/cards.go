@@ -418,7 +418,9 @@ func JudgeConsistent(era string, r *cards.Result, live Live) Verdict {
 			}
 		}
 		if !matched && len(c.Remotes) > 0 {
-			notes = append(notes, d.Where+" names no remote at "+live.URL)
+			// Only the endpoint's own card gets here with remotes that
+			// miss it (ofEndpoint): it sends a client elsewhere.
+			say("its remotes (%s) do not include the endpoint it is served at, %s", remoteURLs(c), live.URL)
 		}
 	}
 	if len(contra) > 0 {

@@ -110,6 +110,11 @@ func TestJudgeCards(t *testing.T) {
 			d.Card = &cards.Card{Older: true, Name: "weather", Version: "0.9", Remotes: []cards.Remote{{Type: "streamable-http", URL: "/mcp"}}}
 			return []cards.Doc{d}
 		}, liveCards, IDCardConsistent, Warn, `version "0.9", the server says "1.0.0"`},
+		{"the endpoint's card naming another URL", func() []cards.Doc {
+			d := goodCardDoc()
+			d.Card.Remotes = []cards.Remote{{Type: "streamable-http", URL: "https://old.example.com/mcp"}}
+			return []cards.Doc{d}
+		}, liveCards, IDCardConsistent, Warn, "its remotes (https://old.example.com/mcp) do not include the endpoint it is served at, https://mcp.example.com/mcp"},
 		{"a malformed entry fails", func() []cards.Doc {
 			return []cards.Doc{{Where: cards.AICatalog, Status: 200, Shape: cards.ShapeCatalog, Raw: []byte(`{}`),
 				Entries: []cards.Entry{{Index: 0, Type: cards.CardType, Problem: "no identifier"}, {Index: 1, Type: "application/a2a+json", Problem: "no identifier"}}}}
