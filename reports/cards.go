@@ -37,6 +37,7 @@ func CardsJSON(r *cards.Result) []byte {
 			o.Set("body", string(d.Raw))
 		}
 		o.Set("cut", d.Cut).Set("error", nullIfEmpty(d.Err))
+		o.Set("revalidated", nsOrNull(int64(d.Revalidated), d.Revalidated != 0)).Set("revalidate_error", nullIfEmpty(d.RevalidateErr))
 		dv := &Object{}
 		dv.Set("shape", nullIfEmpty(d.Shape)).Set("problem", nullIfEmpty(d.Problem))
 		if c := d.Card; c != nil {
@@ -126,6 +127,9 @@ func CardsText(w io.Writer, r *cards.Result) {
 				if h[1] != "" {
 					hs = append(hs, h[0]+": "+h[1])
 				}
+			}
+			if d.Revalidated != 0 {
+				hs = append(hs, fmt.Sprintf("If-None-Match answered %d", d.Revalidated))
 			}
 			if len(hs) > 0 {
 				what += " (" + strings.Join(hs, ", ") + ")"

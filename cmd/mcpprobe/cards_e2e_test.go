@@ -87,6 +87,7 @@ func TestCheckCardsBreaks(t *testing.T) {
 		{[]string{"-bug", "card-media-type"}, both("server-card.media-type", "warn"), 0},
 		{[]string{"-bug", "card-no-cors"}, both("server-card.cors", "fail"), 1},
 		{[]string{"-bug", "card-no-cache"}, both("server-card.cache", "warn"), 0},
+		{[]string{"-bug", "card-no-304"}, both("server-card.cache", "warn"), 0},
 		{[]string{"-bug", "card-contradicts"}, both("server-card.consistent", "warn"), 0},
 		{[]string{"-bug", "card-shape"}, both("server-card.shape", "warn"), 0},
 		{[]string{"-bug", "catalog-shape"}, both("catalog.shape", "warn"), 0},

@@ -91,6 +91,10 @@ type Doc struct {
 	Cut                                          bool   // the body was longer than MaxBody
 	Inline                                       bool   // a catalog entry's data: no HTTP of its own
 	Err                                          string // a refusal, a timeout, a transport error
+	// Revalidated is the status of a second GET of a card with
+	// If-None-Match: its ETag (0 when not asked: no ETag, not a card).
+	Revalidated   int
+	RevalidateErr string
 
 	// Derived from Raw.
 	Shape   string  // "" when nothing usable answered (see Found)
@@ -235,7 +239,39 @@ func Fetch(ctx context.Context, o Options) *Result {
 		}
 	}
 	r.Docs = append(r.Docs, f.all(asks)...)
+	f.revalidate(r.Docs)
 	return r
+}
+
+// revalidate asks again for each card answered with an ETag, with
+// If-None-Match, as a client that cached it does: Revalidated is the
+// status of that answer (304 when the host honours it).
+func (f *fetcher) revalidate(docs []Doc) {
+	var wg sync.WaitGroup
+	for i := range docs {
+		d := &docs[i]
+		if d.Inline || !d.Found() || d.Card == nil || d.ETag == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			target := d.URL
+			if n := len(d.Redirects); n > 0 {
+				target = d.Redirects[n-1]
+			}
+			resp, err := f.request(target, d.Accept, d.ETag)
+			if err != nil {
+				d.RevalidateErr = describe(err, f.o.Timeout)
+				return
+			}
+			// What a 200 carries is the card again: not kept, only bounded.
+			_, _, _ = read(resp.Body)
+			resp.Body.Close()
+			d.Revalidated = resp.StatusCode
+		}()
+	}
+	wg.Wait()
 }
 
 // all asks for every document at once (an inline one is already had) and
@@ -312,6 +348,10 @@ func (f *fetcher) get(where, target, accept string) Doc {
 }
 
 func (f *fetcher) do(target, accept string) (*http.Response, error) {
+	return f.request(target, accept, "")
+}
+
+func (f *fetcher) request(target, accept, etag string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(f.ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return nil, err
@@ -319,6 +359,9 @@ func (f *fetcher) do(target, accept string) (*http.Response, error) {
 	// No credentials: a card is public, and the user's headers are for the
 	// endpoint they named, not for whatever a catalog points at.
 	req.Header.Set("Accept", accept)
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
 	if f.o.UserAgent != "" {
 		req.Header.Set("User-Agent", f.o.UserAgent)
 	}

@@ -52,6 +52,14 @@ func TestFetchCardPath(t *testing.T) {
 			w.Header().Set("Content-Type", CardType)
 			fmt.Fprint(w, goodCard)
 		}, ShapeCard, "", "", false},
+		{"a good card honouring If-None-Match", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("ETag", `"v1"`)
+			if r.Header.Get("If-None-Match") == `"v1"` {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			fmt.Fprint(w, goodCard)
+		}, ShapeCard, "", "", false},
 		{"a card missing its required members", func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `{"name":"com.example/s","$schema":"https://example.com/x"}`)
 		}, ShapeCard, "no version, no description; $schema is", "", false},
@@ -96,6 +104,9 @@ func TestFetchCardPath(t *testing.T) {
 			d := doc(r, EndpointCard)
 			if d.Shape != tc.shape || !strings.Contains(d.Problem, tc.problem) || !strings.Contains(d.Err, tc.err) || d.Cut != tc.cut {
 				t.Errorf("shape %q problem %q err %q cut %v; want %q, %q, %q, %v", d.Shape, d.Problem, d.Err, d.Cut, tc.shape, tc.problem, tc.err, tc.cut)
+			}
+			if strings.Contains(tc.name, "If-None-Match") && d.Revalidated != 304 || !strings.Contains(tc.name, "If-None-Match") && d.Revalidated != 0 {
+				t.Errorf("revalidated %d", d.Revalidated)
 			}
 			if len(d.Raw) > MaxBody {
 				t.Errorf("kept %d bytes, past MaxBody", len(d.Raw))

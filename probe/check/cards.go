@@ -46,7 +46,7 @@ var (
 	cardCORS = cardClause(cardRev, cardDoc+"docs/discovery.md#cors-requirements", "MUST",
 		"Hosted Server Card endpoints MUST include appropriate CORS headers to allow browser-based clients: `Access-Control-Allow-Origin: *` […]")
 	cardCache = cardClause(cardRev, cardDoc+"docs/discovery.md#caching", "SHOULD",
-		"Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header.")
+		"Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header. […] Hosts SHOULD honor `If-None-Match` and return `304 Not Modified` when the selected representation has not changed.")
 	cardHTTPS = cardClause(cardRev, cardDoc+"docs/discovery.md#transport-security", "MUST",
 		"Hosted Server Cards MUST be served over HTTPS (TLS 1.2 or later) in production. HTTP MAY be used for local development only.")
 	cardConsistent = cardClause(cardRev, cardDoc+"docs/discovery.md#consistency-with-runtime-behavior", "SHOULD NOT",
@@ -77,7 +77,7 @@ var CardChecks = []Check{
 		Clauses: map[string]*Clause{Legacy: cardMediaType, Modern: cardMediaType}},
 	{ID: IDCardCORS, Title: "each hosted server card carries Access-Control-Allow-Origin: *", Eras: both, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: cardCORS, Modern: cardCORS}},
-	{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag", Eras: both, Transports: httpOnly,
+	{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag, and answers If-None-Match of it 304", Eras: both, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: cardCache, Modern: cardCache}},
 	{ID: IDCardHTTPS, Title: "each hosted server card is served over https (plain http on loopback is observed)", Eras: both, Transports: httpOnly,
 		Clauses: map[string]*Clause{Legacy: cardHTTPS, Modern: cardHTTPS}},
@@ -307,8 +307,13 @@ func cacheOK(d cards.Doc) string {
 	if d.CacheControl == "" {
 		miss = append(miss, "no Cache-Control")
 	}
-	if d.ETag == "" {
+	switch {
+	case d.ETag == "":
 		miss = append(miss, "no ETag")
+	case d.RevalidateErr != "":
+		miss = append(miss, "a GET with If-None-Match: "+d.ETag+" got no answer ("+d.RevalidateErr+")")
+	case d.Revalidated != 0 && d.Revalidated != 304:
+		miss = append(miss, fmt.Sprintf("a GET with If-None-Match: %s (its own ETag) answered %d, not 304 Not Modified", d.ETag, d.Revalidated))
 	}
 	return strings.Join(miss, ", ")
 }

@@ -61,6 +61,16 @@ func TestJudgeCards(t *testing.T) {
 			d.ETag = ""
 			return []cards.Doc{d}
 		}, liveCards, IDCardCache, Warn, "no ETag"},
+		{"an ETag not honoured warns", func() []cards.Doc {
+			d := goodCardDoc()
+			d.Revalidated = 200
+			return []cards.Doc{d}
+		}, liveCards, IDCardCache, Warn, `a GET with If-None-Match: "1" (its own ETag) answered 200, not 304 Not Modified`},
+		{"an ETag honoured passes", func() []cards.Doc {
+			d := goodCardDoc()
+			d.Revalidated = 304
+			return []cards.Doc{d}
+		}, liveCards, IDCardCache, Pass, ""},
 		{"plain http off this machine fails", func() []cards.Doc {
 			d := goodCardDoc()
 			d.URL = "http://mcp.example.com/mcp/server-card"
