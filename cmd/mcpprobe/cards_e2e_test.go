@@ -94,6 +94,7 @@ func TestCheckCardsBreaks(t *testing.T) {
 		{[]string{"-bug", "catalog-entry"}, both("catalog.entries", "fail"), 1},
 		{[]string{"-bug", "events-list"}, []string{"modern events.list-shape warn"}, 0},
 		{[]string{"-bug", "events-poll"}, []string{"modern events.poll warn"}, 0},
+		{[]string{"-bug", "events-poll-any"}, []string{"modern events.poll warn"}, 0},
 		{[]string{"-bug", "events-undeclared"}, []string{"modern events.gating observed"}, 0},
 		{[]string{"-bug", "events-unserved"}, []string{"modern events.gating warn", "modern events.list-shape inconclusive", "modern events.poll inconclusive"}, 0},
 	} {

@@ -227,3 +227,31 @@ func TestSameURL(t *testing.T) {
 		}
 	}
 }
+
+// A catalog of many entries costs at most MaxEntries fetches.
+func TestFetchEntriesBounded(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	var s *httptest.Server
+	s = serve(t, map[string]http.HandlerFunc{
+		"/.well-known/ai-catalog.json": func(w http.ResponseWriter, r *http.Request) {
+			var es []string
+			for i := 0; i < 50; i++ {
+				es = append(es, fmt.Sprintf(`{"identifier":"urn:air:%d","type":%q,"url":"%s/c/%d"}`, i, CardType, s.URL, i))
+			}
+			fmt.Fprintf(w, `{"specVersion":"1.0","entries":[%s]}`, strings.Join(es, ","))
+		},
+		"/c/": func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			fmt.Fprint(w, goodCard)
+		},
+	})
+	r := Fetch(context.Background(), Options{URL: s.URL + "/mcp"})
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != MaxEntries || len(r.Docs) != 4+MaxEntries || len(doc(r, AICatalog).Entries) != 50 {
+		t.Errorf("%d entry cards asked for, %d documents; want %d and %d", asked, len(r.Docs), MaxEntries, 4+MaxEntries)
+	}
+}

@@ -32,7 +32,7 @@ var (
 	eventsList = eventsClause("listing-available-events", "",
 		"Response: `{resultType: \"complete\", events: [{name, description, delivery, inputSchema, payloadSchema, _meta?}], nextCursor?}`; `delivery` […] is any non-empty subset of \"poll\", \"push\" and \"webhook\"; `inputSchema` is a JSON Schema for valid subscription arguments; `payloadSchema` is a JSON Schema for `data`")
 	eventsPoll = eventsClause("poll-based-delivery", "",
-		"Response: `{resultType: \"complete\", events[], cursor, truncated, hasMore, nextPollMs}`. In the request, `null` means \"start from now\": the server returns no events and a fresh cursor for later polls. In the response, the server MAY return `cursor: null` for an event type that does not support replay.")
+		"Response: `{resultType: \"complete\", events[], cursor, truncated, hasMore, nextPollMs}`. In the request, `null` means \"start from now\": the server returns no events and a fresh cursor for later polls. In the response, the server MAY return `cursor: null` for an event type that does not support replay. […] Errors (`NotFound`, `Forbidden`, `InvalidParams`, `Unsupported`) are returned as a standard JSON-RPC error response.")
 )
 
 // The ids of the events checks.
@@ -79,12 +79,13 @@ func (s *session) events(era string, caps []byte) []Verdict {
 	list := s.askAside("events/list", "")
 	out := []Verdict{JudgeEventsGating(where, list), JudgeEventsList(where, list)}
 	name, argsRaw := pollable(list)
-	poll := Exchange{}
+	poll, unknown := Exchange{}, Exchange{}
 	if where != "" && name != "" {
 		s.o.say("events/poll")
 		poll = s.askAside("events/poll", `"name":`+name+`,"arguments":`+string(argsRaw)+`,"cursor":null`)
+		unknown = s.askAside("events/poll", `"name":"`+unknownEvent+`","arguments":{},"cursor":null`)
 	}
-	return append(out, JudgeEventsPoll(where, list, name, poll))
+	return append(out, JudgeEventsPoll(where, list, name, poll, unknown))
 }
 
 func (s *session) askAside(method, members string) Exchange {
@@ -202,9 +203,14 @@ func orMissing(v gjson.Result) string {
 	return bound(v.Raw)
 }
 
+// unknownEvent is an event name no server lists.
+const unknownEvent = "mcpprobe.no-such-event"
+
 // JudgeEventsPoll judges one poll from a null cursor of the first event
-// type that offers poll.
-func JudgeEventsPoll(where string, list Exchange, name string, poll Exchange) Verdict {
+// type that offers poll, and a poll of an event name the server does not
+// list ("A poll against a removed name already returns NotFound"; errors
+// "are returned as a standard JSON-RPC error response").
+func JudgeEventsPoll(where string, list Exchange, name string, poll, unknown Exchange) Verdict {
 	const id = IDEventsPoll
 	switch {
 	case where == "":
@@ -244,5 +250,12 @@ func JudgeEventsPoll(where string, list Exchange, name string, poll Exchange) Ve
 	if len(bad) > 0 {
 		return verdict(id, Modern, eventsPoll, Warn, poll, strings.Join(bad, "; "))
 	}
-	return verdict(id, Modern, eventsPoll, Pass, poll, "polled "+name+" from a null cursor: no events and a cursor ("+bound(res.Get("cursor").Raw)+")")
+	if answeredResult(unknown) {
+		return verdict(id, Modern, eventsPoll, Warn, unknown, "a poll of "+unknownEvent+", an event type the server does not list, was answered with a result, not a JSON-RPC error (NotFound)")
+	}
+	why := "polled " + name + " from a null cursor: no events and a cursor (" + bound(res.Get("cursor").Raw) + ")"
+	if unknown.Err != nil {
+		why += fmt.Sprintf("; an unlisted event name was answered error %d", unknown.Err.Code)
+	}
+	return verdict(id, Modern, eventsPoll, Pass, poll, why)
 }

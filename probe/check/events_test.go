@@ -73,6 +73,8 @@ func TestJudgeEventsList(t *testing.T) {
 	}
 }
 
+var notFoundPoll = Exchange{Method: "events/poll", Err: &probe.RPCError{Code: -32011, Message: "NotFound"}}
+
 func TestJudgeEventsPoll(t *testing.T) {
 	list := eventsRes(goodEvents)
 	for _, tc := range []struct {
@@ -86,12 +88,16 @@ func TestJudgeEventsPoll(t *testing.T) {
 		{`{"resultType":"complete","events":[]}`, Warn, "cursor is missing"},
 		{`{"resultType":"complete","events":[],"cursor":5,"hasMore":"no","nextPollMs":-1}`, Warn, "cursor is 5, not a string or null; hasMore is \"no\", not a boolean; nextPollMs is -1"},
 	} {
-		v := JudgeEventsPoll("x", list, `"a"`, eventsRes(tc.raw))
+		v := JudgeEventsPoll("x", list, `"a"`, eventsRes(tc.raw), notFoundPoll)
 		if v.Outcome != tc.outcome || !strings.Contains(v.Why, tc.why) {
 			t.Errorf("%s: %s %q, want %s containing %q", tc.raw, v.Outcome, v.Why, tc.outcome, tc.why)
 		}
 	}
-	if v := JudgeEventsPoll("x", list, "", Exchange{}); v.Outcome != NotApplicable {
+	good := eventsRes(`{"resultType":"complete","events":[],"cursor":"c"}`)
+	if v := JudgeEventsPoll("x", list, `"a"`, good, eventsRes(`{"resultType":"complete","events":[],"cursor":null}`)); v.Outcome != Warn || !strings.Contains(v.Why, "an event type the server does not list, was answered with a result") {
+		t.Errorf("an unlisted name served: %s %q", v.Outcome, v.Why)
+	}
+	if v := JudgeEventsPoll("x", list, "", Exchange{}, Exchange{}); v.Outcome != NotApplicable {
 		t.Errorf("nothing to poll: %s", v.Outcome)
 	}
 	if name, a := pollable(eventsRes(`{"events":[{"name":"p","delivery":["push"]},{"name":"q","delivery":["poll"],"inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}`)); name != `"q"` || !strings.Contains(string(a), `"n"`) {
