@@ -53,6 +53,7 @@ func WireText(w io.Writer, r *wire.Result) {
 	fmt.Fprintln(w, "Findings:")
 	Findings(w, Terminal, r.Capture.Findings)
 	Timings(w, r.Capture)
+	CardsText(w, r.Cards)
 }
 
 // Findings writes the findings table, a kind repeated past

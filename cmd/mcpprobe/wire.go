@@ -44,6 +44,7 @@ func (rs *runState) wireCommand() *cli.Command {
 				tf.close()
 				return err
 			}
+			o.Cards = true
 			r, err := wire.Run(ctx, o)
 			tf.close()
 			if err != nil {
@@ -74,8 +75,13 @@ func wireOutcome(r *wire.Result) outcome {
 	c := r.Capture
 	return outcome{command: "wire", target: c.Target, protocol: c.ProtocolVersion,
 		findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.WireSection(c) },
-		text:    func(w io.Writer) { reports.WireText(w, r) }}
+		section: func() []byte {
+			if r.Cards != nil {
+				return reports.WithMember(reports.WireSection(c), "cards", reports.CardsJSON(r.Cards))
+			}
+			return reports.WireSection(c)
+		},
+		text: func(w io.Writer) { reports.WireText(w, r) }}
 }
 
 // save writes each response into dir exactly as received (wire.Result's

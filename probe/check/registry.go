@@ -217,3 +217,6 @@ func Lookup(id string) (Check, bool) {
 	}
 	return Check{}, false
 }
+
+// The extensions' checks come last, in the order their files are named.
+func init() { Registry = append(append(Registry, CardChecks...), EventsChecks...) }

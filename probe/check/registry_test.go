@@ -24,8 +24,8 @@ func TestRegistry(t *testing.T) {
 			case judged && !strings.HasPrefix(cl.URL, "https://modelcontextprotocol.io/specification/"+era2version(e)+"/") &&
 				// an official extension's text for the era (tasks)
 				!strings.HasPrefix(cl.URL, "https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/"+era2version(e)+"/") &&
-				// an extension no revision has, by its SEP at a pinned commit (secure parameters, both eras)
-				!strings.HasPrefix(cl.URL, "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"):
+				// an experimental extension's text, pinned to a commit, or its SEP's (secure parameters, cards, events): not of one era
+				!extensionText(cl.URL):
 				t.Errorf("%s (%s) cites %s, not its era's text", c.ID, e, cl.URL)
 			case judged && cl.Text == "":
 				t.Errorf("%s (%s) quotes nothing", c.ID, e)
@@ -34,4 +34,12 @@ func TestRegistry(t *testing.T) {
 			}
 		}
 	}
+}
+
+// extensionText: the text of an extension that is not of one era (server
+// cards, events), pinned to a commit or to its SEP's pull request.
+func extensionText(u string) bool {
+	return strings.HasPrefix(u, "https://github.com/modelcontextprotocol/experimental-ext-") && strings.Contains(u, "/blob/") ||
+		strings.HasPrefix(u, "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/") ||
+		strings.HasPrefix(u, "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/")
 }

@@ -119,6 +119,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	case !o.wants(Legacy):
 		legacyServed = "--era modern: whether the server also serves 2025-11-25, whose GET stream is that era's, was not asked"
 	}
+	cardsFound := fetchCards(ctx, o)
 	for _, era := range Eras {
 		if !o.wants(era) {
 			continue
@@ -133,6 +134,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			rejectedVersion(&er, notServed[rejectedKey])
 		}
 		withTransport(&er, transportVerdicts(ctx, o, era, httpMode(ss), er.Protocol, ss.Client.Capture.Capabilities, legacyServed))
+		withTransport(&er, cardVerdicts(o, era, ss, cardsFound))
 		listed := wholeList(ss.Client)
 		ss.Close()
 		delete(sessions, era)
@@ -352,6 +354,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	}
 	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
 	vs = append(vs, secureParams(s, era, caps)...)
+	vs = append(vs, s.events(era, caps)...)
 	er.Tools = s.choices // with the tools only a client declaring an extension is listed
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/cards"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
@@ -18,11 +19,18 @@ type Options struct {
 	// Progress, when set, hears the target's display name as the probe
 	// starts and "" when it ends, for a progress line.
 	Progress func(target string)
+	// Cards also looks for the server cards and catalogs of an HTTP
+	// target (the wire command's; the commands that only read the
+	// definitions do not ask for them).
+	Cards bool
 }
 
 // Result is one probe of a server.
 type Result struct {
 	Capture *probe.Capture
+	// Cards are the server cards and catalogs looked for (Options.Cards,
+	// an HTTP target), nil otherwise.
+	Cards *cards.Result
 }
 
 // Run starts the server, lists everything it offers (tools twice, to see
@@ -41,7 +49,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if c == nil {
 		return nil, err
 	}
-	return &Result{Capture: c}, err
+	r := &Result{Capture: c}
+	// Only a server that answered is asked for its cards: one that could
+	// not be probed would only add its timeouts to the failure.
+	if o.Cards && err == nil && (o.Target.Kind == "http" || o.Target.Kind == "sse") && ctx.Err() == nil {
+		r.Cards = cards.Fetch(ctx, cards.Options{URL: o.Target.URL, Timeout: o.Probe.Timeout, Insecure: o.Launch.Insecure, UserAgent: o.Launch.UserAgent})
+	}
+	return r, err
 }
 
 // Findings are what the probe saw of the wire, the process and the
