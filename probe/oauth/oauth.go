@@ -102,9 +102,13 @@ type Host struct {
 	scope    string
 	noPRM    bool // no protected-resource metadata document was found
 	stepUps  int  // re-authorizations after 403 insufficient_scope (stepup.go)
-	rec      *recorder
-	guard    *netguard.Guard
-	told     map[string]bool // "sent … to …" lines already written
+	// migrations counts the changes of authorization server followed,
+	// left the issuers they left (migrate.go).
+	migrations int
+	left       []string
+	rec        *recorder
+	guard      *netguard.Guard
+	told       map[string]bool // "sent … to …" lines already written
 }
 
 // New prepares a client; nothing is sent until Authorize.

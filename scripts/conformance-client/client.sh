@@ -85,6 +85,11 @@ auth/client-credentials-basic | auth/client-credentials-jwt)
   CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
   run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET "$url"
   ;;
+auth/scope-step-up)
+  # The scenario's server asks more scope of tools/call than of the rest:
+  # a user calling its tool is what makes the step-up happen.
+  run call "${bounds[@]}" "${oauth[@]}" "$url" test-tool
+  ;;
 auth/*)
   cid=$(ctxval .client_id)
   run wire "${bounds[@]}" "${oauth[@]}" ${cid:+--client-id "$cid"} "$url"
