@@ -237,6 +237,7 @@ type asMeta struct {
 	RegistrationEndpoint    string   `json:"registration_endpoint"`
 	CodeChallengeMethods    []string `json:"code_challenge_methods_supported"`
 	TokenAuthMethods        []string `json:"token_endpoint_auth_methods_supported"`
+	SigningAlgs             []string `json:"token_endpoint_auth_signing_alg_values_supported"`
 	CIMDSupported           bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported   bool     `json:"authorization_response_iss_parameter_supported"`
 	GrantTypes              []string `json:"grant_types_supported"`
