@@ -699,7 +699,7 @@ func (c *caller) window() {
 		}
 		ev := Event{Kind: e.Kind, Method: e.Method, Raw: e.Raw, Seq: e.Seq, At: e.T - r.Sent, Note: e.Note}
 		if e.Kind == "request" {
-			ev.Answer = replies.Describe(e.Method)
+			ev.Answer = replies.DescribeRequest(e.Method, e.Raw)
 		}
 		if e.Kind == "unknown_id" && r.Completed && e.Seq > r.ResponseSeq {
 			if id := gjson.GetBytes(e.Raw, "id"); id.Type == gjson.Number && id.Raw == strconv.FormatInt(r.RequestID, 10) {

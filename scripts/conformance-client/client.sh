@@ -48,8 +48,8 @@ initialize | request-metadata | json-schema-ref-no-deref)
   run wire "${bounds[@]}" "$url"
   ;;
 elicitation-sep1034-client-defaults)
-  # The answer a user gives with --elicit accept: mcpprobe fills no form.
-  run call "${bounds[@]}" --elicit accept "$url" test_client_elicitation_defaults
+  # No --elicit: the form is accepted as a host shows it, its defaults in.
+  run call "${bounds[@]}" "$url" test_client_elicitation_defaults
   ;;
 tools_call)
   run call "${bounds[@]}" --args '{"a":1,"b":2}' "$url" add_numbers
