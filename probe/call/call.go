@@ -469,6 +469,16 @@ func (c *caller) run() error {
 		ph("waiting for "+r.Method+" "+o.Name, time.Now(), c.timeout)
 	}
 	resp, ok, err := c.wait()
+	if ok && err != nil && r.Era == "modern" && !o.Task && c.ctx.Err() == nil && c.cl.RetryVersion(r.Method, err) {
+		// -32022 after the handshake, naming a version mcpprobe speaks:
+		// the request once more, its _meta built for it (the finding
+		// says so, with the clause).
+		if p2, berr := c.cl.Session.Begin(c.ctx, r.Method, c.params(members, extra)); berr == nil {
+			c.p, r.RequestID = p2, p2.ID
+			resp, ok, err = c.wait()
+		}
+		r.Protocol = c.cl.Capture.ProtocolVersion
+	}
 	if o.Task && ok && err == nil {
 		c.follow(resp)
 	} else {

@@ -205,6 +205,9 @@ const (
 
 	// budget: a host's tool-count ceiling (issue 37)
 	ToolCountOverLimit
+
+	// wire: -32022 after the handshake (issue 38)
+	VersionRetried
 )
 
 // README sections that say more than a row can.
@@ -359,6 +362,7 @@ var defs = []Def{
 	{Code: AuthHostFails, Name: "auth-host-fails", Severity: Info, Origin: OriginAuth, Title: "a host whose discovery a public report describes will fail on this server, though the spec may allow what the server does (the finding names the host, its versions and the source)", More: "mcpprobe-auth"},
 	{Code: LostAfterCut, Name: "lost-after-cut", Severity: Warning, Origin: OriginBudget, Title: "a cut hides what the text or the schema marks as important: a required parameter or an enum value named only after the cut, or a lost sentence stating a default, a warning (\"never\", \"do not\", \"must\", \"destructive\", …) or an example; the finding names each with the words matched", More: moreLostAfterCut},
 	{Code: ToolCountOverLimit, Name: "tool-count-over-limit", Severity: Warning, Also: []Severity{Error, Info}, Origin: OriginBudget, Title: "more tools than a host offers the model (per request with its own tools, per server, or across its MCP servers; `--config FILE --all` counts the whole file): an error where the host refuses the request or leaves tools out, a warning where it groups them behind virtual tools, info where it only warns or what it does is not known; the finding names the host's limit and its source", More: moreReports},
+	{Code: VersionRetried, Name: "version-retried", Severity: Info, Also: []Severity{Warning}, Origin: OriginWire, Title: "a request after the handshake got -32022 (unsupported protocol version): retried once with a version of its `supported` list (info), or not, when the list names none mcpprobe speaks in the connection's era or the connection had its retry already (a warning); the finding quotes the list and names the clause", More: moreProbe},
 }
 
 // index indexes defs by code and by name, on first use (at init it cost
