@@ -102,6 +102,11 @@ auth/client-credentials-basic)
   CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
   run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET --issuer "$(issuer)" "$url"
   ;;
+auth/basic-cimd)
+  # A client with a published Client ID Metadata Document names its URL
+  # (the suite's authorization server does not fetch it).
+  run wire "${bounds[@]}" "${oauth[@]}" --client-id https://conformance-test.local/client-metadata.json "$url"
+  ;;
 auth/scope-step-up)
   # The scenario's server asks more scope of tools/call than of the rest:
   # a user calling its tool is what makes the step-up happen.
