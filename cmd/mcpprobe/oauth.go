@@ -82,15 +82,10 @@ func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
 // oauthFlow refuses a combination that names no way to the token, or two.
 func oauthFlow(cmd *cli.Command, set []string) error {
 	interactive, id, refresh, secret := cmd.Bool("oauth"), cmd.IsSet("client-id"), cmd.IsSet("refresh-token-env"), cmd.IsSet("client-secret-env")
-	key := cmd.IsSet("client-key")
-	switch {
-	case key && !id:
-		return usageErr("--client-key needs --client-id: the key is that client's")
-	case key && secret:
-		return usageErr("--client-key and --client-secret-env: give one way for the client to authenticate, the key (private_key_jwt) or the secret")
-	case key && (interactive || refresh):
-		return usageErr("--client-key applies to client_credentials: leave out --oauth and --refresh-token-env")
-	case key:
+	if cmd.IsSet("client-key") {
+		if err := keyFlow(interactive, id, refresh, secret); err != nil {
+			return err
+		}
 		secret = true // client_credentials, authenticated by the key
 	}
 	switch {
@@ -107,6 +102,20 @@ func oauthFlow(cmd *cli.Command, set []string) error {
 		if cmd.IsSet(f) && !interactive {
 			return usageErr("--%s applies with --oauth (a browser sign-in)", f)
 		}
+	}
+	return nil
+}
+
+// keyFlow refuses --client-key where it names no client_credentials
+// flow of one client or a second way to authenticate.
+func keyFlow(interactive, id, refresh, secret bool) error {
+	switch {
+	case !id:
+		return usageErr("--client-key needs --client-id: the key is that client's")
+	case secret:
+		return usageErr("--client-key and --client-secret-env: give one way for the client to authenticate, the key (private_key_jwt) or the secret")
+	case interactive || refresh:
+		return usageErr("--client-key applies to client_credentials: leave out --oauth and --refresh-token-env")
 	}
 	return nil
 }
