@@ -82,24 +82,22 @@ func (a *migAS) issued(tok string) bool {
 // names the authorization server current() returns at each fetch, and
 // which serves a token when accept says so.
 func migRS(t *testing.T, current func() *migAS, accept func(tok string) bool) *httptest.Server {
+	return scopedRS(t, current, func(tok, _ string) bool { return accept(tok) }, nil, "")
+}
+
+// scopedRS is migRS whose accept also sees the method, whose metadata
+// lists scopes_supported, and whose 401 names scope when not "".
+func scopedRS(t *testing.T, current func() *migAS, accept func(tok, method string) bool, supported []string, scope string) *httptest.Server {
 	var rs *httptest.Server
 	rs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/.well-known/oauth-protected-resource/mcp" {
-			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, rs.URL+"/mcp", current().URL)
+			sup, _ := json.Marshal(supported)
+			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q],"scopes_supported":%s}`, rs.URL+"/mcp", current().URL, sup)
 			return
 		}
 		if r.URL.Path != "/mcp" {
 			http.NotFound(w, r)
-			return
-		}
-		if !accept(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")) {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", resource_metadata="`+rs.URL+`/.well-known/oauth-protected-resource/mcp"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -108,6 +106,19 @@ func migRS(t *testing.T, current func() *migAS, accept func(tok string) bool) *h
 			Method string          `json:"method"`
 		}
 		_ = json.Unmarshal(body, &msg)
+		if !accept(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), msg.Method) {
+			challenge := `Bearer error="invalid_token", resource_metadata="` + rs.URL + `/.well-known/oauth-protected-resource/mcp"`
+			if scope != "" {
+				challenge += `, scope="` + scope + `"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
 		var res string
 		switch msg.Method {
 		case "initialize":
@@ -205,5 +216,23 @@ func TestOAuthAuthorizationServerFlipFlop(t *testing.T) {
 	}
 	if as1.regs+as2.regs > 2 {
 		t.Errorf("%d registrations, want at most 2", as1.regs+as2.regs)
+	}
+}
+
+// A server that serves initialize without a token and asks for one
+// after it: the scope asked first is its first 401's (2025-11-25
+// basic/authorization, Scope Selection Strategy), not scopes_supported.
+func TestOAuthScopeFromFirst401(t *testing.T) {
+	t.Parallel()
+	as := newMigAS(t, "as")
+	rs := scopedRS(t, func() *migAS { return as }, func(tok, method string) bool {
+		return method == "initialize" || strings.HasPrefix(method, "notifications/") || as.issued(tok)
+	}, []string{"mcp:profile"}, "mcp:basic")
+	res, urls := interactive(t, nil, "wire", "--oauth", "--oauth-wait", "20s", rs.URL+"/mcp")
+	if res.code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", res.code, res.stdout, res.stderr)
+	}
+	if len(urls) != 1 || !strings.Contains(urls[0], "scope=mcp%3Abasic") {
+		t.Errorf("authorization URLs %q: want one asking scope mcp:basic", urls)
 	}
 }
