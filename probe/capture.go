@@ -211,7 +211,10 @@ type prober struct {
 	c             *Capture
 	o             Options
 	reinitialized bool
-	quiet         bool // a second look: no findings of its own
+	// versionRetried: a request after the handshake was sent again after
+	// -32022 (versionretry.go), once per connection.
+	versionRetried bool
+	quiet          bool // a second look: no findings of its own
 	// handshakeStart is when the handshake began, while it runs: what
 	// StartupTimeout counts from.
 	handshakeStart time.Time
@@ -839,6 +842,9 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		}
 		p.phase(fmt.Sprintf("waiting for %s page %d", l.Method, n), time.Now(), p.o.Timeout)
 		r, err := p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
+		if p.retryVersion(l.Method, err) {
+			r, err = p.s.Call(ctx, l.Method, p.params(members), p.o.Timeout)
+		}
 		if errors.Is(err, transport.ErrSessionExpired) && !p.reinitialized && p.c.Era == "legacy" {
 			// The spec's answer to a 404 on a live session: start a new
 			// one, once, and carry on.

@@ -49,7 +49,11 @@ func (cl *Client) ListPrompts(ctx context.Context) {
 // Request sends method with the given params members (raw JSON members
 // without braces, "" for none) and waits at most timeout.
 func (cl *Client) Request(ctx context.Context, method, members string, timeout time.Duration) (Response, error) {
-	return cl.Session.Call(ctx, method, cl.p.params(members), timeout)
+	r, err := cl.Session.Call(ctx, method, cl.p.params(members), timeout)
+	if cl.p.retryVersion(method, err) {
+		r, err = cl.Session.Call(ctx, method, cl.p.params(members), timeout)
+	}
+	return r, err
 }
 
 // Params is the params Request sends for members: built once, they can
@@ -58,7 +62,11 @@ func (cl *Client) Params(members string) []byte { return cl.p.params(members) }
 
 // CallTool calls a tool with raw JSON arguments (nil for none).
 func (cl *Client) CallTool(ctx context.Context, name string, args []byte, timeout time.Duration) (Response, error) {
-	return cl.Session.Call(ctx, "tools/call", cl.CallParams(name, args), timeout)
+	r, err := cl.Session.Call(ctx, "tools/call", cl.CallParams(name, args), timeout)
+	if cl.p.retryVersion("tools/call", err) {
+		r, err = cl.Session.Call(ctx, "tools/call", cl.CallParams(name, args), timeout)
+	}
+	return r, err
 }
 
 // CallParams is a tools/call's params for the negotiated era, as

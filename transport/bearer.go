@@ -79,7 +79,13 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return resp, nil
 	}
-	if rerr := b.Refresh(req.Context(), auth, t.c.trace); rerr != nil {
+	refresh := b.Refresh
+	if rc, ok := b.(Rechallenger); ok {
+		refresh = func(ctx context.Context, stale string, tr *Trace) error {
+			return rc.RefreshAfter(ctx, stale, resp.Header.Values("WWW-Authenticate"), tr)
+		}
+	}
+	if rerr := refresh(req.Context(), auth, t.c.trace); rerr != nil {
 		return restore("the server refused the OAuth token, and no fresh one could be had: " + rerr.Error())
 	}
 	fresh := b.Authorization(req.Context(), req.URL, t.c.trace)

@@ -53,3 +53,13 @@ func (t *bearerTransport) stepUp(su StepUpper, req *http.Request, auth string, r
 	}
 	return resp, nil
 }
+
+// Rechallenger is a Bearer that reads the 401's challenge before it gets
+// a fresh token: the protected-resource metadata it names may now name
+// another authorization server, where the token must be got anew
+// (2026-07-28 basic/authorization/client-registration, "Authorization
+// Server Binding"; probe/oauth implements it).
+type Rechallenger interface {
+	// RefreshAfter is Refresh with the 401's WWW-Authenticate values.
+	RefreshAfter(ctx context.Context, stale string, challenge []string, tr *Trace) error
+}

@@ -50,6 +50,7 @@ type authServer struct {
 	URL, Issuer                                    string
 	Token, ForeignToken, ExpiredToken, NarrowToken string
 	Refresh                                        string      // for client mcpprobe-app (oauth_e2e_test.go)
+	ClientKey                                      string      // PEM, for client mcpprobe-jwt (oauth_jwt_e2e_test.go)
 	stderr                                         *syncBuffer // a line per token its token endpoint issued
 }
 
@@ -90,7 +91,7 @@ func startAuthServer(t *testing.T, variant string) authServer {
 		t.Fatalf("authserver line %q: %v", line, err)
 	}
 	return authServer{URL: m["url"], Issuer: m["issuer"], Token: m["token"], ForeignToken: m["foreign_token"], ExpiredToken: m["expired_token"],
-		NarrowToken: m["narrow_token"], Refresh: m["refresh_token"], stderr: errb}
+		NarrowToken: m["narrow_token"], Refresh: m["refresh_token"], ClientKey: m["client_key"], stderr: errb}
 }
 
 // stdinServerLine starts cmd, a fixture that runs until its stdin

@@ -50,7 +50,7 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 	own = append(own,
 		&cli.BoolFlag{Name: "progress", Usage: "send a progressToken and show the notifications/progress timeline"},
 		&cli.DurationFlag{Name: "cancel-after", Usage: "cancel the call after `D` (notifications/cancelled; tasks/cancel with --task) and show what the server does"},
-		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON` (declares the elicitation capability)"},
+		&cli.StringFlag{Name: "elicit", Usage: "answer elicitation/create with `decline|cancel|accept=JSON`; without it, each is accepted with the requested schema's defaults (and built values for required fields without one), as a host's form shows them"},
 		&cli.StringFlag{Name: "sampling-reply", Usage: "answer sampling/createMessage with `TEXT` (declares the sampling capability)"},
 		&cli.GenericFlag{Name: "root", Value: &repeatedFlag{}, Usage: "answer roots/list with `URI` (repeatable; declares the roots capability)"},
 		&cli.GenericFlag{Name: "policy", Value: &repeatedFlag{}, Usage: "a client timeout `POLICY` to judge the call by, such as mine=timeout:30s,reset-on-progress,max-total:2m (repeatable)"},
@@ -238,6 +238,10 @@ func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Opti
 			return o, usageErr("%v", err)
 		}
 		o.Replies.Elicit, o.Replies.ElicitContent = action, content
+	} else {
+		// As input_required is answered without --elicit: a form
+		// accepted as a host shows it, pre-filled with its defaults.
+		o.Replies.ElicitDefaults = true
 	}
 	if cmd.IsSet("sampling-reply") {
 		s := cmd.String("sampling-reply")

@@ -58,6 +58,7 @@ func authFlags() []cli.Flag {
 		&cli.StringFlag{Name: "client-id", Usage: "`ID` of a client registered at the authorization server, or the https URL of a Client ID Metadata Document; without it, --oauth registers dynamically where the server allows"},
 		&cli.StringFlag{Name: "client-secret-env", Usage: "`VAR` holds the --client-id's secret; without --oauth, the token is got by client_credentials"},
 		&cli.StringFlag{Name: "refresh-token-env", Usage: "`VAR` holds a refresh token for --client-id: exchanged for the token, for CI"},
+		&cli.StringFlag{Name: "client-key", Usage: "PEM private key `FILE` (RSA or EC) of --client-id: client_credentials with private_key_jwt (RFC 7523) instead of a secret; the key is never shown"},
 		&cli.StringFlag{Name: "oauth-scope", Usage: "`SCOPES` to ask for (space separated), instead of the server's challenge or scopes_supported"},
 		&cli.StringFlag{Name: "token-cache", Usage: "keep tokens between runs in `FILE` (0600, never the client secret), under resource and issuer; only when given; a link, FIFO, device, or a file another user owns or others can read is refused"},
 		&cli.StringFlag{Name: "oauth-browser-cmd", Usage: "with --oauth: run `CMD` with the authorization URL as its last argument (e.g. xdg-open); by default nothing is opened"},

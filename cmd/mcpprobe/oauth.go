@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpprobe/mcpprobe/probe/inputfile"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/oauth"
 	"github.com/urfave/cli/v3"
@@ -11,7 +12,7 @@ import (
 
 // oauthFlags are authFlags' names, those that start a flow first.
 func oauthFlags() []string {
-	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait", "issuer"}
+	return []string{"oauth", "client-id", "refresh-token-env", "client-secret-env", "client-key", "oauth-scope", "token-cache", "oauth-browser-cmd", "oauth-wait", "issuer"}
 }
 
 // oauthHost is the run's OAuth client from authFlags, nil without them.
@@ -47,6 +48,9 @@ func (rs *runState) oauthHost(cmd *cli.Command, t launch.Target) (*oauth.Host, e
 	if o.RefreshToken, err = rs.secretFromEnv(cmd, "refresh-token-env"); err != nil {
 		return nil, err
 	}
+	if o.ClientKey, err = rs.clientKey(cmd); err != nil {
+		return nil, err
+	}
 	return oauth.New(o), nil
 }
 
@@ -78,6 +82,12 @@ func oauthFits(cmd *cli.Command, t launch.Target, set []string) error {
 // oauthFlow refuses a combination that names no way to the token, or two.
 func oauthFlow(cmd *cli.Command, set []string) error {
 	interactive, id, refresh, secret := cmd.Bool("oauth"), cmd.IsSet("client-id"), cmd.IsSet("refresh-token-env"), cmd.IsSet("client-secret-env")
+	if cmd.IsSet("client-key") {
+		if err := keyFlow(interactive, id, refresh, secret); err != nil {
+			return err
+		}
+		secret = true // client_credentials, authenticated by the key
+	}
 	switch {
 	case secret && !id:
 		return usageErr("--client-secret-env needs --client-id: the secret is that client's")
@@ -96,6 +106,20 @@ func oauthFlow(cmd *cli.Command, set []string) error {
 	return nil
 }
 
+// keyFlow refuses --client-key where it names no client_credentials
+// flow of one client or a second way to authenticate.
+func keyFlow(interactive, id, refresh, secret bool) error {
+	switch {
+	case !id:
+		return usageErr("--client-key needs --client-id: the key is that client's")
+	case secret:
+		return usageErr("--client-key and --client-secret-env: give one way for the client to authenticate, the key (private_key_jwt) or the secret")
+	case interactive || refresh:
+		return usageErr("--client-key applies to client_credentials: leave out --oauth and --refresh-token-env")
+	}
+	return nil
+}
+
 // secretFromEnv reads the variable flag names, a secret of the run.
 func (rs *runState) secretFromEnv(cmd *cli.Command, flag string) (string, error) {
 	name := cmd.String(flag)
@@ -108,6 +132,26 @@ func (rs *runState) secretFromEnv(cmd *cli.Command, flag string) (string, error)
 	}
 	rs.secrets.add([]string{v})
 	return v, nil
+}
+
+// clientKey reads --client-key through inputfile's rule (a regular
+// file, bounded; a link only to a tracked file of its checkout) and
+// parses it before anything is sent: every form of the key is a secret
+// of the run from then on. No message quotes the file.
+func (rs *runState) clientKey(cmd *cli.Command) (*oauth.ClientKey, error) {
+	path := cmd.String("client-key")
+	if path == "" {
+		return nil, nil
+	}
+	b, err := inputfile.Read(path, oauth.MaxKeyFile)
+	if err != nil {
+		return nil, usageErr("--client-key: %v", err)
+	}
+	k, err := oauth.ParseClientKey(b)
+	if err != nil {
+		return nil, usageErr("--client-key %s %v", path, err)
+	}
+	return k, nil
 }
 
 // issuerURL is --issuer, an http(s) URL, or "".

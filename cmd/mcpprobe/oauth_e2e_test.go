@@ -357,6 +357,7 @@ func oauthRefusedRows(line func(flags ...string) []string) []flagRow {
 		refusedRow("client-id", line("--client-id", "a", "--client-secret-env", "HOME")...),
 		refusedRow("client-secret-env", line("--client-secret-env", "HOME")...),
 		refusedRow("refresh-token-env", line("--refresh-token-env", "HOME")...),
+		refusedRow("client-key", line("--client-key", "/tmp/mcpprobe-matrix-key.pem")...),
 		refusedRow("oauth-scope", line("--oauth-scope", "mcp")...),
 		refusedRow("token-cache", line("--token-cache", "/tmp/mcpprobe-matrix-cache")...),
 		refusedRow("oauth-browser-cmd", line("--oauth-browser-cmd", "true")...),

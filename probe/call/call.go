@@ -469,6 +469,16 @@ func (c *caller) run() error {
 		ph("waiting for "+r.Method+" "+o.Name, time.Now(), c.timeout)
 	}
 	resp, ok, err := c.wait()
+	if ok && err != nil && r.Era == "modern" && !o.Task && c.ctx.Err() == nil && c.cl.RetryVersion(r.Method, err) {
+		// -32022 after the handshake, naming a version mcpprobe speaks:
+		// the request once more, its _meta built for it (the finding
+		// says so, with the clause).
+		if p2, berr := c.cl.Session.Begin(c.ctx, r.Method, c.params(members, extra)); berr == nil {
+			c.p, r.RequestID = p2, p2.ID
+			resp, ok, err = c.wait()
+		}
+		r.Protocol = c.cl.Capture.ProtocolVersion
+	}
 	if o.Task && ok && err == nil {
 		c.follow(resp)
 	} else {
@@ -699,7 +709,7 @@ func (c *caller) window() {
 		}
 		ev := Event{Kind: e.Kind, Method: e.Method, Raw: e.Raw, Seq: e.Seq, At: e.T - r.Sent, Note: e.Note}
 		if e.Kind == "request" {
-			ev.Answer = replies.Describe(e.Method)
+			ev.Answer = replies.DescribeRequest(e.Method, e.Raw)
 		}
 		if e.Kind == "unknown_id" && r.Completed && e.Seq > r.ResponseSeq {
 			if id := gjson.GetBytes(e.Raw, "id"); id.Type == gjson.Number && id.Raw == strconv.FormatInt(r.RequestID, 10) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/mrtr"
+	"github.com/tidwall/gjson"
 )
 
 // Replies say how mcpprobe answers what the server asks during a call.
@@ -17,6 +19,11 @@ type Replies struct {
 	// accept's content, a raw JSON object.
 	Elicit        string
 	ElicitContent []byte
+	// ElicitDefaults, without Elicit, declares elicitation and accepts
+	// each elicitation/create as a host's form submitted as shown: the
+	// requested schema's defaults, built values for required fields
+	// without one (mrtr.FormContent), as input_required is answered.
+	ElicitDefaults bool
 	// Sampling is the text every sampling/createMessage is answered with;
 	// nil declares no sampling.
 	Sampling *string
@@ -47,7 +54,7 @@ func ParseElicit(s string) (action string, content []byte, err error) {
 // the replies enable.
 func (r Replies) Capabilities() string {
 	var parts []string
-	if r.Elicit != "" {
+	if r.Elicit != "" || r.ElicitDefaults {
 		parts = append(parts, `"elicitation":{}`)
 	}
 	if len(r.Roots) > 0 {
@@ -61,11 +68,13 @@ func (r Replies) Capabilities() string {
 
 // Answerer answers the requests the replies enable; nil when none is.
 func (r Replies) Answerer() probe.Answerer {
-	if r.Elicit == "" && r.Sampling == nil && len(r.Roots) == 0 {
+	if r.Elicit == "" && !r.ElicitDefaults && r.Sampling == nil && len(r.Roots) == 0 {
 		return nil
 	}
-	return func(method string, _ []byte) ([]byte, bool) {
+	return func(method string, params []byte) ([]byte, bool) {
 		switch {
+		case method == "elicitation/create" && r.Elicit == "" && r.ElicitDefaults:
+			return []byte(`{"action":"accept","content":` + string(mrtr.FormContent([]byte(gjson.GetBytes(params, "requestedSchema").Raw))) + `}`), true
 		case method == "elicitation/create" && r.Elicit != "":
 			if r.Elicit == "accept" {
 				return []byte(`{"action":"accept","content":` + string(r.ElicitContent) + `}`), true
@@ -84,6 +93,21 @@ func (r Replies) Answerer() probe.Answerer {
 	}
 }
 
+// FormAnswered says how an elicitation was answered without --elicit:
+// the words input_required answers use.
+const FormAnswered = "accepted with values built from the requested schema"
+
+// DescribeRequest is Describe with what was sent where mcpprobe built
+// it: an elicitation answered from the requested schema names the
+// content, which the user never saw.
+func (r Replies) DescribeRequest(method string, raw []byte) string {
+	d := r.Describe(method)
+	if method == "elicitation/create" && r.Elicit == "" && r.ElicitDefaults {
+		d += " (its defaults, as a host's form shows them: " + mrtr.ClauseFormDefaults + "): " + string(mrtr.FormContent([]byte(gjson.GetBytes(raw, "params.requestedSchema").Raw)))
+	}
+	return d
+}
+
 // Describe says what mcpprobe answered a server request of this method.
 func (r Replies) Describe(method string) string {
 	switch {
@@ -91,6 +115,8 @@ func (r Replies) Describe(method string) string {
 		return "answered (ping)"
 	case method == "elicitation/create" && r.Elicit != "":
 		return "answered " + r.Elicit + " (--elicit)"
+	case method == "elicitation/create" && r.ElicitDefaults:
+		return FormAnswered
 	case method == "sampling/createMessage" && r.Sampling != nil:
 		return "answered with the --sampling-reply text"
 	case method == "roots/list" && len(r.Roots) > 0:

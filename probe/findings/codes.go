@@ -212,6 +212,8 @@ const (
 	SecureOverlap
 	SecureRequired
 	SecureSchemaDelivery
+	// wire: -32022 after the handshake (issue 38)
+	VersionRetried
 )
 
 // README sections that say more than a row can.
@@ -370,6 +372,7 @@ var defs = []Def{
 	{Code: SecureOverlap, Name: "secure-overlap", Severity: Error, Origin: OriginLint, Title: "a property name in both `inputSchema` and `secureInputSchema` (SEP-3221 §3.3 MUST NOT); a client that follows §3.4 drops the whole tool"},
 	{Code: SecureRequired, Name: "secure-required", Severity: Info, Origin: OriginLint, Title: "a tool with required secure parameters (SEP-3221): a host that does not negotiate `io.modelcontextprotocol/secure-params` is not listed the tool, and one that does must supply them in `secureArguments`"},
 	{Code: SecureSchemaDelivery, Name: "secure-schema-delivery", Severity: Info, Also: []Severity{Warning}, Origin: OriginBudget, Title: "a tool with a `secureInputSchema`: hosts SHOULD show only `inputSchema` to the model (SEP-3221 §3.5); the finding says, per host, what its sourced profile says it does with `secureInputSchema`, or that it is unknown; a warning where a host is sourced as showing it"},
+	{Code: VersionRetried, Name: "version-retried", Severity: Info, Also: []Severity{Warning}, Origin: OriginWire, Title: "a request after the handshake got -32022 (unsupported protocol version): retried once with a version of its `supported` list (info), or not, when the list names none mcpprobe speaks in the connection's era or the connection had its retry already (a warning); the finding quotes the list and names the clause", More: moreProbe},
 }
 
 // index indexes defs by code and by name, on first use (at init it cost

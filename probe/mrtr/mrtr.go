@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
-	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/tidwall/gjson"
 )
 
@@ -71,8 +70,9 @@ func (in Input) Retry(members, responses string) string {
 
 // Responses answers each input request: with a (the user's --elicit,
 // --sampling-reply, --root), where it answers that method, described by
-// describe; else an elicitation accepted with the smallest content its
-// requestedSchema takes (probe/args), a sampling request with a short
+// describe; else an elicitation accepted with its requestedSchema's
+// defaults and the smallest values its required fields take
+// (FormContent), a sampling request with a short
 // text, a roots request with no roots. A method mcpprobe does not know is
 // left unanswered, and said so. a and describe may be nil.
 func Responses(reqs gjson.Result, a probe.Answerer, describe func(method string) string) (string, []Answer) {
@@ -95,7 +95,7 @@ func Responses(reqs gjson.Result, a probe.Answerer, describe func(method string)
 		if ans.Response == nil {
 			switch method {
 			case "elicitation/create":
-				ans.Response = []byte(`{"action":"accept","content":` + string(args.MinimalArgs([]byte(v.Get("params.requestedSchema").Raw))) + `}`)
+				ans.Response = []byte(`{"action":"accept","content":` + string(FormContent([]byte(v.Get("params.requestedSchema").Raw))) + `}`)
 				ans.By = "accepted with values built from the requested schema"
 			case "sampling/createMessage":
 				ans.Response = []byte(`{"role":"assistant","content":{"type":"text","text":"mcpprobe"},"model":"mcpprobe","stopReason":"endTurn"}`)

@@ -32,9 +32,20 @@ func (h *Host) challenge(ctx context.Context, u *url.URL) challenged {
 		return challenged{err: ans.err.Error()}
 	}
 	c := challenged{status: ans.status}
-	if sid := ans.header.Get("Mcp-Session-Id"); ans.status < 300 && sid != "" {
-		// Served without a token: the session it opened is let go.
-		h.rec.do(ctx, http.MethodDelete, u.String(), map[string]string{"Mcp-Session-Id": sid}, nil, h.o.Headers)
+	if ans.status < 300 {
+		// initialize served without a token: a host goes on to the
+		// requests that need one, and the scope it asks for first is the
+		// one the 401 on them names (Scope Selection Strategy: "the
+		// initial WWW-Authenticate header in the 401 response").
+		sid := ans.header.Get("Mcp-Session-Id")
+		if next := h.nextChallenge(ctx, u, sid); next.status == http.StatusUnauthorized {
+			ans = next
+			c.status = next.status
+		}
+		if sid != "" {
+			// The session it opened is let go.
+			h.rec.do(ctx, http.MethodDelete, u.String(), map[string]string{"Mcp-Session-Id": sid}, nil, h.o.Headers)
+		}
 	}
 	// A malformed challenge is skipped: what parsed before it still
 	// counts, as it does in the audit (the same parser).
@@ -51,6 +62,31 @@ func (h *Host) challenge(ctx context.Context, u *url.URL) challenged {
 		}
 	}
 	return c
+}
+
+// afterInitialize is what a 2025-11-25 host sends once initialize is
+// answered: the initialized notification, then the tool list.
+var afterInitialize = []string{
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+}
+
+// nextChallenge sends, without a token, what a host sends after an
+// initialize that was served without one, on its session, and returns
+// the first answer that is not a success (the 401 that names the
+// scope), else the last. Two requests, each bounded like every exchange.
+func (h *Host) nextChallenge(ctx context.Context, u *url.URL, sid string) answer {
+	hdr := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+	if sid != "" {
+		hdr["Mcp-Session-Id"] = sid
+	}
+	var ans answer
+	for _, body := range afterInitialize {
+		if ans = h.rec.do(ctx, http.MethodPost, u.String(), hdr, []byte(body), h.o.Headers); ans.err != nil || ans.status >= 300 {
+			break
+		}
+	}
+	return ans
 }
 
 // ResourceMetadataURLs are the protected-resource metadata URLs to try, in
@@ -201,6 +237,7 @@ type asMeta struct {
 	RegistrationEndpoint    string   `json:"registration_endpoint"`
 	CodeChallengeMethods    []string `json:"code_challenge_methods_supported"`
 	TokenAuthMethods        []string `json:"token_endpoint_auth_methods_supported"`
+	SigningAlgs             []string `json:"token_endpoint_auth_signing_alg_values_supported"`
 	CIMDSupported           bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported   bool     `json:"authorization_response_iss_parameter_supported"`
 	GrantTypes              []string `json:"grant_types_supported"`

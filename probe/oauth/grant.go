@@ -57,7 +57,7 @@ func (h *Host) tokenError(grant string, err error) error {
 		}
 	}
 	try := map[string]string{
-		"client_credentials": "check --client-id and --client-secret-env, and that the client may use client_credentials",
+		"client_credentials": "check --client-id and --client-secret-env (or --client-key: its public key registered for the client), and that the client may use client_credentials",
 		"refresh_token":      "the refresh token may have expired or been used: sign in again with --oauth (and keep it with --token-cache FILE)",
 		"authorization_code": "run it again; if it fails the same way, the authorization server refuses this client or redirect",
 	}[grant]
@@ -74,8 +74,14 @@ func (h *Host) clientCredentialsWith(ctx context.Context, rec *recorder) (*oauth
 	if err := h.mayCredential(h.client.secret != "", false); err != nil {
 		return nil, err
 	}
+	params := url.Values{"resource": {h.resource}}
+	if h.o.ClientKey != nil {
+		if err := h.assertionParams(params); err != nil {
+			return nil, err
+		}
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
-		Scopes: h.scopes(), AuthStyle: h.authStyle(), EndpointParams: url.Values{"resource": {h.resource}}}
+		Scopes: h.scopes(), AuthStyle: h.authStyle(), EndpointParams: params}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
 	defer cancel()
 	tok, err := cfg.Token(ctx)
@@ -97,8 +103,14 @@ func (h *Host) refreshWith(ctx context.Context, rec *recorder, rt string) (*oaut
 	if err := h.mayCredential(h.client.secret != "", rt == h.o.RefreshToken); err != nil {
 		return nil, err
 	}
+	params := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "resource": {h.resource}}
+	if h.o.ClientKey != nil {
+		if err := h.assertionParams(params); err != nil {
+			return nil, err
+		}
+	}
 	cfg := clientcredentials.Config{ClientID: h.client.id, ClientSecret: h.client.secret, TokenURL: h.as.TokenEndpoint,
-		AuthStyle: h.authStyle(), EndpointParams: url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "resource": {h.resource}}}
+		AuthStyle: h.authStyle(), EndpointParams: params}
 	ctx, cancel := rec.bounded(context.WithValue(ctx, oauth2.HTTPClient, rec.client))
 	defer cancel()
 	tok, err := cfg.Token(ctx)

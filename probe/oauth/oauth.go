@@ -47,6 +47,10 @@ type Options struct {
 	// ClientID is a pre-registered client, or a Client ID Metadata
 	// Document's URL; ClientSecret its secret, if confidential.
 	ClientID, ClientSecret string
+	// ClientKey, given, authenticates ClientID at the token endpoint
+	// with a signed assertion (private_key_jwt, jwt.go) instead of a
+	// secret, for client_credentials.
+	ClientKey *ClientKey
 	// RefreshToken, given, is exchanged for the token (CI).
 	RefreshToken string
 	// Scope overrides the scope the server asks for.
@@ -102,9 +106,13 @@ type Host struct {
 	scope    string
 	noPRM    bool // no protected-resource metadata document was found
 	stepUps  int  // re-authorizations after 403 insufficient_scope (stepup.go)
-	rec      *recorder
-	guard    *netguard.Guard
-	told     map[string]bool // "sent … to …" lines already written
+	// migrations counts the changes of authorization server followed,
+	// left the issuers they left (migrate.go).
+	migrations int
+	left       []string
+	rec        *recorder
+	guard      *netguard.Guard
+	told       map[string]bool // "sent … to …" lines already written
 }
 
 // New prepares a client; nothing is sent until Authorize.
@@ -123,6 +131,11 @@ func New(o Options) *Host {
 	}
 	for _, s := range []string{o.ClientSecret, o.RefreshToken} {
 		if s != "" {
+			o.OnSecret(s)
+		}
+	}
+	if o.ClientKey != nil {
+		for _, s := range o.ClientKey.secrets {
 			o.OnSecret(s)
 		}
 	}

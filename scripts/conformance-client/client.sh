@@ -34,13 +34,22 @@ ctxval() { jq -r "$1 // empty" <<<"$context"; }
 # mcpprobe's loopback callback.
 oauth=(--oauth --oauth-browser-cmd "curl -s -L -o /dev/null --max-time 20" --oauth-wait 30s)
 
+# issuer is the authorization server the resource's metadata names, as a
+# user who gives a client secret names the one they trust with it
+# (--issuer): mcpprobe sends a secret to no other origin than the
+# resource's own or that one.
+issuer() {
+  local origin=${url%%/mcp*}
+  curl -s --max-time 10 "$origin/.well-known/oauth-protected-resource/mcp" | jq -r '.authorization_servers[0] // empty'
+}
+
 case "$scenario" in
 initialize | request-metadata | json-schema-ref-no-deref)
   run wire "${bounds[@]}" "$url"
   ;;
 elicitation-sep1034-client-defaults)
-  # The answer a user gives with --elicit accept: mcpprobe fills no form.
-  run call "${bounds[@]}" --elicit accept "$url" test_client_elicitation_defaults
+  # No --elicit: the form is accepted as a host shows it, its defaults in.
+  run call "${bounds[@]}" "$url" test_client_elicitation_defaults
   ;;
 tools_call)
   run call "${bounds[@]}" --args '{"a":1,"b":2}' "$url" add_numbers
@@ -78,12 +87,30 @@ json-schema-2020-12-preservation)
 auth/pre-registration)
   export CONFORMANCE_CLIENT_SECRET
   CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
-  run wire "${bounds[@]}" "${oauth[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET "$url"
+  run wire "${bounds[@]}" "${oauth[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET --issuer "$(issuer)" "$url"
   ;;
-auth/client-credentials-basic | auth/client-credentials-jwt)
+auth/client-credentials-jwt)
+  # The scenario's key, in a file only this user reads, removed at exit.
+  key=$(mktemp "${TMPDIR:-/tmp}/conformance-key.XXXXXX")
+  trap 'rm -f "$key"' EXIT
+  chmod 600 "$key"
+  ctxval .private_key_pem >"$key"
+  run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-key "$key" "$url"
+  ;;
+auth/client-credentials-basic)
   export CONFORMANCE_CLIENT_SECRET
   CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
-  run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET "$url"
+  run wire "${bounds[@]}" --client-id "$(ctxval .client_id)" --client-secret-env CONFORMANCE_CLIENT_SECRET --issuer "$(issuer)" "$url"
+  ;;
+auth/basic-cimd)
+  # A client with a published Client ID Metadata Document names its URL
+  # (the suite's authorization server does not fetch it).
+  run wire "${bounds[@]}" "${oauth[@]}" --client-id https://conformance-test.local/client-metadata.json "$url"
+  ;;
+auth/scope-step-up)
+  # The scenario's server asks more scope of tools/call than of the rest:
+  # a user calling its tool is what makes the step-up happen.
+  run call "${bounds[@]}" "${oauth[@]}" "$url" test-tool
   ;;
 auth/*)
   cid=$(ctxval .client_id)
