@@ -12,7 +12,12 @@
 # Options: --out FILE (default docs/conformance.md), --work DIR (keep the raw
 # results there; default a temporary directory, removed at the end),
 # --bin DIR (take mcpprobe, goodserver, mcpgoserver and sdk-everything from
-# DIR instead of building them), --servers ID,ID (a subset, by the ids below).
+# DIR instead of building them), --servers ID,ID (a subset, by the ids below),
+# --scenarios NAME,NAME (a subset of the suite's server scenarios: the suite
+# runs only those, one --scenario at a time, and the table has only their
+# rows), --add-server 'ID|LABEL|SDK|COMMAND' (one more server, repeatable;
+# COMMAND as in the list below, e.g. the suite's own reference server from a
+# checkout of its repository: see docs/reference.md).
 #
 # Every server listens on 127.0.0.1 only, in its own process group, killed
 # with the group at the end (or on Ctrl-C); every step is bounded by timeout.
@@ -25,6 +30,8 @@ out="$root/docs/conformance.md"
 work=""
 bindir=""
 only=""
+scenarios_only=""
+added=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -32,7 +39,9 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift ;;
     --bin) bindir=$2; shift ;;
     --servers) only=$2; shift ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --scenarios) scenarios_only=$2; shift ;;
+    --add-server) added+=("$2"); shift ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -136,6 +145,15 @@ all_servers=(
   "ts-sdk-1|TypeScript SDK 1.x corpus server (fixtures/tsserver)|@modelcontextprotocol/sdk 1.x|node $root/fixtures/tsserver/server.mjs corpus --http 127.0.0.1:0"
   "server-everything|server-everything streamableHttp|@modelcontextprotocol/server-everything|PORT={PORT} node -r $root/fixtures/loopback.cjs $everything streamableHttp"
 )
+for entry in "${added[@]}"; do
+  IFS='|' read -r id label sdk cmd <<<"$entry"
+  if [ -z "$id" ] || [ -z "$cmd" ] || [[ ! $id =~ ^[a-z0-9-]+$ ]]; then
+    say "--add-server wants 'ID|LABEL|SDK|COMMAND' with an id of a-z, 0-9 and -, got: $entry"
+    exit 2
+  fi
+  all_servers+=("$entry")
+  if [ -n "$only" ]; then only="$only,$id"; fi
+done
 if [ "$quick" = 1 ] && [ -z "$only" ]; then only=go-sdk; fi
 
 # start_server starts one server in its own session and sets server_url.
@@ -179,7 +197,17 @@ commands="wire --json, malformed --json"
 if [ "$has_check" = 1 ]; then commands="$commands, check --json"; else commands="$commands (mcpprobe check is not in this binary: skipped)"; fi
 
 bound 60 conformance list --server >"$work/list.txt"
-node "$suite_dir/scenarios.mjs" "$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" <"$work/list.txt" >"$work/scenarios.json"
+node "$suite_dir/scenarios.mjs" "$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" <"$work/list.txt" >"$work/scenarios.all.json"
+# A subset keeps the suite's order; a name the suite does not list is a
+# usage error, not an empty table.
+SUBSET="$scenarios_only" node -e '
+const all = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const want = (process.env.SUBSET || "").split(",").filter(Boolean);
+const unknown = want.filter((n) => !all.some((s) => s.name === n));
+if (unknown.length) { process.stderr.write(`conformance-side-by-side: --scenarios names what the suite does not list: ${unknown.join(", ")}\n`); process.exit(2); }
+process.stdout.write(JSON.stringify(want.length ? all.filter((s) => want.includes(s.name)) : all, null, 2) + "\n");
+' "$work/scenarios.all.json" >"$work/scenarios.json"
+started=$(date +%s)
 
 servers_json="["
 for entry in "${all_servers[@]}"; do
@@ -203,9 +231,22 @@ for entry in "${all_servers[@]}"; do
     continue
   fi
   url=$server_url
-  say "$id: $url: the suite (--suite all)"
   rc=0
-  bound 600 conformance server --url "$url" --suite all -o "$dir/suite" >"$dir/suite.log" 2>&1 || rc=$?
+  if [ -z "$scenarios_only" ]; then
+    # Every scenario of --suite all, each bounded by the suite's own
+    # --timeout, the whole bounded here: a server that hangs every scenario
+    # leaves the scenarios not reached "not run", not a stuck script.
+    say "$id: $url: the suite (--suite all)"
+    bound 900 conformance server --url "$url" --suite all --timeout 20000 -o "$dir/suite" >"$dir/suite.log" 2>&1 || rc=$?
+  else
+    say "$id: $url: the suite, scenarios $scenarios_only"
+    IFS=',' read -r -a names <<<"$scenarios_only"
+    for name in "${names[@]}"; do
+      r=0
+      bound 120 conformance server --url "$url" --scenario "$name" --timeout 20000 -o "$dir/suite" >>"$dir/suite.log" 2>&1 || r=$?
+      [ "$r" = 0 ] || rc=$r
+    done
+  fi
   echo "$rc" >"$dir/suite.rc"
   say "$id: mcpprobe $commands"
   rc=0; bound 120 "$mcpprobe" wire --json "$url" >"$dir/wire.json" 2>"$dir/wire.err" || rc=$?; echo "$rc" >"$dir/wire.rc"
@@ -224,13 +265,16 @@ servers_json="${servers_json%,}]"
 echo "$servers_json" >"$work/servers.json"
 [ "$servers_json" != "[]" ] || { say "no server came up; nothing to compare"; exit 1; }
 
+elapsed=$(($(date +%s) - started))
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 DATE=$(date -u +%Y-%m-%dT%H:%MZ) MACHINE="$(uname -srm), $(nproc 2>/dev/null || echo '?') cores${cpu:+, $cpu}, $(go version | cut -d' ' -f3)" \
   SUITE="@modelcontextprotocol/conformance@$suite_version" NODEV="$node_version" \
   MCPPROBE="$("$mcpprobe" --version 2>/dev/null | head -1) (commit $(cd "$root" && git describe --always --dirty 2>/dev/null || echo unknown))" \
-  COMMANDS="$commands" QUICK="$quick" node -e '
+  COMMANDS="$commands" QUICK="$quick" SUBSET="$scenarios_only" \
+  LOAD="load average $load (1, 5, 15 min) at the end; the servers' runs took ${elapsed} s" node -e '
 const e = process.env;
-process.stdout.write(JSON.stringify({date: e.DATE, machine: e.MACHINE, suite: e.SUITE, node: e.NODEV, mcpprobe: e.MCPPROBE, commands: e.COMMANDS, quick: e.QUICK === "1"}, null, 2));
+process.stdout.write(JSON.stringify({date: e.DATE, machine: e.MACHINE, suite: e.SUITE, node: e.NODEV, mcpprobe: e.MCPPROBE, commands: e.COMMANDS, quick: e.QUICK === "1", load: e.LOAD, subset: e.SUBSET}, null, 2));
 ' >"$work/meta.json"
 
 node "$suite_dir/table.mjs" "$work" "$root/scripts/conformance-map.json" "$out"

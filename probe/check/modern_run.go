@@ -39,6 +39,7 @@ func (s *session) modernChecks(era string, caps []byte, lists map[string]Exchang
 	}
 	vs = append(vs, uv)
 	vs = append(vs, s.toolCalls(caps)...)
+	vs = append(vs, s.readUnknown(caps))
 	vs = append(vs, s.listen(caps))
 	return vs
 }

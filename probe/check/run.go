@@ -353,6 +353,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
+		vs = append(vs, JudgeInputRequiredPlaces(s.seen))
 	}
 	er.Verdicts = append(vs, notIn(era)...)
 	er.early, er.earlyProtocol = s.early, s.earlyProtocol
