@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
 # pinned in scripts/conformance/package.json with the Node.js 22 it needs)
-# and mcpprobe's own equivalents (wire --json, malformed --json, and
-# check --json where the binary has `check`) on the same fixture servers over
+# and mcpprobe's own equivalents (wire --json, and check --json with
+# malformed's cases where the binary has `check`, else malformed --json) on
+# the same fixture servers over
 # Streamable HTTP, and writes the side-by-side table docs/conformance.md
 # (scripts/conformance/table.mjs, joined by scripts/conformance-map.json).
 #
@@ -32,6 +33,7 @@ bindir=""
 only=""
 scenarios_only=""
 added=()
+added_ids=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -152,6 +154,7 @@ for entry in "${added[@]}"; do
     exit 2
   fi
   all_servers+=("$entry")
+  added_ids="$added_ids,$id"
   if [ -n "$only" ]; then only="$only,$id"; fi
 done
 if [ "$quick" = 1 ] && [ -z "$only" ]; then only=go-sdk; fi
@@ -193,8 +196,7 @@ start_server() {
 
 has_check=0
 if bound 20 "$mcpprobe" check --help >/dev/null 2>&1; then has_check=1; fi
-commands="wire --json, malformed --json"
-if [ "$has_check" = 1 ]; then commands="$commands, check --json"; else commands="$commands (mcpprobe check is not in this binary: skipped)"; fi
+if [ "$has_check" = 1 ]; then commands="wire --json, check --json (malformed's cases among its verdicts)"; else commands="wire --json, malformed --json (mcpprobe check is not in this binary: skipped)"; fi
 
 bound 60 conformance list --server >"$work/list.txt"
 node "$suite_dir/scenarios.mjs" "$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" <"$work/list.txt" >"$work/scenarios.all.json"
@@ -250,15 +252,18 @@ for entry in "${all_servers[@]}"; do
   echo "$rc" >"$dir/suite.rc"
   say "$id: mcpprobe $commands"
   rc=0; bound 120 "$mcpprobe" wire --json "$url" >"$dir/wire.json" 2>"$dir/wire.err" || rc=$?; echo "$rc" >"$dir/wire.rc"
-  rc=0; bound 300 "$mcpprobe" malformed --json "$url" >"$dir/malformed.json" 2>"$dir/malformed.err" || rc=$?; echo "$rc" >"$dir/malformed.rc"
   if [ "$has_check" = 1 ]; then
-    rc=0; bound 300 "$mcpprobe" check --json --skip-malformed "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
+    rc=0; bound 600 "$mcpprobe" check --json "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
   else
+    rc=0; bound 300 "$mcpprobe" malformed --json "$url" >"$dir/malformed.json" 2>"$dir/malformed.err" || rc=$?; echo "$rc" >"$dir/malformed.rc"
     echo "not in this binary (built from $(cd "$root" && git describe --always --dirty 2>/dev/null || echo unknown)): skipped" >"$dir/check.note"
   fi
   stop_server "$(cat "$dir/server.pid")"
   shown_cmd=${cmd//$root\//}
   shown_cmd=${shown_cmd//$bindir\//}
+  # A server given with --add-server runs from the user's own paths: the
+  # table names it by its label, not by a command line of this machine.
+  if [[ ",$added_ids," == *",$id,"* ]]; then shown_cmd="a command given with --add-server"; fi
   servers_json+=$(ID="$id" LABEL="$label" SDK="$sdk" URL="$url" CMD="$shown_cmd" node -e 'const e=process.env;process.stdout.write(JSON.stringify({id:e.ID,label:e.LABEL,sdk:e.SDK,url:e.URL,command:e.CMD}))'),
 done
 servers_json="${servers_json%,}]"

@@ -269,9 +269,9 @@ if (unmapped.length) p(`- Scenarios the mapping does not cover yet: ${unmapped.m
 p();
 p('## How to read it');
 p();
-p('- **suite**: the verdict of the suite\'s own checks for the scenario (pass, fail, warn; "no verdict" when it recorded only INFO), and its reason in its own words.');
-p('- **mcpprobe**: the finding codes of the named command that are this scenario\'s failure, read from its `--json` (pass when none came), or the `mcpprobe check` verdict once the mapping names a check id; "none" where mcpprobe judges nothing of it, "n/a" where the server does not declare the capability.');
-p('- **agreement**: agree; DISAGREE with the clause that decides it; or "suite only" where mcpprobe has no equivalent. A suite failure that rests on no MUST says why: a fixture the suite calls that only its own reference server has, a capability the server never declared, or a field the spec leaves optional.');
+p('- **suite**: the verdict of the suite\'s own checks for the scenario (pass, fail, warn; "skipped" when it skipped every check, "no verdict" when it recorded only INFO), and its reason in its own words. Its `wire-schema-valid` check, which 0.2.0 adds to every scenario, counts only when it fails.');
+p('- **mcpprobe**: the verdict of the `mcpprobe check` ids the mapping names, in the scenario\'s era (legacy for a scenario of 2025 revisions, modern for one of 2026-07-28 or an extension), the worst of them when several judge it; "partial:" in the equivalent column where they judge a neighbouring property (said in parentheses); "none" where no check judges it, "n/a" where the server does not declare the capability or does not serve the era.');
+p('- **agreement**: agree; DISAGREE with the clause that decides it; "suite fails on no MUST" where the suite fails and mcpprobe does not, for a reason the clause column names; or "suite only" where mcpprobe has no verdict. A suite failure that rests on no MUST says why: a fixture the suite calls that only its own reference server has, a capability or extension the server never declared, a revision it does not serve, a check the suite could not exercise, or a field the spec leaves optional.');
 p();
 p('## Scenarios');
 p();
