@@ -145,6 +145,7 @@ all_servers=(
   "go-sdk-everything|Go SDK example server everything|modelcontextprotocol/go-sdk examples/server/everything|$bindir/sdk-everything -http 127.0.0.1:{PORT}"
   "mcp-go|mcp-go corpus server (fixtures/mcpgoserver)|mark3labs/mcp-go|$bindir/mcpgoserver -http 127.0.0.1:0"
   "ts-sdk-1|TypeScript SDK 1.x corpus server (fixtures/tsserver)|@modelcontextprotocol/sdk 1.x|node $root/fixtures/tsserver/server.mjs corpus --http 127.0.0.1:0"
+  "ts-sdk-2|TypeScript SDK 2.x corpus server (fixtures/tsserver2), both eras|@modelcontextprotocol/server 2.x|node $root/fixtures/tsserver2/server.mjs http 127.0.0.1:0"
   "server-everything|server-everything streamableHttp|@modelcontextprotocol/server-everything|PORT={PORT} node -r $root/fixtures/loopback.cjs $everything streamableHttp"
 )
 for entry in "${added[@]}"; do
@@ -221,6 +222,10 @@ for entry in "${all_servers[@]}"; do
   fi
   if [ "$id" = ts-sdk-1 ] && [ ! -d "$root/fixtures/tsserver/node_modules" ]; then
     say "$id: fixtures/tsserver/node_modules is missing (run scripts/install-peers.sh); skipped"
+    continue
+  fi
+  if [ "$id" = ts-sdk-2 ] && [ ! -d "$root/fixtures/tsserver2/node_modules" ]; then
+    say "$id: fixtures/tsserver2/node_modules is missing (run scripts/install-peers.sh); skipped"
     continue
   fi
   dir="$work/$id"
