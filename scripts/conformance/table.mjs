@@ -164,7 +164,11 @@ function mcpprobeResult(serverDir, entry, caps, sc) {
       const name = era === 'modern' ? 'the 2026-07-28 era' : 'the legacy era';
       return { status: 'n/a', by: `${era} check`, why: `the server does not serve ${name}${eraDoc?.why ? `: ${eraDoc.why}` : ''}` };
     }
-    if (doc) return { status: 'none', by: '', why: `${ids.join(', ')} not in this binary's check --json` };
+    // The era was graded but none of the ids got a verdict: a check that
+    // needs something the session never had (malformed's cases need a tool
+    // the consent rule allows) is left out rather than not-applicable.
+    if (doc && ids.every((id) => (map.pending_checks || []).includes(id))) return { status: 'none', by: '', why: `${ids.join(', ')}: pending (not in this binary yet)` };
+    if (doc) return { status: 'n/a', by: `${era} check`, why: `no verdict for ${ids.map((id) => `\`${id}\``).join(', ')} in this run` };
   }
   const m = entry.mcpprobe;
   if (!m || entry.relation === 'none') return { status: 'none', by: '' };
@@ -180,6 +184,8 @@ function mcpprobeResult(serverDir, entry, caps, sc) {
   if (hits.length) return { status: 'warn', by: m.command, why: codes(hits), message: hits[0].message };
   return { status: 'pass', by: m.command, why: '' };
 }
+
+const eraNotServed = 'the server does not serve 2026-07-28 (mcpprobe check found no modern era), which is no failure: 2026-07-28 basic/versioning#protocol-version-negotiation, a server that does not implement the requested version "MUST respond with an UnsupportedProtocolVersionError", and #compatibility-matrix, a modern client and a legacy server: "Fails. The server may reject the request with an implementation-defined error, stay silent, or even process an era-ambiguous method under legacy semantics"';
 
 // judge says whether the two agree and, where they do not or the suite's
 // failure rests on no MUST, which clause decides.
@@ -203,8 +209,13 @@ function judge(entry, suite, probe, wire, caps, era) {
     if (entry.extension && caps && !(caps.extensions && typeof caps.extensions === 'object' && entry.extension in caps.extensions)) {
       notes.push(`\`${entry.extension}\` not declared in \`capabilities.extensions\`, so not negotiated: 2026-07-28 basic/versioning#extension-negotiation, "If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error"`);
     }
+    // mcpprobe check found no modern era: every 2026-07-28 request of the
+    // suite met a legacy-only server, which the text lets fail as it will.
+    const notServed = era === 'modern' && probe.status === 'n/a' && /^the server does not serve the 2026-07-28 era/.test(probe.why || '');
+    if (notServed) notes.push(eraNotServed);
     for (const g of map.suite_wide || []) {
       if (g.when && !g.when.includes(era)) continue;
+      if (notServed && g.clause.includes('basic/versioning#protocol-version-negotiation')) continue;
       if (new RegExp(g.reason, 'i').test(suite.reason)) notes.push(g.clause);
     }
   }
@@ -212,7 +223,7 @@ function judge(entry, suite, probe, wire, caps, era) {
   // A suite failure resting only on no clause (a version the server does
   // not serve, a check the suite could not exercise, an extension not
   // negotiated) is not a disagreement with a mcpprobe pass or n/a.
-  if (suiteBad && notes.length && probe.status !== 'fail' && probe.status !== 'none' && !missing.length) return { agreement: 'suite fails on no MUST', notes, hollow };
+  if (suiteBad && notes.length && (probe.status === 'n/a' || (probeHas && probe.status !== 'fail' && !missing.length))) return { agreement: 'suite fails on no MUST', notes, hollow };
   const suiteHas = ['pass', 'fail', 'warn'].includes(suite.status);
   if (!probeHas || !suiteHas) {
     return { agreement: probeHas ? 'mcpprobe only' : suiteHas ? 'suite only' : 'neither', notes, hollow };
