@@ -16,9 +16,10 @@
 # DIR instead of building them), --servers ID,ID (a subset, by the ids below),
 # --scenarios NAME,NAME (a subset of the suite's server scenarios: the suite
 # runs only those, one --scenario at a time, and the table has only their
-# rows), --add-server 'ID|LABEL|SDK|COMMAND' (one more server, repeatable;
-# COMMAND as in the list below, e.g. the suite's own reference server from a
-# checkout of its repository: see docs/reference.md).
+# rows), --add-server 'ID|LABEL|SDK|COMMAND[|CHECK ARGS]' (one more server,
+# repeatable; COMMAND as in the list below, e.g. the suite's own reference
+# server from a checkout of its repository: see docs/reference.md; CHECK ARGS,
+# if given, are added to its mcpprobe check, such as --call TOOL).
 #
 # Every server listens on 127.0.0.1 only, in its own process group, killed
 # with the group at the end (or on Ctrl-C); every step is bounded by timeout.
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     --servers) only=$2; shift ;;
     --scenarios) scenarios_only=$2; shift ;;
     --add-server) added+=("$2"); shift ;;
-    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -149,9 +150,9 @@ all_servers=(
   "server-everything|server-everything streamableHttp|@modelcontextprotocol/server-everything|PORT={PORT} node -r $root/fixtures/loopback.cjs $everything streamableHttp"
 )
 for entry in "${added[@]}"; do
-  IFS='|' read -r id label sdk cmd <<<"$entry"
+  IFS='|' read -r id label sdk cmd extra <<<"$entry"
   if [ -z "$id" ] || [ -z "$cmd" ] || [[ ! $id =~ ^[a-z0-9-]+$ ]]; then
-    say "--add-server wants 'ID|LABEL|SDK|COMMAND' with an id of a-z, 0-9 and -, got: $entry"
+    say "--add-server wants 'ID|LABEL|SDK|COMMAND[|CHECK ARGS]' with an id of a-z, 0-9 and -, got: $entry"
     exit 2
   fi
   all_servers+=("$entry")
@@ -214,7 +215,7 @@ started=$(date +%s)
 
 servers_json="["
 for entry in "${all_servers[@]}"; do
-  IFS='|' read -r id label sdk cmd <<<"$entry"
+  IFS='|' read -r id label sdk cmd check_args <<<"$entry"
   if [ -n "$only" ] && [[ ",$only," != *",$id,"* ]]; then continue; fi
   if [ "$id" = server-everything ] && [ ! -f "$everything" ]; then
     say "$id: $everything is missing (run scripts/install-peers.sh); skipped"
@@ -258,7 +259,9 @@ for entry in "${all_servers[@]}"; do
   say "$id: mcpprobe $commands"
   rc=0; bound 120 "$mcpprobe" wire --json "$url" >"$dir/wire.json" 2>"$dir/wire.err" || rc=$?; echo "$rc" >"$dir/wire.rc"
   if [ "$has_check" = 1 ]; then
-    rc=0; bound 600 "$mcpprobe" check --json "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
+    # check_args (an --add-server's fifth field) are words: no quoting.
+    # shellcheck disable=SC2086
+    rc=0; bound 600 "$mcpprobe" check --json $check_args "$url" >"$dir/check.json" 2>"$dir/check.err" || rc=$?; echo "$rc" >"$dir/check.rc"
   else
     rc=0; bound 300 "$mcpprobe" malformed --json "$url" >"$dir/malformed.json" 2>"$dir/malformed.err" || rc=$?; echo "$rc" >"$dir/malformed.rc"
     echo "not in this binary (built from $(cd "$root" && git describe --always --dirty 2>/dev/null || echo unknown)): skipped" >"$dir/check.note"
@@ -269,7 +272,7 @@ for entry in "${all_servers[@]}"; do
   # A server given with --add-server runs from the user's own paths: the
   # table names it by its label, not by a command line of this machine.
   if [[ ",$added_ids," == *",$id,"* ]]; then shown_cmd="a command given with --add-server"; fi
-  servers_json+=$(ID="$id" LABEL="$label" SDK="$sdk" URL="$url" CMD="$shown_cmd" node -e 'const e=process.env;process.stdout.write(JSON.stringify({id:e.ID,label:e.LABEL,sdk:e.SDK,url:e.URL,command:e.CMD}))'),
+  servers_json+=$(ID="$id" LABEL="$label" SDK="$sdk" URL="$url" CMD="$shown_cmd" CHECKARGS="$check_args" node -e 'const e=process.env;process.stdout.write(JSON.stringify({id:e.ID,label:e.LABEL,sdk:e.SDK,url:e.URL,command:e.CMD,checkArgs:e.CHECKARGS}))'),
 done
 servers_json="${servers_json%,}]"
 echo "$servers_json" >"$work/servers.json"

@@ -273,7 +273,7 @@ if (meta.subset) p(`- Subset: ${cell(meta.subset)}`);
 p(`- Servers, each over Streamable HTTP on 127.0.0.1:`);
 for (const srv of servers) {
   const info = perServer[srv.id].info;
-  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${`${info.name} ${info.version ?? ''}`.trim()}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\``);
+  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${`${info.name} ${info.version ?? ''}`.trim()}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\`${srv.checkArgs ? `; \`mcpprobe check\` given \`${cell(srv.checkArgs)}\`` : ''}`);
 }
 if (unknownInMap.length) p(`- The mapping names scenarios the suite does not list: ${unknownInMap.map((n) => `\`${n}\``).join(', ')}`);
 if (unmapped.length) p(`- Scenarios the mapping does not cover yet: ${unmapped.map((n) => `\`${n}\``).join(', ')}`);
