@@ -116,7 +116,7 @@ function checkVerdict(doc, id, era = '') {
       const verdict = v.outcome ?? v.verdict ?? v.status ?? v.result;
       if (typeof verdict === 'string') {
         const status = verdict.toLowerCase() === 'not-applicable' ? 'n/a' : verdict.toLowerCase();
-        found = { status, why: v.why || v.message || '' };
+        found = { status, why: v.why || v.message || '', clause: v.clause || null };
         return;
       }
     }
@@ -157,6 +157,7 @@ function mcpprobeResult(serverDir, entry, caps, sc) {
         status,
         by: `${era} check ${shown.map((x) => `\`${x.id}\``).join(', ')}${vs.length > shown.length ? ` (+${vs.length - shown.length})` : ''}`,
         why: shown[0].v.why,
+        clause: shown[0].v.clause,
       };
     }
     const eraDoc = (doc?.check?.eras || []).find((x) => x.era === era);
@@ -186,6 +187,11 @@ function mcpprobeResult(serverDir, entry, caps, sc) {
 }
 
 const eraNotServed = 'the server does not serve 2026-07-28 (mcpprobe check found no modern era), which is no failure: 2026-07-28 basic/versioning#protocol-version-negotiation, a server that does not implement the requested version "MUST respond with an UnsupportedProtocolVersionError", and #compatibility-matrix, a modern client and a legacy server: "Fails. The server may reject the request with an implementation-defined error, stay silent, or even process an era-ambiguous method under legacy semantics"';
+
+// clauseText is a check's clause as check --json gives it, in the words
+// the mapping uses: revision, page#anchor, the sentence, its keyword.
+const clauseText = (c) =>
+  `${c.version} ${String(c.url || '').replace(/^https:\/\/modelcontextprotocol\.io\/specification\/[^/]+\//, '')}: "${c.text}" (${c.keyword || 'no keyword'})`;
 
 // judge says whether the two agree and, where they do not or the suite's
 // failure rests on no MUST, which clause decides.
@@ -231,7 +237,10 @@ function judge(entry, suite, probe, wire, caps, era) {
   if (missing.length) return { agreement: 'not comparable', notes, hollow };
   const same = (suite.status === 'pass') === (probe.status === 'pass' || probe.status === 'warn');
   if (same) return { agreement: 'agree', notes, hollow };
-  if (!notes.length) notes.push(`decided by ${entry.clause}`);
+  // mcpprobe's failure is decided by the clause its failing check cites
+  // (check --json carries it); a suite failure mcpprobe passes, by the
+  // scenario's clause in the mapping.
+  if (!notes.length) notes.push(`decided by ${probe.status === 'fail' && probe.clause ? clauseText(probe.clause) : entry.clause}${entry.note ? ` (${entry.note})` : ''}`);
   return { agreement: suite.status === 'pass' ? 'DISAGREE (mcpprobe fails)' : 'DISAGREE (suite fails)', notes, hollow };
 }
 
