@@ -150,7 +150,7 @@ all_servers=(
   "server-everything|server-everything streamableHttp|@modelcontextprotocol/server-everything|PORT={PORT} node -r $root/fixtures/loopback.cjs $everything streamableHttp"
 )
 for entry in "${added[@]}"; do
-  IFS='|' read -r id label sdk cmd extra <<<"$entry"
+  IFS='|' read -r id label sdk cmd _ <<<"$entry"
   if [ -z "$id" ] || [ -z "$cmd" ] || [[ ! $id =~ ^[a-z0-9-]+$ ]]; then
     say "--add-server wants 'ID|LABEL|SDK|COMMAND[|CHECK ARGS]' with an id of a-z, 0-9 and -, got: $entry"
     exit 2
