@@ -222,7 +222,7 @@ func TestConformanceSideBySide(t *testing.T) {
 		{"tools-call-simple-text#2", "suite fixture absent (tool `test_simple_text`)"},
 		{"resources-subscribe#2", "`resources.subscribe` not declared, so not applicable"},
 		{"caching#1", "| fail / n/a ‡ |"},
-		{"caching#2", "the server does not serve 2026-07-28, which is no failure"},
+		{"caching#2", "the server does not serve 2026-07-28 (mcpprobe check found no modern era), which is no failure"},
 		{"tasks-lifecycle#2", "`io.modelcontextprotocol/tasks` not declared"},
 	} {
 		if got := "| " + cells[tc.key] + " |"; !strings.Contains(got, tc.want) {
