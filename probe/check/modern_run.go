@@ -39,6 +39,7 @@ func (s *session) modernChecks(era string, caps []byte, lists map[string]Exchang
 	}
 	vs = append(vs, uv)
 	vs = append(vs, s.toolCalls(caps)...)
+	vs = append(vs, s.readUnknown(caps))
 	vs = append(vs, s.listen(caps))
 	return vs
 }
@@ -203,14 +204,17 @@ func (s *session) toolCalls(caps []byte) []Verdict {
 	var vs []Verdict
 	if s.o.NoToolCalls && declared(caps, "tools") {
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, NotRun), notApplicable(IDTamperedState, Modern, NotRun))
+		vs = append(vs, notApplicable(IDDeclaredInputs, Modern, NotRun))
 	} else if mrtr.tool == "" {
 		why := fmt.Sprintf("no tools/call of the %d read-only tool(s) called returned resultType \"input_required\" (tools not annotated readOnlyHint are not called)", len(tools))
 		if len(tools) == 0 && declared(caps, "tools") && len(s.cl.Capture.Tools.Items) > 0 {
 			why = "no tool may be called without consent (readOnlyHint true, no destructiveHint, every hint a plain boolean; or named with --call), so none could return resultType \"input_required\""
 		}
 		vs = append(vs, notApplicable(IDRoundTrip, Modern, why), notApplicable(IDTamperedState, Modern, why))
+		vs = append(vs, notApplicable(IDDeclaredInputs, Modern, why))
 	} else {
 		vs = append(vs, s.roundTrip(version, mrtr.tool, mrtr.members, mrtr.x, &windows)...)
+		vs = append(vs, s.declaredInputsRun(version, mrtr.tool, mrtr.members))
 	}
 	var unasked, get Exchange
 	if task.tool != "" {

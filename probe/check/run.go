@@ -356,8 +356,10 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	vs = append(vs, secureParams(s, era, caps)...)
 	vs = append(vs, s.events(era, caps)...)
 	er.Tools = s.choices // with the tools only a client declaring an extension is listed
+	vs = append(vs, s.serverSent(era, caps)...)
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
+		vs = append(vs, JudgeInputRequiredPlaces(s.seen))
 	}
 	er.Verdicts = append(vs, notIn(era)...)
 	er.early, er.earlyProtocol = s.early, s.earlyProtocol

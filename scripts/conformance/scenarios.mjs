@@ -32,8 +32,16 @@ function description(name) {
   if (at < 0) return '';
   const next = bundle.indexOf('this.name=`', at + 11);
   const body = bundle.slice(at, next < 0 ? undefined : next);
-  const m = /this\.description=`((?:[^`\\]|\\[\s\S])*)`/.exec(body);
-  return m ? m[1].replace(/\\`/g, '`').replace(/\$\{[A-Za-z_$]+\}/g, '…') : '';
+  // The minifier quotes a description with backticks, double or single
+  // quotes, whichever needs the fewest escapes.
+  const m = /this\.description=(?:`((?:[^`\\]|\\[\s\S])*)`|"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)')/.exec(body);
+  if (!m) return '';
+  if (m[1] !== undefined) return m[1].replace(/\\`/g, '`').replace(/\$\{[A-Za-z_$]+\}/g, '…');
+  try {
+    return JSON.parse(m[2] !== undefined ? `"${m[2]}"` : `"${m[3].replace(/\\'/g, "'").replace(/"/g, '\\"')}"`);
+  } catch {
+    return '';
+  }
 }
 
 process.stdout.write(JSON.stringify(names.map((n) => ({ ...n, description: description(n.name) })), null, 2) + '\n');

@@ -57,7 +57,11 @@ function suiteResult(serverDir, scenario) {
   const dir = join(serverDir, 'suite');
   const hit = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith(`server-${scenario}-`)).sort().pop() : undefined;
   if (!hit) return { status: 'not run', reason: readText(join(serverDir, 'suite.rc')) ? 'the suite wrote no result for it' : 'the suite did not run' };
-  const checks = readJSON(join(dir, hit, 'checks.json'), []);
+  const all = readJSON(join(dir, hit, 'checks.json'), []);
+  // wire-schema-valid is the suite's schema check of every message the
+  // scenario saw (0.2.0 adds it to each scenario): its failure is a
+  // verdict, but its pass alone says nothing of what the scenario is about.
+  const checks = all.filter((c) => c.id !== 'wire-schema-valid' || c.status === 'FAILURE');
   const judged = checks.filter((c) => ['SUCCESS', 'FAILURE', 'WARNING'].includes(c.status));
   const failed = judged.filter((c) => c.status === 'FAILURE');
   const warned = judged.filter((c) => c.status === 'WARNING');
@@ -66,6 +70,8 @@ function suiteResult(serverDir, scenario) {
   if (failed.length) return { status: 'fail', reason: why(failed), about };
   if (warned.length) return { status: 'warn', reason: why(warned), about };
   if (judged.length) return { status: 'pass', reason: '', about };
+  const skipped = checks.filter((c) => c.status === 'SKIPPED');
+  if (skipped.length) return { status: 'skipped', reason: why(skipped), about: skipped[0].description ?? '' };
   return { status: 'no verdict', reason: 'every check it recorded is INFO', about };
 }
 
@@ -99,17 +105,18 @@ function missingFixtures(wire, fixture) {
 }
 
 // checkVerdict finds check ID's verdict in `mcpprobe check --json`: the
-// first object (the legacy era's, which the suite speaks, comes first) whose
+// first object of era ERA (legacy for a scenario of 2025 revisions, modern
+// for one of 2026-07-28 or an extension; any era when ERA is empty) whose
 // id is the ID and that carries an outcome; not-applicable reads as n/a.
-function checkVerdict(doc, id) {
+function checkVerdict(doc, id, era = '') {
   let found = null;
   const walk = (v) => {
     if (found || v == null || typeof v !== 'object') return;
-    if (!Array.isArray(v) && (v.id === id || v.check === id)) {
+    if (!Array.isArray(v) && (v.id === id || v.check === id) && (!era || !v.era || v.era === era)) {
       const verdict = v.outcome ?? v.verdict ?? v.status ?? v.result;
       if (typeof verdict === 'string') {
         const status = verdict.toLowerCase() === 'not-applicable' ? 'n/a' : verdict.toLowerCase();
-        found = { status, why: v.why || v.message || '' };
+        found = { status, why: v.why || v.message || '', clause: v.clause || null };
         return;
       }
     }
@@ -119,12 +126,50 @@ function checkVerdict(doc, id) {
   return found;
 }
 
+// checkIDs is the list of `mcpprobe check` ids a map entry names: `checks`
+// (a list, for a scenario that several checks judge between them) or the
+// older single `check`.
+const checkIDs = (entry) => (Array.isArray(entry.checks) ? entry.checks : entry.check ? [entry.check] : []);
+
+// eraOf is the era of mcpprobe check whose verdict answers a scenario: the
+// suite runs a scenario of 2025 revisions over initialize (legacy), one of
+// 2026-07-28 only, or of an extension, with per-request _meta (modern).
+const eraOf = (sc) => (sc.specVersions.some((v) => v.startsWith('2024') || v.startsWith('2025')) ? 'legacy' : 'modern');
+
+// rank orders check outcomes from worst to best, to fold several checks'
+// verdicts into the scenario's one: any fail fails it, any warn warns.
+const rank = ['fail', 'warn', 'pass', 'observed', 'inconclusive', 'n/a'];
+
 // mcpprobeResult is what mcpprobe said of the property the scenario judges.
-function mcpprobeResult(serverDir, entry, caps) {
-  if (entry.check) {
+function mcpprobeResult(serverDir, entry, caps, sc) {
+  const ids = checkIDs(entry);
+  if (ids.length) {
     const doc = readJSON(join(serverDir, 'check.json'));
-    const v = doc && checkVerdict(doc, entry.check);
-    if (v) return { status: v.status, by: `check \`${entry.check}\``, why: v.why };
+    const era = eraOf(sc);
+    const vs = doc ? ids.map((id) => ({ id, v: checkVerdict(doc, id, era) })).filter((x) => x.v) : [];
+    if (vs.length) {
+      let best = vs[0];
+      for (const x of vs) if (rank.indexOf(x.v.status) < rank.indexOf(best.v.status)) best = x;
+      const status = rank.includes(best.v.status) ? best.v.status : vs[0].v.status;
+      const judged = vs.filter((x) => ['pass', 'fail', 'warn'].includes(x.v.status));
+      const shown = (status === 'fail' || status === 'warn' ? vs.filter((x) => x.v.status === status) : judged.length ? judged : vs).slice(0, 3);
+      return {
+        status,
+        by: `${era} check ${shown.map((x) => `\`${x.id}\``).join(', ')}${vs.length > shown.length ? ` (+${vs.length - shown.length})` : ''}`,
+        why: shown[0].v.why,
+        clause: shown[0].v.clause,
+      };
+    }
+    const eraDoc = (doc?.check?.eras || []).find((x) => x.era === era);
+    if (doc && (!eraDoc || eraDoc.served === false)) {
+      const name = era === 'modern' ? 'the 2026-07-28 era' : 'the legacy era';
+      return { status: 'n/a', by: `${era} check`, why: `the server does not serve ${name}${eraDoc?.why ? `: ${eraDoc.why}` : ''}` };
+    }
+    // The era was graded but none of the ids got a verdict: a check that
+    // needs something the session never had (malformed's cases need a tool
+    // the consent rule allows) is left out rather than not-applicable.
+    if (doc && ids.every((id) => (map.pending_checks || []).includes(id))) return { status: 'none', by: '', why: `${ids.join(', ')}: pending (not in this binary yet)` };
+    if (doc) return { status: 'n/a', by: `${era} check`, why: `no verdict for ${ids.map((id) => `\`${id}\``).join(', ')} in this run` };
   }
   const m = entry.mcpprobe;
   if (!m || entry.relation === 'none') return { status: 'none', by: '' };
@@ -141,9 +186,16 @@ function mcpprobeResult(serverDir, entry, caps) {
   return { status: 'pass', by: m.command, why: '' };
 }
 
+const eraNotServed = 'the server does not serve 2026-07-28 (mcpprobe check found no modern era), which is no failure: 2026-07-28 basic/versioning#protocol-version-negotiation, a server that does not implement the requested version "MUST respond with an UnsupportedProtocolVersionError", and #compatibility-matrix, a modern client and a legacy server: "Fails. The server may reject the request with an implementation-defined error, stay silent, or even process an era-ambiguous method under legacy semantics"';
+
+// clauseText is a check's clause as check --json gives it, in the words
+// the mapping uses: revision, page#anchor, the sentence, its keyword.
+const clauseText = (c) =>
+  `${c.version} ${String(c.url || '').replace(/^https:\/\/modelcontextprotocol\.io\/specification\/[^/]+\//, '')}: "${c.text}" (${c.keyword || 'no keyword'})`;
+
 // judge says whether the two agree and, where they do not or the suite's
 // failure rests on no MUST, which clause decides.
-function judge(entry, suite, probe, wire, caps) {
+function judge(entry, suite, probe, wire, caps, era) {
   const suiteBad = suite.status === 'fail' || suite.status === 'warn';
   const notes = [];
   const missing = suite.status === 'pass' || suiteBad ? missingFixtures(wire, entry.fixture) : [];
@@ -160,8 +212,24 @@ function judge(entry, suite, probe, wire, caps) {
     for (const b of entry.beyond_spec || []) {
       if (suite.reason.toLowerCase().includes(b.reason.toLowerCase())) notes.push(b.clause);
     }
+    if (entry.extension && caps && !(caps.extensions && typeof caps.extensions === 'object' && entry.extension in caps.extensions)) {
+      notes.push(`\`${entry.extension}\` not declared in \`capabilities.extensions\`, so not negotiated: 2026-07-28 basic/versioning#extension-negotiation, "If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error"`);
+    }
+    // mcpprobe check found no modern era: every 2026-07-28 request of the
+    // suite met a legacy-only server, which the text lets fail as it will.
+    const notServed = era === 'modern' && probe.status === 'n/a' && /^the server does not serve the 2026-07-28 era/.test(probe.why || '');
+    if (notServed) notes.push(eraNotServed);
+    for (const g of map.suite_wide || []) {
+      if (g.when && !g.when.includes(era)) continue;
+      if (notServed && g.clause.includes('basic/versioning#protocol-version-negotiation')) continue;
+      if (new RegExp(g.reason, 'i').test(suite.reason)) notes.push(g.clause);
+    }
   }
   const probeHas = ['pass', 'fail', 'warn'].includes(probe.status);
+  // A suite failure resting only on no clause (a version the server does
+  // not serve, a check the suite could not exercise, an extension not
+  // negotiated) is not a disagreement with a mcpprobe pass or n/a.
+  if (suiteBad && notes.length && (probe.status === 'n/a' || (probeHas && probe.status !== 'fail' && !missing.length))) return { agreement: 'suite fails on no MUST', notes, hollow };
   const suiteHas = ['pass', 'fail', 'warn'].includes(suite.status);
   if (!probeHas || !suiteHas) {
     return { agreement: probeHas ? 'mcpprobe only' : suiteHas ? 'suite only' : 'neither', notes, hollow };
@@ -169,13 +237,18 @@ function judge(entry, suite, probe, wire, caps) {
   if (missing.length) return { agreement: 'not comparable', notes, hollow };
   const same = (suite.status === 'pass') === (probe.status === 'pass' || probe.status === 'warn');
   if (same) return { agreement: 'agree', notes, hollow };
-  if (!notes.length) notes.push(`decided by ${entry.clause}`);
+  // mcpprobe's failure is decided by the clause its failing check cites
+  // (check --json carries it); a suite failure mcpprobe passes, by the
+  // scenario's clause in the mapping.
+  if (!notes.length) notes.push(`decided by ${probe.status === 'fail' && probe.clause ? clauseText(probe.clause) : entry.clause}${entry.note ? ` (${entry.note})` : ''}`);
   return { agreement: suite.status === 'pass' ? 'DISAGREE (mcpprobe fails)' : 'DISAGREE (suite fails)', notes, hollow };
 }
 
-const known = new Set(scenarios.map((s) => s.name));
+// A subset run names its scenarios in scenarios.json and the suite's whole
+// list in scenarios.all.json: the mapping is checked against the whole.
+const known = new Set((readJSON(join(work, 'scenarios.all.json')) || scenarios).map((s) => s.name));
 const unknownInMap = Object.keys(map.scenarios).filter((n) => !known.has(n));
-const unmapped = scenarios.map((s) => s.name).filter((n) => !map.scenarios[n]);
+const unmapped = [...known].filter((n) => !map.scenarios[n]);
 
 const rows = {}; // scenario -> server id -> {suite, probe, j}
 const perServer = {};
@@ -188,8 +261,8 @@ for (const srv of servers) {
   for (const sc of scenarios) {
     const entry = map.scenarios[sc.name] || { relation: 'none', clause: 'not in scripts/conformance-map.json' };
     const suite = suiteResult(dir, sc.name);
-    const probe = mcpprobeResult(dir, entry, caps);
-    (rows[sc.name] ??= {})[srv.id] = { suite, probe, j: judge(entry, suite, probe, wire, caps) };
+    const probe = mcpprobeResult(dir, entry, caps, sc);
+    (rows[sc.name] ??= {})[srv.id] = { suite, probe, j: judge(entry, suite, probe, wire, caps, eraOf(sc)) };
   }
 }
 
@@ -204,19 +277,21 @@ p(`- Date: ${meta.date}`);
 p(`- Machine: ${meta.machine}`);
 p(`- Suite: \`${meta.suite}\` (server scenarios of \`--suite all\`: ${scenarios.length}), run with Node.js ${meta.node}`);
 p(`- mcpprobe: ${meta.mcpprobe}; commands run on each server: ${meta.commands}`);
+if (meta.load) p(`- Load: ${meta.load}`);
+if (meta.subset) p(`- Subset: ${cell(meta.subset)}`);
 p(`- Servers, each over Streamable HTTP on 127.0.0.1:`);
 for (const srv of servers) {
   const info = perServer[srv.id].info;
-  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${`${info.name} ${info.version ?? ''}`.trim()}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\``);
+  p(`  - **${srv.label}** (\`${srv.id}\`): ${srv.sdk}; serverInfo ${info ? `\`${`${info.name} ${info.version ?? ''}`.trim()}\`` : 'unknown (wire failed)'}; started as \`${cell(srv.command)}\`${srv.checkArgs ? `; \`mcpprobe check\` given \`${cell(srv.checkArgs)}\`` : ''}`);
 }
 if (unknownInMap.length) p(`- The mapping names scenarios the suite does not list: ${unknownInMap.map((n) => `\`${n}\``).join(', ')}`);
 if (unmapped.length) p(`- Scenarios the mapping does not cover yet: ${unmapped.map((n) => `\`${n}\``).join(', ')}`);
 p();
 p('## How to read it');
 p();
-p('- **suite**: the verdict of the suite\'s own checks for the scenario (pass, fail, warn; "no verdict" when it recorded only INFO), and its reason in its own words.');
-p('- **mcpprobe**: the finding codes of the named command that are this scenario\'s failure, read from its `--json` (pass when none came), or the `mcpprobe check` verdict once the mapping names a check id; "none" where mcpprobe judges nothing of it, "n/a" where the server does not declare the capability.');
-p('- **agreement**: agree; DISAGREE with the clause that decides it; or "suite only" where mcpprobe has no equivalent. A suite failure that rests on no MUST says why: a fixture the suite calls that only its own reference server has, a capability the server never declared, or a field the spec leaves optional.');
+p('- **suite**: the verdict of the suite\'s own checks for the scenario (pass, fail, warn; "skipped" when it skipped every check, "no verdict" when it recorded only INFO), and its reason in its own words. Its `wire-schema-valid` check, which 0.2.0 adds to every scenario, counts only when it fails.');
+p('- **mcpprobe**: the verdict of the `mcpprobe check` ids the mapping names, in the scenario\'s era (legacy for a scenario of 2025 revisions, modern for one of 2026-07-28 or an extension), the worst of them when several judge it; "partial:" in the equivalent column where they judge a neighbouring property (said in parentheses); "none" where no check judges it, "n/a" where the server does not declare the capability or does not serve the era.');
+p('- **agreement**: agree; DISAGREE with the clause that decides it; "suite fails on no MUST" where the suite fails and mcpprobe does not, for a reason the clause column names; or "suite only" where mcpprobe has no verdict. A suite failure that rests on no MUST says why: a fixture the suite calls that only its own reference server has, a capability or extension the server never declared, a revision it does not serve, a check the suite could not exercise, or a field the spec leaves optional.');
 p();
 p('## Scenarios');
 p();
@@ -225,8 +300,9 @@ p(`| scenario | what it checks | mcpprobe equivalent | ${servers.map((s) => shor
 p(`| --- | --- | --- | ${servers.map(() => '---').join(' | ')} |`);
 for (const sc of scenarios) {
   const e = map.scenarios[sc.name] || {};
-  const equiv = e.check
-    ? `check \`${e.check}\``
+  const ids = checkIDs(e);
+  const equiv = ids.length
+    ? `${e.relation === 'partial' ? 'partial: ' : ''}check ${ids.map((id) => `\`${id}\``).join(', ')}${e.relation === 'partial' && e.note ? ` (${e.note})` : ''}`
     : e.mcpprobe && e.relation !== 'none'
       ? `${e.relation}: \`${e.mcpprobe.command}\` (${e.mcpprobe.findings.map((c) => `\`${c}\``).join(', ')})`
       : `none${e.note ? `: ${e.note}` : ''}`;
@@ -234,13 +310,22 @@ for (const sc of scenarios) {
   const what = (sc.description.split('\n')[0] || about) + (e.fixture ? ` Calls ${Object.values(e.fixture).flat().map((n) => `\`${n}\``).join(', ')}.` : '');
   const cells = servers.map((s) => {
     const r = rows[sc.name][s.id];
-    const flag = r.j.agreement.startsWith('DISAGREE') ? ' **≠**' : r.j.hollow ? ' †' : r.j.notes.length && r.suite.status !== 'pass' ? ' ‡' : '';
+    const flag = r.j.agreement.startsWith('DISAGREE') ? ' **≠**' : r.j.hollow ? ' †' : r.j.notes.length && r.suite.status !== 'pass' && r.suite.status !== 'skipped' ? ' ‡' : '';
     return `${r.suite.status} / ${r.probe.status}${flag}`;
   });
   p(`| \`${sc.name}\` | ${cell(what)} | ${cell(equiv)} | ${cells.join(' | ')} |`);
 }
 p();
 p('Each server cell is "suite / mcpprobe". **≠** marks a disagreement, ‡ a suite failure that rests on no MUST, † a suite pass on a server that lacks the fixture the scenario calls (see the server\'s table for the clause and the answer).');
+p();
+const noCheck = scenarios.filter((sc) => !checkIDs(map.scenarios[sc.name] || {}).length);
+p('## Scenarios with no mcpprobe check');
+p();
+if (!noCheck.length) p('None: every scenario maps to at least one `mcpprobe check` id.');
+for (const sc of noCheck) {
+  const e = map.scenarios[sc.name] || {};
+  p(`- \`${sc.name}\`: ${cell(e.no_check || e.note || 'no argument in scripts/conformance-map.json yet')}`);
+}
 p();
 const count = (id, f) => scenarios.filter((sc) => f(rows[sc.name][id])).length;
 p('## Totals');
