@@ -351,6 +351,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 		vs = append(vs, subscribe(s, caps, lists["resources"])...)
 	}
 	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
+	vs = append(vs, s.skills(era, caps)...)
 	if era == Modern {
 		vs = append(vs, JudgeResultTypes(s.seen))
 	}
