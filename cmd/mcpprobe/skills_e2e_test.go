@@ -1,0 +1,92 @@
+//go:build e2e
+
+package main
+
+// The Skills extension (SEP-2640) end to end, on the TypeScript SDK 2.x's
+// own SkillsExtension (fixtures/tsserver2 --skills) and its injected bugs
+// (--skills-bug): wire lists the skills as sent, check grades them.
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSkillsWire(t *testing.T) {
+	t.Parallel()
+	argv := append(tsServer2(t, "serve"), "--skills")
+	r := mcpprobe(t, append([]string{"wire", "--json", "--quiet", "--"}, argv...)...)
+	v := envelope(t, "wire", r.stdout)
+	sk := v.Get("wire.skills")
+	if r.code != 0 || !sk.Exists() {
+		t.Fatalf("exit %d, no wire.skills:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var names []string
+	for _, s := range sk.Get("skills").Array() {
+		names = append(names, s.Get("name").String())
+	}
+	if got := strings.Join(names, ","); got != "git-workflow,pdf-processing" {
+		t.Errorf("skills %q", got)
+	}
+	pdf := sk.Get(`skills.#(name=="pdf-processing")`)
+	if got := pdf.Get("frontmatter").Raw; got != `{"name":"pdf-processing","description":"Extract, fill, and assemble PDF documents","license":"Apache-2.0","metadata":{"version":"2.1.0"}}` {
+		t.Errorf("frontmatter not as sent: %s", got)
+	}
+	files := pdf.Get("resources").Array()
+	if len(files) != 5 || pdf.Get("files").Int() != 5 || files[1].Get("uri").String() != "skill://pdf-processing/references/FORMS.md" ||
+		!strings.HasPrefix(files[1].Get("digest").String(), "sha256:") || files[1].Get("size").Int() != 35 {
+		t.Errorf("manifest: %s", pdf.Get("resources").Raw)
+	}
+	if !sk.Get("directory_read").Bool() || pdf.Get("get.error").String() != "" {
+		t.Errorf("directory_read or get: %s", sk.Raw)
+	}
+	text := mcpprobe(t, append([]string{"wire", "--"}, argv...)...)
+	if !strings.Contains(text.stdout, "Skills: 2 items in 1 page") || !strings.Contains(text.stdout, "skill://pdf-processing/references/FORMS.md") {
+		t.Errorf("text output:\n%s", text.stdout)
+	}
+}
+
+// skillsFlagged lists a check's skills verdicts that are not pass or
+// not-applicable, as "era id outcome".
+func skillsFlagged(t *testing.T, argv []string) ([]string, string) {
+	t.Helper()
+	v, _ := checkJSON(t, append([]string{"--skip-malformed", "--"}, argv...)...)
+	var flagged []string
+	passes := 0
+	for _, e := range v.Get("check.eras").Array() {
+		for _, x := range e.Get("verdicts").Array() {
+			id, o := x.Get("id").String(), x.Get("outcome").String()
+			if !strings.HasPrefix(id, "skills.") {
+				continue
+			}
+			if o == "pass" {
+				passes++
+			} else if o != "not-applicable" {
+				flagged = append(flagged, e.Get("era").String()+" "+id+" "+o)
+			}
+		}
+	}
+	if passes == 0 {
+		t.Errorf("no skills check passed:\n%s", verdictLines(v))
+	}
+	return flagged, verdictLines(v)
+}
+
+func TestSkillsCheck(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--skills"}, ""},
+		{[]string{"--skills-bug", "digest"}, "legacy skills.digest fail, modern skills.digest fail"},
+		{[]string{"--skills-bug", "size"}, "legacy skills.size fail, modern skills.size fail"},
+	} {
+		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
+			t.Parallel()
+			flagged, lines := skillsFlagged(t, append(tsServer2(t, "serve"), tc.flags...))
+			if got := strings.Join(flagged, ", "); got != tc.want {
+				t.Errorf("flagged %q, want %q\n%s", got, tc.want, lines)
+			}
+		})
+	}
+}
