@@ -79,8 +79,8 @@ func outcomes(vs []Verdict) map[string]string {
 // Each injected bug fails the one check that names it, and no other.
 func TestJudgeSkillsBugs(t *testing.T) {
 	for _, tc := range []struct {
-		bug   string
-		fails string
+		bug    string
+		fails  string
 		break_ func(*skillsFixture)
 	}{
 		{"no resources capability", IDSkillsCapability, func(f *skillsFixture) {
