@@ -78,13 +78,6 @@ func skills(w io.Writer, st Style, c *probe.Capture) {
 		if !s.HasDescription {
 			desc = "none"
 		}
-		n, size := "—", "—"
-		switch {
-		case s.Dynamic:
-			n = "dynamic"
-		case s.Resources != nil:
-			n, size = Num(len(s.Files)), Num(int(s.Bytes))
-		}
 		got := "not asked"
 		if s.Get != nil {
 			got = "ok"
@@ -92,7 +85,7 @@ func skills(w io.Writer, st Style, c *probe.Capture) {
 				got = Clip(s.Get.Error, 60)
 			}
 		}
-		rows = append(rows, []string{code(st, Clip(name, 64)), code(st, Clip(s.URI, 80)), desc, n, size, cell(st, got)})
+		rows = append(rows, []string{code(st, Clip(name, 64)), code(st, Clip(s.URI, 80)), desc, manifest(s), cell(st, got)})
 		for _, f := range s.Files {
 			sz := "—"
 			if f.HasSize {
@@ -101,7 +94,7 @@ func skills(w io.Writer, st Style, c *probe.Capture) {
 			files = append(files, []string{code(st, Clip(f.URI, 80)), sz, code(st, shortDigest(f.Digest))})
 		}
 	}
-	Table(w, st, []string{"skill", "uri", "description (UTF-16)", "files", "bytes", "skills/get"}, rows, Left, Left, Right, Right, Right, Left)
+	Table(w, st, []string{"skill", "uri", "description (UTF-16)", "resources", "skills/get"}, rows, Left, Left, Right, Left, Left)
 	if len(files) == 0 {
 		return
 	}
@@ -112,6 +105,20 @@ func skills(w io.Writer, st Style, c *probe.Capture) {
 		fmt.Fprintf(w, "Skill files, as each listing publishes them:\n\n")
 	}
 	Table(w, st, []string{"file", "size (bytes)", "digest"}, files, Left, Right, Left)
+}
+
+// manifest says what kind of manifest a skill publishes; its files are
+// the next table's rows, so that one changed file changes one line.
+func manifest(s wire.Skill) string {
+	switch {
+	case s.Dynamic:
+		return "dynamic"
+	case s.Resources == nil:
+		return "none"
+	case !gjson.ParseBytes(s.Resources).IsArray():
+		return "not a list"
+	}
+	return "listed"
 }
 
 // shortDigest keeps a sha256 digest's first 16 hex digits on screen; --json

@@ -90,3 +90,44 @@ func TestSkillsCheck(t *testing.T) {
 		})
 	}
 }
+
+// The lock records the skills, and one changed fact of a skill (a file's
+// listed size) is drift in skills alone: diff names its path, and the
+// committed report changes by one line.
+func TestSkillsDrift(t *testing.T) {
+	t.Parallel()
+	lock := t.TempDir() + "/mcpprobe.lock.json"
+	before := append(tsServer2(t, "serve"), "--skills-bug", "none")
+	after := append(tsServer2(t, "serve"), "--skills-bug", "size")
+	if r := mcpprobe(t, append([]string{"snapshot", "-o", lock, "--"}, before...)...); r.code != 0 {
+		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
+	}
+	same := diffJSON(t, 0, append([]string{"--ref", lock, "--fail-on", "drift", "--"}, before...)...)
+	if !same.Get("identical_bytes").Bool() || !strings.Contains(same.Get("compared").Raw, `"skills"`) {
+		t.Errorf("a server against its own snapshot: %s", same.Raw)
+	}
+	d := diffJSON(t, 1, append([]string{"--ref", lock, "--fail-on", "drift", "--"}, after...)...)
+	var paths []string
+	for _, c := range d.Get("changes").Array() {
+		paths = append(paths, c.Get("part").String()+" "+c.Get("path").String())
+	}
+	if got := strings.Join(paths, ", "); got != `skills skills["skill://pdf-processing/SKILL.md"].resources[1].size` {
+		t.Errorf("changes %q\n%s", got, d.Raw)
+	}
+	a := mcpprobe(t, append([]string{"report", "--"}, before...)...)
+	b := mcpprobe(t, append([]string{"report", "--"}, after...)...)
+	la, lb := strings.Split(a.stdout, "\n"), strings.Split(b.stdout, "\n")
+	if len(la) != len(lb) {
+		t.Fatalf("reports of %d and %d lines", len(la), len(lb))
+	}
+	var differ []string
+	for i := range la {
+		// the first line names the target, whose flag differs
+		if la[i] != lb[i] && !strings.HasPrefix(la[i], "Probed ") {
+			differ = append(differ, la[i]+" → "+lb[i])
+		}
+	}
+	if len(differ) != 1 || !strings.Contains(differ[0], "references/FORMS.md") {
+		t.Errorf("report lines that differ: %q", differ)
+	}
+}
