@@ -131,3 +131,43 @@ func TestSkillsDrift(t *testing.T) {
 		t.Errorf("report lines that differ: %q", differ)
 	}
 }
+
+// Each skills check is caught by a break of its own (rawserver -skills
+// KIND), in each era it judges, and only by it; rawserver -skills ok
+// passes every one of them.
+func TestSkillsBreaks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ bug, want string }{
+		{"ok", ""},
+		{"capability", "legacy skills.capability fail, modern skills.capability fail"},
+		{"list", "legacy skills.list fail, modern skills.list fail"},
+		{"get", "legacy skills.get fail, modern skills.get fail"},
+		{"frontmatter", "legacy skills.frontmatter fail, modern skills.frontmatter fail"},
+		{"uri", "legacy skills.uri fail, modern skills.uri fail"},
+		{"digest", "legacy skills.digest fail, modern skills.digest fail"},
+		{"size", "legacy skills.size fail, modern skills.size fail"},
+		{"directory", "legacy skills.directory fail, modern skills.directory fail"},
+		{"cache", "modern skills.cache-hints fail"},
+	} {
+		t.Run(tc.bug, func(t *testing.T) {
+			t.Parallel()
+			flagged, lines := skillsFlagged(t, []string{bin.raw, "-modern", "-skills", tc.bug})
+			if got := strings.Join(flagged, ", "); got != tc.want {
+				t.Errorf("flagged %q, want %q\n%s", got, tc.want, lines)
+			}
+			if tc.bug != "ok" {
+				return
+			}
+			// every skills verdict passes: 8 legacy (cache-hints is modern only), 9 modern
+			n := 0
+			for _, l := range strings.Split(lines, "\n") {
+				if strings.Contains(l, " skills.") && strings.Contains(l, " pass (") {
+					n++
+				}
+			}
+			if n != 17 {
+				t.Errorf("%d skills verdicts pass, want 17\n%s", n, lines)
+			}
+		})
+	}
+}
