@@ -81,7 +81,7 @@ func TestJudgeSkillsBugs(t *testing.T) {
 	for _, tc := range []struct {
 		bug    string
 		fails  string
-		break_ func(*skillsFixture)
+		inject func(*skillsFixture)
 	}{
 		{"no resources capability", IDSkillsCapability, func(f *skillsFixture) {
 			f.caps = `{"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}}`
@@ -120,7 +120,7 @@ func TestJudgeSkillsBugs(t *testing.T) {
 	} {
 		t.Run(tc.bug, func(t *testing.T) {
 			f := goodSkills()
-			tc.break_(&f)
+			tc.inject(&f)
 			s := f.seen(Modern)
 			if tc.fails == IDSkillsDirectory {
 				s.DirFile = Exchange{Method: "resources/directory/read", Raw: []byte(`{"resources":[]}`), Result: []byte(`{"resources":[]}`)}
