@@ -171,3 +171,21 @@ func TestSkillsBreaks(t *testing.T) {
 		})
 	}
 }
+
+// budget says what each host that consumes skills delivers of them, and
+// nothing of skills for a server without the extension.
+func TestSkillsBudget(t *testing.T) {
+	t.Parallel()
+	r := mcpprobe(t, append([]string{"budget", "--json", "--quiet", "--"}, append(tsServer2(t, "serve"), "--skills")...)...)
+	v := envelope(t, "budget", r.stdout)
+	sk := v.Get("budget.skills")
+	if sk.Get("listed").Int() != 2 || sk.Get("installable").Int() != 2 ||
+		sk.Get(`hosts.#(host=="fast-agent").rule`).String() != "install" || sk.Get(`hosts.#(host=="fast-agent").delivered_utf16`).Int() != 127 ||
+		sk.Get(`hosts.#(host=="chatgpt").rule`).String() != "unknown" {
+		t.Errorf("exit %d, budget.skills: %s\n%s", r.code, sk.Raw, r.stderr)
+	}
+	plain := mcpprobe(t, "budget", "--json", "--quiet", bin.good)
+	if v := envelope(t, "budget", plain.stdout); v.Get("budget.skills").Exists() {
+		t.Errorf("skills for a server without the extension: %s", v.Get("budget.skills").Raw)
+	}
+}
