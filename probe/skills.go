@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/tidwall/gjson"
 )
@@ -25,8 +26,10 @@ type Skills struct {
 	Setting []byte
 	List    List
 	Gets    []SkillGet
-	// NotGot counts the listed skills past MaxSkillGets, not asked for.
-	NotGot int
+	// NotGot counts the listed skills not asked for: past MaxSkillGets,
+	// or after a skills/get went unanswered (GetsStopped says so).
+	NotGot      int
+	GetsStopped string
 }
 
 // SkillGet is one skills/get and what answered it.
@@ -72,7 +75,7 @@ func (p *prober) skills(ctx context.Context) {
 		if uri.Type != gjson.String {
 			continue
 		}
-		if len(sk.Gets) == MaxSkillGets {
+		if len(sk.Gets) == MaxSkillGets || sk.GetsStopped != "" {
 			sk.NotGot++
 			continue
 		}
@@ -83,9 +86,15 @@ func (p *prober) skills(ctx context.Context) {
 		r, err := p.s.Call(ctx, "skills/get", p.params(`"uri":`+uri.Raw), p.o.Timeout)
 		g.Raw, g.Result = r.Raw, r.Result
 		var re *RPCError
+		var te *TimeoutError
 		switch {
 		case errors.As(err, &re):
 			g.Error, g.Code = re.Error(), re.Code
+		case errors.As(err, &te):
+			// A server silent to one skills/get would make a hundred
+			// of them cost a hundred --timeouts: ask no more.
+			g.Error = err.Error()
+			sk.GetsStopped = fmt.Sprintf("skills/get of %s got no answer within %v; the rest were not asked", g.URI, p.o.Timeout)
 		case err != nil:
 			g.Error = err.Error()
 		}

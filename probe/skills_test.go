@@ -47,6 +47,10 @@ func TestSkillsCapture(t *testing.T) {
 			},
 			"skills/get": func(r req) []string { return fail(r, -32602, "no", "") },
 		}, skills: MaxSkillGets + 7, gets: MaxSkillGets, notGot: 7},
+		{name: "skills/get never answered: one wait, not one per skill", caps: skillsCaps, routes: map[string]route{
+			"skills/list": pages(map[string]string{"": `{"skills":[` + skillEntry(1) + `,` + skillEntry(2) + `,` + skillEntry(3) + `]}`}),
+			"skills/get":  silent,
+		}, skills: 3, gets: 1, notGot: 2},
 		{name: "skills/list not served", caps: skillsCaps, routes: map[string]route{}, skills: 0, listErr: "JSON-RPC error -32601: Method not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,6 +53,7 @@ func SkillsSection(c *probe.Capture) []byte {
 	}
 	o.Raw("skills", RawArray(items))
 	o.Set("not_got", sk.NotGot)
+	o.Set("gets_stopped", nullIfEmpty(sk.GetsStopped))
 	return o.Bytes()
 }
 
