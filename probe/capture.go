@@ -146,6 +146,7 @@ type Capture struct {
 	Prompts          List
 	Resources        List
 	Templates        List
+	Skills           *Skills // nil unless the server declares the Skills extension
 	Events           []Event
 	// EventsNotKept counts the events past the first 10,000, which the
 	// session counted by kind and method but did not keep.
@@ -802,6 +803,10 @@ var duplicateCodes = map[string]findings.Code{
 	"resource template": findings.DuplicateResourceTemplate,
 }
 
+// hasDuplicateCode: a list whose duplicates have a finding of their own
+// (a duplicated skill is the skills checks' to judge).
+func hasDuplicateCode(noun string) bool { _, ok := duplicateCodes[noun]; return ok }
+
 func (p *prober) lists(ctx context.Context) {
 	caps := gjson.ParseBytes(p.c.Capabilities)
 	for _, spec := range listSpecs {
@@ -818,6 +823,7 @@ func (p *prober) lists(ctx context.Context) {
 		l.Asked = true
 		p.list(ctx, l, spec.ident, spec.noun)
 	}
+	p.skills(ctx)
 }
 
 func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
@@ -911,7 +917,7 @@ func (p *prober) list(ctx context.Context, l *List, ident, noun string) {
 		p.add(findings.LegacyShapedResult, "%s (page %d of %d) has %s on this 2026-07-28 connection: %s; the 2025 shape, as a dual-era server answers once it pinned the connection to 2025-11-25", l.Method, shapeAt, len(l.Pages), shape, ShapeClause)
 	}
 	for _, id := range order {
-		if pages := seenItem[id]; len(pages) > 1 {
+		if pages := seenItem[id]; len(pages) > 1 && hasDuplicateCode(noun) {
 			p.add(duplicateCodes[noun], "%s %q appears %d times (pages %s); hosts keep one or reject the server", noun, id, len(pages), joinInts(pages))
 		}
 	}

@@ -36,6 +36,7 @@ func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	if showCut {
 		ShowCut(w, r.Delivery)
 	}
+	budgetSkills(w, Terminal, r.Skills)
 	// Every finding budget's gates count: the wire's, the budget's and
 	// the lint's, as the report lists them.
 	fmt.Fprintln(w, "Findings:")

@@ -72,6 +72,9 @@ func BudgetSection(r *budget.Result) []byte {
 	} else {
 		o.Raw("tokens", nil)
 	}
+	if r.Skills != nil {
+		o.Raw("skills", budgetSkillsJSON(r.Skills))
+	}
 	return o.Bytes()
 }
 

@@ -211,6 +211,9 @@ func WireSection(c *probe.Capture) []byte {
 		lists = append(lists, lo.Bytes())
 	}
 	o.Raw("lists", RawArray(lists))
+	if c.Skills != nil {
+		o.Raw("skills", SkillsSection(c))
+	}
 	noise := []string{}
 	stderr := []string{}
 	for _, f := range c.Trace.Frames() {

@@ -62,6 +62,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportP
 		Tokens(w, Markdown, c, *b.Tokens)
 		HostTokens(w, Markdown, b)
 	}
+	budgetSkills(w, Markdown, b.Skills)
 	if !parts.inConfig {
 		fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
 	}

@@ -151,6 +151,7 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	if !skip("Resource templates", c.Templates) {
 		itemTable(w, st, "Resource templates", c.Templates, []string{"uriTemplate", "name", "mimeType"})
 	}
+	skills(w, st, c)
 	if len(unoffered) > 0 {
 		if st == Terminal {
 			fmt.Fprintln(w)

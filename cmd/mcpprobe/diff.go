@@ -22,7 +22,7 @@ func (rs *runState) diffCommand() *cli.Command {
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Usage: "reference `FILE` (or wire --save directory)"},
 			&cli.StringSliceFlag{Name: "ignore", Usage: "leave `PART,…` out of the comparison on purpose: tools, prompts, resources, templates,\n" +
-				"   instructions, server-name, server-version, server-info, protocol, capabilities (each must be one the sides record)"},
+				"   instructions, server-name, server-version, server-info, protocol, capabilities, skills (each must be one the sides record)"},
 		}, targetFlags(), boundFlags(), without(outputFlags(), "verbose"), gateFlags("diff", "drift")),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			tf, err := rs.openTraces(cmd)

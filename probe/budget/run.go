@@ -51,6 +51,9 @@ type Result struct {
 	// PerHostTools is Options.PerHostTools: the renderers list every tool
 	// under every host, not only those a host changes.
 	PerHostTools bool
+	// Skills is what the hosts that consume skills deliver of them; nil
+	// when the server does not declare the Skills extension.
+	Skills *Skills
 }
 
 // Run probes the server (wire.Run) and works out its budget. A server
@@ -78,7 +81,7 @@ func Analyse(ctx context.Context, c *probe.Capture, hs []hosts.Host, view *hosts
 // some of its tools: the capture stays whole (what the server sent), the
 // per-host figures count what the filter keeps.
 func AnalyseFiltered(ctx context.Context, c *probe.Capture, hs []hosts.Host, view *hosts.Host, f ToolFilter) (*Result, error) {
-	r := &Result{Capture: c, Delivery: Compute(c, hs), Filter: f}
+	r := &Result{Capture: c, Delivery: Compute(c, hs), Filter: f, Skills: SkillsOf(c, hosts.KnownSkills())}
 	r.Budget = Findings(r.Delivery)
 	if f.Active() {
 		// A cut or a drop of a tool the host never shows costs the model

@@ -24,7 +24,7 @@ func TestRegistry(t *testing.T) {
 			case judged && !strings.HasPrefix(cl.URL, "https://modelcontextprotocol.io/specification/"+era2version(e)+"/") &&
 				// an official extension's text for the era (tasks)
 				!strings.HasPrefix(cl.URL, "https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/"+era2version(e)+"/") &&
-				// an experimental extension's text, pinned to a commit, or its SEP's (secure parameters, cards, events): not of one era
+				// an experimental extension's text, pinned to a commit, or its SEP's (secure parameters, skills, cards, events): not of one era
 				!extensionText(cl.URL):
 				t.Errorf("%s (%s) cites %s, not its era's text", c.ID, e, cl.URL)
 			case judged && cl.Text == "":
@@ -41,5 +41,7 @@ func TestRegistry(t *testing.T) {
 func extensionText(u string) bool {
 	return strings.HasPrefix(u, "https://github.com/modelcontextprotocol/experimental-ext-") && strings.Contains(u, "/blob/") ||
 		strings.HasPrefix(u, "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/") ||
-		strings.HasPrefix(u, "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/")
+		strings.HasPrefix(u, "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/") ||
+		// an extension whose text is a SEP, one for every era (skills)
+		strings.HasPrefix(u, "https://modelcontextprotocol.io/seps/")
 }

@@ -355,6 +355,7 @@ func grade(ctx context.Context, o Options, era string, cl *probe.Client) EraResu
 	vs = append(vs, s.modernChecks(era, caps, lists, hs)...)
 	vs = append(vs, secureParams(s, era, caps)...)
 	vs = append(vs, s.events(era, caps)...)
+	vs = append(vs, s.skills(era, caps)...)
 	er.Tools = s.choices // with the tools only a client declaring an extension is listed
 	vs = append(vs, s.serverSent(era, caps)...)
 	if era == Modern {

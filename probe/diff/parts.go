@@ -23,15 +23,19 @@ const (
 	PartServerInfo    Part = "server-info"
 	PartProtocol      Part = "protocol"
 	PartCapabilities  Part = "capabilities"
+	// PartSkills is a server's Skills extension listing (SEP-2640),
+	// recorded only by a side whose server declares the extension: where
+	// neither side records it, it is not mentioned at all.
+	PartSkills Part = "skills"
 )
 
 // Parts lists every part, in order.
 var Parts = []Part{PartTools, PartPrompts, PartResources, PartTemplates, PartInstructions,
-	PartServerName, PartServerVersion, PartServerInfo, PartProtocol, PartCapabilities}
+	PartServerName, PartServerVersion, PartServerInfo, PartProtocol, PartCapabilities, PartSkills}
 
 // listParts are the parts that are lists of items, compared item by item
 // and byte for byte.
-var listParts = []Part{PartTools, PartPrompts, PartResources, PartTemplates}
+var listParts = []Part{PartTools, PartPrompts, PartResources, PartTemplates, PartSkills}
 
 // IsList reports whether p is a list of items (tools, prompts, resources,
 // templates) rather than a value of the session.
@@ -54,6 +58,8 @@ func (p Part) key() (ident, path, noun string) {
 		return "uri", "resources", "resource"
 	case PartTemplates:
 		return "uriTemplate", "resource_templates", "resource template"
+	case PartSkills:
+		return "uri", "skills", "skill"
 	}
 	return "name", "", "tool"
 }
@@ -117,5 +123,6 @@ func bit(p Part) PartSet {
 	return 0
 }
 
-// AllParts is what a live server, wire --json and a snapshot record.
+// AllParts is what a live server, wire --json and a snapshot record
+// (skills only where the server declares the extension).
 var AllParts = PartSet(0).With(Parts...)

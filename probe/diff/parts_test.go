@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -25,14 +26,24 @@ func full() *probe.Capture {
 	return c
 }
 
+// fullSkills is full with the Skills extension declared and one skill
+// listed: every part a snapshot can record.
+func fullSkills() *probe.Capture {
+	c := full()
+	c.Capabilities = []byte(`{"tools":{"listChanged":true},"prompts":{},"resources":{"subscribe":true},"extensions":{"io.modelcontextprotocol/skills":{}}}`)
+	c.Skills = &probe.Skills{Setting: []byte(`{}`)}
+	c.Skills.List.Items = [][]byte{[]byte(`{"uri":"skill://refunds/SKILL.md","frontmatter":{"name":"refunds","description":"Refund orders."},"resources":[{"uri":"skill://refunds/SKILL.md","digest":"sha256:` + strings.Repeat("a", 64) + `","size":120}]}`)}
+	return c
+}
+
 // Editing any one part of what a snapshot records is drift in that part,
 // and in no other.
 func TestDriftEveryPart(t *testing.T) {
-	ref, err := Load(Snapshot(full()))
+	ref, err := Load(Snapshot(fullSkills()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if same := Compare(ref, FromCapture(full(), "live")); same.Drift() || !same.IdenticalBytes || len(same.Compared) != len(Parts) {
+	if same := Compare(ref, FromCapture(fullSkills(), "live")); same.Drift() || !same.IdenticalBytes || len(same.Compared) != len(Parts) {
 		t.Fatalf("a capture against its own snapshot: %+v", same)
 	}
 	tests := []struct {
@@ -54,13 +65,17 @@ func TestDriftEveryPart(t *testing.T) {
 		{PartServerInfo, func(c *probe.Capture) { c.ServerInfo = []byte(`{"name":"orders","version":"1.4.2"}`) }, "server_info.title"},
 		{PartProtocol, func(c *probe.Capture) { c.ProtocolVersion = "2025-11-25" }, "protocol_version"},
 		{PartCapabilities, func(c *probe.Capture) {
-			c.Capabilities = []byte(`{"tools":{},"prompts":{},"resources":{"subscribe":true}}`)
+			c.Capabilities = []byte(`{"tools":{},"prompts":{},"resources":{"subscribe":true},"extensions":{"io.modelcontextprotocol/skills":{}}}`)
 		}, "capabilities.tools.listChanged"},
 		{PartCapabilities, func(c *probe.Capture) { c.Capabilities = nil }, "capabilities"},
+		{PartSkills, func(c *probe.Capture) {
+			c.Skills.List.Items[0] = bytes.Replace(c.Skills.List.Items[0], []byte(`"size":120`), []byte(`"size":121`), 1)
+		}, `skills["skill://refunds/SKILL.md"].resources[0].size`},
+		{PartSkills, func(c *probe.Capture) { c.Skills.List.Items = nil }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.part)+" "+tc.path, func(t *testing.T) {
-			c := full()
+			c := fullSkills()
 			tc.edit(c)
 			r := Compare(ref, FromCapture(c, "live"))
 			if got := JoinParts(r.ChangedParts()); got != string(tc.part) {
@@ -258,7 +273,7 @@ func TestOrderNotes(t *testing.T) {
 
 // The lock records capabilities, and reads back every part.
 func TestSnapshotRecordsEveryPart(t *testing.T) {
-	snap := Snapshot(full())
+	snap := Snapshot(fullSkills())
 	v := gjson.ParseBytes(snap)
 	if v.Get("capabilities.resources.subscribe").Bool() != true || len(v.Get("resource_templates").Array()) != 2 {
 		t.Errorf("lock: %s", snap)
@@ -266,5 +281,26 @@ func TestSnapshotRecordsEveryPart(t *testing.T) {
 	ref, _ := Load(snap)
 	if ref.Records != AllParts || len(ref.Prompts) != 2 || ref.ProtocolVersion != "2025-06-18" || ref.Templates[0].Name != "customers://{id}" {
 		t.Errorf("read back: %+v", ref)
+	}
+}
+
+// A server that declares no Skills extension records no skills: its lock
+// has no skills member, and a comparison does not mention them.
+func TestNoSkillsNotMentioned(t *testing.T) {
+	c := full()
+	snap := Snapshot(c)
+	if gjson.GetBytes(snap, "skills").Exists() {
+		t.Errorf("lock has skills: %s", snap)
+	}
+	ref, _ := Load(snap)
+	r := Compare(ref, FromCapture(c, "live"))
+	if r.Drift() || len(r.NotCompared) != 0 || len(r.Compared) != len(Parts)-1 {
+		t.Errorf("comparison: %+v", r)
+	}
+	// the extension appearing is drift in capabilities, and the skills
+	// a lock without them never recorded are not compared
+	r = Compare(ref, FromCapture(fullSkills(), "live"))
+	if got := JoinParts(r.ChangedParts()); got != "capabilities" || len(r.NotCompared) != 1 || r.NotCompared[0].Part != PartSkills {
+		t.Errorf("changed %q, not compared %+v", got, r.NotCompared)
 	}
 }

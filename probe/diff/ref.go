@@ -45,6 +45,8 @@ type Side struct {
 	// Tools, Prompts, Resources and Templates are items named by their
 	// identifier (name, uri, uriTemplate) in Tool.Name.
 	Tools, Prompts, Resources, Templates []Tool
+	// Skills are the entries of skills/list, named by uri.
+	Skills []Tool
 	// Wire is set when Raw holds bytes a server sent, so a byte-for-byte
 	// comparison means something.
 	Wire            bool
@@ -65,6 +67,8 @@ func (s Side) Items(p Part) []Tool {
 		return s.Resources
 	case PartTemplates:
 		return s.Templates
+	case PartSkills:
+		return s.Skills
 	}
 	return nil
 }
@@ -77,6 +81,11 @@ func FromCapture(c *probe.Capture, label string) Side {
 	s.Prompts = named(c.Prompts.Items, PartPrompts)
 	s.Resources = named(c.Resources.Items, PartResources)
 	s.Templates = named(c.Templates.Items, PartTemplates)
+	if c.Skills == nil {
+		s.Records &^= bit(PartSkills)
+	} else {
+		s.Skills = named(c.Skills.List.Items, PartSkills)
+	}
 	return s
 }
 
@@ -364,7 +373,8 @@ func loadSnapshot(data []byte, v gjson.Result) (Side, error) {
 		p   Part
 		key string
 		to  *[]Tool
-	}{{PartTools, "tools", &s.Tools}, {PartPrompts, "prompts", &s.Prompts}, {PartResources, "resources", &s.Resources}, {PartTemplates, "resource_templates", &s.Templates}} {
+	}{{PartTools, "tools", &s.Tools}, {PartPrompts, "prompts", &s.Prompts}, {PartResources, "resources", &s.Resources}, {PartTemplates, "resource_templates", &s.Templates},
+		{PartSkills, "skills", &s.Skills}} {
 		arr := v.Get(l.key)
 		if !arr.IsArray() {
 			continue

@@ -52,6 +52,12 @@ func Snapshot(c *probe.Capture) []byte {
 		b.WriteString(",\n  \"" + l.key + "\": ")
 		entries(&b, l.ident, l.items, l.key == "tools")
 	}
+	if c.Skills != nil {
+		// Only for a server that declares the Skills extension, so that
+		// every other lock stays as it was.
+		b.WriteString(",\n  \"skills\": ")
+		entries(&b, "uri", c.Skills.List.Items, false)
+	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
 }

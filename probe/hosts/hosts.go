@@ -350,6 +350,8 @@ type hostsFile struct {
 	// OAuth is read from the embedded file only: a --hosts file's rows
 	// change what a host delivers, not the audit's host rows.
 	OAuth []OAuthRule `json:"oauth"`
+	// Skills is read from the embedded file only, as OAuth is.
+	Skills []SkillsRule `json:"skills"`
 }
 
 // builtin is the embedded file, parsed once per process: every command

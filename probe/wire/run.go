@@ -84,6 +84,9 @@ func (r *Result) Pages() []SavedPage {
 	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
 		pages = append(pages, l.Pages...)
 	}
+	if c.Skills != nil {
+		pages = append(pages, c.Skills.List.Pages...)
+	}
 	out := make([]SavedPage, len(pages))
 	for i, p := range pages {
 		out[i] = SavedPage{Name: fmt.Sprintf("%02d-%s.%d.json", i, strings.ReplaceAll(p.Method, "/", "-"), p.N), Raw: p.Raw}
