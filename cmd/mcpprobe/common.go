@@ -48,8 +48,8 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, e
 	return dial.Spec{Target: t, Launch: rs.launchOptions(cmd), Probe: po, OAuth: host}, nil
 }
 
-// outcome is what a command hands to emit: the envelope's facts, what the
-// gates are counted on, and the two renderings of its result.
+// outcome is a result assembled in cmd/ rather than by its adapter in
+// reports: what is left until every command has one.
 type outcome struct {
 	command  string
 	target   string // already redacted or not: write redacts everything
@@ -64,37 +64,59 @@ type outcome struct {
 	fail *reports.Failure
 }
 
+func (o outcome) Command() string              { return o.command }
+func (o outcome) Target() string               { return o.target }
+func (o outcome) Protocol() string             { return o.protocol }
+func (o outcome) Findings() []findings.Finding { return o.findings }
+func (o outcome) Counts() map[string]int       { return o.counts }
+func (o outcome) Markdown() bool               { return o.markdown }
+func (o outcome) Failure() *reports.Failure    { return o.fail }
+
+func (o outcome) Section() []byte {
+	if o.section == nil {
+		return nil
+	}
+	return o.section()
+}
+
+func (o outcome) Text(w io.Writer) {
+	if o.text != nil {
+		o.text(w)
+	}
+}
+
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
-func (rs *runState) emit(cmd *cli.Command, o outcome) error {
+func (rs *runState) emit(cmd *cli.Command, res reports.Result) error {
 	// What the launcher found when it let servers go that no analysis
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
 	// findings of this run like any other.
-	extra := rs.letGo(o.findings)
-	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
+	extra := rs.letGo(res.Findings())
+	fs := append(append([]findings.Finding(nil), res.Findings()...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
-	tripped := findings.Trip(gates, o.findings, o.counts)
+	tripped := findings.Trip(gates, fs, res.Counts())
 	var out []byte
+	fail := res.Failure()
 	if sig := rs.interruptedBy(); sig != "" {
-		o.fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
+		fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
 	}
 	if cmd.Bool("json") {
-		out = o.json(gates, tripped)
-	} else if o.text != nil {
+		out = envelopeOf(res, fs, gates, tripped, fail)
+	} else {
 		var b bytes.Buffer
 		if sig := rs.interruptedBy(); sig != "" {
 			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
 		}
 		s := rs.screenFor(cmd, &b)
-		if o.markdown {
+		if res.Markdown() {
 			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
-		o.text(s)
+		res.Text(s)
 		if len(extra) > 0 {
 			st := reports.Terminal
-			if o.command == "report" {
+			if res.Command() == "report" {
 				st = reports.Markdown
 			}
 			writeLetGo(&b, st, extra)
@@ -139,15 +161,17 @@ func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
 	reports.Findings(w, st, findings.Sorted(extra))
 }
 
-// json is the envelope with the command's section: what --json prints.
-func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
-	env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
-		Findings: findings.Sorted(o.findings), Gates: gates, Tripped: tripped, Error: o.fail}
-	var section []byte
-	if o.section != nil {
-		section = o.section()
-	}
-	return env.JSON(section)
+// envelopeOf is what --json prints: the envelope of res, with fs as its
+// findings and fail as its error member, then res's section.
+func envelopeOf(res reports.Result, fs []findings.Finding, gates []string, tripped []findings.Tripped, fail *reports.Failure) []byte {
+	env := reports.Envelope{Version: version, Command: res.Command(), Target: res.Target(), ProtocolVersion: res.Protocol(),
+		Findings: findings.Sorted(fs), Gates: gates, Tripped: tripped, Error: fail}
+	return env.JSON(res.Section())
+}
+
+// resultJSON is res's --json with no gates: what the golden tests keep.
+func resultJSON(res reports.Result) []byte {
+	return envelopeOf(res, res.Findings(), nil, nil, res.Failure())
 }
 
 // failure maps a domain error to the CLI's exit codes: what the user asked

@@ -180,10 +180,10 @@ func replayCorpus(dir string) corpusRun {
 func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	t.Helper()
 	c := run.wire.Capture
-	wj := wireOutcome(run.wire).json(nil, nil)
+	wj := resultJSON(wireOutcome(run.wire))
 	m := run.malformed
-	mj := outcome{command: "malformed", target: m.Target, protocol: m.Protocol, findings: m.Findings(), counts: m.Counts(),
-		section: func() []byte { return reports.MalformedJSON(m) }}.json(nil, nil)
+	mj := resultJSON(outcome{command: "malformed", target: m.Target, protocol: m.Protocol, findings: m.Findings(), counts: m.Counts(),
+		section: func() []byte { return reports.MalformedJSON(m) }})
 	for _, js := range [][]byte{wj, mj} {
 		if err := reports.ValidateResult(js); err != nil {
 			t.Errorf("the --json does not validate against the schema: %v", err)

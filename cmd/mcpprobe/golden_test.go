@@ -96,76 +96,67 @@ func TestGolden(t *testing.T) {
 	// Each case runs one command's Run on a recording and returns what
 	// the CLI would hand to emit, and the text of a variant when the
 	// command's flags choose one.
-	type run func(ctx context.Context, t *testing.T) outcome
+	type run func(ctx context.Context, t *testing.T) reports.Result
 	tests := []struct {
 		name string
 		run  run
 		text string // the golden file's extension for the text: txt, md, or lock.json (snapshot's)
 	}{
-		{"wire-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"wire-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
 		}, "txt"},
-		{"wire-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"wire-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
 		}, "txt"},
-		{"budget-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
 		}, "txt"},
-		{"budget-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})))
 		}, "txt"},
-		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			// --verbose: every table as it was before the answer came first.
 			o := budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
-			text := o.text
-			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
-			o.section = nil // the same --json as budget-goodserver's
-			return o
+			// the same --json as budget-goodserver's
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "txt"},
-		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
-			o := budgetOutcome(r)
-			o.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
-			return o
+			return variant{Result: budgetOutcome(r), text: func(w io.Writer) { reports.BudgetText(w, r, true) }}
 		}, "txt"},
-		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, View: &claude[0]}))
-			o := budgetOutcome(r)
-			o.text = func(w io.Writer) { reports.BudgetView(w, r) }
-			o.section = nil // --view takes no --json
-			return o
+			// --view takes no --json
+			return variant{Result: budgetOutcome(r), text: func(w io.Writer) { reports.BudgetView(w, r) }, noJSON: true}
 		}, "md"},
-		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			live := recorded(t, "goodserver")
 			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
 		}, "txt"},
-		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			a, b := recorded(t, "goodserver"), recorded(t, "rawserver")
 			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
 		}, "txt"},
-		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return snapshotOutcome(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
 		}, "lock.json"},
-		{"report-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"report-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})))
 		}, "md"},
-		{"report-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"report-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
 		}, "md"},
-		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			o := reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
-			text := o.text
-			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
-			o.section = nil
-			return o
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "md"},
-		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))
 		}, "md"},
 		// report --config FILE --all: two servers alike (their findings
 		// once, naming both), one apart, one that cannot be probed and one
 		// turned off.
-		{"report-config-all", func(ctx context.Context, t *testing.T) outcome {
+		{"report-config-all", func(ctx context.Context, t *testing.T) reports.Result {
 			return allOutcome("report", recordedConfig(ctx, t), "2026-12-02")
 		}, "md"},
 	}
@@ -175,12 +166,12 @@ func TestGolden(t *testing.T) {
 			defer cancel()
 			o := tc.run(ctx, t)
 			var text bytes.Buffer
-			o.text(&text)
+			o.Text(&text)
 			golden(t, tc.name+"."+tc.text, normalise(text.Bytes()))
-			if o.section == nil {
+			if v, ok := o.(variant); ok && v.noJSON {
 				return
 			}
-			out := o.json(nil, nil)
+			out := resultJSON(o)
 			if err := reports.ValidateResult(out); err != nil {
 				t.Errorf("--json does not validate: %v", err)
 			}
@@ -192,6 +183,23 @@ func TestGolden(t *testing.T) {
 			golden(t, tc.name+".json", normalise(pretty.Bytes()))
 		})
 	}
+}
+
+// variant is a command's Result with the text a flag of its chooses
+// (--verbose, --show-cut, --view), and no --json golden of its own when
+// the flag takes no --json or the --json is another case's.
+type variant struct {
+	reports.Result
+	text   func(io.Writer)
+	noJSON bool
+}
+
+func (v variant) Text(w io.Writer) {
+	if v.text == nil {
+		v.Result.Text(w)
+		return
+	}
+	v.text(w)
 }
 
 // recordedConfig is report --config FILE --all on recordings: two
@@ -228,7 +236,7 @@ func TestConfigMarkdownSaysOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound(20*time.Second))
 	defer cancel()
 	var b bytes.Buffer
-	allOutcome("report", recordedConfig(ctx, t), "2026-12-02").text(&b)
+	allOutcome("report", recordedConfig(ctx, t), "2026-12-02").Text(&b)
 	md := b.String()
 	for _, once := range []string{
 		"ALERTS only after the cut on Claude Code", // both good servers' finding
