@@ -1,0 +1,19 @@
+package reports
+
+// One adapter per command, each named New<Command>: the facts of its
+// envelope and the renderers of its result, so that the CLI hands emit a
+// Result and never assembles one.
+
+import (
+	"io"
+
+	"github.com/mcpprobe/mcpprobe/probe/load"
+)
+
+// NewLoad is load's Result.
+func NewLoad(r *load.Result) Result {
+	return &adapted{command: "load", target: r.Target, protocol: r.Protocol,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return LoadJSON(r) },
+		text:    func(w io.Writer) { Load(w, Terminal, r) }}
+}
