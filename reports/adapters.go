@@ -7,6 +7,7 @@ package reports
 import (
 	"io"
 
+	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 )
 
@@ -16,4 +17,13 @@ func NewLoad(r *load.Result) Result {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return LoadJSON(r) },
 		text:    func(w io.Writer) { Load(w, Terminal, r) }}
+}
+
+// NewFaults is faults' Result; target is the target as the run named it
+// (the result does not keep it).
+func NewFaults(target string, r *faults.Result) Result {
+	return &adapted{command: "faults", target: target, protocol: r.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return FaultsSection(r) },
+		text:    func(w io.Writer) { Faults(w, Terminal, r) }}
 }

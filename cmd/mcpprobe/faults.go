@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -88,15 +87,7 @@ func (rs *runState) faultsCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command:  "faults",
-				target:   o.Spec.Target.Display(),
-				protocol: r.ProtocolVersion,
-				findings: r.Findings(),
-				counts:   r.Counts(),
-				section:  func() []byte { return reports.FaultsSection(r) },
-				text:     func(w io.Writer) { reports.Faults(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewFaults(o.Spec.Target.Display(), r))
 		},
 	}
 }
