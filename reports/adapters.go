@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 )
 
@@ -26,4 +27,12 @@ func NewFaults(target string, r *faults.Result) Result {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return FaultsSection(r) },
 		text:    func(w io.Writer) { Faults(w, Terminal, r) }}
+}
+
+// NewBench is bench's Result.
+func NewBench(r *bench.Result) Result {
+	return &adapted{command: "bench", target: r.A.Target, protocol: r.A.Protocol,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return BenchJSON(r) },
+		text:    func(w io.Writer) { Bench(w, Terminal, r) }}
 }

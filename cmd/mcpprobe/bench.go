@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -75,12 +74,7 @@ func (rs *runState) benchCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command: "bench", target: r.A.Target, protocol: r.A.Protocol,
-				findings: r.Findings(), counts: r.Counts(),
-				section: func() []byte { return reports.BenchJSON(r) },
-				text:    func(w io.Writer) { reports.Bench(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewBench(r))
 		},
 	}
 }
