@@ -10,6 +10,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/load"
+	"github.com/mcpprobe/mcpprobe/probe/malformed"
 )
 
 // NewLoad is load's Result.
@@ -35,4 +36,12 @@ func NewBench(r *bench.Result) Result {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return BenchJSON(r) },
 		text:    func(w io.Writer) { Bench(w, Terminal, r) }}
+}
+
+// NewMalformed is malformed's Result.
+func NewMalformed(r *malformed.Result) Result {
+	return &adapted{command: "malformed", target: r.Target, protocol: r.Protocol,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return MalformedJSON(r) },
+		text:    func(w io.Writer) { Malformed(w, Terminal, r) }}
 }

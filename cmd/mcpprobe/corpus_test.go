@@ -182,8 +182,7 @@ func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	c := run.wire.Capture
 	wj := resultJSON(wireOutcome(run.wire))
 	m := run.malformed
-	mj := resultJSON(outcome{command: "malformed", target: m.Target, protocol: m.Protocol, findings: m.Findings(), counts: m.Counts(),
-		section: func() []byte { return reports.MalformedJSON(m) }})
+	mj := resultJSON(reports.NewMalformed(m))
 	for _, js := range [][]byte{wj, mj} {
 		if err := reports.ValidateResult(js); err != nil {
 			t.Errorf("the --json does not validate against the schema: %v", err)
