@@ -5,10 +5,14 @@ package reports
 // Result and never assembles one.
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 )
@@ -44,4 +48,50 @@ func NewMalformed(r *malformed.Result) Result {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return MalformedJSON(r) },
 		text:    func(w io.Writer) { Malformed(w, Terminal, r) }}
+}
+
+// NewCheck is check's Result: the verdict, and the audit after it when
+// --auth ran one (a nil a when it did not), its findings with the
+// checks'; markdown for --markdown.
+func NewCheck(r *check.Result, a *authz.Result, markdown bool) Result {
+	fs := r.Findings()
+	if a != nil {
+		fs = append(fs, a.Findings()...)
+	}
+	return &adapted{command: "check", target: r.Target, protocol: checkProtocol(r),
+		findings: fs, markdown: markdown,
+		section: func() []byte { return CheckAuthJSON(ConformanceJSON(r), a) },
+		text: func(w io.Writer) {
+			st := Terminal
+			if markdown {
+				st = Markdown
+			}
+			Conformance(w, st, r)
+			if a != nil {
+				checkAuthText(w, st, a)
+			}
+		}}
+}
+
+// checkProtocol is the envelope's protocol: each graded era's version.
+func checkProtocol(r *check.Result) string {
+	var vs []string
+	for _, e := range r.Eras {
+		if e.Protocol != "" {
+			vs = append(vs, e.Protocol)
+		}
+	}
+	return strings.Join(vs, ", ")
+}
+
+// checkAuthText is check --auth's audit after the verdict: the report's
+// section in markdown, auth's table on a terminal.
+func checkAuthText(w io.Writer, st Style, a *authz.Result) {
+	if st == Markdown {
+		fmt.Fprint(w, "\n## Authorization\n\n")
+		AuthzSection(w, a)
+		return
+	}
+	fmt.Fprintln(w)
+	Authz(w, st, a)
 }
