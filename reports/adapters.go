@@ -95,3 +95,12 @@ func checkAuthText(w io.Writer, st Style, a *authz.Result) {
 	fmt.Fprintln(w)
 	Authz(w, st, a)
 }
+
+// NewAuth is auth's Result. Each row that is not a pass or a plain
+// observation is a finding: the severity gates count them.
+func NewAuth(r *authz.Result) Result {
+	return &adapted{command: "auth", target: r.Target, protocol: r.Protocol,
+		findings: r.Findings(),
+		section:  func() []byte { return AuthzJSON(r) },
+		text:     func(w io.Writer) { Authz(w, Terminal, r) }}
+}

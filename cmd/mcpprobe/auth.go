@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/reports"
@@ -40,14 +39,7 @@ func (rs *runState) authCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command: "auth", target: r.Target, protocol: r.Protocol,
-				// Each row that is not a pass or a plain observation is a
-				// finding: the severity gates count them.
-				findings: r.Findings(),
-				section:  func() []byte { return reports.AuthzJSON(r) },
-				text:     func(w io.Writer) { reports.Authz(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewAuth(r))
 		},
 	}
 }
