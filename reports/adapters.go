@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 )
@@ -103,4 +104,17 @@ func NewAuth(r *authz.Result) Result {
 		findings: r.Findings(),
 		section:  func() []byte { return AuthzJSON(r) },
 		text:     func(w io.Writer) { Authz(w, Terminal, r) }}
+}
+
+// NewAll is a --config FILE --all run of command (report's is markdown,
+// dated date and stamped with mcpprobe's version).
+func NewAll(command string, r *config.Result, version, date string) Result {
+	out := &adapted{command: command, target: "--config " + r.Path + " --all", findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return ConfigSection(r) },
+		text:    func(w io.Writer) { ConfigText(w, r) }}
+	if command == "report" {
+		out.markdown = true
+		out.text = func(w io.Writer) { ConfigMarkdown(w, r, version, date) }
+	}
+	return out
 }

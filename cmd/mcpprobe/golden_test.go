@@ -157,7 +157,7 @@ func TestGolden(t *testing.T) {
 		// once, naming both), one apart, one that cannot be probed and one
 		// turned off.
 		{"report-config-all", func(ctx context.Context, t *testing.T) reports.Result {
-			return allOutcome("report", recordedConfig(ctx, t), "2026-12-02")
+			return reports.NewAll("report", recordedConfig(ctx, t), version, "2026-12-02")
 		}, "md"},
 	}
 	for _, tc := range tests {
@@ -236,7 +236,7 @@ func TestConfigMarkdownSaysOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound(20*time.Second))
 	defer cancel()
 	var b bytes.Buffer
-	allOutcome("report", recordedConfig(ctx, t), "2026-12-02").Text(&b)
+	reports.NewAll("report", recordedConfig(ctx, t), version, "2026-12-02").Text(&b)
 	md := b.String()
 	for _, once := range []string{
 		"ALERTS only after the cut on Claude Code", // both good servers' finding
