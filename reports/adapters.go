@@ -14,8 +14,10 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/probe/config"
+	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/snapshot"
 )
 
 // NewLoad is load's Result.
@@ -117,4 +119,25 @@ func NewAll(command string, r *config.Result, version, date string) Result {
 		out.text = func(w io.Writer) { ConfigMarkdown(w, r, version, date) }
 	}
 	return out
+}
+
+// NewDiff is diff's Result; its protocol is the live side's, when one
+// was probed.
+func NewDiff(r *diff.Result) Result {
+	o := &adapted{command: "diff", target: r.Live.Label, findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return DiffSection(r) },
+		text:    func(w io.Writer) { DiffText(w, r) }}
+	if r.Capture != nil {
+		o.protocol = r.Capture.ProtocolVersion
+	}
+	return o
+}
+
+// NewSnapshot is snapshot's Result.
+func NewSnapshot(r *snapshot.Result) Result {
+	c := r.Capture
+	return &adapted{command: "snapshot", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return SnapshotSection(r) },
+		text:    func(w io.Writer) { SnapshotText(w, r) }}
 }

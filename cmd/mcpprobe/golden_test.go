@@ -131,14 +131,14 @@ func TestGolden(t *testing.T) {
 		}, "md"},
 		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			live := recorded(t, "goodserver")
-			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
+			return reports.NewDiff(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
 		}, "txt"},
 		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			a, b := recorded(t, "goodserver"), recorded(t, "rawserver")
-			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
+			return reports.NewDiff(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
 		}, "txt"},
 		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return snapshotOutcome(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
+			return reports.NewSnapshot(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
 		}, "lock.json"},
 		{"report-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})))
