@@ -12,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/diff"
@@ -140,4 +141,17 @@ func NewSnapshot(r *snapshot.Result) Result {
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return SnapshotSection(r) },
 		text:    func(w io.Writer) { SnapshotText(w, r) }}
+}
+
+// NewCall is the Result of call, read or prompt (command); a view names
+// the one host whose delivery --view prints, as markdown.
+func NewCall(command string, r *call.Result, view string) Result {
+	out := &adapted{command: command, target: r.Target, protocol: r.Protocol,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return CallJSON(r) },
+		text:    func(w io.Writer) { Call(w, Terminal, r) }}
+	if view != "" {
+		out.text, out.markdown = func(w io.Writer) { CallView(w, r, view) }, true
+	}
+	return out
 }

@@ -181,8 +181,7 @@ func replayedCalls(t *testing.T, name string, argv func(*testing.T) []string) []
 // findings), the times being the recording's.
 func callVerdict(t *testing.T, c callCase, r *call.Result) []byte {
 	t.Helper()
-	js := resultJSON(outcome{command: c.command, target: r.Target, protocol: r.Protocol, findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.CallJSON(r) }})
+	js := resultJSON(reports.NewCall(c.command, r, ""))
 	if err := reports.ValidateResult(js); err != nil {
 		t.Errorf("%s: the --json does not validate against the schema: %v", c.name, err)
 	}
