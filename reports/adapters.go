@@ -12,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/probe/config"
@@ -152,6 +153,20 @@ func NewCall(command string, r *call.Result, view string) Result {
 		text:    func(w io.Writer) { Call(w, Terminal, r) }}
 	if view != "" {
 		out.text, out.markdown = func(w io.Writer) { CallView(w, r, view) }, true
+	}
+	return out
+}
+
+// NewBudget is budget's Result: view for --view (one host's delivery, as
+// markdown), else showCut for --show-cut.
+func NewBudget(r *budget.Result, view, showCut bool) Result {
+	c := r.Capture
+	out := &adapted{command: "budget", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return BudgetSection(r) },
+		text:    func(w io.Writer) { BudgetText(w, r, showCut) }}
+	if view {
+		out.text, out.markdown = func(w io.Writer) { BudgetView(w, r) }, true
 	}
 	return out
 }

@@ -109,25 +109,25 @@ func TestGolden(t *testing.T) {
 			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
 		}, "txt"},
 		{"budget-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
+			return reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
 		}, "txt"},
 		{"budget-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})))
+			return reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})), false, false)
 		}, "txt"},
 		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			// --verbose: every table as it was before the answer came first.
-			o := budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
+			o := reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
 			// the same --json as budget-goodserver's
 			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "txt"},
 		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
-			return variant{Result: budgetOutcome(r), text: func(w io.Writer) { reports.BudgetText(w, r, true) }}
+			return reports.NewBudget(r, false, true)
 		}, "txt"},
 		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, View: &claude[0]}))
 			// --view takes no --json
-			return variant{Result: budgetOutcome(r), text: func(w io.Writer) { reports.BudgetView(w, r) }, noJSON: true}
+			return variant{Result: reports.NewBudget(r, true, false), noJSON: true}
 		}, "md"},
 		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			live := recorded(t, "goodserver")
