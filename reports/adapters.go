@@ -19,7 +19,9 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/probe/load"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/snapshot"
+	"github.com/mcpprobe/mcpprobe/probe/wire"
 )
 
 // NewLoad is load's Result.
@@ -169,4 +171,22 @@ func NewBudget(r *budget.Result, view, showCut bool) Result {
 		out.text, out.markdown = func(w io.Writer) { BudgetView(w, r) }, true
 	}
 	return out
+}
+
+// NewReport is report's Result: markdown, stamped with mcpprobe's version.
+func NewReport(r *report.Result, version string) Result {
+	c := r.Wire.Capture
+	return &adapted{command: "report", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(), markdown: true,
+		section: func() []byte { return ReportSection(r) },
+		text:    func(w io.Writer) { ReportMarkdown(w, r, version) }}
+}
+
+// NewWire is wire's Result.
+func NewWire(r *wire.Result) Result {
+	c := r.Capture
+	return &adapted{command: "wire", target: c.Target, protocol: c.ProtocolVersion,
+		findings: r.Findings(), counts: r.Counts(),
+		section: func() []byte { return WireSection(c) },
+		text:    func(w io.Writer) { WireText(w, r) }}
 }

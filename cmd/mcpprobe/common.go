@@ -48,43 +48,6 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, e
 	return dial.Spec{Target: t, Launch: rs.launchOptions(cmd), Probe: po, OAuth: host}, nil
 }
 
-// outcome is a result assembled in cmd/ rather than by its adapter in
-// reports: what is left until every command has one.
-type outcome struct {
-	command  string
-	target   string // already redacted or not: write redacts everything
-	protocol string
-	findings []findings.Finding
-	counts   map[string]int  // categories counted outside findings (drift)
-	section  func() []byte   // the command's --json section
-	text     func(io.Writer) // text (or markdown, for report)
-	markdown bool            // text is markdown: never fitted to a terminal or coloured
-
-	// Why the run ends without its whole result: the --json error member.
-	fail *reports.Failure
-}
-
-func (o outcome) Command() string              { return o.command }
-func (o outcome) Target() string               { return o.target }
-func (o outcome) Protocol() string             { return o.protocol }
-func (o outcome) Findings() []findings.Finding { return o.findings }
-func (o outcome) Counts() map[string]int       { return o.counts }
-func (o outcome) Markdown() bool               { return o.markdown }
-func (o outcome) Failure() *reports.Failure    { return o.fail }
-
-func (o outcome) Section() []byte {
-	if o.section == nil {
-		return nil
-	}
-	return o.section()
-}
-
-func (o outcome) Text(w io.Writer) {
-	if o.text != nil {
-		o.text(w)
-	}
-}
-
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.

@@ -180,7 +180,7 @@ func replayCorpus(dir string) corpusRun {
 func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	t.Helper()
 	c := run.wire.Capture
-	wj := resultJSON(wireOutcome(run.wire))
+	wj := resultJSON(reports.NewWire(run.wire))
 	m := run.malformed
 	mj := resultJSON(reports.NewMalformed(m))
 	for _, js := range [][]byte{wj, mj} {

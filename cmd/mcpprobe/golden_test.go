@@ -103,10 +103,10 @@ func TestGolden(t *testing.T) {
 		text string // the golden file's extension for the text: txt, md, or lock.json (snapshot's)
 	}{
 		{"wire-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
+			return reports.NewWire(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
 		}, "txt"},
 		{"wire-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
+			return reports.NewWire(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
 		}, "txt"},
 		{"budget-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
@@ -141,17 +141,17 @@ func TestGolden(t *testing.T) {
 			return reports.NewSnapshot(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
 		}, "lock.json"},
 		{"report-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})))
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
 		}, "md"},
 		{"report-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
 		}, "md"},
 		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
-			o := reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+			o := reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
 			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "md"},
 		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})), version)
 		}, "md"},
 		// report --config FILE --all: two servers alike (their findings
 		// once, naming both), one apart, one that cannot be probed and one

@@ -91,7 +91,7 @@ func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
 	if committed != nil {
 		return rs.checkReport(cmd, r, committed)
 	}
-	return rs.emit(cmd, reportOutcome(r))
+	return rs.emit(cmd, reports.NewReport(r, version))
 }
 
 // reportDate sets the date the report is dated: --date, else that of the
@@ -226,12 +226,4 @@ func (rs *runState) checkReport(cmd *cli.Command, r *report.Result, committed []
 		return err
 	}
 	return &exitError{code: exitGate, msg: fmt.Sprintf("%s is stale: regenerate it with the same arguments and --out %s instead of --check", cmd.String("check"), cmd.String("check"))}
-}
-
-func reportOutcome(r *report.Result) outcome {
-	c := r.Wire.Capture
-	return outcome{command: "report", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(), markdown: true,
-		section: func() []byte { return reports.ReportSection(r) },
-		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
 }
