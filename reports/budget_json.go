@@ -3,9 +3,7 @@ package reports
 import (
 	"math"
 
-	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
-	"github.com/mcpprobe/mcpprobe/probe/findings"
 )
 
 // BudgetSection is budget's --json section (fields in the README).
@@ -109,24 +107,6 @@ func textJSON(o *Object, prefix string, t budget.Text) {
 	} else {
 		o.Raw("cut", nil)
 	}
-}
-
-// findingsJSON is a list of findings, each kind repeated past
-// findings.FoldAt folded into one with its count and a few examples.
-func findingsJSON(fs []probe.Finding) []byte {
-	fs = findings.Fold(fs)
-	out := make([][]byte, 0, len(fs))
-	for _, f := range fs {
-		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
-		if f.Tool != "" {
-			fo.Set("tool", f.Tool)
-		}
-		if f.Count > 1 {
-			fo.Set("count", f.Count).Set("examples", f.Examples())
-		}
-		out = append(out, fo.Bytes())
-	}
-	return RawArray(out)
 }
 
 // hostTokensJSON is tokens.by_host: what each host pays on every request

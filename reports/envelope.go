@@ -89,3 +89,21 @@ func (e Envelope) JSON(section []byte) []byte {
 	}
 	return append(out, '\n')
 }
+
+// findingsJSON is a list of findings, each kind repeated past
+// findings.FoldAt folded into one with its count and a few examples.
+func findingsJSON(fs []findings.Finding) []byte {
+	fs = findings.Fold(fs)
+	out := make([][]byte, 0, len(fs))
+	for _, f := range fs {
+		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
+		if f.Tool != "" {
+			fo.Set("tool", f.Tool)
+		}
+		if f.Count > 1 {
+			fo.Set("count", f.Count).Set("examples", f.Examples())
+		}
+		out = append(out, fo.Bytes())
+	}
+	return RawArray(out)
+}
