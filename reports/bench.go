@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // BenchTable writes one row per series. The rounds column is shown only
@@ -239,7 +240,7 @@ func skippedNote(skipped []string) string {
 // README; the target and its protocol version are the envelope's).
 func BenchJSON(r *bench.Result) []byte {
 	res := r.A
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("mode", res.Mode)
 	o.Set("overhead_ns", r.Overhead.P50)
 	o.Raw("overhead", statsJSON(bench.Series{Name: "client alone against an in-process echo peer, no pipe", Stats: r.Overhead, Rounds: 1}))
@@ -253,7 +254,7 @@ func BenchJSON(r *bench.Result) []byte {
 		}
 	}
 	o.Raw("startup", startup)
-	o.Raw("startup_phases", RawArray(phases))
+	o.Raw("startup_phases", jsonout.RawArray(phases))
 	if res.Ping != nil {
 		o.Raw("ping", statsJSON(*res.Ping))
 	} else {
@@ -261,9 +262,9 @@ func BenchJSON(r *bench.Result) []byte {
 	}
 	switch {
 	case res.Ping != nil:
-		o.Raw("baseline", (&Object{}).Set("method", "ping").Raw("why", nil).Bytes())
+		o.Raw("baseline", (&jsonout.Object{}).Set("method", "ping").Raw("why", nil).Bytes())
 	case res.List != nil:
-		o.Raw("baseline", (&Object{}).Set("method", bench.ListSeries).Set("why", res.ListWhy).Bytes())
+		o.Raw("baseline", (&jsonout.Object{}).Set("method", bench.ListSeries).Set("why", res.ListWhy).Bytes())
 	default:
 		o.Raw("baseline", nil)
 	}
@@ -276,7 +277,7 @@ func BenchJSON(r *bench.Result) []byte {
 	for _, s := range res.Calls {
 		calls = append(calls, statsJSON(s))
 	}
-	o.Raw("calls", RawArray(calls))
+	o.Raw("calls", jsonout.RawArray(calls))
 	o.Set("skipped", nonNilStrings(res.Skipped))
 	if r.Budget > 0 {
 		o.Set("budget_ns", int64(r.Budget))
@@ -287,25 +288,25 @@ func BenchJSON(r *bench.Result) []byte {
 	o.Set("not_run", nonNilStrings(res.NotRun))
 	deadlines := make([][]byte, 0, len(r.Deadlines))
 	for _, d := range r.Deadlines {
-		deadlines = append(deadlines, (&Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
+		deadlines = append(deadlines, (&jsonout.Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
 			Set("series", d.Series).Set("max_ns", int64(d.Max)).Set("exceeded", d.Exceeded).Bytes())
 	}
-	o.Raw("deadlines", RawArray(deadlines))
+	o.Raw("deadlines", jsonout.RawArray(deadlines))
 	if vs := r.B; vs != nil {
-		v := &Object{}
-		v.Set("target", vs.Target).Set("protocol_version", nullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
+		v := &jsonout.Object{}
+		v.Set("target", vs.Target).Set("protocol_version", jsonout.NullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
 		v.Set("test", "paired sign-flip permutation test on the rounds' log ratios of medians").Set("alpha", bench.Alpha)
 		var b [][]byte
 		for _, s := range vs.All() {
 			b = append(b, statsJSON(s))
 		}
-		v.Raw("series", RawArray(b))
+		v.Raw("series", jsonout.RawArray(b))
 		var cs [][]byte
 		for _, c := range r.Compared {
-			cs = append(cs, (&Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
+			cs = append(cs, (&jsonout.Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
 				Set("p", c.P).Set("significant", c.Significant).Set("rounds", c.Rounds).Bytes())
 		}
-		v.Raw("comparisons", RawArray(cs))
+		v.Raw("comparisons", jsonout.RawArray(cs))
 		o.Raw("vs", v.Bytes())
 	} else {
 		o.Raw("vs", nil)
@@ -315,13 +316,13 @@ func BenchJSON(r *bench.Result) []byte {
 
 func statsJSON(se bench.Series) []byte {
 	s := se.Stats
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("name", se.Name)
 	if se.Tool != "" {
 		o.Set("tool", se.Tool)
 		o.Raw("args", se.Args)
 	}
-	o.Set("rounds", se.Rounds).Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts).Set("first_error", nullIfEmpty(s.FirstError))
+	o.Set("rounds", se.Rounds).Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts).Set("first_error", jsonout.NullIfEmpty(s.FirstError))
 	for _, f := range []struct {
 		k string
 		v float64

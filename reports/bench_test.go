@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 func benchResult() *bench.Result {
@@ -104,8 +105,8 @@ func TestBenchSectionValidates(t *testing.T) {
 		{"bench with a string count", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"n":2,`), []byte(`"n":"2",`), 1), false},
 	}
 	for _, tc := range tests {
-		out := Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
-		if err := ValidateResult(out); (err == nil) != tc.ok {
+		out := jsonout.Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
+		if err := jsonout.ValidateResult(out); (err == nil) != tc.ok {
 			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/mcpprobe/mcpprobe/probe/result"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tidwall/gjson"
 )
@@ -627,7 +628,7 @@ func callView(w io.Writer, r *call.Result, host string) {
 // in the README): the request and the response embedded byte for byte,
 // then what mcpprobe measured of them.
 func CallJSON(r *call.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("kind", string(r.Kind)).Set("method", r.Method).Set("name", r.Name)
 	o.Raw("arguments", r.Args)
 	o.Raw("definition", r.Definition)
@@ -642,23 +643,23 @@ func CallJSON(r *call.Result) []byte {
 		o.Raw("response_frame", nil)
 	}
 	if r.Error != nil {
-		eo := &Object{}
+		eo := &jsonout.Object{}
 		eo.Set("code", r.Error.Code).Set("raw_code", r.Error.RawCode).Set("message", r.Error.Message).Raw("data", r.Error.Data)
 		o.Raw("error", eo.Bytes())
 	} else {
 		o.Raw("error", nil)
 	}
-	o.Set("unanswered", nullIfEmpty(r.Unanswered))
-	t := &Object{}
+	o.Set("unanswered", jsonout.NullIfEmpty(r.Unanswered))
+	t := &jsonout.Object{}
 	t.Set("sent_ns", int64(r.Sent))
-	t.Set("first_frame_ns", nsOrNull(int64(r.FirstFrame), r.FirstFrame > 0))
-	t.Set("answered_ns", nsOrNull(int64(r.Answered), r.Completed))
+	t.Set("first_frame_ns", jsonout.NsOrNull(int64(r.FirstFrame), r.FirstFrame > 0))
+	t.Set("answered_ns", jsonout.NsOrNull(int64(r.Answered), r.Completed))
 	t.Set("watched_ns", int64(r.Watched))
 	o.Raw("timings", t.Bytes())
-	o.Set("progress_token", nullIfEmpty(r.Token))
+	o.Set("progress_token", jsonout.NullIfEmpty(r.Token))
 	prog := make([][]byte, 0, len(r.Progress))
 	for _, p := range r.Progress {
-		po := &Object{}
+		po := &jsonout.Object{}
 		po.Set("at_ns", int64(p.At)).Set("frame", p.Seq)
 		if p.Token != "" {
 			po.Raw("token", []byte(p.Token))
@@ -666,69 +667,69 @@ func CallJSON(r *call.Result) []byte {
 			po.Raw("token", nil)
 		}
 		po.Set("ours", p.Ours).Set("progress", p.Progress).Set("total", p.Total).Set("message", p.Message)
-		po.Set("invalid", nullIfEmpty(p.Invalid))
+		po.Set("invalid", jsonout.NullIfEmpty(p.Invalid))
 		prog = append(prog, po.Bytes())
 	}
-	o.Raw("progress", RawArray(prog))
+	o.Raw("progress", jsonout.RawArray(prog))
 	o.Set("progress_seen", r.ProgressSeen)
 	evs := make([][]byte, 0, len(r.Events))
 	for _, e := range r.Events {
-		eo := &Object{}
-		eo.Set("at_ns", int64(e.At)).Set("frame", e.Seq).Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method))
-		eo.Set("answer", nullIfEmpty(e.Answer)).Set("note", nullIfEmpty(e.Note)).Raw("raw", e.Raw)
+		eo := &jsonout.Object{}
+		eo.Set("at_ns", int64(e.At)).Set("frame", e.Seq).Set("kind", e.Kind).Set("method", jsonout.NullIfEmpty(e.Method))
+		eo.Set("answer", jsonout.NullIfEmpty(e.Answer)).Set("note", jsonout.NullIfEmpty(e.Note)).Raw("raw", e.Raw)
 		evs = append(evs, eo.Bytes())
 	}
-	o.Raw("events", RawArray(evs))
+	o.Raw("events", jsonout.RawArray(evs))
 	if cn := r.Cancel; cn != nil {
-		co := &Object{}
+		co := &jsonout.Object{}
 		co.Set("via", cn.Via).Set("at_ns", int64(cn.At)).Set("reason", cn.Reason).Raw("answer", cn.Answer)
 		co.Set("progress_before", cn.ProgressBefore).Set("progress_after", cn.ProgressAfter)
-		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
-		co.Set("outcome", cn.Outcome).Set("progress_state", nullIfEmpty(cn.ProgressState))
-		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
-		co.Set("ended_ns", nsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
+		co.Set("last_progress_ns", jsonout.NsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
+		co.Set("outcome", cn.Outcome).Set("progress_state", jsonout.NullIfEmpty(cn.ProgressState))
+		co.Set("late_result_ns", jsonout.NsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
+		co.Set("ended_ns", jsonout.NsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
 		co.Set("waited_ns", int64(cn.Waited))
-		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))
+		co.Set("healthy", cn.Healthy).Set("health_method", jsonout.NullIfEmpty(cn.HealthMethod)).Set("health_note", jsonout.NullIfEmpty(cn.HealthNote))
 		o.Raw("cancel", co.Bytes())
 	} else {
 		o.Raw("cancel", nil)
 	}
 	if tk := r.Task; tk != nil {
-		to := &Object{}
-		to.Set("task_id", tk.ID).Set("task_support", nullIfEmpty(tk.Support)).Set("capability", tk.Capability)
+		to := &jsonout.Object{}
+		to.Set("task_id", tk.ID).Set("task_support", jsonout.NullIfEmpty(tk.Support)).Set("capability", tk.Capability)
 		to.Raw("created", tk.Created)
-		to.Set("final_status", nullIfEmpty(tk.Final)).Set("terminal", tk.Terminal)
+		to.Set("final_status", jsonout.NullIfEmpty(tk.Final)).Set("terminal", tk.Terminal)
 		polls := make([][]byte, 0, len(tk.Polls))
 		for _, p := range tk.Polls {
-			po := &Object{}
-			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", nullIfEmpty(p.Status))
-			po.Set("status_message", nullIfEmpty(p.Message)).Set("poll_interval_ms", nsOrNull(p.PollInterval, p.HasPollInterval))
-			po.Set("error", nullIfEmpty(p.Err)).Raw("raw", p.Raw)
+			po := &jsonout.Object{}
+			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", jsonout.NullIfEmpty(p.Status))
+			po.Set("status_message", jsonout.NullIfEmpty(p.Message)).Set("poll_interval_ms", jsonout.NsOrNull(p.PollInterval, p.HasPollInterval))
+			po.Set("error", jsonout.NullIfEmpty(p.Err)).Raw("raw", p.Raw)
 			polls = append(polls, po.Bytes())
 		}
-		to.Raw("polls", RawArray(polls))
+		to.Raw("polls", jsonout.RawArray(polls))
 		o.Raw("task", to.Bytes())
 	} else {
 		o.Raw("task", nil)
 	}
 	rounds := make([][]byte, 0, len(r.Rounds))
 	for _, rd := range r.Rounds {
-		ro := &Object{}
+		ro := &jsonout.Object{}
 		ro.Set("round", rd.N).Raw("asked", rd.Asked).Set("asked_frame", rd.AskedSeq)
 		answers := make([][]byte, 0, len(rd.Answers))
 		for _, a := range rd.Answers {
-			ao := &Object{}
+			ao := &jsonout.Object{}
 			ao.Set("key", a.Key).Set("method", a.Method).Set("by", a.By).Raw("response", a.Response)
 			answers = append(answers, ao.Bytes())
 		}
-		ro.Raw("answers", RawArray(answers))
+		ro.Raw("answers", jsonout.RawArray(answers))
 		ro.Set("request_state_echoed", rd.StateEchoed).Set("request_id", rd.RequestID).Raw("response", rd.Response)
-		ro.Set("result_type", nullIfEmpty(rd.ResultType)).Set("error", nullIfEmpty(rd.Err))
+		ro.Set("result_type", jsonout.NullIfEmpty(rd.ResultType)).Set("error", jsonout.NullIfEmpty(rd.Err))
 		rounds = append(rounds, ro.Bytes())
 	}
-	o.Raw("input_rounds", RawArray(rounds))
+	o.Raw("input_rounds", jsonout.RawArray(rounds))
 	if r.Result != nil {
-		ao := &Object{}
+		ao := &jsonout.Object{}
 		a := r.Analysis
 		blocks := a.Blocks
 		if blocks == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // ConfigText is budget's and wire's text for --config FILE --all: each
@@ -555,7 +556,7 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 // ConfigSection is the --json section of --config FILE --all: every
 // server's own section (or its failure) and the totals.
 func ConfigSection(r *config.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("config", r.Path).Set("format", string(r.Format)).Set("all", true).Set("jobs", r.Jobs).Set("order", "name")
 	tools := map[string]budget.ServerTools{}
 	for _, t := range r.Tools() {
@@ -563,7 +564,7 @@ func ConfigSection(r *config.Result) []byte {
 	}
 	var servers [][]byte
 	for _, s := range r.Servers {
-		so := &Object{}
+		so := &jsonout.Object{}
 		so.Set("name", s.Name)
 		switch {
 		case s.Disabled:
@@ -571,7 +572,7 @@ func ConfigSection(r *config.Result) []byte {
 		case s.Err != nil:
 			f := config.Explain(s.Err)
 			so.Set("status", "failed").Set("filtered_out", []string{}).Raw("result", nil)
-			so.Raw("error", (&Object{}).Set("what", f.What).Set("received", nullIfEmpty(f.Received)).Set("try", nullIfEmpty(f.Try)).Bytes())
+			so.Raw("error", (&jsonout.Object{}).Set("what", f.What).Set("received", jsonout.NullIfEmpty(f.Received)).Set("try", jsonout.NullIfEmpty(f.Try)).Bytes())
 		default:
 			so.Set("status", "probed")
 			so.Set("filtered_out", nonNil(tools[s.Name].Filtered))
@@ -587,9 +588,9 @@ func ConfigSection(r *config.Result) []byte {
 		}
 		servers = append(servers, so.Bytes())
 	}
-	o.Raw("servers", RawArray(servers))
+	o.Raw("servers", jsonout.RawArray(servers))
 	tt := r.Totals
-	to := &Object{}
+	to := &jsonout.Object{}
 	to.Set("servers", len(r.Servers)).Set("probed", r.Probed()).Set("failed", r.Failed()).Set("disabled", disabled(r))
 	to.Set("tools", tt.Tools).Set("bytes", tt.Bytes)
 	if r.Hosts {
@@ -598,15 +599,15 @@ func ConfigSection(r *config.Result) []byte {
 		for _, c := range tt.Collisions {
 			cols = append(cols, collisionJSON(c))
 		}
-		to.Raw("collisions", RawArray(cols))
+		to.Raw("collisions", jsonout.RawArray(cols))
 		var hosts [][]byte
 		for _, h := range tt.Hosts {
 			if h.Host.ID == "all" {
 				continue
 			}
-			ho := &Object{}
+			ho := &jsonout.Object{}
 			ho.Set("host", h.Host.ID).Set("name", h.Host.Name).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).Set("if_loaded", h.IfLoaded).Set("tool_search", h.ToolSearch)
-			ho.Set("threshold_tokens", nsOrNull(int64(h.Threshold), h.Threshold > 0))
+			ho.Set("threshold_tokens", jsonout.NsOrNull(int64(h.Threshold), h.Threshold > 0))
 			if s := h.Host.ToolSearch; s != nil {
 				ho.Set("tool_search_rule", s)
 			} else {
@@ -619,18 +620,18 @@ func ConfigSection(r *config.Result) []byte {
 			}
 			var over [][]byte
 			for _, l := range h.Over {
-				over = append(over, (&Object{}).Set("server", l.Server).Set("tool", l.Tool).Set("full_name", l.Full).
+				over = append(over, (&jsonout.Object{}).Set("server", l.Server).Set("tool", l.Tool).Set("full_name", l.Full).
 					Set("len", l.Len).Set("refused", l.Refused).Bytes())
 			}
-			ho.Raw("names_over_limit", RawArray(over))
+			ho.Raw("names_over_limit", jsonout.RawArray(over))
 			var hc [][]byte
 			for _, c := range h.Collisions {
 				hc = append(hc, collisionJSON(c))
 			}
-			ho.Raw("full_name_collisions", RawArray(hc))
+			ho.Raw("full_name_collisions", jsonout.RawArray(hc))
 			hosts = append(hosts, ho.Bytes())
 		}
-		to.Raw("hosts", RawArray(hosts))
+		to.Raw("hosts", jsonout.RawArray(hosts))
 	} else {
 		to.Raw("tokens", nil)
 	}
@@ -641,7 +642,7 @@ func ConfigSection(r *config.Result) []byte {
 func collisionJSON(c budget.Collision) []byte {
 	var tools [][]byte
 	for _, t := range c.Tools {
-		tools = append(tools, (&Object{}).Set("server", t.Server).Set("tool", t.Tool).Bytes())
+		tools = append(tools, (&jsonout.Object{}).Set("server", t.Server).Set("tool", t.Tool).Bytes())
 	}
-	return (&Object{}).Set("name", c.Name).Raw("tools", RawArray(tools)).Bytes()
+	return (&jsonout.Object{}).Set("name", c.Name).Raw("tools", jsonout.RawArray(tools)).Bytes()
 }

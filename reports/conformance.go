@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // conformance marks: malformed's, and a dash for not applicable.
@@ -195,7 +196,7 @@ func baselineNotes(w io.Writer, st Style, r *check.Result) {
 
 // ConformanceJSON renders a check run's section of the envelope.
 func ConformanceJSON(r *check.Result) []byte {
-	counts := &Object{}
+	counts := &jsonout.Object{}
 	c := r.Count()
 	for _, o := range check.Outcomes {
 		counts.Set(o, c[o])
@@ -204,30 +205,30 @@ func ConformanceJSON(r *check.Result) []byte {
 	for _, e := range r.Eras {
 		vs := make([][]byte, 0, len(e.Verdicts))
 		for _, v := range e.Verdicts {
-			o := &Object{}
+			o := &jsonout.Object{}
 			o.Set("id", v.ID).Set("era", v.Era).Set("outcome", v.Outcome)
 			if v.Clause == nil {
 				o.Raw("clause", []byte("null"))
 			} else {
-				cl := &Object{}
-				cl.Set("version", v.Clause.Version).Set("url", v.Clause.URL).Set("keyword", nullIfEmpty(v.Clause.Keyword)).Set("text", v.Clause.Text)
+				cl := &jsonout.Object{}
+				cl.Set("version", v.Clause.Version).Set("url", v.Clause.URL).Set("keyword", jsonout.NullIfEmpty(v.Clause.Keyword)).Set("text", v.Clause.Text)
 				o.Raw("clause", cl.Bytes())
 			}
-			o.Set("sent", nullIfEmpty(v.Sent)).Set("got", nullIfEmpty(v.Got)).Set("why", v.Why).Set("known", v.Known).Set("reason", nullIfEmpty(v.Reason))
+			o.Set("sent", jsonout.NullIfEmpty(v.Sent)).Set("got", jsonout.NullIfEmpty(v.Got)).Set("why", v.Why).Set("known", v.Known).Set("reason", jsonout.NullIfEmpty(v.Reason))
 			vs = append(vs, o.Bytes())
 		}
-		eo := &Object{}
-		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", nullIfEmpty(e.Protocol)).Set("why", nullIfEmpty(e.Why)).Raw("tools", toolCallsJSON(e.Tools)).Raw("verdicts", RawArray(vs))
+		eo := &jsonout.Object{}
+		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", jsonout.NullIfEmpty(e.Protocol)).Set("why", jsonout.NullIfEmpty(e.Why)).Raw("tools", toolCallsJSON(e.Tools)).Raw("verdicts", jsonout.RawArray(vs))
 		eras = append(eras, eo.Bytes())
 	}
-	out := &Object{}
+	out := &jsonout.Object{}
 	out.Set("transport", r.Transport).Set("summary", r.Summary()).Set("total", r.Total()).Raw("outcomes", counts.Bytes()).Set("new_failures", r.NewFailures())
 	if a := r.Baseline; a != nil {
-		out.Raw("baseline", (&Object{}).Set("path", a.Path).Set("new", nonNil(a.New)).Set("fixed", nonNil(a.Fixed)).Set("not_run", nonNil(a.NotRun)).Bytes())
+		out.Raw("baseline", (&jsonout.Object{}).Set("path", a.Path).Set("new", nonNil(a.New)).Set("fixed", nonNil(a.Fixed)).Set("not_run", nonNil(a.NotRun)).Bytes())
 	} else {
 		out.Raw("baseline", []byte("null"))
 	}
-	return out.Raw("eras", RawArray(eras)).Bytes()
+	return out.Raw("eras", jsonout.RawArray(eras)).Bytes()
 }
 
 // CheckList writes every check id, one a line: the id, the eras it

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 func conformanceResult() *check.Result {
@@ -76,15 +77,15 @@ func TestConformanceBaseline(t *testing.T) {
 
 func TestConformanceJSONValidates(t *testing.T) {
 	r := conformanceResult()
-	out := Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON(ConformanceJSON(r))
-	if err := ValidateResult(out); err != nil {
+	out := jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON(ConformanceJSON(r))
+	if err := jsonout.ValidateResult(out); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	bad := Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(strings.Replace(string(ConformanceJSON(r)), `"outcome":"fail"`, `"outcome":"failed"`, 1)))
-	if ValidateResult(bad) == nil {
+	bad := jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(strings.Replace(string(ConformanceJSON(r)), `"outcome":"fail"`, `"outcome":"failed"`, 1)))
+	if jsonout.ValidateResult(bad) == nil {
 		t.Error("an unknown outcome validated")
 	}
-	if ValidateResult(Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(`{"eras":[]}`))) == nil {
+	if jsonout.ValidateResult(jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(`{"eras":[]}`))) == nil {
 		t.Error("a check section without its members validated")
 	}
 }

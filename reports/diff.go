@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // Diff writes the answers (same bytes? same meaning? same session
@@ -213,15 +214,15 @@ func DiffText(w io.Writer, r *diff.Result) {
 // DiffSection is diff's --json section (fields in the README). Old and
 // new values are embedded as each side wrote them.
 func DiffSection(r *diff.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("reference", r.Ref.Label).Set("compared_with", r.Live.Label)
 	o.Set("reference_format", r.RefFormat)
 	o.Set("compared", partNames(r.Compared))
 	var omitted [][]byte
 	for _, om := range r.NotCompared {
-		omitted = append(omitted, (&Object{}).Set("part", string(om.Part)).Set("why", om.Why).Bytes())
+		omitted = append(omitted, (&jsonout.Object{}).Set("part", string(om.Part)).Set("why", om.Why).Bytes())
 	}
-	o.Raw("not_compared", RawArray(omitted))
+	o.Raw("not_compared", jsonout.RawArray(omitted))
 	o.Set("ignored", partNames(r.Ignored))
 	// An answer that could not be given is null, as the text's "not
 	// comparable" and "—" are: false would say the sides differ.
@@ -235,10 +236,10 @@ func DiffSection(r *diff.Result) []byte {
 	o.Set("tools_removed", nonNilStrings(r.ToolsRemoved))
 	renames := [][]byte{}
 	for _, rn := range r.Renames {
-		renames = append(renames, (&Object{}).Set("from", rn.From).Set("to", rn.To).Set("kind", rn.Kind).Set("basis", rn.Basis).Bytes())
+		renames = append(renames, (&jsonout.Object{}).Set("from", rn.From).Set("to", rn.To).Set("kind", rn.Kind).Set("basis", rn.Basis).Bytes())
 	}
-	o.Raw("tools_renamed", RawArray(renames))
-	added, removed := &Object{}, &Object{}
+	o.Raw("tools_renamed", jsonout.RawArray(renames))
+	added, removed := &jsonout.Object{}, &jsonout.Object{}
 	for _, p := range r.Compared {
 		if p.IsList() {
 			added.Set(string(p), nonNilStrings(r.Added[p]))
@@ -248,22 +249,22 @@ func DiffSection(r *diff.Result) []byte {
 	o.Raw("added", added.Bytes()).Raw("removed", removed.Bytes())
 	var changes [][]byte
 	for _, c := range r.Changes {
-		co := &Object{}
-		co.Set("part", string(c.Part)).Set("item", nullIfEmpty(c.Item))
-		co.Set("tool", nullIfEmpty(c.Tool)).Set("path", c.Path).Set("kind", c.Kind)
+		co := &jsonout.Object{}
+		co.Set("part", string(c.Part)).Set("item", jsonout.NullIfEmpty(c.Item))
+		co.Set("tool", jsonout.NullIfEmpty(c.Tool)).Set("path", c.Path).Set("kind", c.Kind)
 		co.Raw("old", c.Old).Raw("new", c.New)
-		co.Set("note", nullIfEmpty(c.Note))
+		co.Set("note", jsonout.NullIfEmpty(c.Note))
 		if c.WordDiff != "" {
 			co.Set("word_diff", c.WordDiff)
 		}
 		changes = append(changes, co.Bytes())
 	}
-	o.Raw("changes", RawArray(changes))
+	o.Raw("changes", jsonout.RawArray(changes))
 	return o.Bytes()
 }
 
 // setAnswer sets key to v when the comparison was made, else to null.
-func setAnswer(o *Object, key string, v, made bool) {
+func setAnswer(o *jsonout.Object, key string, v, made bool) {
 	if made {
 		o.Set(key, v)
 	} else {

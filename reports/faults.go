@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // FaultTable writes one row per call, the handshake first when something
@@ -372,13 +373,13 @@ func FaultsSection(r *faults.Result) []byte {
 	for i, run := range r.Runs {
 		runs[i] = faultRunJSON(run)
 	}
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("plan", r.Plan).Set("restart", r.Restart).Set("calls_per_run", r.N)
-	o.Raw("runs", RawArray(runs))
+	o.Raw("runs", jsonout.RawArray(runs))
 	if sd := r.Shutdown; sd != nil {
-		so := &Object{}
-		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", nullIfEmpty(sd.StdinCloseSignal))
-		so.Set("sigterm_ns", nsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
+		so := &jsonout.Object{}
+		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", jsonout.NullIfEmpty(sd.StdinCloseSignal))
+		so.Set("sigterm_ns", jsonout.NsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
 		so.Set("grace_ns", int64(r.Grace))
 		o.Raw("shutdown", so.Bytes())
 	} else {
@@ -391,50 +392,50 @@ func FaultsSection(r *faults.Result) []byte {
 // with its plan and the run it gave, a run as in FaultsSection. notRun,
 // when r is nil, says why there are none.
 func FaultScenariosJSON(r *faults.ScenarioResult, notRun string) []byte {
-	o := (&Object{}).Set("not_run", nullIfEmpty(notRun))
+	o := (&jsonout.Object{}).Set("not_run", jsonout.NullIfEmpty(notRun))
 	if r == nil {
-		return o.Set("calls_per_scenario", 0).Raw("scenarios", RawArray(nil)).Bytes()
+		return o.Set("calls_per_scenario", 0).Raw("scenarios", jsonout.RawArray(nil)).Bytes()
 	}
 	scs := make([][]byte, len(r.Scenarios))
 	for i, sc := range r.Scenarios {
-		scs[i] = (&Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
+		scs[i] = (&jsonout.Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
 			Raw("run", faultRunJSON(sc.Run)).Bytes()
 	}
-	return o.Set("calls_per_scenario", r.N).Raw("scenarios", RawArray(scs)).Bytes()
+	return o.Set("calls_per_scenario", r.N).Raw("scenarios", jsonout.RawArray(scs)).Bytes()
 }
 
 // faultRunJSON is what one client policy saw of one run.
 func faultRunJSON(r faults.ClientRun) []byte {
 	calls := make([][]byte, len(r.Calls))
 	for i, c := range r.Calls {
-		co := &Object{}
+		co := &jsonout.Object{}
 		co.Set("n", c.N).Set("tool", c.Tool).Set("outcome", c.Outcome)
-		co.Set("code", nsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
+		co.Set("code", jsonout.NsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
 		if c.Retried {
 			co.Set("restart_ms", c.RestartMs)
 		} else {
 			co.Raw("restart_ms", nil)
 		}
-		co.Set("note", nullIfEmpty(c.Note))
+		co.Set("note", jsonout.NullIfEmpty(c.Note))
 		calls[i] = co.Bytes()
 	}
 	fs := make([][]byte, len(r.Failures))
 	for i, f := range r.Failures {
-		fs[i] = (&Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
-			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Set("recovered_by", nullIfEmpty(f.RecoveredBy)).
-			Set("retry_outcome", nullIfEmpty(f.Retry)).Set("restart_error", nullIfEmpty(f.RestartError)).Bytes()
+		fs[i] = (&jsonout.Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
+			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Set("recovered_by", jsonout.NullIfEmpty(f.RecoveredBy)).
+			Set("retry_outcome", jsonout.NullIfEmpty(f.Retry)).Set("restart_error", jsonout.NullIfEmpty(f.RestartError)).Bytes()
 	}
 	evs := make([][]byte, len(r.Events))
 	for i, e := range r.Events {
-		evs[i] = (&Object{}).Set("call", e.Call).Set("server", e.Server).Set("t_ms", ms(e.T)).
+		evs[i] = (&jsonout.Object{}).Set("call", e.Call).Set("server", e.Server).Set("t_ms", ms(e.T)).
 			Set("stray", e.Stray).Set("what", e.What).Bytes()
 	}
 	counts := r.Counts
 	if counts == nil {
 		counts = map[string]int{}
 	}
-	o := &Object{}
-	o.Set("client", string(r.Policy)).Raw("calls", RawArray(calls)).Set("counts", counts)
-	o.Raw("failures", RawArray(fs)).Raw("events", RawArray(evs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
+	o := &jsonout.Object{}
+	o.Set("client", string(r.Policy)).Raw("calls", jsonout.RawArray(calls)).Set("counts", counts)
+	o.Raw("failures", jsonout.RawArray(fs)).Raw("events", jsonout.RawArray(evs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
 	return o.Bytes()
 }

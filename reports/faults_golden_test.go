@@ -8,6 +8,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
@@ -117,11 +118,11 @@ func TestGoldenFaults(t *testing.T) {
 			Faults(&text, Terminal, c.r)
 			golden(t, c.name+".txt", text.Bytes())
 
-			env := Envelope{Version: "dev", Command: "faults", Target: "./server", ProtocolVersion: c.r.ProtocolVersion,
+			env := jsonout.Envelope{Version: "dev", Command: "faults", Target: "./server", ProtocolVersion: c.r.ProtocolVersion,
 				Findings: findings.Sorted(c.r.Findings()), Gates: []string{"warning"}}
 			env.Tripped = findings.Trip(env.Gates, env.Findings, c.r.Counts())
 			out := env.JSON(FaultsSection(c.r))
-			if err := ValidateResult(out); err != nil {
+			if err := jsonout.ValidateResult(out); err != nil {
 				t.Errorf("faults JSON does not validate: %v\n%s", err, out)
 			}
 			golden(t, c.name+".json", indent(t, out))
@@ -152,7 +153,7 @@ func TestGoldenFaultScenarios(t *testing.T) {
 // validateDef checks out against one of the schema's $defs.
 func validateDef(t *testing.T, def string, out []byte) {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ResultSchema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(jsonout.ResultSchema))
 	if err != nil {
 		t.Fatal(err)
 	}

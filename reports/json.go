@@ -2,6 +2,7 @@ package reports
 
 import (
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -10,10 +11,10 @@ import (
 // says (target, protocol version, findings). Items and objects the server
 // sent are embedded byte for byte; everything else is ours.
 func WireSection(c *probe.Capture) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("transport", c.Transport)
-	o.Set("era", nullIfEmpty(c.Era))
-	o.Set("requested_version", nullIfEmpty(c.RequestedVersion))
+	o.Set("era", jsonout.NullIfEmpty(c.Era))
+	o.Set("requested_version", jsonout.NullIfEmpty(c.RequestedVersion))
 	o.Set("discover", c.Discover)
 	o.Raw("server_info", c.ServerInfo)
 	o.Raw("capabilities", c.Capabilities)
@@ -24,7 +25,7 @@ func WireSection(c *probe.Capture) []byte {
 	o.Items("resource_templates", c.Templates.Items)
 	lists := make([][]byte, 0, 4)
 	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
-		lo := &Object{}
+		lo := &jsonout.Object{}
 		lo.Set("method", l.Method).Set("asked", l.Asked)
 		if l.Skipped != "" {
 			lo.Set("skipped", l.Skipped)
@@ -34,10 +35,10 @@ func WireSection(c *probe.Capture) []byte {
 			bytesOnWire += len(p.Raw)
 		}
 		lo.Set("pages", len(l.Pages)).Set("items", len(l.Items)).Set("bytes", bytesOnWire)
-		lo.Set("error", nullIfEmpty(l.Error))
+		lo.Set("error", jsonout.NullIfEmpty(l.Error))
 		lists = append(lists, lo.Bytes())
 	}
-	o.Raw("lists", RawArray(lists))
+	o.Raw("lists", jsonout.RawArray(lists))
 	noise := []string{}
 	stderr := []string{}
 	for _, f := range c.Trace.Frames() {
@@ -52,26 +53,26 @@ func WireSection(c *probe.Capture) []byte {
 	o.Set("stderr", stderr)
 	events := make([][]byte, 0, len(c.Events))
 	for _, e := range c.Events {
-		eo := &Object{}
-		eo.Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method)).Set("frame", e.Seq).Set("t_ns", int64(e.T))
+		eo := &jsonout.Object{}
+		eo.Set("kind", e.Kind).Set("method", jsonout.NullIfEmpty(e.Method)).Set("frame", e.Seq).Set("t_ns", int64(e.T))
 		if e.Note != "" {
 			eo.Set("note", e.Note)
 		}
 		events = append(events, eo.Bytes())
 	}
-	o.Raw("events", RawArray(events))
-	t := &Object{}
-	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
-	t.Set("ready_ns", nsOrNull(int64(c.Timings.Ready), c.Timings.ReadyBy != ""))
-	t.Set("ready_by", nullIfEmpty(c.Timings.ReadyBy))
-	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
-	t.Set("last_page_ns", nsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
-	t.Set("exit_ns", nsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
+	o.Raw("events", jsonout.RawArray(events))
+	t := &jsonout.Object{}
+	t.Set("first_byte_ns", jsonout.NsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
+	t.Set("ready_ns", jsonout.NsOrNull(int64(c.Timings.Ready), c.Timings.ReadyBy != ""))
+	t.Set("ready_by", jsonout.NullIfEmpty(c.Timings.ReadyBy))
+	t.Set("initialize_ns", jsonout.NsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
+	t.Set("last_page_ns", jsonout.NsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
+	t.Set("exit_ns", jsonout.NsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
 	o.Raw("timings", t.Bytes())
 	if c.HTTP != nil {
-		ho := &Object{}
-		ho.Set("url", c.HTTP.URL).Set("mode", c.HTTP.Mode).Set("session_id", nullIfEmpty(c.HTTP.SessionID))
-		ho.Set("delete_status", nsOrNull(int64(c.HTTP.DeleteStatus), c.HTTP.DeleteStatus != 0))
+		ho := &jsonout.Object{}
+		ho.Set("url", c.HTTP.URL).Set("mode", c.HTTP.Mode).Set("session_id", jsonout.NullIfEmpty(c.HTTP.SessionID))
+		ho.Set("delete_status", jsonout.NsOrNull(int64(c.HTTP.DeleteStatus), c.HTTP.DeleteStatus != 0))
 		o.Raw("http", ho.Bytes())
 	} else {
 		o.Raw("http", nil)

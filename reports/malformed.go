@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -184,8 +185,8 @@ func quoteMsg(st Style, m string) string {
 func MalformedJSON(r *malformed.Result) []byte {
 	cases := make([][]byte, 0, len(r.Cases))
 	for _, c := range r.Cases {
-		o := &Object{}
-		o.Set("case", c.Case).Set("tool", nullIfEmpty(c.Tool)).Set("baseline", c.Baseline)
+		o := &jsonout.Object{}
+		o.Set("case", c.Case).Set("tool", jsonout.NullIfEmpty(c.Tool)).Set("baseline", c.Baseline)
 		if c.Baseline && gjson.ValidBytes(c.Args) {
 			o.Raw("args", c.Args)
 		} else {
@@ -200,21 +201,21 @@ func MalformedJSON(r *malformed.Result) []byte {
 				asSent = c.RawCode
 			}
 		}
-		o.Set("code", code).Set("code_as_sent", asSent).Set("message", nullIfEmpty(c.Message))
-		o.Set("http_status", nsOrNull(int64(httpStatus(c)), httpStatus(c) != 0))
-		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", nullIfEmpty(string(c.Severity)))
+		o.Set("code", code).Set("code_as_sent", asSent).Set("message", jsonout.NullIfEmpty(c.Message))
+		o.Set("http_status", jsonout.NsOrNull(int64(httpStatus(c)), httpStatus(c) != 0))
+		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", jsonout.NullIfEmpty(string(c.Severity)))
 		if c.Clause == nil {
 			o.Raw("clause", []byte("null"))
 		} else {
-			cl := &Object{}
-			cl.Set("version", c.Clause.Version).Set("url", c.Clause.URL).Set("keyword", nullIfEmpty(c.Clause.Keyword))
+			cl := &jsonout.Object{}
+			cl.Set("version", c.Clause.Version).Set("url", c.Clause.URL).Set("keyword", jsonout.NullIfEmpty(c.Clause.Keyword))
 			cl.Set("binds", c.Clause.Binds).Set("text", c.Clause.Text)
 			o.Raw("clause", cl.Bytes())
 		}
-		o.Set("why", c.Why).Set("sdk", nullIfEmpty(c.SDK))
+		o.Set("why", c.Why).Set("sdk", jsonout.NullIfEmpty(c.SDK))
 		cases = append(cases, o.Bytes())
 	}
-	counts := &Object{}
+	counts := &jsonout.Object{}
 	v := r.Verdicts()
 	for _, k := range []string{malformed.Pass, malformed.Fail, malformed.Warn, malformed.Observed, malformed.Inconclusive} {
 		counts.Set(k, v[k])
@@ -225,9 +226,9 @@ func MalformedJSON(r *malformed.Result) []byte {
 		if gjson.ValidBytes(u.Args) {
 			args = u.Args
 		}
-		un = append(un, (&Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", nullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
+		un = append(un, (&jsonout.Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", jsonout.NullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
 	}
-	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("tools", toolCallsJSON(r.Tools)).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
+	return (&jsonout.Object{}).Raw("verdicts", counts.Bytes()).Raw("tools", toolCallsJSON(r.Tools)).Raw("unjudged", jsonout.RawArray(un)).Raw("cases", jsonout.RawArray(cases)).Bytes()
 }
 
 // httpStatus is the HTTP status that carried a case's answer: a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 func malformedResult() *malformed.Result {
@@ -98,8 +99,8 @@ func TestMalformedSectionValidates(t *testing.T) {
 		if tc.ok == false && bytes.Equal(tc.section, sec) {
 			t.Errorf("%s: the replacement did not apply", tc.name)
 		}
-		out := Envelope{Version: "test", Command: "malformed", Target: "./a"}.JSON(tc.section)
-		if err := ValidateResult(out); (err == nil) != tc.ok {
+		out := jsonout.Envelope{Version: "test", Command: "malformed", Target: "./a"}.JSON(tc.section)
+		if err := jsonout.ValidateResult(out); (err == nil) != tc.ok {
 			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // ReportMarkdown writes the whole markdown report. Sections appear in a
@@ -101,7 +102,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportP
 // the markdown shows, as its own command's section (wire, budget, diff),
 // and the extras under their keys (bench, faults, malformed).
 func ReportSection(r *report.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("date", r.Date)
 	o.Raw("wire", WireSection(r.Wire.Capture))
 	o.Raw("budget", BudgetSection(r.Budget))
@@ -117,7 +118,7 @@ func ReportSection(r *report.Result) []byte {
 		for i, c := range r.Calls {
 			calls[i] = CallJSON(c)
 		}
-		o.Raw("calls", RawArray(calls))
+		o.Raw("calls", jsonout.RawArray(calls))
 	}
 	return o.Bytes()
 }
@@ -148,7 +149,7 @@ func hostsMeasured(ds ...budget.Delivery) string {
 // ranSections adds the sections that a report and a survey record both
 // carry when their runs were asked for: bench, faults (or why none ran)
 // and malformed.
-func ranSections(o *Object, b *bench.Result, f *faults.ScenarioResult, faultsNot string, m *malformed.Result) {
+func ranSections(o *jsonout.Object, b *bench.Result, f *faults.ScenarioResult, faultsNot string, m *malformed.Result) {
 	if b != nil {
 		o.Raw("bench", bytes.TrimSpace(BenchJSON(b)))
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // Result is what every command hands to the one output path (the CLI's
@@ -16,11 +17,11 @@ type Result interface {
 	Target() string   // already redacted or not: the output path redacts everything
 	Protocol() string // negotiated; "" when none was
 	Findings() []findings.Finding
-	Counts() map[string]int // categories counted outside findings (drift)
-	Section() []byte        // the command's --json section; nil is written null
-	Text(w io.Writer)       // text, or markdown when Markdown says so
-	Markdown() bool         // never fitted to a terminal or coloured
-	Failure() *Failure      // why the run ends without its whole result: the --json error member
+	Counts() map[string]int    // categories counted outside findings (drift)
+	Section() []byte           // the command's --json section; nil is written null
+	Text(w io.Writer)          // text, or markdown when Markdown says so
+	Markdown() bool            // never fitted to a terminal or coloured
+	Failure() *jsonout.Failure // why the run ends without its whole result: the --json error member
 }
 
 // adapted is every adapter's Result: the facts, and the renderers chosen
@@ -34,7 +35,7 @@ type adapted struct {
 	section  func() []byte
 	text     func(io.Writer)
 	markdown bool
-	fail     *Failure
+	fail     *jsonout.Failure
 }
 
 func (r *adapted) Command() string              { return r.command }
@@ -43,7 +44,7 @@ func (r *adapted) Protocol() string             { return r.protocol }
 func (r *adapted) Findings() []findings.Finding { return r.findings }
 func (r *adapted) Counts() map[string]int       { return r.counts }
 func (r *adapted) Markdown() bool               { return r.markdown }
-func (r *adapted) Failure() *Failure            { return r.fail }
+func (r *adapted) Failure() *jsonout.Failure    { return r.fail }
 
 func (r *adapted) Section() []byte {
 	if r.section == nil {
@@ -60,11 +61,11 @@ func (r *adapted) Text(w io.Writer) {
 
 // WithFailure is r with f as its failure: a run that ends without its
 // whole result still prints what it has, and says why.
-func WithFailure(r Result, f *Failure) Result { return failed{r, f} }
+func WithFailure(r Result, f *jsonout.Failure) Result { return failed{r, f} }
 
 type failed struct {
 	Result
-	fail *Failure
+	fail *jsonout.Failure
 }
 
-func (f failed) Failure() *Failure { return f.fail }
+func (f failed) Failure() *jsonout.Failure { return f.fail }

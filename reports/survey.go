@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/mcpprobe/mcpprobe/probe/survey"
@@ -21,7 +22,7 @@ import (
 // hidden, and a newline. Everything that varies from run to run is under
 // survey.timings (and wire.timings inside it), so a test can blank it.
 func SurveyLine(version string, r *survey.Record) []byte {
-	env := Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
+	env := jsonout.Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
 	line := env.JSON(SurveySection(r))
 	line, redacted := transport.NewRedactor(r.Secrets).Bytes(line)
 	if redacted && len(line) > 1 {
@@ -44,7 +45,7 @@ func SurveySection(r *survey.Record) []byte {
 	if r.Malformed != nil {
 		s.Malformed = bytes.TrimSpace(MalformedJSON(r.Malformed))
 	}
-	return (&Object{}).Fields(s).Bytes()
+	return (&jsonout.Object{}).Fields(s).Bytes()
 }
 
 // SurveySummary writes the census of a survey as markdown: the kind of

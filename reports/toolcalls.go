@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // ToolCalls writes which listed tools a run calls and which it does not,
@@ -47,7 +48,7 @@ func ToolCalls(w io.Writer, st Style, indent string, cs []args.Choice) {
 func toolCallsJSON(cs []args.Choice) []byte {
 	out := make([][]byte, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, (&Object{}).Set("tool", c.Tool).Set("called", c.Call).Set("why", c.Why).Bytes())
+		out = append(out, (&jsonout.Object{}).Set("tool", c.Tool).Set("called", c.Call).Set("why", c.Why).Bytes())
 	}
-	return RawArray(out)
+	return jsonout.RawArray(out)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -134,7 +135,7 @@ func (rs *runState) noneProbed(r *config.Result) *exitError {
 	}
 	rd := rs.redactor()
 	return &exitError{code: exitNoTarget, msg: rd.String(what + "; each row above says why"),
-		fail: &reports.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
+		fail: &jsonout.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
 			Try: "probe one alone to see its frames: mcpprobe wire --config " + rd.String(r.Path) + " NAME --trace FILE"}}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -126,8 +127,8 @@ func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
 
 // envelopeOf is what --json prints: the envelope of res, with fs as its
 // findings and fail as its error member, then res's section.
-func envelopeOf(res reports.Result, fs []findings.Finding, gates []string, tripped []findings.Tripped, fail *reports.Failure) []byte {
-	env := reports.Envelope{Version: version, Command: res.Command(), Target: res.Target(), ProtocolVersion: res.Protocol(),
+func envelopeOf(res reports.Result, fs []findings.Finding, gates []string, tripped []findings.Tripped, fail *jsonout.Failure) []byte {
+	env := jsonout.Envelope{Version: version, Command: res.Command(), Target: res.Target(), ProtocolVersion: res.Protocol(),
 		Findings: findings.Sorted(fs), Gates: gates, Tripped: tripped, Error: fail}
 	return env.JSON(res.Section())
 }

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -184,21 +185,21 @@ func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	m := run.malformed
 	mj := resultJSON(reports.NewMalformed(m))
 	for _, js := range [][]byte{wj, mj} {
-		if err := reports.ValidateResult(js); err != nil {
+		if err := jsonout.ValidateResult(js); err != nil {
 			t.Errorf("the --json does not validate against the schema: %v", err)
 		}
 	}
-	mal := &reports.Object{}
+	mal := &jsonout.Object{}
 	mal.Set("protocol_version", m.Protocol)
 	mal.Raw("verdicts", []byte(gjson.GetBytes(mj, "malformed.verdicts").Raw))
 	mal.Raw("unjudged", []byte(gjson.GetBytes(mj, "malformed.unjudged").Raw))
 	mal.Raw("cases", []byte(gjson.GetBytes(mj, "malformed.cases").Raw))
 	mal.Raw("findings", []byte(gjson.GetBytes(mj, "findings").Raw))
-	wr := &reports.Object{}
+	wr := &jsonout.Object{}
 	wr.Set("protocol_version", c.ProtocolVersion)
 	wr.Raw("server_info", []byte(gjson.GetBytes(wj, "wire.server_info").Raw))
 	wr.Raw("findings", []byte(gjson.GetBytes(wj, "findings").Raw))
-	o := &reports.Object{}
+	o := &jsonout.Object{}
 	o.Set("corpus", cs.name).Set("sdk", cs.sdk)
 	o.Raw("wire", wr.Bytes()).Raw("malformed", mal.Bytes())
 	var out bytes.Buffer

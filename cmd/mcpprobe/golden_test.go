@@ -30,6 +30,7 @@ import (
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -172,7 +173,7 @@ func TestGolden(t *testing.T) {
 				return
 			}
 			out := resultJSON(o)
-			if err := reports.ValidateResult(out); err != nil {
+			if err := jsonout.ValidateResult(out); err != nil {
 				t.Errorf("--json does not validate: %v", err)
 			}
 			// Stored indented, key order kept, so a change reviews line by line.

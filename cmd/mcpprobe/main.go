@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/urfave/cli/v3"
 )
@@ -75,7 +76,7 @@ const interruptGrace = 800 * time.Millisecond
 type exitError struct {
 	code int
 	msg  string
-	fail *reports.Failure // the message in parts, for --json; nil but for exit 3
+	fail *jsonout.Failure // the message in parts, for --json; nil but for exit 3
 }
 
 func (e *exitError) Error() string { return e.msg }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -217,7 +218,7 @@ func (rs *runState) cannotProbe(err error, redact *transport.Redactor) error {
 	what, whatHid := redact.Bytes([]byte(fe.What))
 	recv, receivedHid := redact.Bytes([]byte(strings.Join(lines, "\n")))
 	tried, tryHid := redact.Bytes([]byte(try))
-	fail := &reports.Failure{ExitCode: exitNoTarget, What: string(what), Received: string(recv), Try: string(tried),
+	fail := &jsonout.Failure{ExitCode: exitNoTarget, What: string(what), Received: string(recv), Try: string(tried),
 		Redacted: whatHid || receivedHid || tryHid}
 	return &exitError{code: exitNoTarget, msg: redact.String(msg), fail: fail}
 }

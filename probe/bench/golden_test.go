@@ -12,6 +12,7 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/args"
@@ -93,9 +94,9 @@ func TestGolden(t *testing.T) {
 			var text, md bytes.Buffer
 			reports.Bench(&text, reports.Terminal, r)
 			reports.Bench(&md, reports.Markdown, r)
-			js := reports.Envelope{Version: "golden", Command: "bench", Target: r.A.Target, ProtocolVersion: r.A.Protocol,
+			js := jsonout.Envelope{Version: "golden", Command: "bench", Target: r.A.Target, ProtocolVersion: r.A.Protocol,
 				Findings: r.Findings()}.JSON(reports.BenchJSON(r))
-			if err := reports.ValidateResult(js); err != nil {
+			if err := jsonout.ValidateResult(js); err != nil {
 				t.Errorf("the JSON does not validate against the schema: %v", err)
 			}
 			golden(t, gc.name+".txt", text.Bytes())

@@ -12,6 +12,7 @@ import (
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -76,9 +77,9 @@ func TestGolden(t *testing.T) {
 			var text, md bytes.Buffer
 			reports.Malformed(&text, reports.Terminal, r)
 			reports.Malformed(&md, reports.Markdown, r)
-			js := reports.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
+			js := jsonout.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
 				Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
-			if err := reports.ValidateResult(js); err != nil {
+			if err := jsonout.ValidateResult(js); err != nil {
 				t.Errorf("the JSON does not validate against the schema: %v", err)
 			}
 			var indented bytes.Buffer

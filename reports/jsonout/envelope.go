@@ -1,4 +1,4 @@
-package reports
+package jsonout
 
 import (
 	_ "embed"
@@ -53,7 +53,7 @@ func (e Envelope) JSON(section []byte) []byte {
 	o.Set("mcpprobe_version", e.Version)
 	o.Set("command", e.Command)
 	o.Set("target", e.Target)
-	o.Set("protocol_version", nullIfEmpty(e.ProtocolVersion))
+	o.Set("protocol_version", NullIfEmpty(e.ProtocolVersion))
 	o.Raw("findings", findingsJSON(e.Findings))
 	gates := e.Gates
 	if gates == nil {

@@ -1,4 +1,4 @@
-package reports
+package jsonout
 
 import (
 	"bytes"
@@ -177,14 +177,14 @@ func marshal(v any) []byte {
 	return out
 }
 
-func nullIfEmpty(s string) any {
+func NullIfEmpty(s string) any {
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
 	return s
 }
 
-func nsOrNull(ns int64, ok bool) any {
+func NsOrNull(ns int64, ok bool) any {
 	if !ok {
 		return nil
 	}
