@@ -22,6 +22,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/snapshot"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // NewLoad is load's Result.
@@ -29,7 +30,7 @@ func NewLoad(r *load.Result) Result {
 	return &adapted{command: "load", target: r.Target, protocol: r.Protocol,
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return LoadJSON(r) },
-		text:    func(w io.Writer) { Load(w, Terminal, r) }}
+		text:    func(w io.Writer) { Load(w, terminal.Terminal, r) }}
 }
 
 // NewFaults is faults' Result; target is the target as the run named it
@@ -38,7 +39,7 @@ func NewFaults(target string, r *faults.Result) Result {
 	return &adapted{command: "faults", target: target, protocol: r.ProtocolVersion,
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return FaultsSection(r) },
-		text:    func(w io.Writer) { Faults(w, Terminal, r) }}
+		text:    func(w io.Writer) { Faults(w, terminal.Terminal, r) }}
 }
 
 // NewBench is bench's Result.
@@ -46,7 +47,7 @@ func NewBench(r *bench.Result) Result {
 	return &adapted{command: "bench", target: r.A.Target, protocol: r.A.Protocol,
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return BenchJSON(r) },
-		text:    func(w io.Writer) { Bench(w, Terminal, r) }}
+		text:    func(w io.Writer) { Bench(w, terminal.Terminal, r) }}
 }
 
 // NewMalformed is malformed's Result.
@@ -54,7 +55,7 @@ func NewMalformed(r *malformed.Result) Result {
 	return &adapted{command: "malformed", target: r.Target, protocol: r.Protocol,
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return MalformedJSON(r) },
-		text:    func(w io.Writer) { Malformed(w, Terminal, r) }}
+		text:    func(w io.Writer) { Malformed(w, terminal.Terminal, r) }}
 }
 
 // NewCheck is check's Result: the verdict, and the audit after it when
@@ -69,9 +70,9 @@ func NewCheck(r *check.Result, a *authz.Result, markdown bool) Result {
 		findings: fs, markdown: markdown,
 		section: func() []byte { return CheckAuthJSON(ConformanceJSON(r), a) },
 		text: func(w io.Writer) {
-			st := Terminal
+			st := terminal.Terminal
 			if markdown {
-				st = Markdown
+				st = terminal.Markdown
 			}
 			Conformance(w, st, r)
 			if a != nil {
@@ -93,8 +94,8 @@ func checkProtocol(r *check.Result) string {
 
 // checkAuthText is check --auth's audit after the verdict: the report's
 // section in markdown, auth's table on a terminal.
-func checkAuthText(w io.Writer, st Style, a *authz.Result) {
-	if st == Markdown {
+func checkAuthText(w io.Writer, st terminal.Style, a *authz.Result) {
+	if st == terminal.Markdown {
 		fmt.Fprint(w, "\n## Authorization\n\n")
 		AuthzSection(w, a)
 		return
@@ -109,7 +110,7 @@ func NewAuth(r *authz.Result) Result {
 	return &adapted{command: "auth", target: r.Target, protocol: r.Protocol,
 		findings: r.Findings(),
 		section:  func() []byte { return AuthzJSON(r) },
-		text:     func(w io.Writer) { Authz(w, Terminal, r) }}
+		text:     func(w io.Writer) { Authz(w, terminal.Terminal, r) }}
 }
 
 // NewAll is a --config FILE --all run of command (report's is markdown,
@@ -152,7 +153,7 @@ func NewCall(command string, r *call.Result, view string) Result {
 	out := &adapted{command: command, target: r.Target, protocol: r.Protocol,
 		findings: r.Findings(), counts: r.Counts(),
 		section: func() []byte { return CallJSON(r) },
-		text:    func(w io.Writer) { Call(w, Terminal, r) }}
+		text:    func(w io.Writer) { Call(w, terminal.Terminal, r) }}
 	if view != "" {
 		out.text, out.markdown = func(w io.Writer) { CallView(w, r, view) }, true
 	}

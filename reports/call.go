@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tidwall/gjson"
 )
@@ -29,14 +30,14 @@ const callRows = 50
 // blocks (text excerpted and escaped, base64 never printed), what each
 // host delivers, the progress timeline, the cancellation, the task, the
 // messages that came during the call, the verdicts and the findings.
-func Call(w io.Writer, st Style, r *call.Result) {
+func Call(w io.Writer, st terminal.Style, r *call.Result) {
 	fmt.Fprintln(w, callVerdict(st, r))
-	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, plain(st, r.Name), plain(st, orNone(r.Protocol)))
+	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, terminal.Plain(st, r.Name), terminal.Plain(st, orNone(r.Protocol)))
 	fmt.Fprintln(w, callAnswerLine(st, r))
 	if r.Error != nil {
-		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", plain(st, errCode(r)), plain(st, r.Error.Message))
+		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", terminal.Plain(st, errCode(r)), terminal.Plain(st, r.Error.Message))
 		if len(r.Error.Data) > 0 {
-			fmt.Fprintf(w, "data: %s\n", plain(st, Clip(string(r.Error.Data), 300)))
+			fmt.Fprintf(w, "data: %s\n", terminal.Plain(st, terminal.Clip(string(r.Error.Data), 300)))
 		}
 	}
 	if r.Result != nil {
@@ -70,8 +71,8 @@ func errCode(r *call.Result) string {
 
 // callVerdict is call's first line: the answer, what the hosts deliver
 // of it, what the timeout policies make of it, and the findings.
-func callVerdict(st Style, r *call.Result) string {
-	parts := []string{plain(st, r.Name) + ": " + callOutcome(st, r)}
+func callVerdict(st terminal.Style, r *call.Result) string {
+	parts := []string{terminal.Plain(st, r.Name) + ": " + callOutcome(st, r)}
 	if r.Result != nil && len(r.Deliveries) > 0 {
 		parts = append(parts, deliveryVerdict(r.Deliveries))
 	}
@@ -82,10 +83,10 @@ func callVerdict(st Style, r *call.Result) string {
 }
 
 // callOutcome is how a call was answered, with its blocks' count.
-func callOutcome(st Style, r *call.Result) string {
+func callOutcome(st terminal.Style, r *call.Result) string {
 	switch {
 	case r.Error != nil:
-		return "JSON-RPC error " + plain(st, errCode(r))
+		return "JSON-RPC error " + terminal.Plain(st, errCode(r))
 	case !r.Completed:
 		return "no answer"
 	}
@@ -101,7 +102,7 @@ func callOutcome(st Style, r *call.Result) string {
 }
 
 // callAnswerLine says when the answer came, and its size.
-func callAnswerLine(st Style, r *call.Result) string {
+func callAnswerLine(st terminal.Style, r *call.Result) string {
 	switch {
 	case r.Completed:
 		s := fmt.Sprintf("answered in %s", msText(r.Answered))
@@ -114,7 +115,7 @@ func callAnswerLine(st Style, r *call.Result) string {
 		}
 		return s
 	case r.Unanswered != "":
-		return "not answered: " + plain(st, r.Unanswered)
+		return "not answered: " + terminal.Plain(st, r.Unanswered)
 	}
 	return "not answered"
 }
@@ -202,7 +203,7 @@ func blockOf(where string, c gjson.Result, uri string) blockRow {
 
 // CallBlocks writes the result's blocks: a table, then each text block's
 // text, cut to callTextChars.
-func CallBlocks(w io.Writer, st Style, r *call.Result) {
+func CallBlocks(w io.Writer, st terminal.Style, r *call.Result) {
 	rows := blocksOf(r.Kind, r.Result)
 	isErr := gjson.GetBytes(r.Result, "isError")
 	head := fmt.Sprintf("Result: %d block(s)", len(rows))
@@ -229,7 +230,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		}
 	}
 	// Text blocks alone need no table: each is headed by its size below.
-	plainText := !verbose(w)
+	plainText := !terminal.Verbose(w)
 	for _, b := range rows {
 		plainText = plainText && b.typ == "text" && b.mime == "" && b.detail == "" && b.text != ""
 	}
@@ -241,9 +242,9 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 	if len(rows) > 0 && !plainText {
 		var cells [][]string
 		for _, b := range rows {
-			cells = append(cells, []string{cell(st, b.where), cell(st, orDash(b.typ)), cell(st, orDash(b.mime)), b.size, cell(st, Clip(b.detail, 120))})
+			cells = append(cells, []string{terminal.StyledCell(st, b.where), terminal.StyledCell(st, orDash(b.typ)), terminal.StyledCell(st, orDash(b.mime)), b.size, terminal.StyledCell(st, terminal.Clip(b.detail, 120))})
 		}
-		Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight)
+		terminal.Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight)
 	}
 	for _, b := range rows {
 		if b.text == "" {
@@ -251,16 +252,16 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		}
 		n := utf8.RuneCountInString(b.text)
 		if plainText {
-			fmt.Fprintf(w, "%s (text, %s):\n", plain(st, b.where), b.size)
+			fmt.Fprintf(w, "%s (text, %s):\n", terminal.Plain(st, b.where), b.size)
 		} else {
-			fmt.Fprintf(w, "\n%s:\n", plain(st, b.where))
+			fmt.Fprintf(w, "\n%s:\n", terminal.Plain(st, b.where))
 		}
-		t := Clip(b.text, callTextChars)
-		if st == Markdown {
+		t := terminal.Clip(b.text, callTextChars)
+		if st == terminal.Markdown {
 			fmt.Fprintf(w, "\n%s\n", quoteBlock(t))
 		} else {
 			for _, l := range strings.Split(t, "\n") {
-				fmt.Fprintf(w, "  %s\n", Escape(l))
+				fmt.Fprintf(w, "  %s\n", terminal.Escape(l))
 			}
 		}
 		if n > callTextChars {
@@ -269,7 +270,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 	}
 	if s := r.Analysis.Structured; s != nil {
 		for _, v := range s.Violations {
-			fmt.Fprintf(w, "outputSchema violation at %s: %s\n", plain(st, v.Path), plain(st, v.Message))
+			fmt.Fprintf(w, "outputSchema violation at %s: %s\n", terminal.Plain(st, v.Path), terminal.Plain(st, v.Message))
 		}
 	}
 }
@@ -277,12 +278,12 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 func quoteBlock(t string) string {
 	lines := strings.Split(t, "\n")
 	for i, l := range lines {
-		lines[i] = "> " + MD(l)
+		lines[i] = "> " + terminal.MD(l)
 	}
 	return strings.Join(lines, "\n")
 }
 
-func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
+func callDeliveries(w io.Writer, st terminal.Style, ds []result.Delivery) {
 	if len(ds) == 0 {
 		return
 	}
@@ -293,7 +294,7 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 		fmt.Fprintln(w, "What each host delivers of it:")
 	}
 	if len(whole) > 0 {
-		fmt.Fprintf(w, "result delivery: whole on %s\n", plain(st, strings.Join(whole, ", ")))
+		fmt.Fprintf(w, "result delivery: whole on %s\n", terminal.Plain(st, strings.Join(whole, ", ")))
 	}
 	var rows [][]string
 	for _, d := range ds {
@@ -301,10 +302,10 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 		if d.Limit > 0 {
 			limit = Num(d.Limit)
 		}
-		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), cell(st, d.Note)})
+		rows = append(rows, []string{terminal.StyledCell(st, d.HostName), terminal.Verdict(w, d.Outcome), terminal.StyledCell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), terminal.StyledCell(st, d.Note)})
 	}
 	if len(rows) > 0 {
-		Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
+		terminal.Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
 			tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
 	}
 	if len(unknown) > 0 {
@@ -315,7 +316,7 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 // foldWhole takes out of ds, unless w is verbose, the hosts that deliver
 // the result whole, each named with its size against its limit.
 func foldWhole(w io.Writer, ds []result.Delivery) (rest []result.Delivery, whole []string) {
-	if verbose(w) {
+	if terminal.Verbose(w) {
 		return ds, nil
 	}
 	for _, d := range ds {
@@ -336,7 +337,7 @@ func foldWhole(w io.Writer, ds []result.Delivery) (rest []result.Delivery, whole
 // delivery is unknown: they fold into one line naming them, with the
 // note they share.
 func foldUnknown(w io.Writer, ds []result.Delivery) (rest []result.Delivery, unknown []string, why string) {
-	if verbose(w) {
+	if terminal.Verbose(w) {
 		return ds, nil, ""
 	}
 	notes := map[string]bool{}
@@ -358,10 +359,10 @@ func foldUnknown(w io.Writer, ds []result.Delivery) (rest []result.Delivery, unk
 	return rest, unknown, why
 }
 
-func callProgress(w io.Writer, st Style, r *call.Result) {
+func callProgress(w io.Writer, st terminal.Style, r *call.Result) {
 	if len(r.Progress) == 0 {
 		if r.Token != "" {
-			fmt.Fprintf(w, "\nProgress: none came for token %s.\n", plain(st, strconv.Quote(r.Token)))
+			fmt.Fprintf(w, "\nProgress: none came for token %s.\n", terminal.Plain(st, strconv.Quote(r.Token)))
 		}
 		return
 	}
@@ -370,7 +371,7 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		fmt.Fprintf(w, " kept of %s read (past the session's first 10,000 messages a flood is counted, not kept)", Num(r.ProgressSeen))
 	}
 	if r.Token != "" {
-		fmt.Fprintf(w, " (token %s sent)", plain(st, strconv.Quote(r.Token)))
+		fmt.Fprintf(w, " (token %s sent)", terminal.Plain(st, strconv.Quote(r.Token)))
 	}
 	fmt.Fprintln(w, ":")
 	var rows [][]string
@@ -390,15 +391,15 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		}
 		value := strconv.FormatFloat(p.Progress, 'g', -1, 64)
 		if p.Invalid != "" {
-			value = cell(st, p.Invalid)
+			value = terminal.StyledCell(st, p.Invalid)
 		}
-		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
+		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, terminal.StyledCell(st, terminal.Clip(p.Message, 80)), terminal.StyledCell(st, tok)})
 		prev = p.At
 	}
-	Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
 }
 
-func callCancel(w io.Writer, st Style, r *call.Result) {
+func callCancel(w io.Writer, st terminal.Style, r *call.Result) {
 	cn := r.Cancel
 	if cn == nil {
 		return
@@ -423,23 +424,23 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 	case "ended":
 		fmt.Fprintf(w, "The server's stream ended %s after it (it exited or closed its output): no result; %d progress notification(s) before it, %d after.\n", msText(cn.EndedAt), cn.ProgressBefore, cn.ProgressAfter)
 	default:
-		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, plain(st, cn.Outcome))
+		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, terminal.Plain(st, cn.Outcome))
 	}
 	if cn.HealthMethod != "" {
 		state := "usable"
 		if !cn.Healthy {
 			state = "NOT usable"
 		}
-		fmt.Fprintf(w, "Then %s: %s; the session is %s.\n", cn.HealthMethod, plain(st, cn.HealthNote), state)
+		fmt.Fprintf(w, "Then %s: %s; the session is %s.\n", cn.HealthMethod, terminal.Plain(st, cn.HealthNote), state)
 	}
 }
 
-func callTask(w io.Writer, st Style, r *call.Result) {
+func callTask(w io.Writer, st terminal.Style, r *call.Result) {
 	t := r.Task
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", plain(st, Clip(strconv.Quote(t.ID), 80)), plain(st, orDash(t.Support)), len(t.Polls), plain(st, orDash(t.Final)))
+	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", terminal.Plain(st, terminal.Clip(strconv.Quote(t.ID), 80)), terminal.Plain(st, orDash(t.Support)), len(t.Polls), terminal.Plain(st, orDash(t.Final)))
 	var rows [][]string
 	for _, p := range t.Polls {
 		pi := "—"
@@ -450,14 +451,14 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 		if p.Err != "" {
 			status = "error: " + p.Err
 		}
-		rows = append(rows, []string{msText(p.At), p.Method, cell(st, Clip(orDash(status), 80)), cell(st, Clip(p.Message, 80)), pi})
+		rows = append(rows, []string{msText(p.At), p.Method, terminal.StyledCell(st, terminal.Clip(orDash(status), 80)), terminal.StyledCell(st, terminal.Clip(p.Message, 80)), pi})
 	}
-	Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
 }
 
 // callRounds says, round by round, what an input_required result asked
 // for, what mcpprobe answered, and what the retry got.
-func callRounds(w io.Writer, st Style, r *call.Result) {
+func callRounds(w io.Writer, st terminal.Style, r *call.Result) {
 	if len(r.Rounds) == 0 {
 		return
 	}
@@ -473,17 +474,17 @@ func callRounds(w io.Writer, st Style, r *call.Result) {
 			got = rd.Err
 		}
 		if len(rd.Answers) == 0 {
-			rows = append(rows, []string{strconv.Itoa(rd.N), "—", "—", "—", state, cell(st, Clip(orDash(got), 80))})
+			rows = append(rows, []string{strconv.Itoa(rd.N), "—", "—", "—", state, terminal.StyledCell(st, terminal.Clip(orDash(got), 80))})
 		}
 		for i, a := range rd.Answers {
-			n, g := strconv.Itoa(rd.N), cell(st, Clip(orDash(got), 80))
+			n, g := strconv.Itoa(rd.N), terminal.StyledCell(st, terminal.Clip(orDash(got), 80))
 			if i > 0 {
 				n, state, g = "", "", ""
 			}
-			rows = append(rows, []string{n, cell(st, Clip(a.Key, 40)), cell(st, Clip(a.Method, 40)), cell(st, Clip(answerText(a), 100)), state, g})
+			rows = append(rows, []string{n, terminal.StyledCell(st, terminal.Clip(a.Key, 40)), terminal.StyledCell(st, terminal.Clip(a.Method, 40)), terminal.StyledCell(st, terminal.Clip(answerText(a), 100)), state, g})
 		}
 	}
-	Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, tw.AlignRight)
 }
 
 // answerText is what mcpprobe answered an input request and why.
@@ -494,7 +495,7 @@ func answerText(a mrtr.Answer) string {
 	return a.By + ": " + string(a.Response)
 }
 
-func callEvents(w io.Writer, st Style, r *call.Result) {
+func callEvents(w io.Writer, st terminal.Style, r *call.Result) {
 	var rows [][]string
 	more := 0
 	for _, e := range r.Events {
@@ -509,7 +510,7 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 		if what == "" {
 			what = e.Note
 		}
-		rows = append(rows, []string{msText(e.At), strconv.Itoa(e.Seq), e.Kind, cell(st, orDash(e.Method)), cell(st, what)})
+		rows = append(rows, []string{msText(e.At), strconv.Itoa(e.Seq), e.Kind, terminal.StyledCell(st, orDash(e.Method)), terminal.StyledCell(st, what)})
 	}
 	if len(rows) == 0 {
 		return
@@ -518,20 +519,20 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", Num(more))})
 	}
 	fmt.Fprintln(w, "\nDuring the call the server also sent:")
-	Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
 }
 
 // CallVerdicts writes whether the call survives each timeout policy.
-func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
+func CallVerdicts(w io.Writer, st terminal.Style, vs []result.Verdict) {
 	if len(vs) == 0 {
 		return
 	}
-	if !verbose(w) && len(vs) > 1 && sameOutcome(vs) && vs[0].Outcome == result.Survives {
+	if !terminal.Verbose(w) && len(vs) > 1 && sameOutcome(vs) && vs[0].Outcome == result.Survives {
 		var names []string
 		for _, v := range vs {
 			names = append(names, v.Policy.Name)
 		}
-		fmt.Fprintf(w, "\ntimeouts: %s every policy (%s)\n", vs[0].Outcome, plain(st, strings.Join(names, ", ")))
+		fmt.Fprintf(w, "\ntimeouts: %s every policy (%s)\n", vs[0].Outcome, terminal.Plain(st, strings.Join(names, ", ")))
 		return
 	}
 	fmt.Fprintln(w, "\nWould a client give up on it?")
@@ -541,9 +542,9 @@ func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
 		if v.At > 0 {
 			at = msText(v.At)
 		}
-		rows = append(rows, []string{cell(st, v.Policy.Name), policyRule(v.Policy), Verdict(w, v.Outcome), at, cell(st, v.Why)})
+		rows = append(rows, []string{terminal.StyledCell(st, v.Policy.Name), policyRule(v.Policy), terminal.Verdict(w, v.Outcome), at, terminal.StyledCell(st, v.Why)})
 	}
-	Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
+	terminal.Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
 }
 
 func sameOutcome(vs []result.Verdict) bool {
@@ -601,7 +602,7 @@ func shortDuration(d time.Duration) string {
 // CallView writes, as markdown, what a host's model would read of the
 // result: the text exactly as delivered, control characters escaped.
 func CallView(w io.Writer, r *call.Result, host string) {
-	tidyTo(w, func(w io.Writer) { callView(w, r, host) })
+	terminal.TidyTo(w, func(w io.Writer) { callView(w, r, host) })
 }
 
 func callView(w io.Writer, r *call.Result, host string) {
@@ -609,10 +610,10 @@ func callView(w io.Writer, r *call.Result, host string) {
 		if d.Host != host {
 			continue
 		}
-		fmt.Fprintf(w, "# What %s receives of %s %s\n\n", MD(d.HostName), r.Method, Code(r.Name))
-		fmt.Fprintf(w, "Outcome: %s. Rule measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", MD(d.Outcome), MD(d.MeasuredOn), MD(d.Source))
+		fmt.Fprintf(w, "# What %s receives of %s %s\n\n", terminal.MD(d.HostName), r.Method, terminal.Code(r.Name))
+		fmt.Fprintf(w, "Outcome: %s. Rule measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", terminal.MD(d.Outcome), terminal.MD(d.MeasuredOn), terminal.MD(d.Source))
 		if d.Note != "" {
-			fmt.Fprintf(w, "%s\n\n", MDMessage(d.Note))
+			fmt.Fprintf(w, "%s\n\n", terminal.MDMessage(d.Note))
 		}
 		if d.View == "" {
 			fmt.Fprintln(w, "Nothing of the result reaches the model, or its text is not known.")
@@ -621,7 +622,7 @@ func callView(w io.Writer, r *call.Result, host string) {
 		fence(w, d.View)
 		return
 	}
-	fmt.Fprintf(w, "# %s %s\n\nNo delivery rule is known for host %s on this result.\n", r.Method, Code(r.Name), Code(host))
+	fmt.Fprintf(w, "# %s %s\n\nNo delivery rule is known for host %s on this result.\n", r.Method, terminal.Code(r.Name), terminal.Code(host))
 }
 
 // CallJSON is the section of call, read and prompt --json (its fields are
@@ -758,20 +759,20 @@ func CallJSON(r *call.Result) []byte {
 // policy. Times are left out: the same server answers give the same
 // section.
 func Calls(w io.Writer, cs []*call.Result) {
-	st := Markdown
+	st := terminal.Markdown
 	var rows [][]string
 	for _, r := range cs {
 		args := "none"
 		if r.Args != nil {
-			args = Code(Clip(string(r.Args), 80))
+			args = terminal.Code(terminal.Clip(string(r.Args), 80))
 		}
 		blocks := "—"
 		if r.Result != nil {
 			blocks = strconv.Itoa(len(blocksOf(r.Kind, r.Result)))
 		}
-		rows = append(rows, []string{Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
+		rows = append(rows, []string{terminal.Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
 	}
-	Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
 	seen := map[string]int{}
 	for i, r := range cs {
 		seen[r.Name]++
@@ -780,9 +781,9 @@ func Calls(w io.Writer, cs []*call.Result) {
 		}
 		// A tool called twice gets a heading per call, each its own.
 		if seen[r.Name] > 1 {
-			fmt.Fprintf(w, "\n### %s, call %d\n\n", Code(r.Name), i+1)
+			fmt.Fprintf(w, "\n### %s, call %d\n\n", terminal.Code(r.Name), i+1)
 		} else {
-			fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
+			fmt.Fprintf(w, "\n### %s\n\n", terminal.Code(r.Name))
 		}
 		// As in call's text: the hosts whose rule is unknown are one
 		// line, and so are policies that all survive (--verbose: rows).
@@ -790,21 +791,21 @@ func Calls(w io.Writer, cs []*call.Result) {
 		if len(ds) > 0 {
 			var drows [][]string
 			for _, d := range ds {
-				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), Num(d.Size), Num(d.Lost), MD(d.Note)})
+				drows = append(drows, []string{terminal.MD(d.HostName), d.Outcome, terminal.MD(d.Unit), Num(d.Size), Num(d.Lost), terminal.MD(d.Note)})
 			}
-			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+			terminal.Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
 			fmt.Fprintln(w)
 		}
 		if len(unknown) > 0 {
 			for i, n := range unknown {
-				unknown[i] = MD(n)
+				unknown[i] = terminal.MD(n)
 			}
-			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), MDMessage(why))
+			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), terminal.MDMessage(why))
 		}
-		if len(r.Verdicts) > 1 && !verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
+		if len(r.Verdicts) > 1 && !terminal.Verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
 			var names []string
 			for _, v := range r.Verdicts {
-				names = append(names, MD(v.Policy.Name))
+				names = append(names, terminal.MD(v.Policy.Name))
 			}
 			fmt.Fprintf(w, "Timeouts: survives every policy (%s).\n", strings.Join(names, ", "))
 			continue
@@ -812,9 +813,9 @@ func Calls(w io.Writer, cs []*call.Result) {
 		if len(r.Verdicts) > 0 {
 			var vrows [][]string
 			for _, v := range r.Verdicts {
-				vrows = append(vrows, []string{MD(v.Policy.Name), Code(policyRule(v.Policy)), v.Outcome})
+				vrows = append(vrows, []string{terminal.MD(v.Policy.Name), terminal.Code(policyRule(v.Policy)), v.Outcome})
 			}
-			Table(w, st, []string{"timeout policy", "rule", "this call"}, vrows)
+			terminal.Table(w, st, []string{"timeout policy", "rule", "this call"}, vrows)
 		}
 	}
 }
@@ -823,7 +824,7 @@ func Calls(w io.Writer, cs []*call.Result) {
 func callAnswer(r *call.Result) string {
 	switch {
 	case r.Error != nil:
-		return "JSON-RPC error " + MD(errCode(r))
+		return "JSON-RPC error " + terminal.MD(errCode(r))
 	case !r.Completed:
 		return "no answer"
 	case gjson.GetBytes(r.Result, "isError").Bool():

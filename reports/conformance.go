@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/check"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // conformance marks: malformed's, and a dash for not applicable.
@@ -19,27 +20,27 @@ var outcomeMark = map[string]string{
 // with a column per era graded, then for each row that fails or warns
 // (every row with --verbose, and always in markdown) what was sent, what
 // came back, the clause and why; and what the baseline made of the run.
-func Conformance(w io.Writer, st Style, r *check.Result) {
-	all := verbose(w) || st == Markdown
-	if st == Markdown {
+func Conformance(w io.Writer, st terminal.Style, r *check.Result) {
+	all := terminal.Verbose(w) || st == terminal.Markdown
+	if st == terminal.Markdown {
 		fmt.Fprintf(w, "# Conformance\n\n%s.\n\n", r.Summary())
 	} else {
 		fmt.Fprintf(w, "%s.\n", r.Summary())
 	}
-	fmt.Fprintf(w, "check · %s · %s\n", plain(st, r.Target), r.Transport)
-	if st == Markdown {
+	fmt.Fprintf(w, "check · %s · %s\n", terminal.Plain(st, r.Target), r.Transport)
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
 	bullet := "  "
-	if st == Markdown {
+	if st == terminal.Markdown {
 		bullet = "- "
 	}
 	for _, e := range r.Eras {
 		if e.Served {
-			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, plain(st, e.Protocol))
+			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, terminal.Plain(st, e.Protocol))
 			ToolCalls(w, st, "  "+bullet, e.Tools)
 		} else {
-			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, plain(st, e.Why))
+			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, terminal.Plain(st, e.Why))
 		}
 	}
 	rows := conformanceRows(st, r, all)
@@ -51,7 +52,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 		for _, e := range r.Eras {
 			header = append(header, e.Era)
 		}
-		Table(w, st, header, rows)
+		terminal.Table(w, st, header, rows)
 	}
 	notes := conformanceNotes(st, r, all)
 	if len(notes) > 0 {
@@ -65,7 +66,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 
 // conformanceRows has one row per check id, in the order first given, with
 // each era's outcome; rows where no era fails or warns only when all.
-func conformanceRows(st Style, r *check.Result, all bool) [][]string {
+func conformanceRows(st terminal.Style, r *check.Result, all bool) [][]string {
 	var ids []string
 	cells := map[string][]string{}
 	for i, e := range r.Eras {
@@ -101,7 +102,7 @@ func conformanceRows(st Style, r *check.Result, all bool) [][]string {
 			shown = shown || strings.HasPrefix(row[i], "✗") || strings.HasPrefix(row[i], "⚠")
 		}
 		if shown {
-			rows = append(rows, append([]string{cell(st, id)}, row...))
+			rows = append(rows, append([]string{terminal.StyledCell(st, id)}, row...))
 		}
 	}
 	return rows
@@ -132,7 +133,7 @@ func outcomeCell(v check.Verdict) string {
 }
 
 // conformanceNotes explain each fail and warn (each verdict when all).
-func conformanceNotes(st Style, r *check.Result, all bool) []string {
+func conformanceNotes(st terminal.Style, r *check.Result, all bool) []string {
 	var notes []string
 	for _, e := range r.Eras {
 		for _, v := range e.Verdicts {
@@ -144,10 +145,10 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 			}
 			var b strings.Builder
 			head, sub := "", "\n    "
-			if st == Markdown {
+			if st == terminal.Markdown {
 				head, sub = "- ", "\n  - "
 			}
-			fmt.Fprintf(&b, "%s%s %s · %s: %s", head, outcomeMark[v.Outcome], plain(st, v.ID), v.Era, plain(st, v.Why))
+			fmt.Fprintf(&b, "%s%s %s · %s: %s", head, outcomeMark[v.Outcome], terminal.Plain(st, v.ID), v.Era, terminal.Plain(st, v.Why))
 			if v.Sent != "" {
 				fmt.Fprintf(&b, "%ssent: %s", sub, code(st, v.Sent))
 			}
@@ -156,13 +157,13 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 			}
 			if v.Clause != nil && v.Outcome != check.NotApplicable {
 				url := v.Clause.URL
-				if st == Markdown {
+				if st == terminal.Markdown {
 					url = "<" + url + ">"
 				}
-				fmt.Fprintf(&b, "%s%s %s %s: %s", sub, plain(st, v.Clause.Version), v.Clause.Weight(), url, quoteClause(st, v.Clause.Text))
+				fmt.Fprintf(&b, "%s%s %s %s: %s", sub, terminal.Plain(st, v.Clause.Version), v.Clause.Weight(), url, quoteClause(st, v.Clause.Text))
 			}
 			if v.Known {
-				fmt.Fprintf(&b, "%sknown failure (baseline): %s", sub, plain(st, v.Reason))
+				fmt.Fprintf(&b, "%sknown failure (baseline): %s", sub, terminal.Plain(st, v.Reason))
 			}
 			notes = append(notes, b.String())
 		}
@@ -170,26 +171,26 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 	return notes
 }
 
-func quoteClause(st Style, s string) string {
-	return "“" + plain(st, s) + "”"
+func quoteClause(st terminal.Style, s string) string {
+	return "“" + terminal.Plain(st, s) + "”"
 }
 
-func baselineNotes(w io.Writer, st Style, r *check.Result) {
+func baselineNotes(w io.Writer, st terminal.Style, r *check.Result) {
 	a := r.Baseline
 	if a == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nBaseline %s: ", plain(st, a.Path))
+	fmt.Fprintf(w, "\nBaseline %s: ", terminal.Plain(st, a.Path))
 	if len(a.New) == 0 {
 		fmt.Fprintf(w, "no new failure")
 	} else {
-		fmt.Fprintf(w, "%d new failure(s) it does not list: %s", len(a.New), plain(st, strings.Join(a.New, ", ")))
+		fmt.Fprintf(w, "%d new failure(s) it does not list: %s", len(a.New), terminal.Plain(st, strings.Join(a.New, ", ")))
 	}
 	if len(a.Fixed) > 0 {
-		fmt.Fprintf(w, "; listed and passing now (remove them from the file): %s", plain(st, strings.Join(a.Fixed, ", ")))
+		fmt.Fprintf(w, "; listed and passing now (remove them from the file): %s", terminal.Plain(st, strings.Join(a.Fixed, ", ")))
 	}
 	if len(a.NotRun) > 0 {
-		fmt.Fprintf(w, "; listed and not judged in this run: %s", plain(st, strings.Join(a.NotRun, ", ")))
+		fmt.Fprintf(w, "; listed and not judged in this run: %s", terminal.Plain(st, strings.Join(a.NotRun, ", ")))
 	}
 	fmt.Fprintln(w, ".")
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // Diff writes the answers (same bytes? same meaning? same session
 // values? what differs?), each with the scope it answers for, and a table
 // of changes. What was not compared, and what was ignored, is said before
 // any answer: a part one side does not record is never silently equal.
-func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) {
+func Diff(w io.Writer, st terminal.Style, r diff.Comparison, refLabel, liveLabel string) {
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -47,10 +48,10 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		ignored = diff.JoinParts(r.Ignored) + " (--ignore)"
 	}
 	lines := [][2]string{
-		{"reference", plain(st, refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
-		{"compared with", plain(st, liveLabel)},
+		{"reference", terminal.Plain(st, refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
+		{"compared with", terminal.Plain(st, liveLabel)},
 		{"compared", orDash(diff.JoinParts(r.Compared))},
-		{"not compared", plain(st, notCompared(r.NotCompared))},
+		{"not compared", terminal.Plain(st, notCompared(r.NotCompared))},
 		{"ignored", ignored},
 		{"raw bytes identical", bytesLine},
 		{"definitions identical", canonLine},
@@ -73,7 +74,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		var pairs []string
 		for _, rn := range r.Renames {
 			if rn.Kind == kind.kind {
-				pairs = append(pairs, cell(st, rn.From)+" → "+cell(st, rn.To)+" ("+rn.Basis+")")
+				pairs = append(pairs, terminal.StyledCell(st, rn.From)+" → "+terminal.StyledCell(st, rn.To)+" ("+rn.Basis+")")
 			}
 		}
 		if len(pairs) > 0 {
@@ -81,7 +82,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		}
 	}
 	for _, l := range lines {
-		if st == Terminal {
+		if st == terminal.Terminal {
 			fmt.Fprintf(w, "%-22s %s\n", l[0], l[1])
 		} else {
 			// Each value is already made inert for markdown, piece by piece.
@@ -109,8 +110,8 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		if n == "" {
 			return "—"
 		}
-		if Width(n) <= 24 {
-			return cell(st, n)
+		if terminal.Width(n) <= 24 {
+			return terminal.StyledCell(st, n)
 		}
 		i := slices.Index(notes, n)
 		if i < 0 {
@@ -122,28 +123,28 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	for _, c := range r.Changes {
 		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(st, c.Old), valueCell(st, c.New), noteCell(c.Note)})
 		if c.WordDiff != "" {
-			words = append(words, code(st, c.Path)+": "+cell(st, c.WordDiff))
+			words = append(words, code(st, c.Path)+": "+terminal.StyledCell(st, c.WordDiff))
 		}
 	}
-	Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
+	terminal.Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
 		for i, n := range notes {
-			if st == Markdown {
-				fmt.Fprintf(w, "- note %d: %s\n", i+1, MD(n))
+			if st == terminal.Markdown {
+				fmt.Fprintf(w, "- note %d: %s\n", i+1, terminal.MD(n))
 			} else {
-				fmt.Fprintf(w, "note %d: %s\n", i+1, Escape(n))
+				fmt.Fprintf(w, "note %d: %s\n", i+1, terminal.Escape(n))
 			}
 		}
 	}
 	if len(words) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Word changes ([-removed-] {+added+}):")
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w)
 		}
 		for _, wd := range words {
-			if st == Markdown {
+			if st == terminal.Markdown {
 				fmt.Fprintln(w, "- "+wd)
 			} else {
 				fmt.Fprintln(w, "  "+wd)
@@ -177,24 +178,24 @@ func orDash(s string) string {
 	return s
 }
 
-func valueCell(st Style, v []byte) string {
+func valueCell(st terminal.Style, v []byte) string {
 	if v == nil {
 		return "—"
 	}
-	if st == Markdown {
+	if st == terminal.Markdown {
 		// JSON, shown as code: brackets and quotes as they are.
-		return Code(Clip(string(v), 60))
+		return terminal.Code(terminal.Clip(string(v), 60))
 	}
-	return Cell(Clip(string(v), 60))
+	return terminal.Cell(terminal.Clip(string(v), 60))
 }
 
-func listOrDash(st Style, s []string) string {
+func listOrDash(st terminal.Style, s []string) string {
 	if len(s) == 0 {
 		return "—"
 	}
 	esc := make([]string, len(s))
 	for i, v := range s {
-		esc[i] = cell(st, v)
+		esc[i] = terminal.StyledCell(st, v)
 	}
 	return strings.Join(esc, ", ")
 }
@@ -204,11 +205,11 @@ func listOrDash(st Style, s []string) string {
 func DiffText(w io.Writer, r *diff.Result) {
 	c := r.Comparison
 	if c.Drift() {
-		fmt.Fprintf(w, "%s: %s in %s\n\n", Escape(r.Live.Label), plural(c.DriftCount(), "difference"), diff.JoinParts(c.ChangedParts()))
+		fmt.Fprintf(w, "%s: %s in %s\n\n", terminal.Escape(r.Live.Label), plural(c.DriftCount(), "difference"), diff.JoinParts(c.ChangedParts()))
 	} else {
-		fmt.Fprintf(w, "%s: no drift from %s\n\n", Escape(r.Live.Label), Escape(r.Ref.Label))
+		fmt.Fprintf(w, "%s: no drift from %s\n\n", terminal.Escape(r.Live.Label), terminal.Escape(r.Ref.Label))
 	}
-	Diff(w, Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
+	Diff(w, terminal.Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
 }
 
 // DiffSection is diff's --json section (fields in the README). Old and

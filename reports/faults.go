@@ -10,15 +10,16 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // FaultTable writes one row per call, the handshake first when something
 // happened during it: it failed, or the server wrote stray output.
-func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
+func FaultTable(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	var rows [][]string
 	if !hasHandshakeRow(r) {
 		if notes := eventsAt(r, 0); len(notes) > 0 {
-			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", cell(st, joinSemi(notes))})
+			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", terminal.StyledCell(st, joinSemi(notes))})
 		}
 	}
 	for _, c := range r.Calls {
@@ -39,13 +40,13 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		if c.N == 0 {
 			tool = "—"
 		}
-		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
+		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, terminal.StyledCell(st, note)})
 	}
-	Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
-		Right, Left, Left, Right, Right, Left, Left)
+	terminal.Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
+		terminal.Right, terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Left, terminal.Left)
 }
 
-func code0(st Style, s string) string { return code(st, s) }
+func code0(st terminal.Style, s string) string { return code(st, s) }
 
 // callLabel names a row: its call number, or the handshake (0).
 func callLabel(n int) string {
@@ -83,7 +84,7 @@ func joinSemi(s []string) string {
 
 // FaultSummary counts the outcomes, then says of each failure how long it
 // took to detect, and whether the server answered again after it.
-func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
+func FaultSummary(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	var keys []string
 	for k := range r.Counts {
 		keys = append(keys, k)
@@ -109,7 +110,7 @@ func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 
 // recovery says whether the server answered again after a failure, and
 // apart from it what the retry got.
-func recovery(st Style, f faults.Failure) string {
+func recovery(st terminal.Style, f faults.Failure) string {
 	s := ""
 	if f.Retry != "" {
 		s = "restarted, the retry got " + f.Retry + "; "
@@ -118,13 +119,13 @@ func recovery(st Style, f faults.Failure) string {
 	case f.Recovered:
 		return s + fmt.Sprintf("recovered (%s answered), +%s ms", f.RecoveredBy, msFigure(f.RecoveryMs))
 	case f.RestartError != "":
-		return s + "not recovered: the restart failed: " + plain(st, f.RestartError)
+		return s + "not recovered: the restart failed: " + terminal.Plain(st, f.RestartError)
 	}
 	return s + "not recovered: the server answered no request after it"
 }
 
-func item(w io.Writer, st Style, line string) {
-	if st == Markdown {
+func item(w io.Writer, st terminal.Style, line string) {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w, "- "+line)
 	} else {
 		fmt.Fprintln(w, "  "+line)
@@ -133,20 +134,20 @@ func item(w io.Writer, st Style, line string) {
 
 // EventLines lists what happened at each call of a run: the faults' doing
 // and the server's own stray output, with what this client made of it.
-func EventLines(w io.Writer, st Style, r faults.ClientRun) {
+func EventLines(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	for _, e := range r.Events {
 		at := "handshake"
 		if e.Call > 0 {
 			at = "call " + strconv.Itoa(e.Call)
 		}
-		item(w, st, at+": "+plain(st, e.What))
+		item(w, st, at+": "+terminal.Plain(st, e.What))
 	}
 }
 
 // ClientsTable writes what each client policy saw, one row per call
 // number, the handshake first when any client's failed or the server
 // wrote stray output during it.
-func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
+func ClientsTable(w io.Writer, st terminal.Style, rs []faults.ClientRun) {
 	header := []string{"call"}
 	handshake := false
 	seen := map[int]bool{}
@@ -187,13 +188,13 @@ func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
 		}
 		rows = append(rows, row)
 	}
-	Table(w, st, header, rows)
+	terminal.Table(w, st, header, rows)
 }
 
 // ShutdownLines reports how the server takes stdin closing and SIGTERM.
-func ShutdownLines(w io.Writer, st Style, sd faults.Shutdown, grace time.Duration) {
+func ShutdownLines(w io.Writer, st terminal.Style, sd faults.Shutdown, grace time.Duration) {
 	prefix := ""
-	if st == Markdown {
+	if st == terminal.Markdown {
 		prefix = "- "
 	}
 	switch sd.StdinCloseSignal {
@@ -257,7 +258,7 @@ func ScenarioRow(name string, r faults.ClientRun) []string {
 	if r.LateReplies > 0 {
 		what += fmt.Sprintf("; %d late reply dropped", r.LateReplies)
 	}
-	return []string{Cell(name), what, detected, recovered}
+	return []string{terminal.Cell(name), what, detected, recovered}
 }
 
 // detectedBy is what told the client a call had failed, from the call's
@@ -304,7 +305,7 @@ func clientOutcomes(rs []faults.ClientRun) string {
 	var broke []string
 	for _, run := range rs {
 		var sum strings.Builder
-		FaultSummary(&sum, Markdown, run)
+		FaultSummary(&sum, terminal.Markdown, run)
 		first, _, _ := strings.Cut(sum.String(), "\n")
 		head, _, _ := strings.Cut(first, ";")
 		for _, part := range strings.Split(head, ", ") {
@@ -320,7 +321,7 @@ func clientOutcomes(rs []faults.ClientRun) string {
 	return "not ok on " + strings.Join(broke, ", ")
 }
 
-func Faults(w io.Writer, st Style, r *faults.Result) {
+func Faults(w io.Writer, st terminal.Style, r *faults.Result) {
 	if len(r.Runs) == 1 {
 		run := r.Runs[0]
 		// The answer first: the summary's first line.
@@ -352,12 +353,12 @@ func Faults(w io.Writer, st Style, r *faults.Result) {
 }
 
 // FaultScenarios writes the report's fault section: one row per scenario.
-func FaultScenarios(w io.Writer, st Style, r *faults.ScenarioResult) {
+func FaultScenarios(w io.Writer, st terminal.Style, r *faults.ScenarioResult) {
 	rows := make([][]string, len(r.Scenarios))
 	for i, sc := range r.Scenarios {
 		rows[i] = ScenarioRow(sc.Name, sc.Run)
 	}
-	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
+	terminal.Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
 	fmt.Fprintln(w)
 	if r.NotRun != "" {
 		fmt.Fprintln(w, "Scenarios "+r.NotRun+".")

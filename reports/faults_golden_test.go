@@ -9,6 +9,7 @@ import (
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
@@ -115,7 +116,7 @@ func TestGoldenFaults(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var text bytes.Buffer
-			Faults(&text, Terminal, c.r)
+			Faults(&text, terminal.Terminal, c.r)
 			golden(t, c.name+".txt", text.Bytes())
 
 			env := jsonout.Envelope{Version: "dev", Command: "faults", Target: "./server", ProtocolVersion: c.r.ProtocolVersion,
@@ -139,7 +140,7 @@ func TestGoldenFaultScenarios(t *testing.T) {
 		{Name: "stray stdout text glued to reply 2, strict client", Plan: all[1].Plan, Run: all[1]},
 	}}
 	var md bytes.Buffer
-	FaultScenarios(&md, Markdown, r)
+	FaultScenarios(&md, terminal.Markdown, r)
 	golden(t, "fault_scenarios.md", md.Bytes())
 	out := FaultScenariosJSON(r, "")
 	// The report embeds this section: it must fit its $def.

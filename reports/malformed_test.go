@@ -8,6 +8,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func malformedResult() *malformed.Result {
@@ -34,7 +35,7 @@ func malformedResult() *malformed.Result {
 
 func TestMalformedText(t *testing.T) {
 	r := malformedResult()
-	for _, st := range []Style{Terminal, Markdown} {
+	for _, st := range []terminal.Style{terminal.Terminal, terminal.Markdown} {
 		var b bytes.Buffer
 		Malformed(&b, st, r)
 		out := b.String()
@@ -51,7 +52,7 @@ func TestMalformedText(t *testing.T) {
 			`⚠ unknown tool: is_error "MCP error -32602: Tool \"x\" not found"`,
 			"    TypeScript SDK 1.x behaviour",
 		} {
-			if st == Markdown {
+			if st == terminal.Markdown {
 				// Markdown shows the same text, an ANSI sequence's "["
 				// escaped so that it makes no link.
 				w = strings.ReplaceAll(w, `\x1b[`, `\x1b\[`)
@@ -66,10 +67,10 @@ func TestMalformedText(t *testing.T) {
 		if strings.Contains(out, "invalid JSON: ") {
 			t.Errorf("an observation the text says nothing of has a note:\n%s", out)
 		}
-		if st == Terminal && !strings.Contains(out, "\n✗ unknown method: ok (no message)\n    JSON-RPC 2.0 MUST") {
+		if st == terminal.Terminal && !strings.Contains(out, "\n✗ unknown method: ok (no message)\n    JSON-RPC 2.0 MUST") {
 			t.Errorf("terminal notes lose their clause line:\n%s", out)
 		}
-		if st == Markdown && !strings.Contains(out, "\n- ✗ unknown method: ok (no message)\n      JSON-RPC 2.0 MUST") {
+		if st == terminal.Markdown && !strings.Contains(out, "\n- ✗ unknown method: ok (no message)\n      JSON-RPC 2.0 MUST") {
 			t.Errorf("markdown notes are not a list:\n%s", out)
 		}
 	}

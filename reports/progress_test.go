@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -31,7 +33,7 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("Done did not clear the line: %q", out)
 	}
 	for _, l := range strings.Split(out, "\r\x1b[2K") {
-		if Width(l) > 59 {
+		if terminal.Width(l) > 59 {
 			t.Errorf("a drawn line is wider than the terminal: %q", l)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -108,7 +109,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		return o, err
 	}
 	o.Classify = rs.classify
-	o.Notify = func(line string) { fmt.Fprintln(rs.errw, reports.Escape(line)) } // it quotes the server's metadata
+	o.Notify = func(line string) { fmt.Fprintln(rs.errw, terminal.Escape(line)) } // it quotes the server's metadata
 	if o.ClientSecret != "" && o.ClientID == "" {
 		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
 	}

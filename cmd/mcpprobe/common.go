@@ -12,6 +12,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/reports"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -75,17 +76,17 @@ func (rs *runState) emit(cmd *cli.Command, res reports.Result) error {
 		}
 		s := rs.screenFor(cmd, &b)
 		if res.Markdown() {
-			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
+			s = &terminal.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
 		res.Text(s)
 		if len(extra) > 0 {
-			st := reports.Terminal
+			st := terminal.Terminal
 			if res.Command() == "report" {
-				st = reports.Markdown
+				st = terminal.Markdown
 			}
 			writeLetGo(&b, st, extra)
 		}
-		out = reports.Fit(b.Bytes(), s.Width)
+		out = terminal.Fit(b.Bytes(), s.Width)
 	}
 	rs.clearStatus() // the progress line goes before the output comes
 	if !rs.intr.printing.CompareAndSwap(false, true) {
@@ -120,7 +121,7 @@ func (rs *runState) letGo(have []findings.Finding) []findings.Finding {
 // writeLetGo writes letGo's findings after a command's output; report
 // --check writes them the same way, so a report that has them stays
 // current.
-func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
+func writeLetGo(w io.Writer, st terminal.Style, extra []findings.Finding) {
 	fmt.Fprintln(w, "\nFound when the servers were let go:")
 	reports.Findings(w, st, findings.Sorted(extra))
 }

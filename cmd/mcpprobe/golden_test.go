@@ -31,6 +31,7 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -119,7 +120,7 @@ func TestGolden(t *testing.T) {
 			// --verbose: every table as it was before the answer came first.
 			o := reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
 			// the same --json as budget-goodserver's
-			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&terminal.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "txt"},
 		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
@@ -149,7 +150,7 @@ func TestGolden(t *testing.T) {
 		}, "md"},
 		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			o := reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
-			return variant{Result: o, text: func(w io.Writer) { o.Text(&reports.Screen{W: w, Verbose: true}) }, noJSON: true}
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&terminal.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "md"},
 		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})), version)

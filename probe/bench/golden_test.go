@@ -13,6 +13,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/args"
@@ -92,8 +93,8 @@ func TestGolden(t *testing.T) {
 			}
 			normalise(r)
 			var text, md bytes.Buffer
-			reports.Bench(&text, reports.Terminal, r)
-			reports.Bench(&md, reports.Markdown, r)
+			reports.Bench(&text, terminal.Terminal, r)
+			reports.Bench(&md, terminal.Markdown, r)
 			js := jsonout.Envelope{Version: "golden", Command: "bench", Target: r.A.Target, ProtocolVersion: r.A.Protocol,
 				Findings: r.Findings()}.JSON(reports.BenchJSON(r))
 			if err := jsonout.ValidateResult(js); err != nil {

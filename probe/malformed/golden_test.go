@@ -13,6 +13,7 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -75,8 +76,8 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("Run: %v", err)
 			}
 			var text, md bytes.Buffer
-			reports.Malformed(&text, reports.Terminal, r)
-			reports.Malformed(&md, reports.Markdown, r)
+			reports.Malformed(&text, terminal.Terminal, r)
+			reports.Malformed(&md, terminal.Markdown, r)
 			js := jsonout.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
 				Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
 			if err := jsonout.ValidateResult(js); err != nil {
