@@ -14,7 +14,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/mcpprobe/mcpprobe/reports/terminal"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tidwall/gjson"
 )
 
@@ -244,7 +243,7 @@ func CallBlocks(w io.Writer, st terminal.Style, r *call.Result) {
 		for _, b := range rows {
 			cells = append(cells, []string{terminal.StyledCell(st, b.where), terminal.StyledCell(st, orDash(b.typ)), terminal.StyledCell(st, orDash(b.mime)), b.size, terminal.StyledCell(st, terminal.Clip(b.detail, 120))})
 		}
-		terminal.Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight)
+		terminal.Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, terminal.Default, terminal.Default, terminal.Default, terminal.Right)
 	}
 	for _, b := range rows {
 		if b.text == "" {
@@ -306,7 +305,7 @@ func callDeliveries(w io.Writer, st terminal.Style, ds []result.Delivery) {
 	}
 	if len(rows) > 0 {
 		terminal.Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
-			tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+			terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 	}
 	if len(unknown) > 0 {
 		foldedLine(w, st, "result delivery", result.Unknown, unknown, why)
@@ -396,7 +395,7 @@ func callProgress(w io.Writer, st terminal.Style, r *call.Result) {
 		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, terminal.StyledCell(st, terminal.Clip(p.Message, 80)), terminal.StyledCell(st, tok)})
 		prev = p.At
 	}
-	terminal.Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 }
 
 func callCancel(w io.Writer, st terminal.Style, r *call.Result) {
@@ -453,7 +452,7 @@ func callTask(w io.Writer, st terminal.Style, r *call.Result) {
 		}
 		rows = append(rows, []string{msText(p.At), p.Method, terminal.StyledCell(st, terminal.Clip(orDash(status), 80)), terminal.StyledCell(st, terminal.Clip(p.Message, 80)), pi})
 	}
-	terminal.Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, terminal.Right)
 }
 
 // callRounds says, round by round, what an input_required result asked
@@ -484,7 +483,7 @@ func callRounds(w io.Writer, st terminal.Style, r *call.Result) {
 			rows = append(rows, []string{n, terminal.StyledCell(st, terminal.Clip(a.Key, 40)), terminal.StyledCell(st, terminal.Clip(a.Method, 40)), terminal.StyledCell(st, terminal.Clip(answerText(a), 100)), state, g})
 		}
 	}
-	terminal.Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, terminal.Right)
 }
 
 // answerText is what mcpprobe answered an input request and why.
@@ -519,7 +518,7 @@ func callEvents(w io.Writer, st terminal.Style, r *call.Result) {
 		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", Num(more))})
 	}
 	fmt.Fprintln(w, "\nDuring the call the server also sent:")
-	terminal.Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, terminal.Right, terminal.Right)
 }
 
 // CallVerdicts writes whether the call survives each timeout policy.
@@ -772,7 +771,7 @@ func Calls(w io.Writer, cs []*call.Result) {
 		}
 		rows = append(rows, []string{terminal.Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
 	}
-	terminal.Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right)
 	seen := map[string]int{}
 	for i, r := range cs {
 		seen[r.Name]++
@@ -793,7 +792,7 @@ func Calls(w io.Writer, cs []*call.Result) {
 			for _, d := range ds {
 				drows = append(drows, []string{terminal.MD(d.HostName), d.Outcome, terminal.MD(d.Unit), Num(d.Size), Num(d.Lost), terminal.MD(d.Note)})
 			}
-			terminal.Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+			terminal.Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right)
 			fmt.Fprintln(w)
 		}
 		if len(unknown) > 0 {

@@ -12,7 +12,6 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/mcpprobe/mcpprobe/reports/terminal"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/mcpprobe/mcpprobe/probe/survey"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -71,7 +70,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 			rows = append(rows, []string{"failed: " + terminal.Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records), "a cause this mcpprobe does not know"})
 		}
 	}
-	terminal.Table(w, terminal.Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft)
+	terminal.Table(w, terminal.Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, terminal.Left, terminal.Right, terminal.Right, terminal.Left)
 	fmt.Fprintln(w)
 	if len(c.Transports) > 0 {
 		rows = nil
@@ -81,7 +80,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 		for _, k := range sortedKeys(c.Protocols) {
 			rows = append(rows, []string{"protocol " + terminal.Code(k), Num(c.Protocols[k])})
 		}
-		terminal.Table(w, terminal.Markdown, []string{"reached over", "servers"}, rows, tw.AlignLeft, tw.AlignRight)
+		terminal.Table(w, terminal.Markdown, []string{"reached over", "servers"}, rows, terminal.Left, terminal.Right)
 		fmt.Fprintln(w)
 	}
 
@@ -94,7 +93,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 		distRow("description length (UTF-16 units)", survey.Distribution(c.DescriptionUTF16)),
 	}
 	terminal.Table(w, terminal.Markdown, []string{"distribution", "n", "min", "p50", "p90", "p99", "max"}, rows,
-		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 	fmt.Fprintln(w)
 	if c.DescriptionsKept < c.Tools {
 		fmt.Fprintf(w, "Description lengths are those of the first %s tools of each server (%s of %s tools).\n\n", Num(survey.MaxToolsKept), Num(c.DescriptionsKept), Num(c.Tools))
@@ -109,7 +108,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 			rows = append(rows, []string{terminal.Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered), pct(h.InstructionsNotDelivered, h.Servers)})
 		}
 		terminal.Table(w, terminal.Markdown, []string{"host", "tools", "tools cut", "share of tools", "servers with a cut", "share of servers", "schema drops", "instructions not delivered", "share of servers"}, rows,
-			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+			terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 		fmt.Fprintln(w)
 		paid := false
 		for _, h := range c.Hosts {
@@ -125,7 +124,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 				rows = append(rows, append(row, Num(h.IfLoaded)))
 			}
 			terminal.Table(w, terminal.Markdown, []string{"host", "n", "min", "p50", "p90", "p99", "max", "if loaded"}, rows,
-				tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+				terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 			fmt.Fprintln(w)
 		}
 	}
@@ -134,7 +133,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	terminal.Table(w, terminal.Markdown, []string{"seen", "servers", "share of servers probed"}, [][]string{
 		{"stdout noise (lines that are not JSON-RPC: " + Num(c.NoiseLines) + ")", Num(c.Noise), pct(c.Noise, c.OK)},
 		{"anything on stderr", Num(c.Stderr), pct(c.Stderr, c.OK)},
-	}, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	}, terminal.Left, terminal.Right, terminal.Right)
 	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "## Findings\n\n")
@@ -150,7 +149,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 			}
 		}
 		terminal.Table(w, terminal.Markdown, []string{"origin", "code", "servers", "share of servers surveyed", "findings"}, rows,
-			tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+			terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Right)
 		fmt.Fprintln(w)
 	}
 
@@ -160,7 +159,7 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 		rows = append(rows, []string{survey.SDKArtefactMeaning[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
 	}
 	terminal.Table(w, terminal.Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
-		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		terminal.Left, terminal.Right, terminal.Right, terminal.Right)
 }
 
 func distRow(name string, p survey.Percentiles) []string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v3"
 )
@@ -195,6 +196,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func (rs *runState) progressBar(cmd *cli.Command) *reports.Progress { return rs.statusFor(cmd) }
+func (rs *runState) progressBar(cmd *cli.Command) *terminal.Progress { return rs.statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -126,7 +127,7 @@ func (rs *runState) faultsOptions(ctx context.Context, cmd *cli.Command) (faults
 
 // faultsProgress shows the step under way on the progress line: a
 // faults run takes seconds.
-type faultsProgress struct{ p *reports.Progress }
+type faultsProgress struct{ p *terminal.Progress }
 
 func (rs *runState) newFaultsProgress(cmd *cli.Command) *faultsProgress {
 	return &faultsProgress{rs.statusFor(cmd)}

@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -33,7 +31,7 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("Done did not clear the line: %q", out)
 	}
 	for _, l := range strings.Split(out, "\r\x1b[2K") {
-		if terminal.Width(l) > 59 {
+		if Width(l) > 59 {
 			t.Errorf("a drawn line is wider than the terminal: %q", l)
 		}
 	}
