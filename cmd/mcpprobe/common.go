@@ -134,11 +134,6 @@ func envelopeOf(res reports.Result, fs []findings.Finding, gates []string, tripp
 	return env.JSON(res.Section())
 }
 
-// resultJSON is res's --json with no gates: what the golden tests keep.
-func resultJSON(res reports.Result) []byte {
-	return envelopeOf(res, res.Findings(), nil, nil, res.Failure())
-}
-
 // failure maps a domain error to the CLI's exit codes: what the user asked
 // for is a usage error (2), a server that could not be probed is 3.
 func (rs *runState) failure(err error) error {

@@ -176,7 +176,7 @@ func replayCorpus(dir string) corpusRun {
 // verdictsJSON is what testdata/corpus/NAME/verdicts.json holds: the
 // server, the negotiated version, wire's findings, and malformed's cases
 // and findings, each as `--json` prints them (through the CLI's own
-// outcome, findings sorted, validated against the schema), indented so
+// reports.Result and envelope, findings sorted, validated against the schema), indented so
 // that a change reviews line by line.
 func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	t.Helper()

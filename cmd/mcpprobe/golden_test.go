@@ -4,7 +4,7 @@ package main
 // envelope) from a recorded trace played back through the launcher's
 // replay target, with no process and no clock of the server's. Each Run
 // is called in-process and rendered as the CLI renders it (the same
-// outcome, the same envelope); the result is compared with
+// reports.Result, the same envelope); the result is compared with
 // testdata/golden/NAME. After a change meant to alter the output,
 // rewrite the files and review them in the diff:
 //
@@ -185,6 +185,11 @@ func TestGolden(t *testing.T) {
 			golden(t, tc.name+".json", normalise(pretty.Bytes()))
 		})
 	}
+}
+
+// resultJSON is res's --json with no gates: what the golden tests keep.
+func resultJSON(res reports.Result) []byte {
+	return envelopeOf(res, res.Findings(), nil, nil, res.Failure())
 }
 
 // variant is a command's Result with the text a flag of its chooses
