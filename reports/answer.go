@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/result"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // Answer first: every command's text starts with a line that says what
@@ -88,13 +89,13 @@ func policyVerdict(vs []result.Verdict) string {
 
 // foldedLine writes one line for rows that all say the same: "label:
 // what on a, b, c (why)".
-func foldedLine(w io.Writer, st Style, label, what string, names []string, why string) {
+func foldedLine(w io.Writer, st terminal.Style, label, what string, names []string, why string) {
 	for i, n := range names {
-		names[i] = plain(st, n)
+		names[i] = terminal.Plain(st, n)
 	}
 	s := fmt.Sprintf("%s: %s on %s", label, what, strings.Join(names, ", "))
 	if why != "" {
-		s += " (" + plain(st, why) + ")"
+		s += " (" + terminal.Plain(st, why) + ")"
 	}
 	fmt.Fprintln(w, s)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -18,20 +19,20 @@ var authzMark = map[string]string{
 // Authz writes an auth audit: the answer, one row per probe with the
 // clause it rests on, then for every row that is not a pass what was
 // sent, what came back and why.
-func Authz(w io.Writer, st Style, r *authz.Result) {
-	if st == Terminal {
+func Authz(w io.Writer, st terminal.Style, r *authz.Result) {
+	if st == terminal.Terminal {
 		fmt.Fprintf(w, "%s.\n", r.Summary())
 	}
 	proto := "not negotiated (no baseline session)"
 	if r.Protocol != "" {
 		proto = r.Protocol
 	}
-	fmt.Fprintf(w, "auth audit of %s · protocol %s · MUST → fail, SHOULD → warn, host quirk → observed\n\n", plain(st, r.Target), plain(st, proto))
+	fmt.Fprintf(w, "auth audit of %s · protocol %s · MUST → fail, SHOULD → warn, host quirk → observed\n\n", terminal.Plain(st, r.Target), terminal.Plain(st, proto))
 	var rows [][]string
 	for _, row := range r.Rows {
-		rows = append(rows, []string{cell(st, row.ID), cell(st, row.Check), cell(st, row.Clause.Version+" · "+row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
+		rows = append(rows, []string{terminal.StyledCell(st, row.ID), terminal.StyledCell(st, row.Check), terminal.StyledCell(st, row.Clause.Version+" · "+row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
 	}
-	Table(w, st, []string{"probe", "check", "clause", "level", "outcome"}, rows)
+	terminal.Table(w, st, []string{"probe", "check", "clause", "level", "outcome"}, rows)
 	fmt.Fprintf(w, "\n%s.\n", r.Summary())
 	first := true
 	for _, row := range r.Rows {
@@ -43,18 +44,18 @@ func Authz(w io.Writer, st Style, r *authz.Result) {
 			first = false
 		}
 		lead, ind := "", "    "
-		if st == Markdown {
+		if st == terminal.Markdown {
 			lead, ind = "- ", "  "
 		}
-		fmt.Fprintf(w, "%s%s %s: %s\n", lead, authzMark[row.Outcome], plain(st, row.ID), plain(st, row.Why))
+		fmt.Fprintf(w, "%s%s %s: %s\n", lead, authzMark[row.Outcome], terminal.Plain(st, row.ID), terminal.Plain(st, row.Why))
 		if row.Clause.URL != "" {
-			fmt.Fprintf(w, "%s%s %s (%s)\n", ind, plain(st, row.Clause.Keyword), plain(st, row.Clause.URL), plain(st, row.Clause.Version))
+			fmt.Fprintf(w, "%s%s %s (%s)\n", ind, terminal.Plain(st, row.Clause.Keyword), terminal.Plain(st, row.Clause.URL), terminal.Plain(st, row.Clause.Version))
 		}
 		if row.Sent != "" {
-			fmt.Fprintf(w, "%ssent: %s\n", ind, plain(st, row.Sent))
+			fmt.Fprintf(w, "%ssent: %s\n", ind, terminal.Plain(st, row.Sent))
 		}
 		if row.Got != "" {
-			fmt.Fprintf(w, "%sgot: %s\n", ind, plain(st, row.Got))
+			fmt.Fprintf(w, "%sgot: %s\n", ind, terminal.Plain(st, row.Got))
 		}
 	}
 }
@@ -100,19 +101,19 @@ func AuthzSection(w io.Writer, r *authz.Result) {
 			fmt.Fprintf(w, "Not protected: `POST initialize` without a token was answered %d, not 401: authorization is optional, and this endpoint serves without it.\n", status)
 			return
 		}
-		fmt.Fprintf(w, "Not audited past its first probe (A1): %s.\n", MDMessage(why))
+		fmt.Fprintf(w, "Not audited past its first probe (A1): %s.\n", terminal.MDMessage(why))
 		return
 	}
 	fmt.Fprintf(w, "The endpoint answers 401 without a token; audited from outside (`mcpprobe auth` shows what was sent and what came back). MUST → fail, SHOULD → warn, a host's reported quirk → observed. %s.\n\n", r.Summary())
 	var rows [][]string
 	var notRun []string
 	for _, row := range r.Rows {
-		rows = append(rows, []string{MD(row.ID), MD(row.Check), MD(row.Clause.Version + " · " + row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
+		rows = append(rows, []string{terminal.MD(row.ID), terminal.MD(row.Check), terminal.MD(row.Clause.Version + " · " + row.Clause.Section), row.Clause.Keyword, authzMark[row.Outcome] + " " + row.Outcome})
 		if row.Outcome == authz.NotRun {
 			notRun = append(notRun, row.ID)
 		}
 	}
-	Table(w, Markdown, []string{"probe", "check", "clause", "level", "outcome"}, rows)
+	terminal.Table(w, terminal.Markdown, []string{"probe", "check", "clause", "level", "outcome"}, rows)
 	fmt.Fprintln(w)
 	listed := false
 	for _, row := range r.Rows {
@@ -120,13 +121,13 @@ func AuthzSection(w io.Writer, r *authz.Result) {
 			continue
 		}
 		listed = true
-		fmt.Fprintf(w, "- %s %s: %s\n", authzMark[row.Outcome], MD(row.ID), MDMessage(row.Why))
+		fmt.Fprintf(w, "- %s %s: %s\n", authzMark[row.Outcome], terminal.MD(row.ID), terminal.MDMessage(row.Why))
 	}
 	if listed {
 		fmt.Fprintln(w)
 	}
 	if len(notRun) > 0 {
-		fmt.Fprintf(w, "Not run: %s (`mcpprobe auth` says what each needs).\n", MD(strings.Join(notRun, ", ")))
+		fmt.Fprintf(w, "Not run: %s (`mcpprobe auth` says what each needs).\n", terminal.MD(strings.Join(notRun, ", ")))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // What a server sent is escaped in every style: an ANSI sequence or a
@@ -16,7 +17,7 @@ func TestAuthzEscapesWhatCameBack(t *testing.T) {
 			Sent: "POST", Got: "401 · WWW-Authenticate: Bearer realm=\"\x1b[31mred\u202e\"", Outcome: authz.Fail, Why: "why \x1b]8;;x\a"},
 		{ID: "A1", Check: "401", Clause: authz.Clause{Version: "r", Section: "s", Keyword: authz.Must}, Outcome: authz.Pass},
 	}}
-	for _, st := range []Style{Terminal, Markdown} {
+	for _, st := range []terminal.Style{terminal.Terminal, terminal.Markdown} {
 		var b bytes.Buffer
 		Authz(&b, st, r)
 		out := b.String()

@@ -7,11 +7,13 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // BenchTable writes one row per series. The rounds column is shown only
 // when a series has more than one (bench --vs): alone it always says 1.
-func BenchTable(w io.Writer, st Style, series []bench.Series) {
+func BenchTable(w io.Writer, st terminal.Style, series []bench.Series) {
 	rounds := false
 	for _, s := range series {
 		rounds = rounds || s.Rounds > 1
@@ -28,21 +30,21 @@ func BenchTable(w io.Writer, st Style, series []bench.Series) {
 				first += " (slow)"
 			}
 		}
-		row := []string{cell(st, s.Name)}
+		row := []string{terminal.StyledCell(st, s.Name)}
 		if rounds {
 			row = append(row, Num(s.Rounds))
 		}
 		rows = append(rows, append(row, Num(s.N), ns(s.P50), ns(s.P95), ns(s.P99), ns(s.Max), Num(s.Errors), Num(s.Timeouts), first, Num(len(s.Outliers))))
 	}
 	header := []string{"series"}
-	align := []Align{Left}
+	align := []terminal.Align{terminal.Left}
 	if rounds {
-		header, align = append(header, "rounds"), append(align, Right)
+		header, align = append(header, "rounds"), append(align, terminal.Right)
 	}
 	header = append(header, "n", "p50", "p95", "p99", "max", "errors", "timeouts", "first", "outliers")
-	align = append(align, Right, Right, Right, Right, Right, Right, Right, Right, Right)
+	align = append(align, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 	// On a narrow screen the latencies and the counts stack.
-	StackedTable(w, st, header, rows, []int{len(header) - 4}, align...)
+	terminal.StackedTable(w, st, header, rows, []int{len(header) - 4}, align...)
 }
 
 // ns prints nanoseconds as a duration with sensible precision.
@@ -67,7 +69,7 @@ func ns(v float64) string {
 func NS(v float64) string { return ns(v) }
 
 // Histograms writes a small text histogram per series.
-func Histograms(w io.Writer, st Style, series []bench.Series) {
+func Histograms(w io.Writer, st terminal.Style, series []bench.Series) {
 	for _, s := range series {
 		if s.N < 2 {
 			continue
@@ -77,16 +79,16 @@ func Histograms(w io.Writer, st Style, series []bench.Series) {
 		for _, c := range counts {
 			peak = max(peak, c)
 		}
-		if st == Markdown {
-			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", MD(s.Name), Num(s.N))
+		if st == terminal.Markdown {
+			fmt.Fprintf(w, "%s (n=%s):\n\n```text\n", terminal.MD(s.Name), Num(s.N))
 		} else {
-			fmt.Fprintf(w, "%s (n=%s)\n", Escape(s.Name), Num(s.N))
+			fmt.Fprintf(w, "%s (n=%s)\n", terminal.Escape(s.Name), Num(s.N))
 		}
 		for i, c := range counts {
 			bar := strings.Repeat("█", (c*30+peak-1)/max(peak, 1))
 			fmt.Fprintf(w, "  ≥ %10s │%-30s %s\n", ns(edges[i]), bar, Num(c))
 		}
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w, "```")
 		}
 		fmt.Fprintln(w)
@@ -103,18 +105,18 @@ func floats(s []int64) []float64 {
 
 // VsTable writes B against A, series by series: the p50 ratio (of the
 // p50s in the two tables), its interval, and the test over rounds.
-func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
+func VsTable(w io.Writer, st terminal.Style, cs []bench.Comparison, a, b string) {
 	var rows [][]string
 	for _, c := range cs {
 		verdict := fmt.Sprintf("%.2f× [%.2f, %.2f], p=%.2g", c.Ratio, c.Low, c.High, c.P)
 		if !c.Significant {
 			verdict = fmt.Sprintf("~ (no significant difference: %.2f× [%.2f, %.2f], p=%.2f)", c.Ratio, c.Low, c.High, c.P)
 		}
-		rows = append(rows, []string{cell(st, c.Name), Num(c.Rounds), verdict})
+		rows = append(rows, []string{terminal.StyledCell(st, c.Name), Num(c.Rounds), verdict})
 	}
-	fmt.Fprintf(w, "B/A: B = %s, A = %s\n", plain(st, b), plain(st, a))
+	fmt.Fprintf(w, "B/A: B = %s, A = %s\n", terminal.Plain(st, b), terminal.Plain(st, a))
 	fmt.Fprintf(w, "(ratio of the p50s above, 95%% interval bootstrapping rounds; paired sign-flip test over the rounds' medians, significant at p < %g)\n", bench.Alpha)
-	Table(w, st, []string{"series", "rounds", "B/A"}, rows, Left, Right, Left)
+	terminal.Table(w, st, []string{"series", "rounds", "B/A"}, rows, terminal.Left, terminal.Right, terminal.Left)
 	least := 0
 	for _, c := range cs {
 		if least == 0 || c.Rounds < least {
@@ -130,26 +132,26 @@ func VsTable(w io.Writer, st Style, cs []bench.Comparison, a, b string) {
 // Bench writes a bench run: the table of every series, the host
 // deadlines, the warnings, and with --vs the comparison; markdown (the
 // report's latency section) adds a histogram per series.
-func Bench(w io.Writer, st Style, r *bench.Result) {
+func Bench(w io.Writer, st terminal.Style, r *bench.Result) {
 	a := r.A
-	if st == Markdown {
+	if st == terminal.Markdown {
 		// The report names the target at its top; two lines of text
 		// would run into one paragraph, so each is a list item.
-		fmt.Fprintf(w, "- protocol %s · %s\n", MD(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "- protocol %s · %s\n", terminal.MD(a.Protocol), a.Mode)
 		fmt.Fprintf(w, "- client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a stdio call with one in flight is timed on the wire, from its write to the read of its answer, and this is outside it)\n\n", ns(r.Overhead.P50))
 	} else {
-		fmt.Fprintf(w, "%s · protocol %s · %s\n", Escape(a.Target), Escape(a.Protocol), a.Mode)
+		fmt.Fprintf(w, "%s · protocol %s · %s\n", terminal.Escape(a.Target), terminal.Escape(a.Protocol), a.Mode)
 		fmt.Fprintf(w, "client cost: %s p50 per call (the probe's client alone, against an in-process echo peer: no pipe, no server; a stdio call with one in flight is timed on the wire, from its write to the read of its answer, and this is outside it)\n\n", ns(r.Overhead.P50))
 	}
 	all := a.All()
 	BenchTable(w, st, all)
 	note := func(format string, args ...any) {
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprint(w, "- ")
 		}
 		fmt.Fprintf(w, format+"\n", args...)
 	}
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
 	for _, d := range r.Deadlines {
@@ -162,44 +164,44 @@ func Bench(w io.Writer, st Style, r *bench.Result) {
 	warnings := func(who string, all []bench.Series) {
 		for _, s := range all {
 			if s.Stopped > 0 {
-				note("warning: %s%s.", who, cell(st, bench.StoppedNote(s)))
+				note("warning: %s%s.", who, terminal.StyledCell(st, bench.StoppedNote(s)))
 			}
 			if s.Cut {
-				note("%s%s: cut short when the budget ran out; its figures are the calls made until then.", who, cell(st, s.Name))
+				note("%s%s: cut short when the budget ran out; its figures are the calls made until then.", who, terminal.StyledCell(st, s.Name))
 			}
 			if s.FirstSlow {
-				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, cell(st, s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
+				note("warning: %sthe first %s took %s, over 3× its p50 (%s) and over %.0f ms: a cold start a host will feel.", who, terminal.StyledCell(st, s.Name), ns(s.First), ns(s.P50), bench.ColdFloor/1e6)
 			}
 			if s.Timeouts > 0 && s.Stopped == 0 {
-				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, cell(st, s.Name), s.Timeouts)
+				note("warning: %s%s: %d call(s) timed out (not in the figures above).", who, terminal.StyledCell(st, s.Name), s.Timeouts)
 			}
 			if s.Errors > 0 {
-				note("warning: %s%s.", who, cell(st, bench.ErrorNote(s)))
+				note("warning: %s%s.", who, terminal.StyledCell(st, bench.ErrorNote(s)))
 			}
 		}
 	}
 	warnings("", all)
 	if a.List != nil {
-		note("baseline: %s is timed in place of ping: %s.", bench.ListSeries, cell(st, a.ListWhy))
+		note("baseline: %s is timed in place of ping: %s.", bench.ListSeries, terminal.StyledCell(st, a.ListWhy))
 	}
 	if len(a.Skipped) > 0 {
-		note("not called: %s", cell(st, skippedNote(a.Skipped)))
+		note("not called: %s", terminal.StyledCell(st, skippedNote(a.Skipped)))
 	}
 	if len(a.NotRun) > 0 {
-		note("not run: the budget (--budget %s) ran out before %s.", bench.Short(r.Budget), cell(st, strings.Join(a.NotRun, ", ")))
+		note("not run: the budget (--budget %s) ran out before %s.", bench.Short(r.Budget), terminal.StyledCell(st, strings.Join(a.NotRun, ", ")))
 	}
 	if b := r.B; b != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "B: %s · protocol %s · the same rounds\n\n", plain(st, b.Target), plain(st, b.Protocol))
+		fmt.Fprintf(w, "B: %s · protocol %s · the same rounds\n\n", terminal.Plain(st, b.Target), terminal.Plain(st, b.Protocol))
 		BenchTable(w, st, b.All())
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w)
 		}
 		warnings("B: ", b.All())
 		fmt.Fprintln(w)
 		VsTable(w, st, r.Compared, a.Target, b.Target)
 	}
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 		Histograms(w, st, all)
 	}
@@ -239,7 +241,7 @@ func skippedNote(skipped []string) string {
 // README; the target and its protocol version are the envelope's).
 func BenchJSON(r *bench.Result) []byte {
 	res := r.A
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("mode", res.Mode)
 	o.Set("overhead_ns", r.Overhead.P50)
 	o.Raw("overhead", statsJSON(bench.Series{Name: "client alone against an in-process echo peer, no pipe", Stats: r.Overhead, Rounds: 1}))
@@ -253,7 +255,7 @@ func BenchJSON(r *bench.Result) []byte {
 		}
 	}
 	o.Raw("startup", startup)
-	o.Raw("startup_phases", RawArray(phases))
+	o.Raw("startup_phases", jsonout.RawArray(phases))
 	if res.Ping != nil {
 		o.Raw("ping", statsJSON(*res.Ping))
 	} else {
@@ -261,9 +263,9 @@ func BenchJSON(r *bench.Result) []byte {
 	}
 	switch {
 	case res.Ping != nil:
-		o.Raw("baseline", (&Object{}).Set("method", "ping").Raw("why", nil).Bytes())
+		o.Raw("baseline", (&jsonout.Object{}).Set("method", "ping").Raw("why", nil).Bytes())
 	case res.List != nil:
-		o.Raw("baseline", (&Object{}).Set("method", bench.ListSeries).Set("why", res.ListWhy).Bytes())
+		o.Raw("baseline", (&jsonout.Object{}).Set("method", bench.ListSeries).Set("why", res.ListWhy).Bytes())
 	default:
 		o.Raw("baseline", nil)
 	}
@@ -276,7 +278,7 @@ func BenchJSON(r *bench.Result) []byte {
 	for _, s := range res.Calls {
 		calls = append(calls, statsJSON(s))
 	}
-	o.Raw("calls", RawArray(calls))
+	o.Raw("calls", jsonout.RawArray(calls))
 	o.Set("skipped", nonNilStrings(res.Skipped))
 	if r.Budget > 0 {
 		o.Set("budget_ns", int64(r.Budget))
@@ -287,25 +289,25 @@ func BenchJSON(r *bench.Result) []byte {
 	o.Set("not_run", nonNilStrings(res.NotRun))
 	deadlines := make([][]byte, 0, len(r.Deadlines))
 	for _, d := range r.Deadlines {
-		deadlines = append(deadlines, (&Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
+		deadlines = append(deadlines, (&jsonout.Object{}).Set("host", d.Host).Set("deadline_ns", int64(d.Deadline)).
 			Set("series", d.Series).Set("max_ns", int64(d.Max)).Set("exceeded", d.Exceeded).Bytes())
 	}
-	o.Raw("deadlines", RawArray(deadlines))
+	o.Raw("deadlines", jsonout.RawArray(deadlines))
 	if vs := r.B; vs != nil {
-		v := &Object{}
-		v.Set("target", vs.Target).Set("protocol_version", nullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
+		v := &jsonout.Object{}
+		v.Set("target", vs.Target).Set("protocol_version", jsonout.NullIfEmpty(vs.Protocol)).Set("mode", vs.Mode)
 		v.Set("test", "paired sign-flip permutation test on the rounds' log ratios of medians").Set("alpha", bench.Alpha)
 		var b [][]byte
 		for _, s := range vs.All() {
 			b = append(b, statsJSON(s))
 		}
-		v.Raw("series", RawArray(b))
+		v.Raw("series", jsonout.RawArray(b))
 		var cs [][]byte
 		for _, c := range r.Compared {
-			cs = append(cs, (&Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
+			cs = append(cs, (&jsonout.Object{}).Set("name", c.Name).Set("ratio", c.Ratio).Set("ci_low", c.Low).Set("ci_high", c.High).
 				Set("p", c.P).Set("significant", c.Significant).Set("rounds", c.Rounds).Bytes())
 		}
-		v.Raw("comparisons", RawArray(cs))
+		v.Raw("comparisons", jsonout.RawArray(cs))
 		o.Raw("vs", v.Bytes())
 	} else {
 		o.Raw("vs", nil)
@@ -315,13 +317,13 @@ func BenchJSON(r *bench.Result) []byte {
 
 func statsJSON(se bench.Series) []byte {
 	s := se.Stats
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("name", se.Name)
 	if se.Tool != "" {
 		o.Set("tool", se.Tool)
 		o.Raw("args", se.Args)
 	}
-	o.Set("rounds", se.Rounds).Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts).Set("first_error", nullIfEmpty(s.FirstError))
+	o.Set("rounds", se.Rounds).Set("n", s.N).Set("errors", s.Errors).Set("timeouts", s.Timeouts).Set("first_error", jsonout.NullIfEmpty(s.FirstError))
 	for _, f := range []struct {
 		k string
 		v float64

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func benchResult() *bench.Result {
@@ -40,14 +42,14 @@ func benchResult() *bench.Result {
 
 func TestBenchText(t *testing.T) {
 	r := benchResult()
-	for _, st := range []Style{Terminal, Markdown} {
+	for _, st := range []terminal.Style{terminal.Terminal, terminal.Markdown} {
 		var b bytes.Buffer
 		Bench(&b, st, r)
 		out := b.String()
 		// The report names the target at its top: its latency section
 		// lists the protocol and the overhead, each its own item.
 		head := "./a · protocol 2025-11-25 · closed loop, one call in flight\n"
-		if st == Markdown {
+		if st == terminal.Markdown {
 			head = "- protocol 2025-11-25 · closed loop, one call in flight\n- client cost: "
 		}
 		want := []string{
@@ -65,11 +67,11 @@ func TestBenchText(t *testing.T) {
 			"90.00 ms (slow)",
 			"B: ./b · protocol 2025-06-18 · the same rounds",
 		}
-		if st == Markdown {
+		if st == terminal.Markdown {
 			want = append(want, "- Codex CLI gives up", "call echo (n=6):\n\n```text\n")
 		}
 		for _, w := range want {
-			if st == Markdown {
+			if st == terminal.Markdown {
 				// Markdown shows the same text, an ANSI sequence's "["
 				// escaped so that it makes no link.
 				w = strings.ReplaceAll(w, `\x1b[`, `\x1b\[`)
@@ -78,7 +80,7 @@ func TestBenchText(t *testing.T) {
 				t.Errorf("style %v lacks %q in:\n%s", st, w, out)
 			}
 		}
-		if st == Terminal && strings.Contains(out, "```") {
+		if st == terminal.Terminal && strings.Contains(out, "```") {
 			t.Errorf("terminal text has markdown histograms")
 		}
 	}
@@ -104,8 +106,8 @@ func TestBenchSectionValidates(t *testing.T) {
 		{"bench with a string count", "bench", bytes.Replace(BenchJSON(&alone), []byte(`"n":2,`), []byte(`"n":"2",`), 1), false},
 	}
 	for _, tc := range tests {
-		out := Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
-		if err := ValidateResult(out); (err == nil) != tc.ok {
+		out := jsonout.Envelope{Version: "test", Command: tc.command, Target: "./a"}.JSON(tc.section)
+		if err := jsonout.ValidateResult(out); (err == nil) != tc.ok {
 			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
 		}
 	}
@@ -117,7 +119,7 @@ func TestBenchFirstTimedOut(t *testing.T) {
 	s := bench.Series{Name: "call sleep", Tool: "sleep", Rounds: 1}
 	s.First, s.FirstTimedOut, s.Stopped, s.Timeouts = 10e9, true, 2, 2
 	var b bytes.Buffer
-	BenchTable(&b, Markdown, []bench.Series{s})
+	BenchTable(&b, terminal.Markdown, []bench.Series{s})
 	row := strings.Split(strings.TrimSpace(b.String()), "\n")[2]
 	if !strings.Contains(row, "| timed out at 10.00 s |") || !strings.Contains(row, "| 2 | timed out") {
 		t.Errorf("row %s\nwant timeouts 2 and first \"timed out at 10.00 s\"", row)

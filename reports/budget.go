@@ -12,22 +12,23 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
 	"github.com/mcpprobe/mcpprobe/probe/tokens"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // BudgetText is budget's text: the delivery table, the token cost, the
 // cut texts when showCut is set, and the budget's and lint's findings.
 func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	c := r.Capture
-	fmt.Fprintf(w, "%s; %s\n", BudgetVerdict(Terminal, r.Delivery, c), findingCount(r.Findings()))
-	fmt.Fprintf(w, "%s · %s tools · what each host delivers (description length in UTF-16 units)\n\n", Escape(ServerName(c)), Num(len(c.Tools.Items)))
-	Delivery(w, Terminal, r.Delivery, c)
+	fmt.Fprintf(w, "%s; %s\n", BudgetVerdict(terminal.Terminal, r.Delivery, c), findingCount(r.Findings()))
+	fmt.Fprintf(w, "%s · %s tools · what each host delivers (description length in UTF-16 units)\n\n", terminal.Escape(ServerName(c)), Num(len(c.Tools.Items)))
+	Delivery(w, terminal.Terminal, r.Delivery, c)
 	fmt.Fprintln(w)
 	if r.Tokens != nil {
-		Tokens(w, Terminal, c, *r.Tokens)
-		if verbose(w) {
-			TokenTable(w, Terminal, *r.Tokens)
+		Tokens(w, terminal.Terminal, c, *r.Tokens)
+		if terminal.Verbose(w) {
+			TokenTable(w, terminal.Terminal, *r.Tokens)
 			fmt.Fprintln(w)
-			HostTokens(w, Terminal, r)
+			HostTokens(w, terminal.Terminal, r)
 		} else {
 			largest(w, *r.Tokens)
 			hostTokensLine(w, r)
@@ -36,17 +37,17 @@ func BudgetText(w io.Writer, r *budget.Result, showCut bool) {
 	if showCut {
 		ShowCut(w, r.Delivery)
 	}
-	budgetSkills(w, Terminal, r.Skills)
+	budgetSkills(w, terminal.Terminal, r.Skills)
 	// Every finding budget's gates count: the wire's, the budget's and
 	// the lint's, as the report lists them.
 	fmt.Fprintln(w, "Findings:")
-	Findings(w, Terminal, SortFindings(r.Findings()))
+	Findings(w, terminal.Terminal, SortFindings(r.Findings()))
 }
 
 // BudgetView is budget --view: the markdown of what one host delivers.
 func BudgetView(w io.Writer, r *budget.Result) {
 	if r.View != nil {
-		tidyTo(w, func(w io.Writer) { View(w, *r.View, r.Capture) })
+		terminal.TidyTo(w, func(w io.Writer) { View(w, *r.View, r.Capture) })
 	}
 }
 
@@ -55,7 +56,7 @@ func BudgetView(w io.Writer, r *budget.Result) {
 // Only real hosts count: a tool that only the derived "all" column cuts
 // (the strictest of every host at once, which no host is) is named as
 // such, and a tool with no description has nothing to cut.
-func BudgetVerdict(st Style, r budget.Delivery, c *probe.Capture) string {
+func BudgetVerdict(st terminal.Style, r budget.Delivery, c *probe.Capture) string {
 	ts := wire.Tools(c)
 	s := plural(len(ts), "tool")
 	if len(r.Hosts) == 0 {
@@ -151,7 +152,7 @@ func largest(w io.Writer, d tokens.Definitions) {
 	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Tokens > ts[j].Tokens })
 	var parts []string
 	for _, t := range ts[:min(3, len(ts))] {
-		parts = append(parts, fmt.Sprintf("%s %s", Escape(t.Name), Num(t.Tokens)))
+		parts = append(parts, fmt.Sprintf("%s %s", terminal.Escape(t.Name), Num(t.Tokens)))
 	}
 	fmt.Fprintf(w, "largest: %s\n", strings.Join(parts, ", "))
 }
@@ -161,7 +162,7 @@ func hostTokensLine(w io.Writer, r *budget.Result) {
 	if len(r.FilteredOut) > 0 {
 		var names []string
 		for _, n := range r.FilteredOut {
-			names = append(names, Escape(n))
+			names = append(names, terminal.Escape(n))
 		}
 		fmt.Fprintf(w, "Left out by the config's tool lists (not paid for): %s.\n", strings.Join(names, ", "))
 	}
@@ -187,7 +188,7 @@ func hostTokensLine(w io.Writer, r *budget.Result) {
 		if _, ok := hostsOf[c]; !ok {
 			order = append(order, c)
 		}
-		hostsOf[c] = append(hostsOf[c], Escape(names[h.Host]))
+		hostsOf[c] = append(hostsOf[c], terminal.Escape(names[h.Host]))
 		deferred = deferred || h.Deferred
 	}
 	var parts []string
@@ -211,7 +212,7 @@ func hostTokensLine(w io.Writer, r *budget.Result) {
 
 // Delivery writes one table of every tool against every host: how much
 // of each description reaches the model, and the instructions below.
-func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
+func Delivery(w io.Writer, st terminal.Style, r budget.Delivery, c *probe.Capture) {
 	if len(r.Hosts) == 0 {
 		return
 	}
@@ -230,12 +231,12 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 		if len(unknown) > 0 {
 			// On a terminal a count (the budget fits a screen); in a
 			// report every name.
-			if st == Markdown {
+			if st == terminal.Markdown {
 				fmt.Fprintf(w, "No column for %d hosts with no known description or instructions rule (their figures count the texts whole): %s.\n", len(unknown), strings.Join(unknown, ", "))
 			} else {
 				fmt.Fprintf(w, "No column for %d hosts with no known description or instructions rule (mcpprobe hosts lists them).\n", len(unknown))
 			}
-			if st == Markdown {
+			if st == terminal.Markdown {
 				fmt.Fprintln(w)
 			}
 		}
@@ -252,7 +253,7 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	folded := 0
 	deferredOn := map[string]bool{}
 	for i, t := range wire.Tools(c) {
-		if !verbose(w) && deliveredWhole(r, i) {
+		if !terminal.Verbose(w) && deliveredWhole(r, i) {
 			// Tools delivered whole everywhere fold into one line.
 			folded++
 			for _, hr := range r.Hosts {
@@ -281,7 +282,7 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 			s += " (deferred on " + strings.Join(on, ", ") + ")"
 		}
 		fmt.Fprintln(w, s)
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w)
 		}
 	}
@@ -289,7 +290,7 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 	if c.Instructions != nil {
 		in = "instructions (" + Num(wire.UTF16Len(*c.Instructions)) + ")"
 	}
-	if len(rows) == 0 && !verbose(w) {
+	if len(rows) == 0 && !terminal.Verbose(w) {
 		instructionsLine(w, st, in, r)
 		return
 	}
@@ -298,14 +299,14 @@ func Delivery(w io.Writer, st Style, r budget.Delivery, c *probe.Capture) {
 		row = append(row, instructionsCell(hr))
 	}
 	rows = append(rows, row)
-	align := []Align{Left, Right}
-	Table(w, st, header, rows, align...)
+	align := []terminal.Align{terminal.Left, terminal.Right}
+	terminal.Table(w, st, header, rows, align...)
 	deliveryLegend(w, st, rows, slices.Contains(header, "all"))
 }
 
 // instructionsLine is the instructions' row of the delivery table on
 // one line, the hosts grouped by what they do with them.
-func instructionsLine(w io.Writer, st Style, in string, r budget.Delivery) {
+func instructionsLine(w io.Writer, st terminal.Style, in string, r budget.Delivery) {
 	by := map[string][]string{}
 	var order []string
 	for _, hr := range r.Hosts {
@@ -320,7 +321,7 @@ func instructionsLine(w io.Writer, st Style, in string, r budget.Delivery) {
 		parts = append(parts, d+" on "+strings.Join(by[d], ", "))
 	}
 	fmt.Fprintf(w, "%s: %s\n", in, strings.Join(parts, "; "))
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
 }
@@ -355,7 +356,7 @@ const allLegend = `"all": not a host but the strictest of their rules at once (e
 
 // deliveryLegend explains, under the table, each term its cells use, and
 // the "all" column when the table has it.
-func deliveryLegend(w io.Writer, st Style, rows [][]string, all bool) {
+func deliveryLegend(w io.Writer, st terminal.Style, rows [][]string, all bool) {
 	var used []string
 	if all {
 		used = append(used, allLegend)
@@ -374,7 +375,7 @@ func deliveryLegend(w io.Writer, st Style, rows [][]string, all bool) {
 	if len(used) == 0 {
 		return
 	}
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 		for _, u := range used {
 			fmt.Fprintf(w, "- %s\n", u)
@@ -414,18 +415,18 @@ func toolCell(t budget.Tool, h hosts.Host) string {
 }
 
 // Tokens writes what the definitions cost on every request.
-func Tokens(w io.Writer, st Style, c *probe.Capture, d tokens.Definitions) {
+func Tokens(w io.Writer, st terminal.Style, c *probe.Capture, d tokens.Definitions) {
 	t := wire.Totals(c.Tools)
 	fmt.Fprintf(w, "tools/list: %s, %s bytes, ~%s tokens (%s estimate) as the server sent them.\n",
 		plural(t.Pages, "page"), Num(t.Bytes), Num(d.Total), d.Encoding)
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
 }
 
 // HostTokens writes what each host pays on every request, as it delivers
 // the definitions, and the tools a config's lists leave out.
-func HostTokens(w io.Writer, st Style, r *budget.Result) {
+func HostTokens(w io.Writer, st terminal.Style, r *budget.Result) {
 	if len(r.FilteredOut) > 0 {
 		var names []string
 		for _, n := range r.FilteredOut {
@@ -442,13 +443,13 @@ func HostTokens(w io.Writer, st Style, r *budget.Result) {
 	}
 	var rows [][]string
 	for _, h := range r.HostTokens {
-		rows = append(rows, []string{Escape(names[h.Host]), "~" + Num(h.Tokens) + ifLoaded(h.Deferred), instrTokens(h.Instructions)})
+		rows = append(rows, []string{terminal.Escape(names[h.Host]), "~" + Num(h.Tokens) + ifLoaded(h.Deferred), instrTokens(h.Instructions)})
 	}
 	fmt.Fprintf(w, "What each host pays on every request (%s estimate of the definitions as it delivers them):\n", tokens.Encoding)
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
-	Table(w, st, []string{"host", "tokens", "of which instructions"}, rows, Left, Right, Right)
+	terminal.Table(w, st, []string{"host", "tokens", "of which instructions"}, rows, terminal.Left, terminal.Right, terminal.Right)
 	deferred := false
 	for _, h := range r.HostTokens {
 		deferred = deferred || h.Deferred
@@ -456,7 +457,7 @@ func HostTokens(w io.Writer, st Style, r *budget.Result) {
 	switch {
 	case !deferred:
 		fmt.Fprintln(w)
-	case st == Markdown:
+	case st == terminal.Markdown:
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, ifLoadedNote)
 		fmt.Fprintln(w)
@@ -481,12 +482,12 @@ func instrTokens(n int) string {
 }
 
 // TokenTable writes each tool's definition cost.
-func TokenTable(w io.Writer, st Style, d tokens.Definitions) {
+func TokenTable(w io.Writer, st terminal.Style, d tokens.Definitions) {
 	var rows [][]string
 	for _, t := range d.Tools {
 		rows = append(rows, []string{code(st, t.Name), Num(t.Tokens)})
 	}
-	Table(w, st, []string{"tool", "tokens (" + d.Encoding + ")"}, rows, Left, Right)
+	terminal.Table(w, st, []string{"tool", "tokens (" + d.Encoding + ")"}, rows, terminal.Left, terminal.Right)
 }
 
 // ShowCut prints, for each cut text, what is delivered and what is lost.
@@ -514,9 +515,9 @@ func ShowCut(w io.Writer, r budget.Delivery) {
 
 func cutText(w io.Writer, title string, d budget.Text) {
 	c := d.Cut
-	fmt.Fprintf(w, "── %s: %s of %s %s delivered (%s lost)\n", Escape(title), Num(d.Delivered), Num(d.Len), unitLabel(d.Unit), budget.Pct(d.LostPct))
+	fmt.Fprintf(w, "── %s: %s of %s %s delivered (%s lost)\n", terminal.Escape(title), Num(d.Delivered), Num(d.Len), unitLabel(d.Unit), budget.Pct(d.LostPct))
 	for _, l := range strings.Split(d.Head, "\n") {
-		fmt.Fprintf(w, "   │ %s\n", Escape(l))
+		fmt.Fprintf(w, "   │ %s\n", terminal.Escape(l))
 	}
 	note := ""
 	switch {
@@ -531,10 +532,10 @@ func cutText(w io.Writer, title string, d budget.Text) {
 	}
 	fmt.Fprintf(w, "✂─ cut at %s, line %d, column %d%s%s\n", Num(c.At), c.Line, c.Column, note, marker)
 	for _, l := range strings.Split(d.Tail, "\n") {
-		fmt.Fprintf(w, "   ✗ %s\n", Escape(l))
+		fmt.Fprintf(w, "   ✗ %s\n", terminal.Escape(l))
 	}
 	for _, l := range d.Omits {
-		fmt.Fprintf(w, "   ⚠ hides %s %q: %q\n", l.Rule, Escape(l.Words), Escape(l.Sentence))
+		fmt.Fprintf(w, "   ⚠ hides %s %q: %q\n", l.Rule, terminal.Escape(l.Words), terminal.Escape(l.Sentence))
 	}
 	fmt.Fprintln(w)
 }
@@ -553,8 +554,8 @@ func unitLabel(u string) string {
 // model, so it can be committed and reviewed.
 func View(w io.Writer, hr budget.HostResult, c *probe.Capture) {
 	h := hr.Host
-	fmt.Fprintf(w, "# What %s receives from %s\n\n", MD(h.Name), MD(ServerName(c)))
-	fmt.Fprintf(w, "Host profile measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", MD(h.MeasuredOn), MD(h.Source))
+	fmt.Fprintf(w, "# What %s receives from %s\n\n", terminal.MD(h.Name), terminal.MD(ServerName(c)))
+	fmt.Fprintf(w, "Host profile measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", terminal.MD(h.MeasuredOn), terminal.MD(h.Source))
 	fmt.Fprintln(w, "## Server instructions")
 	fmt.Fprintln(w)
 	in := hr.Instructions
@@ -571,7 +572,7 @@ func View(w io.Writer, hr budget.HostResult, c *probe.Capture) {
 	fmt.Fprintln(w)
 	for i, raw := range c.Tools.Items {
 		t := hr.Tools[i]
-		fmt.Fprintf(w, "## %s\n\n", Code(t.Name))
+		fmt.Fprintf(w, "## %s\n\n", terminal.Code(t.Name))
 		if t.Description.Deferred {
 			fmt.Fprintln(w, "Deferred: the model sees this tool only after a tool search finds it.")
 			fmt.Fprintln(w)
@@ -632,7 +633,7 @@ func fenceLang(w io.Writer, lang, s string) {
 	}
 	fmt.Fprintln(w, f+lang)
 	for _, l := range strings.Split(s, "\n") {
-		fmt.Fprintln(w, Escape(l))
+		fmt.Fprintln(w, terminal.Escape(l))
 	}
 	fmt.Fprintln(w, f)
 }

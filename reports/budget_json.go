@@ -3,27 +3,26 @@ package reports
 import (
 	"math"
 
-	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
-	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // BudgetSection is budget's --json section (fields in the README).
 // Lengths are in each host's unit. Its findings, the lint's included,
 // are the envelope's.
 func BudgetSection(r *budget.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	var hosts [][]byte
 	for _, hr := range r.Delivery.Hosts {
-		ho := &Object{}
+		ho := &jsonout.Object{}
 		ho.Set("host", hr.Host.ID).Set("name", hr.Host.Name).Set("unit", unitOr(hr.Host.Description.Unit))
 		ho.Set("measured_on", hr.Host.MeasuredOn).Set("source", hr.Host.Source)
 		ho.Set("description_rule", hr.Host.Description)
 		ho.Set("instructions_rule", hr.Host.Instructions)
 		ho.Set("input_schema_rule", hr.Host.InputSchema)
 		ho.Set("output_schema", hr.Host.OutputSchema)
-		ho.Set("initialize_deadline_ms", nsOrNull(int64(hr.Host.InitializeDeadlineMs), hr.Host.InitializeDeadlineMs > 0))
-		ho.Set("result_limit_tokens", nsOrNull(int64(hr.Host.ResultLimitTokens), hr.Host.ResultLimitTokens > 0))
+		ho.Set("initialize_deadline_ms", jsonout.NsOrNull(int64(hr.Host.InitializeDeadlineMs), hr.Host.InitializeDeadlineMs > 0))
+		ho.Set("result_limit_tokens", jsonout.NsOrNull(int64(hr.Host.ResultLimitTokens), hr.Host.ResultLimitTokens > 0))
 		var tools [][]byte
 		asSent := 0
 		for _, t := range hr.Tools {
@@ -33,40 +32,40 @@ func BudgetSection(r *budget.Result) []byte {
 					continue
 				}
 			}
-			to := &Object{}
+			to := &jsonout.Object{}
 			to.Set("name", t.Name)
 			textJSON(to, "description", t.Description)
-			so := &Object{}
+			so := &jsonout.Object{}
 			so.Set("rule", t.Schema.Rule).Set("serialized_len", t.Schema.Serialized).Set("unit", t.Schema.Unit)
-			so.Set("over", nsOrNull(int64(t.Schema.Over), t.Schema.Over > 0)).Set("threshold_unknown", t.Schema.Unknown)
+			so.Set("over", jsonout.NsOrNull(int64(t.Schema.Over), t.Schema.Over > 0)).Set("threshold_unknown", t.Schema.Unknown)
 			so.Set("property_descriptions", t.Schema.Descriptions).Set("dropped", t.Schema.Dropped).Set("dropped_chars", t.Schema.DroppedChars)
 			to.Raw("input_schema", so.Bytes())
-			to.Set("output_schema", nullIfEmpty(t.OutputSchema))
+			to.Set("output_schema", jsonout.NullIfEmpty(t.OutputSchema))
 			tools = append(tools, to.Bytes())
 		}
-		ho.Raw("tools", RawArray(tools))
+		ho.Raw("tools", jsonout.RawArray(tools))
 		ho.Set("tools_listed", map[bool]string{true: "all", false: "changed"}[r.PerHostTools])
 		ho.Set("tools_as_sent", asSent)
-		io := &Object{}
+		io := &jsonout.Object{}
 		textJSON(io, "", hr.Instructions)
 		ho.Raw("instructions", io.Bytes())
 		hosts = append(hosts, ho.Bytes())
 	}
-	o.Raw("hosts", RawArray(hosts))
+	o.Raw("hosts", jsonout.RawArray(hosts))
 	var lost [][]byte
 	for _, l := range r.Delivery.OutputLost {
-		lost = append(lost, (&Object{}).Set("tool", l.Tool).Set("descriptions", l.Descriptions).Set("chars", l.Chars).Bytes())
+		lost = append(lost, (&jsonout.Object{}).Set("tool", l.Tool).Set("descriptions", l.Descriptions).Set("chars", l.Chars).Bytes())
 	}
-	o.Raw("output_schema_undelivered", RawArray(lost))
+	o.Raw("output_schema_undelivered", jsonout.RawArray(lost))
 	o.Set("filtered_out", nonNil(r.FilteredOut))
 	if d := r.Tokens; d != nil {
-		to := &Object{}
+		to := &jsonout.Object{}
 		to.Set("encoding", d.Encoding).Set("estimate", true).Set("total", d.Total)
 		var per [][]byte
 		for _, t := range d.Tools {
-			per = append(per, (&Object{}).Set("name", t.Name).Set("tokens", t.Tokens).Bytes())
+			per = append(per, (&jsonout.Object{}).Set("name", t.Name).Set("tokens", t.Tokens).Bytes())
 		}
-		to.Raw("tools", RawArray(per))
+		to.Raw("tools", jsonout.RawArray(per))
 		to.Raw("by_host", hostTokensJSON(r.HostTokens))
 		o.Raw("tokens", to.Bytes())
 	} else {
@@ -86,7 +85,7 @@ func unitOr(u string) string {
 }
 
 // textJSON adds a budget.Text's fields; with prefix "" they go in bare.
-func textJSON(o *Object, prefix string, t budget.Text) {
+func textJSON(o *jsonout.Object, prefix string, t budget.Text) {
 	key := func(k string) string {
 		if prefix == "" {
 			return k
@@ -105,31 +104,13 @@ func textJSON(o *Object, prefix string, t budget.Text) {
 	if t.Cut != nil {
 		hides := make([][]byte, 0, len(t.Omits))
 		for _, l := range t.Omits {
-			hides = append(hides, (&Object{}).Set("rule", l.Rule).Set("words", l.Words).Set("sentence", l.Sentence).Bytes())
+			hides = append(hides, (&jsonout.Object{}).Set("rule", l.Rule).Set("words", l.Words).Set("sentence", l.Sentence).Bytes())
 		}
-		o.Raw("cut", (&Object{}).Set("at", t.Cut.At).Set("line", t.Cut.Line).Set("column", t.Cut.Column).
+		o.Raw("cut", (&jsonout.Object{}).Set("at", t.Cut.At).Set("line", t.Cut.Line).Set("column", t.Cut.Column).
 			Set("splits_word", t.Cut.SplitsWord).Set("splits_character", t.Cut.SplitsChar).Items("hides", hides).Bytes())
 	} else {
 		o.Raw("cut", nil)
 	}
-}
-
-// findingsJSON is a list of findings, each kind repeated past
-// findings.FoldAt folded into one with its count and a few examples.
-func findingsJSON(fs []probe.Finding) []byte {
-	fs = findings.Fold(fs)
-	out := make([][]byte, 0, len(fs))
-	for _, f := range fs {
-		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
-		if f.Tool != "" {
-			fo.Set("tool", f.Tool)
-		}
-		if f.Count > 1 {
-			fo.Set("count", f.Count).Set("examples", f.Examples())
-		}
-		out = append(out, fo.Bytes())
-	}
-	return RawArray(out)
 }
 
 // hostTokensJSON is tokens.by_host: what each host pays on every request
@@ -137,10 +118,10 @@ func findingsJSON(fs []probe.Finding) []byte {
 func hostTokensJSON(hs []budget.HostTokens) []byte {
 	var out [][]byte
 	for _, h := range hs {
-		out = append(out, (&Object{}).Set("host", h.Host).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).
-			Set("tool_search", nullIfEmpty(h.Search)).Set("if_loaded", h.Deferred).Bytes())
+		out = append(out, (&jsonout.Object{}).Set("host", h.Host).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).
+			Set("tool_search", jsonout.NullIfEmpty(h.Search)).Set("if_loaded", h.Deferred).Bytes())
 	}
-	return RawArray(out)
+	return jsonout.RawArray(out)
 }
 
 func nonNil(s []string) []string {

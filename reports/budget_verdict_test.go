@@ -9,6 +9,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // TestBudgetVerdictCountsRealHosts: the first line of budget names as
@@ -42,7 +43,7 @@ func TestBudgetVerdictCountsRealHosts(t *testing.T) {
 	tool("huge", strings.Repeat("word ", 2000)) // 10,000: past a real host's cut
 	tool("bare", "")
 	d := budget.Compute(c, hs)
-	got := BudgetVerdict(Terminal, d, c)
+	got := BudgetVerdict(terminal.Terminal, d, c)
 	for _, want := range []string{"4 tools, 2 delivered whole on every known host", "not whole somewhere: huge;", "no description: bare", "cut only on the strictest combination (all): long"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("verdict %q\nlacks %q", got, want)
@@ -55,7 +56,7 @@ func TestBudgetVerdictCountsRealHosts(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	Delivery(&b, Terminal, d, c)
+	Delivery(&b, terminal.Terminal, d, c)
 	if !strings.Contains(b.String(), `"all": not a host`) {
 		t.Errorf("the legend does not say what \"all\" is:\n%s", b.String())
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/call"
 	"github.com/mcpprobe/mcpprobe/probe/mrtr"
 	"github.com/mcpprobe/mcpprobe/probe/result"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 )
 
@@ -28,14 +29,14 @@ const callRows = 50
 // blocks (text excerpted and escaped, base64 never printed), what each
 // host delivers, the progress timeline, the cancellation, the task, the
 // messages that came during the call, the verdicts and the findings.
-func Call(w io.Writer, st Style, r *call.Result) {
+func Call(w io.Writer, st terminal.Style, r *call.Result) {
 	fmt.Fprintln(w, callVerdict(st, r))
-	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, plain(st, r.Name), plain(st, orNone(r.Protocol)))
+	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, terminal.Plain(st, r.Name), terminal.Plain(st, orNone(r.Protocol)))
 	fmt.Fprintln(w, callAnswerLine(st, r))
 	if r.Error != nil {
-		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", plain(st, errCode(r)), plain(st, r.Error.Message))
+		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", terminal.Plain(st, errCode(r)), terminal.Plain(st, r.Error.Message))
 		if len(r.Error.Data) > 0 {
-			fmt.Fprintf(w, "data: %s\n", plain(st, Clip(string(r.Error.Data), 300)))
+			fmt.Fprintf(w, "data: %s\n", terminal.Plain(st, terminal.Clip(string(r.Error.Data), 300)))
 		}
 	}
 	if r.Result != nil {
@@ -69,8 +70,8 @@ func errCode(r *call.Result) string {
 
 // callVerdict is call's first line: the answer, what the hosts deliver
 // of it, what the timeout policies make of it, and the findings.
-func callVerdict(st Style, r *call.Result) string {
-	parts := []string{plain(st, r.Name) + ": " + callOutcome(st, r)}
+func callVerdict(st terminal.Style, r *call.Result) string {
+	parts := []string{terminal.Plain(st, r.Name) + ": " + callOutcome(st, r)}
 	if r.Result != nil && len(r.Deliveries) > 0 {
 		parts = append(parts, deliveryVerdict(r.Deliveries))
 	}
@@ -81,10 +82,10 @@ func callVerdict(st Style, r *call.Result) string {
 }
 
 // callOutcome is how a call was answered, with its blocks' count.
-func callOutcome(st Style, r *call.Result) string {
+func callOutcome(st terminal.Style, r *call.Result) string {
 	switch {
 	case r.Error != nil:
-		return "JSON-RPC error " + plain(st, errCode(r))
+		return "JSON-RPC error " + terminal.Plain(st, errCode(r))
 	case !r.Completed:
 		return "no answer"
 	}
@@ -100,7 +101,7 @@ func callOutcome(st Style, r *call.Result) string {
 }
 
 // callAnswerLine says when the answer came, and its size.
-func callAnswerLine(st Style, r *call.Result) string {
+func callAnswerLine(st terminal.Style, r *call.Result) string {
 	switch {
 	case r.Completed:
 		s := fmt.Sprintf("answered in %s", msText(r.Answered))
@@ -113,7 +114,7 @@ func callAnswerLine(st Style, r *call.Result) string {
 		}
 		return s
 	case r.Unanswered != "":
-		return "not answered: " + plain(st, r.Unanswered)
+		return "not answered: " + terminal.Plain(st, r.Unanswered)
 	}
 	return "not answered"
 }
@@ -201,7 +202,7 @@ func blockOf(where string, c gjson.Result, uri string) blockRow {
 
 // CallBlocks writes the result's blocks: a table, then each text block's
 // text, cut to callTextChars.
-func CallBlocks(w io.Writer, st Style, r *call.Result) {
+func CallBlocks(w io.Writer, st terminal.Style, r *call.Result) {
 	rows := blocksOf(r.Kind, r.Result)
 	isErr := gjson.GetBytes(r.Result, "isError")
 	head := fmt.Sprintf("Result: %d block(s)", len(rows))
@@ -228,7 +229,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		}
 	}
 	// Text blocks alone need no table: each is headed by its size below.
-	plainText := !verbose(w)
+	plainText := !terminal.Verbose(w)
 	for _, b := range rows {
 		plainText = plainText && b.typ == "text" && b.mime == "" && b.detail == "" && b.text != ""
 	}
@@ -240,9 +241,9 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 	if len(rows) > 0 && !plainText {
 		var cells [][]string
 		for _, b := range rows {
-			cells = append(cells, []string{cell(st, b.where), cell(st, orDash(b.typ)), cell(st, orDash(b.mime)), b.size, cell(st, Clip(b.detail, 120))})
+			cells = append(cells, []string{terminal.StyledCell(st, b.where), terminal.StyledCell(st, orDash(b.typ)), terminal.StyledCell(st, orDash(b.mime)), b.size, terminal.StyledCell(st, terminal.Clip(b.detail, 120))})
 		}
-		Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight)
+		terminal.Table(w, st, []string{"block", "type", "MIME type", "size", "detail"}, cells, terminal.Default, terminal.Default, terminal.Default, terminal.Right)
 	}
 	for _, b := range rows {
 		if b.text == "" {
@@ -250,16 +251,16 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 		}
 		n := utf8.RuneCountInString(b.text)
 		if plainText {
-			fmt.Fprintf(w, "%s (text, %s):\n", plain(st, b.where), b.size)
+			fmt.Fprintf(w, "%s (text, %s):\n", terminal.Plain(st, b.where), b.size)
 		} else {
-			fmt.Fprintf(w, "\n%s:\n", plain(st, b.where))
+			fmt.Fprintf(w, "\n%s:\n", terminal.Plain(st, b.where))
 		}
-		t := Clip(b.text, callTextChars)
-		if st == Markdown {
+		t := terminal.Clip(b.text, callTextChars)
+		if st == terminal.Markdown {
 			fmt.Fprintf(w, "\n%s\n", quoteBlock(t))
 		} else {
 			for _, l := range strings.Split(t, "\n") {
-				fmt.Fprintf(w, "  %s\n", Escape(l))
+				fmt.Fprintf(w, "  %s\n", terminal.Escape(l))
 			}
 		}
 		if n > callTextChars {
@@ -268,7 +269,7 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 	}
 	if s := r.Analysis.Structured; s != nil {
 		for _, v := range s.Violations {
-			fmt.Fprintf(w, "outputSchema violation at %s: %s\n", plain(st, v.Path), plain(st, v.Message))
+			fmt.Fprintf(w, "outputSchema violation at %s: %s\n", terminal.Plain(st, v.Path), terminal.Plain(st, v.Message))
 		}
 	}
 }
@@ -276,12 +277,12 @@ func CallBlocks(w io.Writer, st Style, r *call.Result) {
 func quoteBlock(t string) string {
 	lines := strings.Split(t, "\n")
 	for i, l := range lines {
-		lines[i] = "> " + MD(l)
+		lines[i] = "> " + terminal.MD(l)
 	}
 	return strings.Join(lines, "\n")
 }
 
-func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
+func callDeliveries(w io.Writer, st terminal.Style, ds []result.Delivery) {
 	if len(ds) == 0 {
 		return
 	}
@@ -292,7 +293,7 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 		fmt.Fprintln(w, "What each host delivers of it:")
 	}
 	if len(whole) > 0 {
-		fmt.Fprintf(w, "result delivery: whole on %s\n", plain(st, strings.Join(whole, ", ")))
+		fmt.Fprintf(w, "result delivery: whole on %s\n", terminal.Plain(st, strings.Join(whole, ", ")))
 	}
 	var rows [][]string
 	for _, d := range ds {
@@ -300,11 +301,11 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 		if d.Limit > 0 {
 			limit = Num(d.Limit)
 		}
-		rows = append(rows, []string{cell(st, d.HostName), Verdict(w, d.Outcome), cell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), cell(st, d.Note)})
+		rows = append(rows, []string{terminal.StyledCell(st, d.HostName), terminal.Verdict(w, d.Outcome), terminal.StyledCell(st, d.Unit), Num(d.Size), limit, Num(d.Delivered), Num(d.Lost), terminal.StyledCell(st, d.Note)})
 	}
 	if len(rows) > 0 {
-		Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
-			tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		terminal.Table(w, st, []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost", "note"}, rows,
+			terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 	}
 	if len(unknown) > 0 {
 		foldedLine(w, st, "result delivery", result.Unknown, unknown, why)
@@ -314,7 +315,7 @@ func callDeliveries(w io.Writer, st Style, ds []result.Delivery) {
 // foldWhole takes out of ds, unless w is verbose, the hosts that deliver
 // the result whole, each named with its size against its limit.
 func foldWhole(w io.Writer, ds []result.Delivery) (rest []result.Delivery, whole []string) {
-	if verbose(w) {
+	if terminal.Verbose(w) {
 		return ds, nil
 	}
 	for _, d := range ds {
@@ -335,7 +336,7 @@ func foldWhole(w io.Writer, ds []result.Delivery) (rest []result.Delivery, whole
 // delivery is unknown: they fold into one line naming them, with the
 // note they share.
 func foldUnknown(w io.Writer, ds []result.Delivery) (rest []result.Delivery, unknown []string, why string) {
-	if verbose(w) {
+	if terminal.Verbose(w) {
 		return ds, nil, ""
 	}
 	notes := map[string]bool{}
@@ -357,10 +358,10 @@ func foldUnknown(w io.Writer, ds []result.Delivery) (rest []result.Delivery, unk
 	return rest, unknown, why
 }
 
-func callProgress(w io.Writer, st Style, r *call.Result) {
+func callProgress(w io.Writer, st terminal.Style, r *call.Result) {
 	if len(r.Progress) == 0 {
 		if r.Token != "" {
-			fmt.Fprintf(w, "\nProgress: none came for token %s.\n", plain(st, strconv.Quote(r.Token)))
+			fmt.Fprintf(w, "\nProgress: none came for token %s.\n", terminal.Plain(st, strconv.Quote(r.Token)))
 		}
 		return
 	}
@@ -369,7 +370,7 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		fmt.Fprintf(w, " kept of %s read (past the session's first 10,000 messages a flood is counted, not kept)", Num(r.ProgressSeen))
 	}
 	if r.Token != "" {
-		fmt.Fprintf(w, " (token %s sent)", plain(st, strconv.Quote(r.Token)))
+		fmt.Fprintf(w, " (token %s sent)", terminal.Plain(st, strconv.Quote(r.Token)))
 	}
 	fmt.Fprintln(w, ":")
 	var rows [][]string
@@ -389,15 +390,15 @@ func callProgress(w io.Writer, st Style, r *call.Result) {
 		}
 		value := strconv.FormatFloat(p.Progress, 'g', -1, 64)
 		if p.Invalid != "" {
-			value = cell(st, p.Invalid)
+			value = terminal.StyledCell(st, p.Invalid)
 		}
-		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, cell(st, Clip(p.Message, 80)), cell(st, tok)})
+		rows = append(rows, []string{msText(p.At), msText(p.At - prev), value, total, terminal.StyledCell(st, terminal.Clip(p.Message, 80)), terminal.StyledCell(st, tok)})
 		prev = p.At
 	}
-	Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "gap", "progress", "total", "message", "token"}, rows, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 }
 
-func callCancel(w io.Writer, st Style, r *call.Result) {
+func callCancel(w io.Writer, st terminal.Style, r *call.Result) {
 	cn := r.Cancel
 	if cn == nil {
 		return
@@ -422,23 +423,23 @@ func callCancel(w io.Writer, st Style, r *call.Result) {
 	case "ended":
 		fmt.Fprintf(w, "The server's stream ended %s after it (it exited or closed its output): no result; %d progress notification(s) before it, %d after.\n", msText(cn.EndedAt), cn.ProgressBefore, cn.ProgressAfter)
 	default:
-		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, plain(st, cn.Outcome))
+		fmt.Fprintf(w, "%s answered: %s.\n", cn.Via, terminal.Plain(st, cn.Outcome))
 	}
 	if cn.HealthMethod != "" {
 		state := "usable"
 		if !cn.Healthy {
 			state = "NOT usable"
 		}
-		fmt.Fprintf(w, "Then %s: %s; the session is %s.\n", cn.HealthMethod, plain(st, cn.HealthNote), state)
+		fmt.Fprintf(w, "Then %s: %s; the session is %s.\n", cn.HealthMethod, terminal.Plain(st, cn.HealthNote), state)
 	}
 }
 
-func callTask(w io.Writer, st Style, r *call.Result) {
+func callTask(w io.Writer, st terminal.Style, r *call.Result) {
 	t := r.Task
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", plain(st, Clip(strconv.Quote(t.ID), 80)), plain(st, orDash(t.Support)), len(t.Polls), plain(st, orDash(t.Final)))
+	fmt.Fprintf(w, "\nTask %s (taskSupport %s): %d exchange(s), last status %s.\n", terminal.Plain(st, terminal.Clip(strconv.Quote(t.ID), 80)), terminal.Plain(st, orDash(t.Support)), len(t.Polls), terminal.Plain(st, orDash(t.Final)))
 	var rows [][]string
 	for _, p := range t.Polls {
 		pi := "—"
@@ -449,14 +450,14 @@ func callTask(w io.Writer, st Style, r *call.Result) {
 		if p.Err != "" {
 			status = "error: " + p.Err
 		}
-		rows = append(rows, []string{msText(p.At), p.Method, cell(st, Clip(orDash(status), 80)), cell(st, Clip(p.Message, 80)), pi})
+		rows = append(rows, []string{msText(p.At), p.Method, terminal.StyledCell(st, terminal.Clip(orDash(status), 80)), terminal.StyledCell(st, terminal.Clip(p.Message, 80)), pi})
 	}
-	Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "request", "status", "message", "pollInterval"}, rows, terminal.Right)
 }
 
 // callRounds says, round by round, what an input_required result asked
 // for, what mcpprobe answered, and what the retry got.
-func callRounds(w io.Writer, st Style, r *call.Result) {
+func callRounds(w io.Writer, st terminal.Style, r *call.Result) {
 	if len(r.Rounds) == 0 {
 		return
 	}
@@ -472,17 +473,17 @@ func callRounds(w io.Writer, st Style, r *call.Result) {
 			got = rd.Err
 		}
 		if len(rd.Answers) == 0 {
-			rows = append(rows, []string{strconv.Itoa(rd.N), "—", "—", "—", state, cell(st, Clip(orDash(got), 80))})
+			rows = append(rows, []string{strconv.Itoa(rd.N), "—", "—", "—", state, terminal.StyledCell(st, terminal.Clip(orDash(got), 80))})
 		}
 		for i, a := range rd.Answers {
-			n, g := strconv.Itoa(rd.N), cell(st, Clip(orDash(got), 80))
+			n, g := strconv.Itoa(rd.N), terminal.StyledCell(st, terminal.Clip(orDash(got), 80))
 			if i > 0 {
 				n, state, g = "", "", ""
 			}
-			rows = append(rows, []string{n, cell(st, Clip(a.Key, 40)), cell(st, Clip(a.Method, 40)), cell(st, Clip(answerText(a), 100)), state, g})
+			rows = append(rows, []string{n, terminal.StyledCell(st, terminal.Clip(a.Key, 40)), terminal.StyledCell(st, terminal.Clip(a.Method, 40)), terminal.StyledCell(st, terminal.Clip(answerText(a), 100)), state, g})
 		}
 	}
-	Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, tw.AlignRight)
+	terminal.Table(w, st, []string{"round", "input", "request", "answered", "requestState", "retry got"}, rows, terminal.Right)
 }
 
 // answerText is what mcpprobe answered an input request and why.
@@ -493,7 +494,7 @@ func answerText(a mrtr.Answer) string {
 	return a.By + ": " + string(a.Response)
 }
 
-func callEvents(w io.Writer, st Style, r *call.Result) {
+func callEvents(w io.Writer, st terminal.Style, r *call.Result) {
 	var rows [][]string
 	more := 0
 	for _, e := range r.Events {
@@ -508,7 +509,7 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 		if what == "" {
 			what = e.Note
 		}
-		rows = append(rows, []string{msText(e.At), strconv.Itoa(e.Seq), e.Kind, cell(st, orDash(e.Method)), cell(st, what)})
+		rows = append(rows, []string{msText(e.At), strconv.Itoa(e.Seq), e.Kind, terminal.StyledCell(st, orDash(e.Method)), terminal.StyledCell(st, what)})
 	}
 	if len(rows) == 0 {
 		return
@@ -517,20 +518,20 @@ func callEvents(w io.Writer, st Style, r *call.Result) {
 		rows = append(rows, []string{"…", "", "", "", fmt.Sprintf("%s more not shown: --json has every one kept", Num(more))})
 	}
 	fmt.Fprintln(w, "\nDuring the call the server also sent:")
-	Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"at", "frame", "kind", "method", "mcpprobe's answer, or note"}, rows, terminal.Right, terminal.Right)
 }
 
 // CallVerdicts writes whether the call survives each timeout policy.
-func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
+func CallVerdicts(w io.Writer, st terminal.Style, vs []result.Verdict) {
 	if len(vs) == 0 {
 		return
 	}
-	if !verbose(w) && len(vs) > 1 && sameOutcome(vs) && vs[0].Outcome == result.Survives {
+	if !terminal.Verbose(w) && len(vs) > 1 && sameOutcome(vs) && vs[0].Outcome == result.Survives {
 		var names []string
 		for _, v := range vs {
 			names = append(names, v.Policy.Name)
 		}
-		fmt.Fprintf(w, "\ntimeouts: %s every policy (%s)\n", vs[0].Outcome, plain(st, strings.Join(names, ", ")))
+		fmt.Fprintf(w, "\ntimeouts: %s every policy (%s)\n", vs[0].Outcome, terminal.Plain(st, strings.Join(names, ", ")))
 		return
 	}
 	fmt.Fprintln(w, "\nWould a client give up on it?")
@@ -540,9 +541,9 @@ func CallVerdicts(w io.Writer, st Style, vs []result.Verdict) {
 		if v.At > 0 {
 			at = msText(v.At)
 		}
-		rows = append(rows, []string{cell(st, v.Policy.Name), policyRule(v.Policy), Verdict(w, v.Outcome), at, cell(st, v.Why)})
+		rows = append(rows, []string{terminal.StyledCell(st, v.Policy.Name), policyRule(v.Policy), terminal.Verdict(w, v.Outcome), at, terminal.StyledCell(st, v.Why)})
 	}
-	Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
+	terminal.Table(w, st, []string{"policy", "rule", "verdict", "gives up at", "why"}, rows)
 }
 
 func sameOutcome(vs []result.Verdict) bool {
@@ -600,7 +601,7 @@ func shortDuration(d time.Duration) string {
 // CallView writes, as markdown, what a host's model would read of the
 // result: the text exactly as delivered, control characters escaped.
 func CallView(w io.Writer, r *call.Result, host string) {
-	tidyTo(w, func(w io.Writer) { callView(w, r, host) })
+	terminal.TidyTo(w, func(w io.Writer) { callView(w, r, host) })
 }
 
 func callView(w io.Writer, r *call.Result, host string) {
@@ -608,10 +609,10 @@ func callView(w io.Writer, r *call.Result, host string) {
 		if d.Host != host {
 			continue
 		}
-		fmt.Fprintf(w, "# What %s receives of %s %s\n\n", MD(d.HostName), r.Method, Code(r.Name))
-		fmt.Fprintf(w, "Outcome: %s. Rule measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", MD(d.Outcome), MD(d.MeasuredOn), MD(d.Source))
+		fmt.Fprintf(w, "# What %s receives of %s %s\n\n", terminal.MD(d.HostName), r.Method, terminal.Code(r.Name))
+		fmt.Fprintf(w, "Outcome: %s. Rule measured %s (source: %s). Text is shown exactly as delivered, control characters escaped.\n\n", terminal.MD(d.Outcome), terminal.MD(d.MeasuredOn), terminal.MD(d.Source))
 		if d.Note != "" {
-			fmt.Fprintf(w, "%s\n\n", MDMessage(d.Note))
+			fmt.Fprintf(w, "%s\n\n", terminal.MDMessage(d.Note))
 		}
 		if d.View == "" {
 			fmt.Fprintln(w, "Nothing of the result reaches the model, or its text is not known.")
@@ -620,14 +621,14 @@ func callView(w io.Writer, r *call.Result, host string) {
 		fence(w, d.View)
 		return
 	}
-	fmt.Fprintf(w, "# %s %s\n\nNo delivery rule is known for host %s on this result.\n", r.Method, Code(r.Name), Code(host))
+	fmt.Fprintf(w, "# %s %s\n\nNo delivery rule is known for host %s on this result.\n", r.Method, terminal.Code(r.Name), terminal.Code(host))
 }
 
 // CallJSON is the section of call, read and prompt --json (its fields are
 // in the README): the request and the response embedded byte for byte,
 // then what mcpprobe measured of them.
 func CallJSON(r *call.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("kind", string(r.Kind)).Set("method", r.Method).Set("name", r.Name)
 	o.Raw("arguments", r.Args)
 	o.Raw("definition", r.Definition)
@@ -642,23 +643,23 @@ func CallJSON(r *call.Result) []byte {
 		o.Raw("response_frame", nil)
 	}
 	if r.Error != nil {
-		eo := &Object{}
+		eo := &jsonout.Object{}
 		eo.Set("code", r.Error.Code).Set("raw_code", r.Error.RawCode).Set("message", r.Error.Message).Raw("data", r.Error.Data)
 		o.Raw("error", eo.Bytes())
 	} else {
 		o.Raw("error", nil)
 	}
-	o.Set("unanswered", nullIfEmpty(r.Unanswered))
-	t := &Object{}
+	o.Set("unanswered", jsonout.NullIfEmpty(r.Unanswered))
+	t := &jsonout.Object{}
 	t.Set("sent_ns", int64(r.Sent))
-	t.Set("first_frame_ns", nsOrNull(int64(r.FirstFrame), r.FirstFrame > 0))
-	t.Set("answered_ns", nsOrNull(int64(r.Answered), r.Completed))
+	t.Set("first_frame_ns", jsonout.NsOrNull(int64(r.FirstFrame), r.FirstFrame > 0))
+	t.Set("answered_ns", jsonout.NsOrNull(int64(r.Answered), r.Completed))
 	t.Set("watched_ns", int64(r.Watched))
 	o.Raw("timings", t.Bytes())
-	o.Set("progress_token", nullIfEmpty(r.Token))
+	o.Set("progress_token", jsonout.NullIfEmpty(r.Token))
 	prog := make([][]byte, 0, len(r.Progress))
 	for _, p := range r.Progress {
-		po := &Object{}
+		po := &jsonout.Object{}
 		po.Set("at_ns", int64(p.At)).Set("frame", p.Seq)
 		if p.Token != "" {
 			po.Raw("token", []byte(p.Token))
@@ -666,69 +667,69 @@ func CallJSON(r *call.Result) []byte {
 			po.Raw("token", nil)
 		}
 		po.Set("ours", p.Ours).Set("progress", p.Progress).Set("total", p.Total).Set("message", p.Message)
-		po.Set("invalid", nullIfEmpty(p.Invalid))
+		po.Set("invalid", jsonout.NullIfEmpty(p.Invalid))
 		prog = append(prog, po.Bytes())
 	}
-	o.Raw("progress", RawArray(prog))
+	o.Raw("progress", jsonout.RawArray(prog))
 	o.Set("progress_seen", r.ProgressSeen)
 	evs := make([][]byte, 0, len(r.Events))
 	for _, e := range r.Events {
-		eo := &Object{}
-		eo.Set("at_ns", int64(e.At)).Set("frame", e.Seq).Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method))
-		eo.Set("answer", nullIfEmpty(e.Answer)).Set("note", nullIfEmpty(e.Note)).Raw("raw", e.Raw)
+		eo := &jsonout.Object{}
+		eo.Set("at_ns", int64(e.At)).Set("frame", e.Seq).Set("kind", e.Kind).Set("method", jsonout.NullIfEmpty(e.Method))
+		eo.Set("answer", jsonout.NullIfEmpty(e.Answer)).Set("note", jsonout.NullIfEmpty(e.Note)).Raw("raw", e.Raw)
 		evs = append(evs, eo.Bytes())
 	}
-	o.Raw("events", RawArray(evs))
+	o.Raw("events", jsonout.RawArray(evs))
 	if cn := r.Cancel; cn != nil {
-		co := &Object{}
+		co := &jsonout.Object{}
 		co.Set("via", cn.Via).Set("at_ns", int64(cn.At)).Set("reason", cn.Reason).Raw("answer", cn.Answer)
 		co.Set("progress_before", cn.ProgressBefore).Set("progress_after", cn.ProgressAfter)
-		co.Set("last_progress_ns", nsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
-		co.Set("outcome", cn.Outcome).Set("progress_state", nullIfEmpty(cn.ProgressState))
-		co.Set("late_result_ns", nsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
-		co.Set("ended_ns", nsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
+		co.Set("last_progress_ns", jsonout.NsOrNull(int64(cn.LastProgress), cn.LastProgress >= 0))
+		co.Set("outcome", cn.Outcome).Set("progress_state", jsonout.NullIfEmpty(cn.ProgressState))
+		co.Set("late_result_ns", jsonout.NsOrNull(int64(cn.LateAt), cn.Outcome == "result"))
+		co.Set("ended_ns", jsonout.NsOrNull(int64(cn.EndedAt), cn.Outcome == "ended"))
 		co.Set("waited_ns", int64(cn.Waited))
-		co.Set("healthy", cn.Healthy).Set("health_method", nullIfEmpty(cn.HealthMethod)).Set("health_note", nullIfEmpty(cn.HealthNote))
+		co.Set("healthy", cn.Healthy).Set("health_method", jsonout.NullIfEmpty(cn.HealthMethod)).Set("health_note", jsonout.NullIfEmpty(cn.HealthNote))
 		o.Raw("cancel", co.Bytes())
 	} else {
 		o.Raw("cancel", nil)
 	}
 	if tk := r.Task; tk != nil {
-		to := &Object{}
-		to.Set("task_id", tk.ID).Set("task_support", nullIfEmpty(tk.Support)).Set("capability", tk.Capability)
+		to := &jsonout.Object{}
+		to.Set("task_id", tk.ID).Set("task_support", jsonout.NullIfEmpty(tk.Support)).Set("capability", tk.Capability)
 		to.Raw("created", tk.Created)
-		to.Set("final_status", nullIfEmpty(tk.Final)).Set("terminal", tk.Terminal)
+		to.Set("final_status", jsonout.NullIfEmpty(tk.Final)).Set("terminal", tk.Terminal)
 		polls := make([][]byte, 0, len(tk.Polls))
 		for _, p := range tk.Polls {
-			po := &Object{}
-			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", nullIfEmpty(p.Status))
-			po.Set("status_message", nullIfEmpty(p.Message)).Set("poll_interval_ms", nsOrNull(p.PollInterval, p.HasPollInterval))
-			po.Set("error", nullIfEmpty(p.Err)).Raw("raw", p.Raw)
+			po := &jsonout.Object{}
+			po.Set("method", p.Method).Set("at_ns", int64(p.At)).Set("frame", p.Seq).Set("status", jsonout.NullIfEmpty(p.Status))
+			po.Set("status_message", jsonout.NullIfEmpty(p.Message)).Set("poll_interval_ms", jsonout.NsOrNull(p.PollInterval, p.HasPollInterval))
+			po.Set("error", jsonout.NullIfEmpty(p.Err)).Raw("raw", p.Raw)
 			polls = append(polls, po.Bytes())
 		}
-		to.Raw("polls", RawArray(polls))
+		to.Raw("polls", jsonout.RawArray(polls))
 		o.Raw("task", to.Bytes())
 	} else {
 		o.Raw("task", nil)
 	}
 	rounds := make([][]byte, 0, len(r.Rounds))
 	for _, rd := range r.Rounds {
-		ro := &Object{}
+		ro := &jsonout.Object{}
 		ro.Set("round", rd.N).Raw("asked", rd.Asked).Set("asked_frame", rd.AskedSeq)
 		answers := make([][]byte, 0, len(rd.Answers))
 		for _, a := range rd.Answers {
-			ao := &Object{}
+			ao := &jsonout.Object{}
 			ao.Set("key", a.Key).Set("method", a.Method).Set("by", a.By).Raw("response", a.Response)
 			answers = append(answers, ao.Bytes())
 		}
-		ro.Raw("answers", RawArray(answers))
+		ro.Raw("answers", jsonout.RawArray(answers))
 		ro.Set("request_state_echoed", rd.StateEchoed).Set("request_id", rd.RequestID).Raw("response", rd.Response)
-		ro.Set("result_type", nullIfEmpty(rd.ResultType)).Set("error", nullIfEmpty(rd.Err))
+		ro.Set("result_type", jsonout.NullIfEmpty(rd.ResultType)).Set("error", jsonout.NullIfEmpty(rd.Err))
 		rounds = append(rounds, ro.Bytes())
 	}
-	o.Raw("input_rounds", RawArray(rounds))
+	o.Raw("input_rounds", jsonout.RawArray(rounds))
 	if r.Result != nil {
-		ao := &Object{}
+		ao := &jsonout.Object{}
 		a := r.Analysis
 		blocks := a.Blocks
 		if blocks == nil {
@@ -757,20 +758,20 @@ func CallJSON(r *call.Result) []byte {
 // policy. Times are left out: the same server answers give the same
 // section.
 func Calls(w io.Writer, cs []*call.Result) {
-	st := Markdown
+	st := terminal.Markdown
 	var rows [][]string
 	for _, r := range cs {
 		args := "none"
 		if r.Args != nil {
-			args = Code(Clip(string(r.Args), 80))
+			args = terminal.Code(terminal.Clip(string(r.Args), 80))
 		}
 		blocks := "—"
 		if r.Result != nil {
 			blocks = strconv.Itoa(len(blocksOf(r.Kind, r.Result)))
 		}
-		rows = append(rows, []string{Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
+		rows = append(rows, []string{terminal.Code(r.Name), args, callAnswer(r), bytesOrDash(r.Result), blocks})
 	}
-	Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, st, []string{"tool", "arguments", "answer", "result bytes", "blocks"}, rows, terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right)
 	seen := map[string]int{}
 	for i, r := range cs {
 		seen[r.Name]++
@@ -779,9 +780,9 @@ func Calls(w io.Writer, cs []*call.Result) {
 		}
 		// A tool called twice gets a heading per call, each its own.
 		if seen[r.Name] > 1 {
-			fmt.Fprintf(w, "\n### %s, call %d\n\n", Code(r.Name), i+1)
+			fmt.Fprintf(w, "\n### %s, call %d\n\n", terminal.Code(r.Name), i+1)
 		} else {
-			fmt.Fprintf(w, "\n### %s\n\n", Code(r.Name))
+			fmt.Fprintf(w, "\n### %s\n\n", terminal.Code(r.Name))
 		}
 		// As in call's text: the hosts whose rule is unknown are one
 		// line, and so are policies that all survive (--verbose: rows).
@@ -789,21 +790,21 @@ func Calls(w io.Writer, cs []*call.Result) {
 		if len(ds) > 0 {
 			var drows [][]string
 			for _, d := range ds {
-				drows = append(drows, []string{MD(d.HostName), d.Outcome, MD(d.Unit), Num(d.Size), Num(d.Lost), MD(d.Note)})
+				drows = append(drows, []string{terminal.MD(d.HostName), d.Outcome, terminal.MD(d.Unit), Num(d.Size), Num(d.Lost), terminal.MD(d.Note)})
 			}
-			Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, tw.Empty, tw.Empty, tw.Empty, tw.AlignRight, tw.AlignRight)
+			terminal.Table(w, st, []string{"host", "delivers", "unit", "size", "lost", "note"}, drows, terminal.Default, terminal.Default, terminal.Default, terminal.Right, terminal.Right)
 			fmt.Fprintln(w)
 		}
 		if len(unknown) > 0 {
 			for i, n := range unknown {
-				unknown[i] = MD(n)
+				unknown[i] = terminal.MD(n)
 			}
-			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), MDMessage(why))
+			fmt.Fprintf(w, "Result delivery unknown on %s (%s).\n\n", strings.Join(unknown, ", "), terminal.MDMessage(why))
 		}
-		if len(r.Verdicts) > 1 && !verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
+		if len(r.Verdicts) > 1 && !terminal.Verbose(w) && sameOutcome(r.Verdicts) && r.Verdicts[0].Outcome == result.Survives {
 			var names []string
 			for _, v := range r.Verdicts {
-				names = append(names, MD(v.Policy.Name))
+				names = append(names, terminal.MD(v.Policy.Name))
 			}
 			fmt.Fprintf(w, "Timeouts: survives every policy (%s).\n", strings.Join(names, ", "))
 			continue
@@ -811,9 +812,9 @@ func Calls(w io.Writer, cs []*call.Result) {
 		if len(r.Verdicts) > 0 {
 			var vrows [][]string
 			for _, v := range r.Verdicts {
-				vrows = append(vrows, []string{MD(v.Policy.Name), Code(policyRule(v.Policy)), v.Outcome})
+				vrows = append(vrows, []string{terminal.MD(v.Policy.Name), terminal.Code(policyRule(v.Policy)), v.Outcome})
 			}
-			Table(w, st, []string{"timeout policy", "rule", "this call"}, vrows)
+			terminal.Table(w, st, []string{"timeout policy", "rule", "this call"}, vrows)
 		}
 	}
 }
@@ -822,7 +823,7 @@ func Calls(w io.Writer, cs []*call.Result) {
 func callAnswer(r *call.Result) string {
 	switch {
 	case r.Error != nil:
-		return "JSON-RPC error " + MD(errCode(r))
+		return "JSON-RPC error " + terminal.MD(errCode(r))
 	case !r.Completed:
 		return "no answer"
 	case gjson.GetBytes(r.Result, "isError").Bool():

@@ -1,8 +1,9 @@
 package reports
 
 import (
-	"bytes"
 	"fmt"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"io"
 	"strings"
 
@@ -15,37 +16,37 @@ import (
 func CardsJSON(r *cards.Result) []byte {
 	docs := make([][]byte, 0, len(r.Docs))
 	for _, d := range r.Docs {
-		o := &Object{}
+		o := &jsonout.Object{}
 		o.Set("where", d.Where).Set("url", d.URL).Set("inline", d.Inline)
 		if d.Inline {
 			o.Raw("accept", nil).Raw("status", nil)
 		} else {
-			o.Set("accept", d.Accept).Set("status", nsOrNull(int64(d.Status), d.Status != 0))
+			o.Set("accept", d.Accept).Set("status", jsonout.NsOrNull(int64(d.Status), d.Status != 0))
 		}
 		redirects := d.Redirects
 		if redirects == nil {
 			redirects = []string{}
 		}
 		o.Set("redirects", redirects)
-		h := &Object{}
-		h.Set("content_type", nullIfEmpty(d.ContentType)).Set("access_control_allow_origin", nullIfEmpty(d.AllowOrigin))
-		h.Set("cache_control", nullIfEmpty(d.CacheControl)).Set("etag", nullIfEmpty(d.ETag))
+		h := &jsonout.Object{}
+		h.Set("content_type", jsonout.NullIfEmpty(d.ContentType)).Set("access_control_allow_origin", jsonout.NullIfEmpty(d.AllowOrigin))
+		h.Set("cache_control", jsonout.NullIfEmpty(d.CacheControl)).Set("etag", jsonout.NullIfEmpty(d.ETag))
 		o.Raw("headers", h.Bytes())
 		if d.Raw == nil {
 			o.Raw("body", nil)
 		} else {
 			o.Set("body", string(d.Raw))
 		}
-		o.Set("cut", d.Cut).Set("error", nullIfEmpty(d.Err))
-		o.Set("revalidated", nsOrNull(int64(d.Revalidated), d.Revalidated != 0)).Set("revalidate_error", nullIfEmpty(d.RevalidateErr))
-		dv := &Object{}
-		dv.Set("shape", nullIfEmpty(d.Shape)).Set("problem", nullIfEmpty(d.Problem))
+		o.Set("cut", d.Cut).Set("error", jsonout.NullIfEmpty(d.Err))
+		o.Set("revalidated", jsonout.NsOrNull(int64(d.Revalidated), d.Revalidated != 0)).Set("revalidate_error", jsonout.NullIfEmpty(d.RevalidateErr))
+		dv := &jsonout.Object{}
+		dv.Set("shape", jsonout.NullIfEmpty(d.Shape)).Set("problem", jsonout.NullIfEmpty(d.Problem))
 		if c := d.Card; c != nil {
-			co := &Object{}
-			co.Set("older_shape", c.Older).Set("name", c.Name).Set("version", c.Version).Set("title", nullIfEmpty(c.Title))
+			co := &jsonout.Object{}
+			co.Set("older_shape", c.Older).Set("name", c.Name).Set("version", c.Version).Set("title", jsonout.NullIfEmpty(c.Title))
 			remotes := make([][]byte, 0, len(c.Remotes))
 			for _, rm := range c.Remotes {
-				ro := &Object{}
+				ro := &jsonout.Object{}
 				vs := rm.Versions
 				if vs == nil {
 					vs = []string{}
@@ -53,7 +54,7 @@ func CardsJSON(r *cards.Result) []byte {
 				ro.Set("type", rm.Type).Set("url", rm.URL).Set("protocol_versions", vs)
 				remotes = append(remotes, ro.Bytes())
 			}
-			co.Raw("remotes", RawArray(remotes))
+			co.Raw("remotes", jsonout.RawArray(remotes))
 			caps := c.Capabilities
 			if caps == nil {
 				caps = []string{}
@@ -65,33 +66,15 @@ func CardsJSON(r *cards.Result) []byte {
 		}
 		entries := make([][]byte, 0, len(d.Entries))
 		for _, e := range d.Entries {
-			eo := &Object{}
-			eo.Set("index", e.Index).Set("identifier", e.Identifier).Set("type", e.Type).Set("url", nullIfEmpty(e.URL)).Set("inline", e.HasData).Set("problem", nullIfEmpty(e.Problem))
+			eo := &jsonout.Object{}
+			eo.Set("index", e.Index).Set("identifier", e.Identifier).Set("type", e.Type).Set("url", jsonout.NullIfEmpty(e.URL)).Set("inline", e.HasData).Set("problem", jsonout.NullIfEmpty(e.Problem))
 			entries = append(entries, eo.Bytes())
 		}
-		dv.Raw("entries", RawArray(entries))
+		dv.Raw("entries", jsonout.RawArray(entries))
 		o.Raw("derived", dv.Bytes())
 		docs = append(docs, o.Bytes())
 	}
-	return RawArray(docs)
-}
-
-// WithMember appends one member to the JSON object obj (a section).
-func WithMember(obj []byte, key string, value []byte) []byte {
-	obj = bytes.TrimRight(obj, " \n")
-	if len(obj) < 2 || obj[len(obj)-1] != '}' {
-		return obj
-	}
-	sep := ","
-	if bytes.Equal(bytes.TrimSpace(obj), []byte("{}")) {
-		sep = ""
-	}
-	out := append([]byte(nil), obj[:len(obj)-1]...)
-	out = append(out, sep...)
-	out = append(out, marshal(key)...)
-	out = append(out, ':')
-	out = append(out, value...)
-	return append(out, '}')
+	return jsonout.RawArray(docs)
 }
 
 // CardsText is wire's text of the cards: one line per path looked for,
@@ -135,6 +118,6 @@ func CardsText(w io.Writer, r *cards.Result) {
 				what += " (" + strings.Join(hs, ", ") + ")"
 			}
 		}
-		fmt.Fprintf(w, "  %s  %s\n", Escape(d.Where), Escape(what))
+		fmt.Fprintf(w, "  %s  %s\n", terminal.Escape(d.Where), terminal.Escape(what))
 	}
 }

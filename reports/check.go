@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // reportDate matches the date that ends the report's "Probed …" line: the
@@ -330,12 +332,12 @@ func FitDiff(d string, width int) string {
 	var out strings.Builder
 	for _, l := range strings.SplitAfter(d, "\n") {
 		body := strings.TrimSuffix(l, "\n")
-		if Width(body) <= width || body == "" {
+		if terminal.Width(body) <= width || body == "" {
 			out.WriteString(l)
 			continue
 		}
 		mark, rest := body[:1], body[1:]
-		for i, chunk := range wrapText(rest, width-3) {
+		for i, chunk := range terminal.WrapText(rest, width-3) {
 			if i == 0 {
 				out.WriteString(mark + chunk + "\n")
 			} else {

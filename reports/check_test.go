@@ -3,6 +3,8 @@ package reports
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func TestCheck(t *testing.T) {
@@ -83,8 +85,8 @@ func TestFitDiff(t *testing.T) {
 	d := "--- a\n+++ b\n@@ -1 +1 @@\n-" + strings.Repeat("word ", 10) + "end\n+short\n"
 	got := FitDiff(d, 20)
 	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-		if Width(l) > 20 {
-			t.Errorf("line of %d columns: %q", Width(l), l)
+		if terminal.Width(l) > 20 {
+			t.Errorf("line of %d columns: %q", terminal.Width(l), l)
 		}
 	}
 	want := "--- a\n+++ b\n@@ -1 +1 @@\n-word word word\n-↪ word word word\n-↪ word word word\n-↪ word end\n+short\n"

@@ -12,26 +12,28 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/config"
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // ConfigText is budget's and wire's text for --config FILE --all: each
 // server's own text (budget) under its name, then the whole config's
 // table and sums. Wire shows the table and totals only.
 func ConfigText(w io.Writer, r *config.Result) {
-	if !verbose(w) {
+	if !terminal.Verbose(w) {
 		configAnswerFirst(w, r)
 		return
 	}
 	fmt.Fprintf(w, "%s · %s format · %s (%d probed, %d failed, %d disabled) · in name order\n\n",
-		Escape(r.Path), r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r))
+		terminal.Escape(r.Path), r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r))
 	if r.Hosts {
 		for _, s := range r.Servers {
-			fmt.Fprintf(w, "=== server %s ===\n\n", Escape(s.Name))
+			fmt.Fprintf(w, "=== server %s ===\n\n", terminal.Escape(s.Name))
 			switch {
 			case s.Disabled:
 				fmt.Fprintln(w, "Disabled in the config (enabled = false): not run, not counted.")
 			case s.Err != nil:
-				failureText(w, Terminal, s.Err)
+				failureText(w, terminal.Terminal, s.Err)
 			default:
 				if b, ok := s.Result.(*budget.Result); ok {
 					BudgetText(w, b, false)
@@ -42,23 +44,23 @@ func ConfigText(w io.Writer, r *config.Result) {
 		fmt.Fprintln(w, "=== whole config ===")
 		fmt.Fprintln(w)
 	}
-	configServers(w, Terminal, r)
+	configServers(w, terminal.Terminal, r)
 	fmt.Fprintln(w)
 	if r.Hosts {
-		configHosts(w, Terminal, r)
+		configHosts(w, terminal.Terminal, r)
 	} else {
 		// wire shows no section per server: a failure's explanation is
 		// here, under the table.
 		for _, s := range r.Servers {
 			if s.Err != nil {
-				fmt.Fprintf(w, "Server %s: ", Escape(s.Name))
-				failureText(w, Terminal, s.Err)
+				fmt.Fprintf(w, "Server %s: ", terminal.Escape(s.Name))
+				failureText(w, terminal.Terminal, s.Err)
 				fmt.Fprintln(w)
 			}
 		}
 	}
 	fmt.Fprintln(w, "Findings:")
-	Findings(w, Terminal, SortFindings(r.Findings()))
+	Findings(w, terminal.Terminal, SortFindings(r.Findings()))
 }
 
 // configAnswerFirst is ConfigText without --verbose: the answer, the
@@ -68,26 +70,26 @@ func ConfigText(w io.Writer, r *config.Result) {
 func configAnswerFirst(w io.Writer, r *config.Result) {
 	fmt.Fprintf(w, "%s, %d probed, %d failed, %d disabled; %s\n",
 		plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), findingCount(r.Findings()))
-	fmt.Fprintf(w, "%s · %s format · in name order\n\n", Escape(r.Path), r.Format)
-	configServers(w, Terminal, r)
+	fmt.Fprintf(w, "%s · %s format · in name order\n\n", terminal.Escape(r.Path), r.Format)
+	configServers(w, terminal.Terminal, r)
 	fmt.Fprintln(w)
 	if r.Hosts {
-		configHosts(w, Terminal, r)
+		configHosts(w, terminal.Terminal, r)
 	}
 	for _, s := range r.Servers {
 		switch {
 		case s.Disabled:
-			fmt.Fprintf(w, "server %s: disabled in the config (enabled = false): not run, not counted\n", Escape(s.Name))
+			fmt.Fprintf(w, "server %s: disabled in the config (enabled = false): not run, not counted\n", terminal.Escape(s.Name))
 		case s.Err != nil:
-			fmt.Fprintf(w, "server %s: ", Escape(s.Name))
-			failureText(w, Terminal, s.Err)
+			fmt.Fprintf(w, "server %s: ", terminal.Escape(s.Name))
+			failureText(w, terminal.Terminal, s.Err)
 		default:
 			if b, ok := s.Result.(*budget.Result); ok {
-				fmt.Fprintf(w, "server %s: %s; %s\n", Escape(s.Name), BudgetVerdict(Terminal, b.Delivery, b.Capture), findingCount(b.Findings()))
+				fmt.Fprintf(w, "server %s: %s; %s\n", terminal.Escape(s.Name), BudgetVerdict(terminal.Terminal, b.Delivery, b.Capture), findingCount(b.Findings()))
 				if len(b.FilteredOut) > 0 {
 					var names []string
 					for _, n := range b.FilteredOut {
-						names = append(names, Escape(n))
+						names = append(names, terminal.Escape(n))
 					}
 					fmt.Fprintf(w, "  Left out by the config's tool lists (not paid for): %s.\n", strings.Join(names, ", "))
 				}
@@ -110,7 +112,7 @@ func groupedFindings(w io.Writer, r *config.Result) {
 	for _, g := range groups {
 		fs = append(fs, g.named())
 	}
-	Findings(w, Terminal, SortFindings(fs))
+	Findings(w, terminal.Terminal, SortFindings(fs))
 }
 
 // findingGroup is one finding and the servers that have it, in row
@@ -186,7 +188,7 @@ func (g *findingGroup) named() probe.Finding {
 // when the host profiles were measured. A subsection with nothing to
 // list is left out.
 func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
-	tidyTo(w, func(w io.Writer) {
+	terminal.TidyTo(w, func(w io.Writer) {
 		var shared, whole []probe.Finding
 		own := map[string][]probe.Finding{}
 		shares := map[string]bool{}
@@ -213,30 +215,30 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 				continue
 			}
 			var b, d bytes.Buffer
-			reportMarkdown(&Screen{W: &b, Verbose: verbose(w)}, rr, version, reportParts{findings: own[s.Name], inConfig: true, shares: shares[s.Name]})
+			reportMarkdown(&terminal.Screen{W: &b, Verbose: terminal.Verbose(w)}, rr, version, reportParts{findings: own[s.Name], inConfig: true, shares: shares[s.Name]})
 			demote(&d, saidOnce(b.Bytes(), terms), s.Name)
 			sections[i] = d.Bytes()
 			deliveries = append(deliveries, rr.Budget.Delivery)
 		}
 
-		fmt.Fprintf(w, "# %s — mcpprobe report of every server\n\n", MD(r.Path))
+		fmt.Fprintf(w, "# %s — mcpprobe report of every server\n\n", terminal.MD(r.Path))
 		fmt.Fprintf(w, "%s format · %s (%d probed, %d failed, %d disabled), in name order · mcpprobe %s · %s\n\n",
 			r.Format, plural(len(r.Servers), "server"), r.Probed(), r.Failed(), disabled(r), version, date)
 		fmt.Fprintln(w, "## Whole config")
 		fmt.Fprintln(w)
-		configServers(w, Markdown, r)
+		configServers(w, terminal.Markdown, r)
 		fmt.Fprintln(w)
-		configHosts(w, Markdown, r)
+		configHosts(w, terminal.Markdown, r)
 		if len(whole) > 0 {
 			fmt.Fprintln(w, "### Findings of the whole config")
 			fmt.Fprintln(w)
-			Findings(w, Markdown, SortFindings(whole))
+			Findings(w, terminal.Markdown, SortFindings(whole))
 			fmt.Fprintln(w)
 		}
 		if len(shared) > 0 {
 			fmt.Fprintln(w, "### Findings several servers share")
 			fmt.Fprintln(w)
-			Findings(w, Markdown, SortFindings(shared))
+			Findings(w, terminal.Markdown, SortFindings(shared))
 			fmt.Fprintln(w)
 		}
 		if len(shared)+len(whole)+len(own) == 0 {
@@ -260,10 +262,10 @@ func ConfigMarkdown(w io.Writer, r *config.Result, version, date string) {
 			fmt.Fprintln(w)
 			switch {
 			case s.Disabled:
-				fmt.Fprintf(w, "## %s — disabled\n\nDisabled in the config (enabled = false): not run, not counted.\n", MD(s.Name))
+				fmt.Fprintf(w, "## %s — disabled\n\nDisabled in the config (enabled = false): not run, not counted.\n", terminal.MD(s.Name))
 			case s.Err != nil:
-				fmt.Fprintf(w, "## %s — could not be probed\n\n", MD(s.Name))
-				failureText(w, Markdown, s.Err)
+				fmt.Fprintf(w, "## %s — could not be probed\n\n", terminal.MD(s.Name))
+				failureText(w, terminal.Markdown, s.Err)
 			default:
 				_, _ = w.Write(sections[i])
 			}
@@ -316,9 +318,9 @@ func demote(w io.Writer, md []byte, server string) {
 			if first {
 				// "# NAME — mcpprobe report": two servers may have
 				// one NAME; the config's name for each is unique.
-				l = "## " + MD(server) + ": " + strings.TrimLeft(l, "# ")
+				l = "## " + terminal.MD(server) + ": " + strings.TrimLeft(l, "# ")
 			} else {
-				l = "#" + l + " (" + MD(server) + ")"
+				l = "#" + l + " (" + terminal.MD(server) + ")"
 			}
 			first = false
 		}
@@ -338,7 +340,7 @@ func disabled(r *config.Result) int {
 
 // failureText is a server's exit-3 explanation: what happened, what was
 // received, what to try.
-func failureText(w io.Writer, st Style, err error) {
+func failureText(w io.Writer, st terminal.Style, err error) {
 	f := config.Explain(err)
 	received, try := f.Received, f.Try
 	if received == "" {
@@ -347,22 +349,22 @@ func failureText(w io.Writer, st Style, err error) {
 	if try == "" {
 		try = "probe it alone (mcpprobe wire --config FILE NAME --trace FILE) and look at the last frames"
 	}
-	if st == Markdown {
-		fmt.Fprintf(w, "- What happened: %s\n- Received: %s\n- Try: %s\n", MDMessage(oneLine(f.What)), MDMessage(oneLine(received)), MDMessage(oneLine(try)))
+	if st == terminal.Markdown {
+		fmt.Fprintf(w, "- What happened: %s\n- Received: %s\n- Try: %s\n", terminal.MDMessage(oneLine(f.What)), terminal.MDMessage(oneLine(received)), terminal.MDMessage(oneLine(try)))
 		return
 	}
 	lines := strings.Split(received, "\n")
 	for i, l := range lines {
-		lines[i] = Escape(strings.TrimLeft(l, " "))
+		lines[i] = terminal.Escape(strings.TrimLeft(l, " "))
 	}
-	fmt.Fprintf(w, "Could not be probed: %s\nReceived: %s\nTry: %s\n", Escape(f.What), strings.Join(lines, "\n  "), Escape(try))
+	fmt.Fprintf(w, "Could not be probed: %s\nReceived: %s\nTry: %s\n", terminal.Escape(f.What), strings.Join(lines, "\n  "), terminal.Escape(try))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // configServers is the table of every server: its status, tools, bytes
 // and (budget, report) tokens, and the totals.
-func configServers(w io.Writer, st Style, r *config.Result) {
+func configServers(w io.Writer, st terminal.Style, r *config.Result) {
 	header := []string{"server", "status", "tools", "tools/list bytes"}
 	if r.Hosts {
 		header = append(header, "tokens as sent")
@@ -378,7 +380,7 @@ func configServers(w io.Writer, st Style, r *config.Result) {
 		case s.Disabled:
 			row = append(row, "disabled", "—", "—")
 		case s.Err != nil:
-			row = append(row, "failed: "+message(st, firstLine(config.Explain(s.Err).What)), "—", "—")
+			row = append(row, "failed: "+terminal.Message(st, firstLine(config.Explain(s.Err).What)), "—", "—")
 		default:
 			t := tools[s.Name]
 			status, n := "probed", Num(len(t.Tools))
@@ -404,7 +406,7 @@ func configServers(w io.Writer, st Style, r *config.Result) {
 		total = append(total, "~"+Num(tt.Tokens))
 	}
 	rows = append(rows, total)
-	Table(w, st, header, rows, Left, Left, Right, Right, Right)
+	terminal.Table(w, st, header, rows, terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Right)
 }
 
 func firstLine(s string) string {
@@ -415,9 +417,9 @@ func firstLine(s string) string {
 // configHosts is what each host makes of the sum: the tokens every
 // request pays, whether it defers the tools, and the names it cannot
 // take; then the collisions and long names one by one.
-func configHosts(w io.Writer, st Style, r *config.Result) {
+func configHosts(w io.Writer, st terminal.Style, r *config.Result) {
 	tt := r.Totals
-	if st == Markdown {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w, "### By host")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Tokens are an o200k_base estimate of what each host pays on every request: every server's definitions as the host delivers them (after its cuts and drops, output schemas only where it delivers them, instructions where it delivers or prepends them, without the tools the config's lists leave out), added up. \"if loaded\": the host defers the tools behind a tool search, and this is what it pays once they are loaded; what it pays before a search is not sourced.")
@@ -447,10 +449,10 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 			names = code(st, nr.Prefix) + fmt.Sprintf(", %d max", nr.MaxLen)
 			over = Num(len(h.Over))
 		}
-		rows = append(rows, []string{Escape(h.Host.Name), "~" + Num(h.Tokens) + ifLoaded(h.IfLoaded), search, names, over, Num(len(h.Collisions))})
+		rows = append(rows, []string{terminal.Escape(h.Host.Name), "~" + Num(h.Tokens) + ifLoaded(h.IfLoaded), search, names, over, Num(len(h.Collisions))})
 	}
-	Table(w, st, []string{"host", "tokens every request", "tool search", "full tool name", "names it cannot take", "full-name collisions"}, rows,
-		Left, Right, Left, Left, Right, Right)
+	terminal.Table(w, st, []string{"host", "tokens every request", "tool search", "full tool name", "names it cannot take", "full-name collisions"}, rows,
+		terminal.Left, terminal.Right, terminal.Left, terminal.Left, terminal.Right, terminal.Right)
 	var filtered [][]string
 	for _, t := range r.Tools() {
 		if len(t.Filtered) > 0 {
@@ -463,7 +465,7 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 	}
 	if len(filtered) > 0 {
 		fmt.Fprintln(w)
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w, "### Tools the config leaves out")
 			fmt.Fprintln(w)
 			fmt.Fprintln(w, "Its include/exclude lists (Gemini CLI includeTools/excludeTools, Codex enabled_tools/disabled_tools): not paid for, not checked for names.")
@@ -471,11 +473,11 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 		} else {
 			fmt.Fprintln(w, "Tools the config's include/exclude lists leave out (not paid for, not checked for names):")
 		}
-		Table(w, st, []string{"server", "tools left out"}, filtered)
+		terminal.Table(w, st, []string{"server", "tools left out"}, filtered)
 	}
 	fmt.Fprintln(w)
 	if len(tt.Collisions) > 0 {
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w, "### Tool names in more than one server")
 			fmt.Fprintln(w)
 		} else {
@@ -489,7 +491,7 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 			}
 			rows = append(rows, []string{code(st, c.Name), strings.Join(servers, ", ")})
 		}
-		Table(w, st, []string{"tool", "servers"}, rows)
+		terminal.Table(w, st, []string{"tool", "servers"}, rows)
 		fmt.Fprintln(w)
 	}
 	var long [][]string
@@ -502,7 +504,7 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 			for _, t := range c.Tools {
 				tools = append(tools, code(st, t.Server)+"/"+code(st, t.Tool))
 			}
-			long = append(long, []string{Escape(h.Host.Name), code(st, c.Name), "shared by " + strings.Join(tools, ", ")})
+			long = append(long, []string{terminal.Escape(h.Host.Name), code(st, c.Name), "shared by " + strings.Join(tools, ", ")})
 		}
 		for _, l := range h.Over {
 			nr := h.Host.ToolNames
@@ -510,17 +512,17 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 			if l.Refused {
 				what = "characters outside " + code(st, "["+nr.Allowed+"]") + ": refused"
 			}
-			long = append(long, []string{Escape(h.Host.Name), code(st, l.Full), what})
+			long = append(long, []string{terminal.Escape(h.Host.Name), code(st, l.Full), what})
 		}
 	}
 	if len(long) > 0 {
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w, "### Full tool names a host cannot take")
 			fmt.Fprintln(w)
 		} else {
 			fmt.Fprintln(w, "Full tool names a host cannot take:")
 		}
-		Table(w, st, []string{"host", "full name", "why"}, long)
+		terminal.Table(w, st, []string{"host", "full name", "why"}, long)
 		fmt.Fprintln(w)
 	}
 	var srcs []string
@@ -536,16 +538,16 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 		}
 	}
 	if len(srcs) > 0 {
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w, "Host rules and their sources:")
 			fmt.Fprintln(w)
 			for _, s := range srcs {
-				fmt.Fprintln(w, "- "+MDMessage(s))
+				fmt.Fprintln(w, "- "+terminal.MDMessage(s))
 			}
 		} else {
 			fmt.Fprintln(w, "Host rules and their sources:")
 			for _, s := range srcs {
-				fmt.Fprintln(w, "  "+Escape(s))
+				fmt.Fprintln(w, "  "+terminal.Escape(s))
 			}
 		}
 		fmt.Fprintln(w)
@@ -555,7 +557,7 @@ func configHosts(w io.Writer, st Style, r *config.Result) {
 // ConfigSection is the --json section of --config FILE --all: every
 // server's own section (or its failure) and the totals.
 func ConfigSection(r *config.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("config", r.Path).Set("format", string(r.Format)).Set("all", true).Set("jobs", r.Jobs).Set("order", "name")
 	tools := map[string]budget.ServerTools{}
 	for _, t := range r.Tools() {
@@ -563,7 +565,7 @@ func ConfigSection(r *config.Result) []byte {
 	}
 	var servers [][]byte
 	for _, s := range r.Servers {
-		so := &Object{}
+		so := &jsonout.Object{}
 		so.Set("name", s.Name)
 		switch {
 		case s.Disabled:
@@ -571,7 +573,7 @@ func ConfigSection(r *config.Result) []byte {
 		case s.Err != nil:
 			f := config.Explain(s.Err)
 			so.Set("status", "failed").Set("filtered_out", []string{}).Raw("result", nil)
-			so.Raw("error", (&Object{}).Set("what", f.What).Set("received", nullIfEmpty(f.Received)).Set("try", nullIfEmpty(f.Try)).Bytes())
+			so.Raw("error", (&jsonout.Object{}).Set("what", f.What).Set("received", jsonout.NullIfEmpty(f.Received)).Set("try", jsonout.NullIfEmpty(f.Try)).Bytes())
 		default:
 			so.Set("status", "probed")
 			so.Set("filtered_out", nonNil(tools[s.Name].Filtered))
@@ -587,9 +589,9 @@ func ConfigSection(r *config.Result) []byte {
 		}
 		servers = append(servers, so.Bytes())
 	}
-	o.Raw("servers", RawArray(servers))
+	o.Raw("servers", jsonout.RawArray(servers))
 	tt := r.Totals
-	to := &Object{}
+	to := &jsonout.Object{}
 	to.Set("servers", len(r.Servers)).Set("probed", r.Probed()).Set("failed", r.Failed()).Set("disabled", disabled(r))
 	to.Set("tools", tt.Tools).Set("bytes", tt.Bytes)
 	if r.Hosts {
@@ -598,15 +600,15 @@ func ConfigSection(r *config.Result) []byte {
 		for _, c := range tt.Collisions {
 			cols = append(cols, collisionJSON(c))
 		}
-		to.Raw("collisions", RawArray(cols))
+		to.Raw("collisions", jsonout.RawArray(cols))
 		var hosts [][]byte
 		for _, h := range tt.Hosts {
 			if h.Host.ID == "all" {
 				continue
 			}
-			ho := &Object{}
+			ho := &jsonout.Object{}
 			ho.Set("host", h.Host.ID).Set("name", h.Host.Name).Set("tokens", h.Tokens).Set("instructions_tokens", h.Instructions).Set("if_loaded", h.IfLoaded).Set("tool_search", h.ToolSearch)
-			ho.Set("threshold_tokens", nsOrNull(int64(h.Threshold), h.Threshold > 0))
+			ho.Set("threshold_tokens", jsonout.NsOrNull(int64(h.Threshold), h.Threshold > 0))
 			if s := h.Host.ToolSearch; s != nil {
 				ho.Set("tool_search_rule", s)
 			} else {
@@ -619,18 +621,18 @@ func ConfigSection(r *config.Result) []byte {
 			}
 			var over [][]byte
 			for _, l := range h.Over {
-				over = append(over, (&Object{}).Set("server", l.Server).Set("tool", l.Tool).Set("full_name", l.Full).
+				over = append(over, (&jsonout.Object{}).Set("server", l.Server).Set("tool", l.Tool).Set("full_name", l.Full).
 					Set("len", l.Len).Set("refused", l.Refused).Bytes())
 			}
-			ho.Raw("names_over_limit", RawArray(over))
+			ho.Raw("names_over_limit", jsonout.RawArray(over))
 			var hc [][]byte
 			for _, c := range h.Collisions {
 				hc = append(hc, collisionJSON(c))
 			}
-			ho.Raw("full_name_collisions", RawArray(hc))
+			ho.Raw("full_name_collisions", jsonout.RawArray(hc))
 			hosts = append(hosts, ho.Bytes())
 		}
-		to.Raw("hosts", RawArray(hosts))
+		to.Raw("hosts", jsonout.RawArray(hosts))
 	} else {
 		to.Raw("tokens", nil)
 	}
@@ -641,7 +643,7 @@ func ConfigSection(r *config.Result) []byte {
 func collisionJSON(c budget.Collision) []byte {
 	var tools [][]byte
 	for _, t := range c.Tools {
-		tools = append(tools, (&Object{}).Set("server", t.Server).Set("tool", t.Tool).Bytes())
+		tools = append(tools, (&jsonout.Object{}).Set("server", t.Server).Set("tool", t.Tool).Bytes())
 	}
-	return (&Object{}).Set("name", c.Name).Raw("tools", RawArray(tools)).Bytes()
+	return (&jsonout.Object{}).Set("name", c.Name).Raw("tools", jsonout.RawArray(tools)).Bytes()
 }

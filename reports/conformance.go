@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // conformance marks: malformed's, and a dash for not applicable.
@@ -18,27 +20,27 @@ var outcomeMark = map[string]string{
 // with a column per era graded, then for each row that fails or warns
 // (every row with --verbose, and always in markdown) what was sent, what
 // came back, the clause and why; and what the baseline made of the run.
-func Conformance(w io.Writer, st Style, r *check.Result) {
-	all := verbose(w) || st == Markdown
-	if st == Markdown {
+func Conformance(w io.Writer, st terminal.Style, r *check.Result) {
+	all := terminal.Verbose(w) || st == terminal.Markdown
+	if st == terminal.Markdown {
 		fmt.Fprintf(w, "# Conformance\n\n%s.\n\n", r.Summary())
 	} else {
 		fmt.Fprintf(w, "%s.\n", r.Summary())
 	}
-	fmt.Fprintf(w, "check · %s · %s\n", plain(st, r.Target), r.Transport)
-	if st == Markdown {
+	fmt.Fprintf(w, "check · %s · %s\n", terminal.Plain(st, r.Target), r.Transport)
+	if st == terminal.Markdown {
 		fmt.Fprintln(w)
 	}
 	bullet := "  "
-	if st == Markdown {
+	if st == terminal.Markdown {
 		bullet = "- "
 	}
 	for _, e := range r.Eras {
 		if e.Served {
-			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, plain(st, e.Protocol))
+			fmt.Fprintf(w, "%s%s: served, protocol %s\n", bullet, e.Era, terminal.Plain(st, e.Protocol))
 			ToolCalls(w, st, "  "+bullet, e.Tools)
 		} else {
-			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, plain(st, e.Why))
+			fmt.Fprintf(w, "%s%s: not served (%s)\n", bullet, e.Era, terminal.Plain(st, e.Why))
 		}
 	}
 	rows := conformanceRows(st, r, all)
@@ -50,7 +52,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 		for _, e := range r.Eras {
 			header = append(header, e.Era)
 		}
-		Table(w, st, header, rows)
+		terminal.Table(w, st, header, rows)
 	}
 	notes := conformanceNotes(st, r, all)
 	if len(notes) > 0 {
@@ -64,7 +66,7 @@ func Conformance(w io.Writer, st Style, r *check.Result) {
 
 // conformanceRows has one row per check id, in the order first given, with
 // each era's outcome; rows where no era fails or warns only when all.
-func conformanceRows(st Style, r *check.Result, all bool) [][]string {
+func conformanceRows(st terminal.Style, r *check.Result, all bool) [][]string {
 	var ids []string
 	cells := map[string][]string{}
 	for i, e := range r.Eras {
@@ -100,7 +102,7 @@ func conformanceRows(st Style, r *check.Result, all bool) [][]string {
 			shown = shown || strings.HasPrefix(row[i], "✗") || strings.HasPrefix(row[i], "⚠")
 		}
 		if shown {
-			rows = append(rows, append([]string{cell(st, id)}, row...))
+			rows = append(rows, append([]string{terminal.StyledCell(st, id)}, row...))
 		}
 	}
 	return rows
@@ -131,7 +133,7 @@ func outcomeCell(v check.Verdict) string {
 }
 
 // conformanceNotes explain each fail and warn (each verdict when all).
-func conformanceNotes(st Style, r *check.Result, all bool) []string {
+func conformanceNotes(st terminal.Style, r *check.Result, all bool) []string {
 	var notes []string
 	for _, e := range r.Eras {
 		for _, v := range e.Verdicts {
@@ -143,10 +145,10 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 			}
 			var b strings.Builder
 			head, sub := "", "\n    "
-			if st == Markdown {
+			if st == terminal.Markdown {
 				head, sub = "- ", "\n  - "
 			}
-			fmt.Fprintf(&b, "%s%s %s · %s: %s", head, outcomeMark[v.Outcome], plain(st, v.ID), v.Era, plain(st, v.Why))
+			fmt.Fprintf(&b, "%s%s %s · %s: %s", head, outcomeMark[v.Outcome], terminal.Plain(st, v.ID), v.Era, terminal.Plain(st, v.Why))
 			if v.Sent != "" {
 				fmt.Fprintf(&b, "%ssent: %s", sub, code(st, v.Sent))
 			}
@@ -155,13 +157,13 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 			}
 			if v.Clause != nil && v.Outcome != check.NotApplicable {
 				url := v.Clause.URL
-				if st == Markdown {
+				if st == terminal.Markdown {
 					url = "<" + url + ">"
 				}
-				fmt.Fprintf(&b, "%s%s %s %s: %s", sub, plain(st, v.Clause.Version), v.Clause.Weight(), url, quoteClause(st, v.Clause.Text))
+				fmt.Fprintf(&b, "%s%s %s %s: %s", sub, terminal.Plain(st, v.Clause.Version), v.Clause.Weight(), url, quoteClause(st, v.Clause.Text))
 			}
 			if v.Known {
-				fmt.Fprintf(&b, "%sknown failure (baseline): %s", sub, plain(st, v.Reason))
+				fmt.Fprintf(&b, "%sknown failure (baseline): %s", sub, terminal.Plain(st, v.Reason))
 			}
 			notes = append(notes, b.String())
 		}
@@ -169,33 +171,33 @@ func conformanceNotes(st Style, r *check.Result, all bool) []string {
 	return notes
 }
 
-func quoteClause(st Style, s string) string {
-	return "“" + plain(st, s) + "”"
+func quoteClause(st terminal.Style, s string) string {
+	return "“" + terminal.Plain(st, s) + "”"
 }
 
-func baselineNotes(w io.Writer, st Style, r *check.Result) {
+func baselineNotes(w io.Writer, st terminal.Style, r *check.Result) {
 	a := r.Baseline
 	if a == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nBaseline %s: ", plain(st, a.Path))
+	fmt.Fprintf(w, "\nBaseline %s: ", terminal.Plain(st, a.Path))
 	if len(a.New) == 0 {
 		fmt.Fprintf(w, "no new failure")
 	} else {
-		fmt.Fprintf(w, "%d new failure(s) it does not list: %s", len(a.New), plain(st, strings.Join(a.New, ", ")))
+		fmt.Fprintf(w, "%d new failure(s) it does not list: %s", len(a.New), terminal.Plain(st, strings.Join(a.New, ", ")))
 	}
 	if len(a.Fixed) > 0 {
-		fmt.Fprintf(w, "; listed and passing now (remove them from the file): %s", plain(st, strings.Join(a.Fixed, ", ")))
+		fmt.Fprintf(w, "; listed and passing now (remove them from the file): %s", terminal.Plain(st, strings.Join(a.Fixed, ", ")))
 	}
 	if len(a.NotRun) > 0 {
-		fmt.Fprintf(w, "; listed and not judged in this run: %s", plain(st, strings.Join(a.NotRun, ", ")))
+		fmt.Fprintf(w, "; listed and not judged in this run: %s", terminal.Plain(st, strings.Join(a.NotRun, ", ")))
 	}
 	fmt.Fprintln(w, ".")
 }
 
 // ConformanceJSON renders a check run's section of the envelope.
 func ConformanceJSON(r *check.Result) []byte {
-	counts := &Object{}
+	counts := &jsonout.Object{}
 	c := r.Count()
 	for _, o := range check.Outcomes {
 		counts.Set(o, c[o])
@@ -204,30 +206,30 @@ func ConformanceJSON(r *check.Result) []byte {
 	for _, e := range r.Eras {
 		vs := make([][]byte, 0, len(e.Verdicts))
 		for _, v := range e.Verdicts {
-			o := &Object{}
+			o := &jsonout.Object{}
 			o.Set("id", v.ID).Set("era", v.Era).Set("outcome", v.Outcome)
 			if v.Clause == nil {
 				o.Raw("clause", []byte("null"))
 			} else {
-				cl := &Object{}
-				cl.Set("version", v.Clause.Version).Set("url", v.Clause.URL).Set("keyword", nullIfEmpty(v.Clause.Keyword)).Set("text", v.Clause.Text)
+				cl := &jsonout.Object{}
+				cl.Set("version", v.Clause.Version).Set("url", v.Clause.URL).Set("keyword", jsonout.NullIfEmpty(v.Clause.Keyword)).Set("text", v.Clause.Text)
 				o.Raw("clause", cl.Bytes())
 			}
-			o.Set("sent", nullIfEmpty(v.Sent)).Set("got", nullIfEmpty(v.Got)).Set("why", v.Why).Set("known", v.Known).Set("reason", nullIfEmpty(v.Reason))
+			o.Set("sent", jsonout.NullIfEmpty(v.Sent)).Set("got", jsonout.NullIfEmpty(v.Got)).Set("why", v.Why).Set("known", v.Known).Set("reason", jsonout.NullIfEmpty(v.Reason))
 			vs = append(vs, o.Bytes())
 		}
-		eo := &Object{}
-		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", nullIfEmpty(e.Protocol)).Set("why", nullIfEmpty(e.Why)).Raw("tools", toolCallsJSON(e.Tools)).Raw("verdicts", RawArray(vs))
+		eo := &jsonout.Object{}
+		eo.Set("era", e.Era).Set("served", e.Served).Set("protocol", jsonout.NullIfEmpty(e.Protocol)).Set("why", jsonout.NullIfEmpty(e.Why)).Raw("tools", toolCallsJSON(e.Tools)).Raw("verdicts", jsonout.RawArray(vs))
 		eras = append(eras, eo.Bytes())
 	}
-	out := &Object{}
+	out := &jsonout.Object{}
 	out.Set("transport", r.Transport).Set("summary", r.Summary()).Set("total", r.Total()).Raw("outcomes", counts.Bytes()).Set("new_failures", r.NewFailures())
 	if a := r.Baseline; a != nil {
-		out.Raw("baseline", (&Object{}).Set("path", a.Path).Set("new", nonNil(a.New)).Set("fixed", nonNil(a.Fixed)).Set("not_run", nonNil(a.NotRun)).Bytes())
+		out.Raw("baseline", (&jsonout.Object{}).Set("path", a.Path).Set("new", nonNil(a.New)).Set("fixed", nonNil(a.Fixed)).Set("not_run", nonNil(a.NotRun)).Bytes())
 	} else {
 		out.Raw("baseline", []byte("null"))
 	}
-	return out.Raw("eras", RawArray(eras)).Bytes()
+	return out.Raw("eras", jsonout.RawArray(eras)).Bytes()
 }
 
 // CheckList writes every check id, one a line: the id, the eras it

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/check"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func conformanceResult() *check.Result {
@@ -36,7 +38,7 @@ func TestConformanceText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			Conformance(&Screen{W: &b, Verbose: tc.verbose}, Terminal, conformanceResult())
+			Conformance(&terminal.Screen{W: &b, Verbose: tc.verbose}, terminal.Terminal, conformanceResult())
 			out := b.String()
 			if !strings.HasPrefix(out, "3 checks:") {
 				t.Errorf("the answer does not come first:\n%s", out)
@@ -63,7 +65,7 @@ func TestConformanceBaseline(t *testing.T) {
 	}
 	r.Apply(b)
 	var out bytes.Buffer
-	Conformance(&out, Terminal, r)
+	Conformance(&out, terminal.Terminal, r)
 	for _, w := range []string{"✗ fail (known) · MUST", "known failure (baseline): known", "no new failure", "listed and passing now (remove them from the file): tools.list-served"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("no %q in\n%s", w, out.String())
@@ -76,22 +78,22 @@ func TestConformanceBaseline(t *testing.T) {
 
 func TestConformanceJSONValidates(t *testing.T) {
 	r := conformanceResult()
-	out := Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON(ConformanceJSON(r))
-	if err := ValidateResult(out); err != nil {
+	out := jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON(ConformanceJSON(r))
+	if err := jsonout.ValidateResult(out); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	bad := Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(strings.Replace(string(ConformanceJSON(r)), `"outcome":"fail"`, `"outcome":"failed"`, 1)))
-	if ValidateResult(bad) == nil {
+	bad := jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(strings.Replace(string(ConformanceJSON(r)), `"outcome":"fail"`, `"outcome":"failed"`, 1)))
+	if jsonout.ValidateResult(bad) == nil {
 		t.Error("an unknown outcome validated")
 	}
-	if ValidateResult(Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(`{"eras":[]}`))) == nil {
+	if jsonout.ValidateResult(jsonout.Envelope{Version: "dev", Command: "check", Target: "./s"}.JSON([]byte(`{"eras":[]}`))) == nil {
 		t.Error("a check section without its members validated")
 	}
 }
 
 func TestConformanceMarkdown(t *testing.T) {
 	var b bytes.Buffer
-	Conformance(&b, Markdown, conformanceResult())
+	Conformance(&b, terminal.Markdown, conformanceResult())
 	out := b.String()
 	for _, w := range []string{"# Conformance\n\n3 checks:", "| check ", "tools.list-served"} {
 		if !strings.Contains(out, w) {

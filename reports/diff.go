@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // Diff writes the answers (same bytes? same meaning? same session
 // values? what differs?), each with the scope it answers for, and a table
 // of changes. What was not compared, and what was ignored, is said before
 // any answer: a part one side does not record is never silently equal.
-func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) {
+func Diff(w io.Writer, st terminal.Style, r diff.Comparison, refLabel, liveLabel string) {
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -46,10 +48,10 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		ignored = diff.JoinParts(r.Ignored) + " (--ignore)"
 	}
 	lines := [][2]string{
-		{"reference", plain(st, refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
-		{"compared with", plain(st, liveLabel)},
+		{"reference", terminal.Plain(st, refLabel) + " (" + diff.FormatName(r.RefFormat) + ")"},
+		{"compared with", terminal.Plain(st, liveLabel)},
 		{"compared", orDash(diff.JoinParts(r.Compared))},
-		{"not compared", plain(st, notCompared(r.NotCompared))},
+		{"not compared", terminal.Plain(st, notCompared(r.NotCompared))},
 		{"ignored", ignored},
 		{"raw bytes identical", bytesLine},
 		{"definitions identical", canonLine},
@@ -72,7 +74,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		var pairs []string
 		for _, rn := range r.Renames {
 			if rn.Kind == kind.kind {
-				pairs = append(pairs, cell(st, rn.From)+" → "+cell(st, rn.To)+" ("+rn.Basis+")")
+				pairs = append(pairs, terminal.StyledCell(st, rn.From)+" → "+terminal.StyledCell(st, rn.To)+" ("+rn.Basis+")")
 			}
 		}
 		if len(pairs) > 0 {
@@ -80,7 +82,7 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		}
 	}
 	for _, l := range lines {
-		if st == Terminal {
+		if st == terminal.Terminal {
 			fmt.Fprintf(w, "%-22s %s\n", l[0], l[1])
 		} else {
 			// Each value is already made inert for markdown, piece by piece.
@@ -108,8 +110,8 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 		if n == "" {
 			return "—"
 		}
-		if Width(n) <= 24 {
-			return cell(st, n)
+		if terminal.Width(n) <= 24 {
+			return terminal.StyledCell(st, n)
 		}
 		i := slices.Index(notes, n)
 		if i < 0 {
@@ -121,28 +123,28 @@ func Diff(w io.Writer, st Style, r diff.Comparison, refLabel, liveLabel string) 
 	for _, c := range r.Changes {
 		rows = append(rows, []string{c.Kind, code(st, c.Path), valueCell(st, c.Old), valueCell(st, c.New), noteCell(c.Note)})
 		if c.WordDiff != "" {
-			words = append(words, code(st, c.Path)+": "+cell(st, c.WordDiff))
+			words = append(words, code(st, c.Path)+": "+terminal.StyledCell(st, c.WordDiff))
 		}
 	}
-	Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
+	terminal.Table(w, st, []string{"kind", "path", "reference", "now", "note"}, rows)
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
 		for i, n := range notes {
-			if st == Markdown {
-				fmt.Fprintf(w, "- note %d: %s\n", i+1, MD(n))
+			if st == terminal.Markdown {
+				fmt.Fprintf(w, "- note %d: %s\n", i+1, terminal.MD(n))
 			} else {
-				fmt.Fprintf(w, "note %d: %s\n", i+1, Escape(n))
+				fmt.Fprintf(w, "note %d: %s\n", i+1, terminal.Escape(n))
 			}
 		}
 	}
 	if len(words) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Word changes ([-removed-] {+added+}):")
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w)
 		}
 		for _, wd := range words {
-			if st == Markdown {
+			if st == terminal.Markdown {
 				fmt.Fprintln(w, "- "+wd)
 			} else {
 				fmt.Fprintln(w, "  "+wd)
@@ -176,24 +178,24 @@ func orDash(s string) string {
 	return s
 }
 
-func valueCell(st Style, v []byte) string {
+func valueCell(st terminal.Style, v []byte) string {
 	if v == nil {
 		return "—"
 	}
-	if st == Markdown {
+	if st == terminal.Markdown {
 		// JSON, shown as code: brackets and quotes as they are.
-		return Code(Clip(string(v), 60))
+		return terminal.Code(terminal.Clip(string(v), 60))
 	}
-	return Cell(Clip(string(v), 60))
+	return terminal.Cell(terminal.Clip(string(v), 60))
 }
 
-func listOrDash(st Style, s []string) string {
+func listOrDash(st terminal.Style, s []string) string {
 	if len(s) == 0 {
 		return "—"
 	}
 	esc := make([]string, len(s))
 	for i, v := range s {
-		esc[i] = cell(st, v)
+		esc[i] = terminal.StyledCell(st, v)
 	}
 	return strings.Join(esc, ", ")
 }
@@ -203,25 +205,25 @@ func listOrDash(st Style, s []string) string {
 func DiffText(w io.Writer, r *diff.Result) {
 	c := r.Comparison
 	if c.Drift() {
-		fmt.Fprintf(w, "%s: %s in %s\n\n", Escape(r.Live.Label), plural(c.DriftCount(), "difference"), diff.JoinParts(c.ChangedParts()))
+		fmt.Fprintf(w, "%s: %s in %s\n\n", terminal.Escape(r.Live.Label), plural(c.DriftCount(), "difference"), diff.JoinParts(c.ChangedParts()))
 	} else {
-		fmt.Fprintf(w, "%s: no drift from %s\n\n", Escape(r.Live.Label), Escape(r.Ref.Label))
+		fmt.Fprintf(w, "%s: no drift from %s\n\n", terminal.Escape(r.Live.Label), terminal.Escape(r.Ref.Label))
 	}
-	Diff(w, Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
+	Diff(w, terminal.Terminal, r.Comparison, r.Ref.Label, r.Live.Label)
 }
 
 // DiffSection is diff's --json section (fields in the README). Old and
 // new values are embedded as each side wrote them.
 func DiffSection(r *diff.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("reference", r.Ref.Label).Set("compared_with", r.Live.Label)
 	o.Set("reference_format", r.RefFormat)
 	o.Set("compared", partNames(r.Compared))
 	var omitted [][]byte
 	for _, om := range r.NotCompared {
-		omitted = append(omitted, (&Object{}).Set("part", string(om.Part)).Set("why", om.Why).Bytes())
+		omitted = append(omitted, (&jsonout.Object{}).Set("part", string(om.Part)).Set("why", om.Why).Bytes())
 	}
-	o.Raw("not_compared", RawArray(omitted))
+	o.Raw("not_compared", jsonout.RawArray(omitted))
 	o.Set("ignored", partNames(r.Ignored))
 	// An answer that could not be given is null, as the text's "not
 	// comparable" and "—" are: false would say the sides differ.
@@ -235,10 +237,10 @@ func DiffSection(r *diff.Result) []byte {
 	o.Set("tools_removed", nonNilStrings(r.ToolsRemoved))
 	renames := [][]byte{}
 	for _, rn := range r.Renames {
-		renames = append(renames, (&Object{}).Set("from", rn.From).Set("to", rn.To).Set("kind", rn.Kind).Set("basis", rn.Basis).Bytes())
+		renames = append(renames, (&jsonout.Object{}).Set("from", rn.From).Set("to", rn.To).Set("kind", rn.Kind).Set("basis", rn.Basis).Bytes())
 	}
-	o.Raw("tools_renamed", RawArray(renames))
-	added, removed := &Object{}, &Object{}
+	o.Raw("tools_renamed", jsonout.RawArray(renames))
+	added, removed := &jsonout.Object{}, &jsonout.Object{}
 	for _, p := range r.Compared {
 		if p.IsList() {
 			added.Set(string(p), nonNilStrings(r.Added[p]))
@@ -248,22 +250,22 @@ func DiffSection(r *diff.Result) []byte {
 	o.Raw("added", added.Bytes()).Raw("removed", removed.Bytes())
 	var changes [][]byte
 	for _, c := range r.Changes {
-		co := &Object{}
-		co.Set("part", string(c.Part)).Set("item", nullIfEmpty(c.Item))
-		co.Set("tool", nullIfEmpty(c.Tool)).Set("path", c.Path).Set("kind", c.Kind)
+		co := &jsonout.Object{}
+		co.Set("part", string(c.Part)).Set("item", jsonout.NullIfEmpty(c.Item))
+		co.Set("tool", jsonout.NullIfEmpty(c.Tool)).Set("path", c.Path).Set("kind", c.Kind)
 		co.Raw("old", c.Old).Raw("new", c.New)
-		co.Set("note", nullIfEmpty(c.Note))
+		co.Set("note", jsonout.NullIfEmpty(c.Note))
 		if c.WordDiff != "" {
 			co.Set("word_diff", c.WordDiff)
 		}
 		changes = append(changes, co.Bytes())
 	}
-	o.Raw("changes", RawArray(changes))
+	o.Raw("changes", jsonout.RawArray(changes))
 	return o.Bytes()
 }
 
 // setAnswer sets key to v when the comparison was made, else to null.
-func setAnswer(o *Object, key string, v, made bool) {
+func setAnswer(o *jsonout.Object, key string, v, made bool) {
 	if made {
 		o.Set(key, v)
 	} else {

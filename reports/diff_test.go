@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -36,8 +37,8 @@ func TestDiffSectionUnansweredIsNull(t *testing.T) {
 					t.Errorf("%s = %s, want %s\n%s", key, got, want, out)
 				}
 			}
-			env := Envelope{Version: "dev", Command: "diff", Target: "./s"}
-			if err := ValidateResult(env.JSON(out)); err != nil {
+			env := jsonout.Envelope{Version: "dev", Command: "diff", Target: "./s"}
+			if err := jsonout.ValidateResult(env.JSON(out)); err != nil {
 				t.Errorf("schema: %v\n%s", err, out)
 			}
 		})

@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // FaultTable writes one row per call, the handshake first when something
 // happened during it: it failed, or the server wrote stray output.
-func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
+func FaultTable(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	var rows [][]string
 	if !hasHandshakeRow(r) {
 		if notes := eventsAt(r, 0); len(notes) > 0 {
-			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", cell(st, joinSemi(notes))})
+			rows = append(rows, []string{"handshake", "—", faults.OK, "—", "—", "", terminal.StyledCell(st, joinSemi(notes))})
 		}
 	}
 	for _, c := range r.Calls {
@@ -38,13 +40,13 @@ func FaultTable(w io.Writer, st Style, r faults.ClientRun) {
 		if c.N == 0 {
 			tool = "—"
 		}
-		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, cell(st, note)})
+		rows = append(rows, []string{callLabel(c.N), tool, c.Outcome, code, fmt.Sprintf("%.1f", c.Ms), retried, terminal.StyledCell(st, note)})
 	}
-	Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
-		Right, Left, Left, Right, Right, Left, Left)
+	terminal.Table(w, st, []string{"call", "tool", "outcome", "code", "ms", "retried", "what happened"}, rows,
+		terminal.Right, terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Left, terminal.Left)
 }
 
-func code0(st Style, s string) string { return code(st, s) }
+func code0(st terminal.Style, s string) string { return code(st, s) }
 
 // callLabel names a row: its call number, or the handshake (0).
 func callLabel(n int) string {
@@ -82,7 +84,7 @@ func joinSemi(s []string) string {
 
 // FaultSummary counts the outcomes, then says of each failure how long it
 // took to detect, and whether the server answered again after it.
-func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
+func FaultSummary(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	var keys []string
 	for k := range r.Counts {
 		keys = append(keys, k)
@@ -108,7 +110,7 @@ func FaultSummary(w io.Writer, st Style, r faults.ClientRun) {
 
 // recovery says whether the server answered again after a failure, and
 // apart from it what the retry got.
-func recovery(st Style, f faults.Failure) string {
+func recovery(st terminal.Style, f faults.Failure) string {
 	s := ""
 	if f.Retry != "" {
 		s = "restarted, the retry got " + f.Retry + "; "
@@ -117,13 +119,13 @@ func recovery(st Style, f faults.Failure) string {
 	case f.Recovered:
 		return s + fmt.Sprintf("recovered (%s answered), +%s ms", f.RecoveredBy, msFigure(f.RecoveryMs))
 	case f.RestartError != "":
-		return s + "not recovered: the restart failed: " + plain(st, f.RestartError)
+		return s + "not recovered: the restart failed: " + terminal.Plain(st, f.RestartError)
 	}
 	return s + "not recovered: the server answered no request after it"
 }
 
-func item(w io.Writer, st Style, line string) {
-	if st == Markdown {
+func item(w io.Writer, st terminal.Style, line string) {
+	if st == terminal.Markdown {
 		fmt.Fprintln(w, "- "+line)
 	} else {
 		fmt.Fprintln(w, "  "+line)
@@ -132,20 +134,20 @@ func item(w io.Writer, st Style, line string) {
 
 // EventLines lists what happened at each call of a run: the faults' doing
 // and the server's own stray output, with what this client made of it.
-func EventLines(w io.Writer, st Style, r faults.ClientRun) {
+func EventLines(w io.Writer, st terminal.Style, r faults.ClientRun) {
 	for _, e := range r.Events {
 		at := "handshake"
 		if e.Call > 0 {
 			at = "call " + strconv.Itoa(e.Call)
 		}
-		item(w, st, at+": "+plain(st, e.What))
+		item(w, st, at+": "+terminal.Plain(st, e.What))
 	}
 }
 
 // ClientsTable writes what each client policy saw, one row per call
 // number, the handshake first when any client's failed or the server
 // wrote stray output during it.
-func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
+func ClientsTable(w io.Writer, st terminal.Style, rs []faults.ClientRun) {
 	header := []string{"call"}
 	handshake := false
 	seen := map[int]bool{}
@@ -186,13 +188,13 @@ func ClientsTable(w io.Writer, st Style, rs []faults.ClientRun) {
 		}
 		rows = append(rows, row)
 	}
-	Table(w, st, header, rows)
+	terminal.Table(w, st, header, rows)
 }
 
 // ShutdownLines reports how the server takes stdin closing and SIGTERM.
-func ShutdownLines(w io.Writer, st Style, sd faults.Shutdown, grace time.Duration) {
+func ShutdownLines(w io.Writer, st terminal.Style, sd faults.Shutdown, grace time.Duration) {
 	prefix := ""
-	if st == Markdown {
+	if st == terminal.Markdown {
 		prefix = "- "
 	}
 	switch sd.StdinCloseSignal {
@@ -256,7 +258,7 @@ func ScenarioRow(name string, r faults.ClientRun) []string {
 	if r.LateReplies > 0 {
 		what += fmt.Sprintf("; %d late reply dropped", r.LateReplies)
 	}
-	return []string{Cell(name), what, detected, recovered}
+	return []string{terminal.Cell(name), what, detected, recovered}
 }
 
 // detectedBy is what told the client a call had failed, from the call's
@@ -303,7 +305,7 @@ func clientOutcomes(rs []faults.ClientRun) string {
 	var broke []string
 	for _, run := range rs {
 		var sum strings.Builder
-		FaultSummary(&sum, Markdown, run)
+		FaultSummary(&sum, terminal.Markdown, run)
 		first, _, _ := strings.Cut(sum.String(), "\n")
 		head, _, _ := strings.Cut(first, ";")
 		for _, part := range strings.Split(head, ", ") {
@@ -319,7 +321,7 @@ func clientOutcomes(rs []faults.ClientRun) string {
 	return "not ok on " + strings.Join(broke, ", ")
 }
 
-func Faults(w io.Writer, st Style, r *faults.Result) {
+func Faults(w io.Writer, st terminal.Style, r *faults.Result) {
 	if len(r.Runs) == 1 {
 		run := r.Runs[0]
 		// The answer first: the summary's first line.
@@ -351,12 +353,12 @@ func Faults(w io.Writer, st Style, r *faults.Result) {
 }
 
 // FaultScenarios writes the report's fault section: one row per scenario.
-func FaultScenarios(w io.Writer, st Style, r *faults.ScenarioResult) {
+func FaultScenarios(w io.Writer, st terminal.Style, r *faults.ScenarioResult) {
 	rows := make([][]string, len(r.Scenarios))
 	for i, sc := range r.Scenarios {
 		rows[i] = ScenarioRow(sc.Name, sc.Run)
 	}
-	Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
+	terminal.Table(w, st, []string{"fault", fmt.Sprintf("what a client saw (%d calls)", r.N), "failure detected", "recovered"}, rows)
 	fmt.Fprintln(w)
 	if r.NotRun != "" {
 		fmt.Fprintln(w, "Scenarios "+r.NotRun+".")
@@ -372,13 +374,13 @@ func FaultsSection(r *faults.Result) []byte {
 	for i, run := range r.Runs {
 		runs[i] = faultRunJSON(run)
 	}
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("plan", r.Plan).Set("restart", r.Restart).Set("calls_per_run", r.N)
-	o.Raw("runs", RawArray(runs))
+	o.Raw("runs", jsonout.RawArray(runs))
 	if sd := r.Shutdown; sd != nil {
-		so := &Object{}
-		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", nullIfEmpty(sd.StdinCloseSignal))
-		so.Set("sigterm_ns", nsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
+		so := &jsonout.Object{}
+		so.Set("stdin_close_ns", int64(sd.StdinClose)).Set("stdin_close_needed", jsonout.NullIfEmpty(sd.StdinCloseSignal))
+		so.Set("sigterm_ns", jsonout.NsOrNull(int64(sd.Sigterm), sd.SigtermExited)).Set("sigterm_exited", sd.SigtermExited)
 		so.Set("grace_ns", int64(r.Grace))
 		o.Raw("shutdown", so.Bytes())
 	} else {
@@ -391,50 +393,50 @@ func FaultsSection(r *faults.Result) []byte {
 // with its plan and the run it gave, a run as in FaultsSection. notRun,
 // when r is nil, says why there are none.
 func FaultScenariosJSON(r *faults.ScenarioResult, notRun string) []byte {
-	o := (&Object{}).Set("not_run", nullIfEmpty(notRun))
+	o := (&jsonout.Object{}).Set("not_run", jsonout.NullIfEmpty(notRun))
 	if r == nil {
-		return o.Set("calls_per_scenario", 0).Raw("scenarios", RawArray(nil)).Bytes()
+		return o.Set("calls_per_scenario", 0).Raw("scenarios", jsonout.RawArray(nil)).Bytes()
 	}
 	scs := make([][]byte, len(r.Scenarios))
 	for i, sc := range r.Scenarios {
-		scs[i] = (&Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
+		scs[i] = (&jsonout.Object{}).Set("name", sc.Name).Set("plan", sc.Plan).Set("restart", sc.Restart).
 			Raw("run", faultRunJSON(sc.Run)).Bytes()
 	}
-	return o.Set("calls_per_scenario", r.N).Raw("scenarios", RawArray(scs)).Bytes()
+	return o.Set("calls_per_scenario", r.N).Raw("scenarios", jsonout.RawArray(scs)).Bytes()
 }
 
 // faultRunJSON is what one client policy saw of one run.
 func faultRunJSON(r faults.ClientRun) []byte {
 	calls := make([][]byte, len(r.Calls))
 	for i, c := range r.Calls {
-		co := &Object{}
+		co := &jsonout.Object{}
 		co.Set("n", c.N).Set("tool", c.Tool).Set("outcome", c.Outcome)
-		co.Set("code", nsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
+		co.Set("code", jsonout.NsOrNull(c.Code, c.Outcome == faults.RPCError)).Set("ms", c.Ms).Set("retried", c.Retried)
 		if c.Retried {
 			co.Set("restart_ms", c.RestartMs)
 		} else {
 			co.Raw("restart_ms", nil)
 		}
-		co.Set("note", nullIfEmpty(c.Note))
+		co.Set("note", jsonout.NullIfEmpty(c.Note))
 		calls[i] = co.Bytes()
 	}
 	fs := make([][]byte, len(r.Failures))
 	for i, f := range r.Failures {
-		fs[i] = (&Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
-			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Set("recovered_by", nullIfEmpty(f.RecoveredBy)).
-			Set("retry_outcome", nullIfEmpty(f.Retry)).Set("restart_error", nullIfEmpty(f.RestartError)).Bytes()
+		fs[i] = (&jsonout.Object{}).Set("call", f.Call).Set("outcome", f.Outcome).Set("detected_ms", f.DetectedMs).
+			Set("recovered", f.Recovered).Set("recovery_ms", f.RecoveryMs).Set("recovered_by", jsonout.NullIfEmpty(f.RecoveredBy)).
+			Set("retry_outcome", jsonout.NullIfEmpty(f.Retry)).Set("restart_error", jsonout.NullIfEmpty(f.RestartError)).Bytes()
 	}
 	evs := make([][]byte, len(r.Events))
 	for i, e := range r.Events {
-		evs[i] = (&Object{}).Set("call", e.Call).Set("server", e.Server).Set("t_ms", ms(e.T)).
+		evs[i] = (&jsonout.Object{}).Set("call", e.Call).Set("server", e.Server).Set("t_ms", ms(e.T)).
 			Set("stray", e.Stray).Set("what", e.What).Bytes()
 	}
 	counts := r.Counts
 	if counts == nil {
 		counts = map[string]int{}
 	}
-	o := &Object{}
-	o.Set("client", string(r.Policy)).Raw("calls", RawArray(calls)).Set("counts", counts)
-	o.Raw("failures", RawArray(fs)).Raw("events", RawArray(evs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
+	o := &jsonout.Object{}
+	o.Set("client", string(r.Policy)).Raw("calls", jsonout.RawArray(calls)).Set("counts", counts)
+	o.Raw("failures", jsonout.RawArray(fs)).Raw("events", jsonout.RawArray(evs)).Set("late_replies", r.LateReplies).Set("restarts", r.Restarts)
 	return o.Bytes()
 }

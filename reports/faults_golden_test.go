@@ -8,6 +8,8 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/internal/jsonschema"
@@ -114,14 +116,14 @@ func TestGoldenFaults(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var text bytes.Buffer
-			Faults(&text, Terminal, c.r)
+			Faults(&text, terminal.Terminal, c.r)
 			golden(t, c.name+".txt", text.Bytes())
 
-			env := Envelope{Version: "dev", Command: "faults", Target: "./server", ProtocolVersion: c.r.ProtocolVersion,
+			env := jsonout.Envelope{Version: "dev", Command: "faults", Target: "./server", ProtocolVersion: c.r.ProtocolVersion,
 				Findings: findings.Sorted(c.r.Findings()), Gates: []string{"warning"}}
 			env.Tripped = findings.Trip(env.Gates, env.Findings, c.r.Counts())
 			out := env.JSON(FaultsSection(c.r))
-			if err := ValidateResult(out); err != nil {
+			if err := jsonout.ValidateResult(out); err != nil {
 				t.Errorf("faults JSON does not validate: %v\n%s", err, out)
 			}
 			golden(t, c.name+".json", indent(t, out))
@@ -138,7 +140,7 @@ func TestGoldenFaultScenarios(t *testing.T) {
 		{Name: "stray stdout text glued to reply 2, strict client", Plan: all[1].Plan, Run: all[1]},
 	}}
 	var md bytes.Buffer
-	FaultScenarios(&md, Markdown, r)
+	FaultScenarios(&md, terminal.Markdown, r)
 	golden(t, "fault_scenarios.md", md.Bytes())
 	out := FaultScenariosJSON(r, "")
 	// The report embeds this section: it must fit its $def.
@@ -152,7 +154,7 @@ func TestGoldenFaultScenarios(t *testing.T) {
 // validateDef checks out against one of the schema's $defs.
 func validateDef(t *testing.T, def string, out []byte) {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ResultSchema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(jsonout.ResultSchema))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,192 +1,20 @@
 package reports
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
-
-// Object builds a JSON object whose members keep the order they were added
-// in, and whose raw members are copied verbatim: the server's own bytes go
-// out exactly as they came in, which encoding/json cannot promise.
-type Object struct {
-	buf bytes.Buffer
-	n   int
-}
-
-// Raw adds a member whose value is already JSON. A value holding bytes
-// that are not UTF-8 (a server's, embedded as sent) is written with each
-// such byte as \ufffd, so that the output stays valid UTF-8 for every
-// parser, and is followed by key_b64: the exact bytes, base64-encoded.
-func (o *Object) Raw(key string, value []byte) *Object {
-	if !utf8.Valid(value) {
-		o.raw(key, ValidUTF8(value))
-		return o.raw(key+"_b64", marshal(base64.StdEncoding.EncodeToString(value)))
-	}
-	return o.raw(key, value)
-}
-
-func (o *Object) raw(key string, value []byte) *Object {
-	if o.n == 0 {
-		o.buf.WriteByte('{')
-	} else {
-		o.buf.WriteByte(',')
-	}
-	o.n++
-	o.buf.Write(marshal(key))
-	o.buf.WriteByte(':')
-	if len(value) == 0 {
-		value = []byte("null")
-	}
-	o.buf.Write(value)
-	return o
-}
-
-// Set adds a member encoded by encoding/json, which writes a byte that is
-// not UTF-8 as \ufffd. A string (or list of strings) holding such bytes is
-// followed by key_b64 with its exact bytes: the base64 of the string, or
-// for a list an object from the index of each such string to its base64.
-func (o *Object) Set(key string, v any) *Object {
-	o.raw(key, marshal(v))
-	if b := invalidB64(v); b != nil {
-		o.raw(key+"_b64", b)
-	}
-	return o
-}
-
-// Items adds an array of raw JSON values (items as a server sent them).
-// Items holding bytes that are not UTF-8 are written valid, as Raw
-// writes them, and key_b64 maps the index of each to its exact bytes.
-func (o *Object) Items(key string, items [][]byte) *Object {
-	var exact map[string]string
-	valid := items
-	for i, it := range items {
-		if utf8.Valid(it) {
-			continue
-		}
-		if exact == nil {
-			exact = map[string]string{}
-			valid = append([][]byte(nil), items...)
-		}
-		exact[strconv.Itoa(i)] = base64.StdEncoding.EncodeToString(it)
-		valid[i] = ValidUTF8(it)
-	}
-	o.raw(key, RawArray(valid))
-	if exact != nil {
-		o.raw(key+"_b64", marshal(exact))
-	}
-	return o
-}
-
-// invalidB64 is Set's key_b64 for v, or nil when v is valid UTF-8 or not
-// a string.
-func invalidB64(v any) []byte {
-	switch v := v.(type) {
-	case *string:
-		if v != nil {
-			return invalidB64(*v)
-		}
-	case string:
-		if !utf8.ValidString(v) {
-			return marshal(base64.StdEncoding.EncodeToString([]byte(v)))
-		}
-	case []string:
-		var exact map[string]string
-		for i, s := range v {
-			if !utf8.ValidString(s) {
-				if exact == nil {
-					exact = map[string]string{}
-				}
-				exact[strconv.Itoa(i)] = base64.StdEncoding.EncodeToString([]byte(s))
-			}
-		}
-		if exact != nil {
-			return marshal(exact)
-		}
-	}
-	return nil
-}
-
-// ValidUTF8 returns raw JSON with each byte that is not UTF-8 written as
-// the escape \ufffd: inside a string (the only place valid JSON can hold
-// one) it is the replacement character a decoder would have made of it.
-func ValidUTF8(raw []byte) []byte {
-	if utf8.Valid(raw) {
-		return raw
-	}
-	out := make([]byte, 0, len(raw)+16)
-	for i := 0; i < len(raw); {
-		r, n := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, `\ufffd`...)
-		} else {
-			out = append(out, raw[i:i+n]...)
-		}
-		i += n
-	}
-	return out
-}
-
-// Bytes closes the object and returns it.
-func (o *Object) Bytes() []byte {
-	if o.n == 0 {
-		return []byte("{}")
-	}
-	return append(o.buf.Bytes(), '}')
-}
-
-// RawArray joins raw JSON values into an array.
-func RawArray(items [][]byte) []byte {
-	return append(append([]byte{'['}, bytes.Join(items, []byte{','})...), ']')
-}
-
-func marshal(v any) []byte {
-	// The scalars every section is made of, written as encoding/json
-	// writes them, without an encoder each: budget --json at 10,000 tools
-	// set a million members, and an encoder per member was most of its
-	// CPU.
-	switch x := v.(type) {
-	case string:
-		if plainASCII(x) {
-			b := make([]byte, 0, len(x)+2)
-			return append(append(append(b, '"'), x...), '"')
-		}
-	case int:
-		return strconv.AppendInt(nil, int64(x), 10)
-	case int64:
-		return strconv.AppendInt(nil, x, 10)
-	case bool:
-		return strconv.AppendBool(nil, x)
-	case nil:
-		return []byte("null")
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return []byte("null")
-	}
-	// What we encode escapes what a terminal would act on, as text output
-	// does; the escape is the same JSON value.
-	out, _ := transport.EscapeInvisible(bytes.TrimRight(b.Bytes(), "\n"))
-	return out
-}
 
 // WireSection is the wire section of --json (its fields are in the
 // README): everything the capture holds but what the envelope already
 // says (target, protocol version, findings). Items and objects the server
 // sent are embedded byte for byte; everything else is ours.
 func WireSection(c *probe.Capture) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("transport", c.Transport)
-	o.Set("era", nullIfEmpty(c.Era))
-	o.Set("requested_version", nullIfEmpty(c.RequestedVersion))
+	o.Set("era", jsonout.NullIfEmpty(c.Era))
+	o.Set("requested_version", jsonout.NullIfEmpty(c.RequestedVersion))
 	o.Set("discover", c.Discover)
 	o.Raw("server_info", c.ServerInfo)
 	o.Raw("capabilities", c.Capabilities)
@@ -197,7 +25,7 @@ func WireSection(c *probe.Capture) []byte {
 	o.Items("resource_templates", c.Templates.Items)
 	lists := make([][]byte, 0, 4)
 	for _, l := range []probe.List{c.Tools, c.Prompts, c.Resources, c.Templates} {
-		lo := &Object{}
+		lo := &jsonout.Object{}
 		lo.Set("method", l.Method).Set("asked", l.Asked)
 		if l.Skipped != "" {
 			lo.Set("skipped", l.Skipped)
@@ -207,10 +35,10 @@ func WireSection(c *probe.Capture) []byte {
 			bytesOnWire += len(p.Raw)
 		}
 		lo.Set("pages", len(l.Pages)).Set("items", len(l.Items)).Set("bytes", bytesOnWire)
-		lo.Set("error", nullIfEmpty(l.Error))
+		lo.Set("error", jsonout.NullIfEmpty(l.Error))
 		lists = append(lists, lo.Bytes())
 	}
-	o.Raw("lists", RawArray(lists))
+	o.Raw("lists", jsonout.RawArray(lists))
 	if c.Skills != nil {
 		o.Raw("skills", SkillsSection(c))
 	}
@@ -228,54 +56,29 @@ func WireSection(c *probe.Capture) []byte {
 	o.Set("stderr", stderr)
 	events := make([][]byte, 0, len(c.Events))
 	for _, e := range c.Events {
-		eo := &Object{}
-		eo.Set("kind", e.Kind).Set("method", nullIfEmpty(e.Method)).Set("frame", e.Seq).Set("t_ns", int64(e.T))
+		eo := &jsonout.Object{}
+		eo.Set("kind", e.Kind).Set("method", jsonout.NullIfEmpty(e.Method)).Set("frame", e.Seq).Set("t_ns", int64(e.T))
 		if e.Note != "" {
 			eo.Set("note", e.Note)
 		}
 		events = append(events, eo.Bytes())
 	}
-	o.Raw("events", RawArray(events))
-	t := &Object{}
-	t.Set("first_byte_ns", nsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
-	t.Set("ready_ns", nsOrNull(int64(c.Timings.Ready), c.Timings.ReadyBy != ""))
-	t.Set("ready_by", nullIfEmpty(c.Timings.ReadyBy))
-	t.Set("initialize_ns", nsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
-	t.Set("last_page_ns", nsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
-	t.Set("exit_ns", nsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
+	o.Raw("events", jsonout.RawArray(events))
+	t := &jsonout.Object{}
+	t.Set("first_byte_ns", jsonout.NsOrNull(int64(c.Timings.FirstByte), c.Timings.FirstByte > 0))
+	t.Set("ready_ns", jsonout.NsOrNull(int64(c.Timings.Ready), c.Timings.ReadyBy != ""))
+	t.Set("ready_by", jsonout.NullIfEmpty(c.Timings.ReadyBy))
+	t.Set("initialize_ns", jsonout.NsOrNull(int64(c.Timings.Handshake), c.Handshake != nil))
+	t.Set("last_page_ns", jsonout.NsOrNull(int64(c.Timings.LastPage), c.Timings.LastPage > 0))
+	t.Set("exit_ns", jsonout.NsOrNull(int64(c.Timings.ExitAfter), c.Timings.ExitKnown))
 	o.Raw("timings", t.Bytes())
 	if c.HTTP != nil {
-		ho := &Object{}
-		ho.Set("url", c.HTTP.URL).Set("mode", c.HTTP.Mode).Set("session_id", nullIfEmpty(c.HTTP.SessionID))
-		ho.Set("delete_status", nsOrNull(int64(c.HTTP.DeleteStatus), c.HTTP.DeleteStatus != 0))
+		ho := &jsonout.Object{}
+		ho.Set("url", c.HTTP.URL).Set("mode", c.HTTP.Mode).Set("session_id", jsonout.NullIfEmpty(c.HTTP.SessionID))
+		ho.Set("delete_status", jsonout.NsOrNull(int64(c.HTTP.DeleteStatus), c.HTTP.DeleteStatus != 0))
 		o.Raw("http", ho.Bytes())
 	} else {
 		o.Raw("http", nil)
 	}
 	return o.Bytes()
-}
-
-func nullIfEmpty(s string) any {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	return s
-}
-
-func nsOrNull(ns int64, ok bool) any {
-	if !ok {
-		return nil
-	}
-	return ns
-}
-
-// plainASCII: s is printable ASCII that JSON writes as it is (no quote,
-// no backslash), so nothing in it needs escaping or a terminal's escape.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpprobe/mcpprobe/probe/survey"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestObjectKeepsInvalidUTF8(t *testing.T) {
 	bad := "caf\xe9 \xff"
 	item := []byte(`{"name":"a","description":"` + bad + `"}`)
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("plain", "ok").Set("instructions", bad).Set("noise", []string{"fine", bad})
 	o.Raw("server_info", item).Raw("clean", []byte(`{"a":1}`))
 	o.Items("tools", [][]byte{[]byte(`{"name":"b"}`), item})
@@ -76,7 +77,7 @@ func TestSurveyLineRedacted(t *testing.T) {
 // The envelope escapes C1 and invisible characters the server's bytes
 // held, and says so; what it encodes itself is escaped without a word.
 func TestEnvelopeEscapesInvisible(t *testing.T) {
-	e := Envelope{Version: "dev", Command: "wire", Target: "srv \u009b"}
+	e := jsonout.Envelope{Version: "dev", Command: "wire", Target: "srv \u009b"}
 	plain := e.JSON([]byte(`{"a":1}`))
 	if strings.Contains(string(plain), "\u009b") || !strings.Contains(string(plain), `srv \u009b`) || strings.Contains(string(plain), `"escaped"`) {
 		t.Errorf("%s", plain)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/load"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // LoadJSON is the load section of --json: the result as it is, every
@@ -20,8 +21,8 @@ func LoadJSON(r *load.Result) []byte {
 }
 
 // Load writes a load run (or merged shards) as text.
-func Load(w io.Writer, st Style, r *load.Result) {
-	fmt.Fprintf(w, "load: %s, %s, %s sessions", Escape(r.Target), r.Transport, Num(r.Sessions))
+func Load(w io.Writer, st terminal.Style, r *load.Result) {
+	fmt.Fprintf(w, "load: %s, %s, %s sessions", terminal.Escape(r.Target), r.Transport, Num(r.Sessions))
 	if len(r.Shards) == 1 && r.ShardsOf > 1 {
 		fmt.Fprintf(w, ", shard %d/%d", r.Shards[0].I, r.ShardsOf)
 	} else if r.ShardsOf > 1 {
@@ -29,11 +30,11 @@ func Load(w io.Writer, st Style, r *load.Result) {
 	}
 	fmt.Fprintln(w)
 	if r.Protocol != "" {
-		fmt.Fprintf(w, "protocol: %s\n", Escape(r.Protocol))
+		fmt.Fprintf(w, "protocol: %s\n", terminal.Escape(r.Protocol))
 	}
 	var tools []string
 	for _, c := range r.Calls {
-		tools = append(tools, Escape(c.Tool)+" "+Escape(string(c.Args)))
+		tools = append(tools, terminal.Escape(c.Tool)+" "+terminal.Escape(string(c.Args)))
 	}
 	if len(tools) > 0 {
 		fmt.Fprintf(w, "calls: %s\n", strings.Join(tools, ", "))
@@ -41,13 +42,13 @@ func Load(w io.Writer, st Style, r *load.Result) {
 		fmt.Fprintln(w, "calls: none to make (no tool annotated read-only and none named with --call): tools/list is the request")
 	}
 	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "not called: %s; name a tool with --call to load it\n", Escape(strings.Join(r.Skipped, ", ")))
+		fmt.Fprintf(w, "not called: %s; name a tool with --call to load it\n", terminal.Escape(strings.Join(r.Skipped, ", ")))
 	}
 	fmt.Fprintln(w, "latency is timed from when each request was due on the schedule (open loop); service from when it was sent")
 	fmt.Fprintln(w)
 	var rows [][]string
 	row := func(label string, s *load.Series) []string {
-		return []string{cell(st, label), Num(s.Requests), Num(s.OK), Num(s.Errors), Num(s.Timeouts), Num(s.Unsent),
+		return []string{terminal.StyledCell(st, label), Num(s.Requests), Num(s.OK), Num(s.Errors), Num(s.Timeouts), Num(s.Unsent),
 			ns(s.P50Ns), ns(s.P90Ns), ns(s.P99Ns), ns(s.MaxNs), ns(s.ServiceP50), ns(s.ServiceP99)}
 	}
 	for _, p := range r.Phases {
@@ -61,19 +62,19 @@ func Load(w io.Writer, st Style, r *load.Result) {
 				rows = append(rows, row(rate+" "+m.Name, m))
 			}
 		} else if len(stp.Methods) == 1 {
-			rows[len(rows)-1][0] = cell(st, rate+" "+stp.Methods[0].Name)
+			rows[len(rows)-1][0] = terminal.StyledCell(st, rate+" "+stp.Methods[0].Name)
 		}
 	}
-	right := []Align{Left}
+	right := []terminal.Align{terminal.Left}
 	for i := 0; i < 11; i++ {
-		right = append(right, Right)
+		right = append(right, terminal.Right)
 	}
 	// On a narrow screen the counts and the latencies stack (the 6th
 	// column, p50, starts the latencies).
-	StackedTable(w, st, []string{"series", "requests", "ok", "errors", "timeouts", "unsent", "p50", "p90", "p99", "max", "service p50", "service p99"}, rows, []int{6}, right...)
+	terminal.StackedTable(w, st, []string{"series", "requests", "ok", "errors", "timeouts", "unsent", "p50", "p90", "p99", "max", "service p50", "service p99"}, rows, []int{6}, right...)
 	for _, stp := range r.Steps {
 		if stp.All.FirstError != "" {
-			fmt.Fprintf(w, "%g/s: first error: %s\n", stp.Rate, Escape(stp.All.FirstError))
+			fmt.Fprintf(w, "%g/s: first error: %s\n", stp.Rate, terminal.Escape(stp.All.FirstError))
 		}
 	}
 	loadKnee(w, r)
@@ -138,19 +139,19 @@ func loadKnee(w io.Writer, r *load.Result) {
 }
 
 func loadReplicas(w io.Writer, rc *load.ReplicaCheck) {
-	fmt.Fprintf(w, "replicas: %s\n", Escape(strings.Join(rc.Replicas, ", ")))
+	fmt.Fprintf(w, "replicas: %s\n", terminal.Escape(strings.Join(rc.Replicas, ", ")))
 	if rc.Dependent == 0 {
 		fmt.Fprintf(w, "replica check: no answer depended on the replica (%d requests compared; normalised: %s)\n", len(rc.Requests), rc.Normalisation)
 	}
 	for _, ra := range rc.Requests {
 		switch {
 		case !ra.NormalisedSame:
-			fmt.Fprintf(w, "replica check: %s: the answer depends on the replica (%s)\n", Escape(ra.Method), rc.Normalisation)
+			fmt.Fprintf(w, "replica check: %s: the answer depends on the replica (%s)\n", terminal.Escape(ra.Method), rc.Normalisation)
 			for i, ex := range ra.Examples {
-				fmt.Fprintf(w, "  %s: %s\n", Escape(rc.Replicas[i]), Escape(ex))
+				fmt.Fprintf(w, "  %s: %s\n", terminal.Escape(rc.Replicas[i]), terminal.Escape(ex))
 			}
 		case !ra.RawSame:
-			fmt.Fprintf(w, "replica check: %s: the same once normalised, but the bytes differ by replica\n", Escape(ra.Method))
+			fmt.Fprintf(w, "replica check: %s: the same once normalised, but the bytes differ by replica\n", terminal.Escape(ra.Method))
 		}
 	}
 }

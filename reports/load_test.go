@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpprobe/mcpprobe/probe/load"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // The generator's CPU per request is printed beside the server's, so a
@@ -23,7 +24,7 @@ func TestLoadGeneratorLine(t *testing.T) {
 		{"not measured", load.Result{}, ""},
 	} {
 		var b strings.Builder
-		Load(&b, Terminal, &c.r)
+		Load(&b, terminal.Terminal, &c.r)
 		var got string
 		for _, l := range strings.SplitAfter(b.String(), "\n") {
 			if strings.HasPrefix(l, "load generator") {

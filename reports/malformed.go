@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 )
 
@@ -19,14 +21,14 @@ var verdictMark = map[string]string{
 // counted, the tools that could not be judged, and for every ✗ and ⚠ (and
 // observation the text has something to say of) what answered, the
 // clause and why.
-func Malformed(w io.Writer, st Style, r *malformed.Result) {
-	if st == Terminal {
+func Malformed(w io.Writer, st terminal.Style, r *malformed.Result) {
+	if st == terminal.Terminal {
 		fmt.Fprintf(w, "%s.\n", r.Summary()) // the answer first
 	}
-	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", plain(st, r.Protocol))
+	fmt.Fprintf(w, "malformed calls · protocol %s · an is_error result reaches the model, a JSON-RPC error never does\n\n", terminal.Plain(st, r.Protocol))
 	if len(r.Tools) > 0 {
 		indent := ""
-		if st == Markdown {
+		if st == terminal.Markdown {
 			indent = "- "
 		}
 		ToolCalls(w, st, indent, r.Tools)
@@ -37,7 +39,7 @@ func Malformed(w io.Writer, st Style, r *malformed.Result) {
 	if un := r.Unjudged(); len(un) > 0 {
 		var parts []string
 		for _, u := range un {
-			parts = append(parts, fmt.Sprintf("%s (%s %s)", plain(st, u.Tool), plain(st, u.Answer), quoteMsg(st, u.Message)))
+			parts = append(parts, fmt.Sprintf("%s (%s %s)", terminal.Plain(st, u.Tool), terminal.Plain(st, u.Answer), quoteMsg(st, u.Message)))
 		}
 		fmt.Fprintf(w, "%d of %d tools could not be judged, their valid call failed: %s.\n", len(un), baselines(r), strings.Join(parts, ", "))
 	}
@@ -47,7 +49,7 @@ func Malformed(w io.Writer, st Style, r *malformed.Result) {
 	}
 	fmt.Fprintf(w, "\nWhy, with the clause each verdict rests on:\n\n")
 	for _, n := range notes {
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintf(w, "- %s\n", strings.ReplaceAll(n, "\n", "\n  "))
 		} else {
 			fmt.Fprintf(w, "%s\n", n)
@@ -66,16 +68,16 @@ func baselines(r *malformed.Result) int {
 }
 
 // MalformedTable writes one row per case.
-func MalformedTable(w io.Writer, st Style, rs []malformed.Outcome, version string) {
+func MalformedTable(w io.Writer, st terminal.Style, rs []malformed.Outcome, version string) {
 	var rows [][]string
 	for _, r := range rs {
 		tool := "—"
 		if r.Tool != "" {
 			tool = code0(st, r.Tool)
 		}
-		rows = append(rows, []string{cell(st, r.Case), tool, cell(st, r.Answer()), r.Expected.String(), verdictCell(r)})
+		rows = append(rows, []string{terminal.StyledCell(st, r.Case), tool, terminal.StyledCell(st, r.Answer()), r.Expected.String(), verdictCell(r)})
 	}
-	Table(w, st, []string{"case", "tool", "answer", "spec " + cell(st, version) + " expects", "verdict"}, rows)
+	terminal.Table(w, st, []string{"case", "tool", "answer", "spec " + terminal.StyledCell(st, version) + " expects", "verdict"}, rows)
 }
 
 // verdictCell is the mark, the verdict and the weight of the clause it
@@ -94,13 +96,13 @@ func keyword(c *malformed.Clause) string { return c.Weight() }
 // noted observation with what answered, the clause and why, and the
 // inconclusive rows grouped by tool under the baseline's answer. Each ✗
 // and each inconclusive row shows the answering message.
-func malformedNotes(st Style, r *malformed.Result) []string {
+func malformedNotes(st terminal.Style, r *malformed.Result) []string {
 	var notes []string
 	grouped := map[string]bool{}
 	for _, c := range r.Cases {
-		where := cell(st, c.Case)
+		where := terminal.StyledCell(st, c.Case)
 		if c.Tool != "" {
-			where += " · " + plain(st, c.Tool)
+			where += " · " + terminal.Plain(st, c.Tool)
 		}
 		switch {
 		case c.Baseline && c.Verdict == malformed.Inconclusive:
@@ -109,12 +111,12 @@ func malformedNotes(st Style, r *malformed.Result) []string {
 		case c.Verdict == malformed.Inconclusive && grouped[c.Tool]:
 			// under its tool's line
 		case c.Verdict == malformed.Inconclusive:
-			notes = append(notes, fmt.Sprintf("? %s: %s %s; %s", where, plain(st, c.Answer()), quoteMsg(st, c.Message), plain(st, c.Why)))
+			notes = append(notes, fmt.Sprintf("? %s: %s %s; %s", where, terminal.Plain(st, c.Answer()), quoteMsg(st, c.Message), terminal.Plain(st, c.Why)))
 		case c.Severity != "" || c.SDK != "":
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s %s: %s %s\n    %s: %s", verdictMark[c.Verdict], where, plain(st, c.Answer()), quoteMsg(st, c.Message), clauseRef(st, c.Clause), plain(st, c.Why))
+			fmt.Fprintf(&b, "%s %s: %s %s\n    %s: %s", verdictMark[c.Verdict], where, terminal.Plain(st, c.Answer()), quoteMsg(st, c.Message), clauseRef(st, c.Clause), terminal.Plain(st, c.Why))
 			if c.SDK != "" {
-				fmt.Fprintf(&b, "\n    %s", plain(st, c.SDK))
+				fmt.Fprintf(&b, "\n    %s", terminal.Plain(st, c.SDK))
 			}
 			notes = append(notes, b.String())
 		}
@@ -124,19 +126,19 @@ func malformedNotes(st Style, r *malformed.Result) []string {
 
 // inconclusiveTool is one line for a tool whose valid call failed: its
 // answer, its cases, and any case whose answer differs from it.
-func inconclusiveTool(st Style, r *malformed.Result, b malformed.Outcome) string {
+func inconclusiveTool(st terminal.Style, r *malformed.Result, b malformed.Outcome) string {
 	var names, differ []string
 	for _, c := range r.Cases {
 		if c.Baseline || c.Tool != b.Tool || c.Verdict != malformed.Inconclusive {
 			continue
 		}
-		names = append(names, cell(st, c.Case))
+		names = append(names, terminal.StyledCell(st, c.Case))
 		if c.Channel != b.Channel || c.Code != b.Code || c.Message != b.Message {
-			differ = append(differ, fmt.Sprintf("%s: %s %s", cell(st, c.Case), plain(st, c.Answer()), quoteMsg(st, c.Message)))
+			differ = append(differ, fmt.Sprintf("%s: %s %s", terminal.StyledCell(st, c.Case), terminal.Plain(st, c.Answer()), quoteMsg(st, c.Message)))
 		}
 	}
 	line := fmt.Sprintf("? %s: its valid call %s answered %s %s, so its %d case(s) are inconclusive: %s",
-		plain(st, b.Tool), shortArgs(st, b.Args), plain(st, b.Answer()), quoteMsg(st, b.Message), len(names), strings.Join(names, ", "))
+		terminal.Plain(st, b.Tool), shortArgs(st, b.Args), terminal.Plain(st, b.Answer()), quoteMsg(st, b.Message), len(names), strings.Join(names, ", "))
 	switch {
 	case len(names) == 0:
 	case len(differ) == 0:
@@ -148,23 +150,23 @@ func inconclusiveTool(st Style, r *malformed.Result, b malformed.Outcome) string
 }
 
 // shortArgs are a call's arguments, escaped and cut to a line.
-func shortArgs(st Style, a []byte) string {
+func shortArgs(st terminal.Style, a []byte) string {
 	r := []rune(string(a))
 	if len(r) > 60 {
-		return plain(st, string(r[:60])) + "…"
+		return terminal.Plain(st, string(r[:60])) + "…"
 	}
-	return plain(st, string(a))
+	return terminal.Plain(st, string(a))
 }
 
-func clauseRef(st Style, c *malformed.Clause) string {
+func clauseRef(st terminal.Style, c *malformed.Clause) string {
 	if c == nil {
 		return "no clause"
 	}
-	return fmt.Sprintf("%s %s %s", plain(st, c.Version), keyword(c), c.URL)
+	return fmt.Sprintf("%s %s %s", terminal.Plain(st, c.Version), keyword(c), c.URL)
 }
 
 // quoteMsg is a server's message, escaped and shortened, or a dash.
-func quoteMsg(st Style, m string) string {
+func quoteMsg(st terminal.Style, m string) string {
 	if strings.TrimSpace(m) == "" {
 		return "(no message)"
 	}
@@ -172,10 +174,10 @@ func quoteMsg(st Style, m string) string {
 	if len(r) > 60 {
 		m = string(r[:60]) + "…"
 	}
-	if st == Markdown {
-		return `"` + strings.ReplaceAll(MD(m), `"`, `\"`) + `"`
+	if st == terminal.Markdown {
+		return `"` + strings.ReplaceAll(terminal.MD(m), `"`, `\"`) + `"`
 	}
-	return `"` + strings.ReplaceAll(Escape(m), `"`, `\"`) + `"`
+	return `"` + strings.ReplaceAll(terminal.Escape(m), `"`, `\"`) + `"`
 }
 
 // MalformedJSON renders a malformed run's section of the envelope (fields
@@ -184,8 +186,8 @@ func quoteMsg(st Style, m string) string {
 func MalformedJSON(r *malformed.Result) []byte {
 	cases := make([][]byte, 0, len(r.Cases))
 	for _, c := range r.Cases {
-		o := &Object{}
-		o.Set("case", c.Case).Set("tool", nullIfEmpty(c.Tool)).Set("baseline", c.Baseline)
+		o := &jsonout.Object{}
+		o.Set("case", c.Case).Set("tool", jsonout.NullIfEmpty(c.Tool)).Set("baseline", c.Baseline)
 		if c.Baseline && gjson.ValidBytes(c.Args) {
 			o.Raw("args", c.Args)
 		} else {
@@ -200,21 +202,21 @@ func MalformedJSON(r *malformed.Result) []byte {
 				asSent = c.RawCode
 			}
 		}
-		o.Set("code", code).Set("code_as_sent", asSent).Set("message", nullIfEmpty(c.Message))
-		o.Set("http_status", nsOrNull(int64(httpStatus(c)), httpStatus(c) != 0))
-		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", nullIfEmpty(string(c.Severity)))
+		o.Set("code", code).Set("code_as_sent", asSent).Set("message", jsonout.NullIfEmpty(c.Message))
+		o.Set("http_status", jsonout.NsOrNull(int64(httpStatus(c)), httpStatus(c) != 0))
+		o.Set("expected", c.Expected.String()).Set("verdict", c.Verdict).Set("severity", jsonout.NullIfEmpty(string(c.Severity)))
 		if c.Clause == nil {
 			o.Raw("clause", []byte("null"))
 		} else {
-			cl := &Object{}
-			cl.Set("version", c.Clause.Version).Set("url", c.Clause.URL).Set("keyword", nullIfEmpty(c.Clause.Keyword))
+			cl := &jsonout.Object{}
+			cl.Set("version", c.Clause.Version).Set("url", c.Clause.URL).Set("keyword", jsonout.NullIfEmpty(c.Clause.Keyword))
 			cl.Set("binds", c.Clause.Binds).Set("text", c.Clause.Text)
 			o.Raw("clause", cl.Bytes())
 		}
-		o.Set("why", c.Why).Set("sdk", nullIfEmpty(c.SDK))
+		o.Set("why", c.Why).Set("sdk", jsonout.NullIfEmpty(c.SDK))
 		cases = append(cases, o.Bytes())
 	}
-	counts := &Object{}
+	counts := &jsonout.Object{}
 	v := r.Verdicts()
 	for _, k := range []string{malformed.Pass, malformed.Fail, malformed.Warn, malformed.Observed, malformed.Inconclusive} {
 		counts.Set(k, v[k])
@@ -225,9 +227,9 @@ func MalformedJSON(r *malformed.Result) []byte {
 		if gjson.ValidBytes(u.Args) {
 			args = u.Args
 		}
-		un = append(un, (&Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", nullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
+		un = append(un, (&jsonout.Object{}).Set("tool", u.Tool).Raw("args", args).Set("answer", u.Answer).Set("message", jsonout.NullIfEmpty(u.Message)).Set("cases", u.Cases).Bytes())
 	}
-	return (&Object{}).Raw("verdicts", counts.Bytes()).Raw("tools", toolCallsJSON(r.Tools)).Raw("unjudged", RawArray(un)).Raw("cases", RawArray(cases)).Bytes()
+	return (&jsonout.Object{}).Raw("verdicts", counts.Bytes()).Raw("tools", toolCallsJSON(r.Tools)).Raw("unjudged", jsonout.RawArray(un)).Raw("cases", jsonout.RawArray(cases)).Bytes()
 }
 
 // httpStatus is the HTTP status that carried a case's answer: a

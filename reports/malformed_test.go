@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 func malformedResult() *malformed.Result {
@@ -33,7 +35,7 @@ func malformedResult() *malformed.Result {
 
 func TestMalformedText(t *testing.T) {
 	r := malformedResult()
-	for _, st := range []Style{Terminal, Markdown} {
+	for _, st := range []terminal.Style{terminal.Terminal, terminal.Markdown} {
 		var b bytes.Buffer
 		Malformed(&b, st, r)
 		out := b.String()
@@ -50,7 +52,7 @@ func TestMalformedText(t *testing.T) {
 			`⚠ unknown tool: is_error "MCP error -32602: Tool \"x\" not found"`,
 			"    TypeScript SDK 1.x behaviour",
 		} {
-			if st == Markdown {
+			if st == terminal.Markdown {
 				// Markdown shows the same text, an ANSI sequence's "["
 				// escaped so that it makes no link.
 				w = strings.ReplaceAll(w, `\x1b[`, `\x1b\[`)
@@ -65,10 +67,10 @@ func TestMalformedText(t *testing.T) {
 		if strings.Contains(out, "invalid JSON: ") {
 			t.Errorf("an observation the text says nothing of has a note:\n%s", out)
 		}
-		if st == Terminal && !strings.Contains(out, "\n✗ unknown method: ok (no message)\n    JSON-RPC 2.0 MUST") {
+		if st == terminal.Terminal && !strings.Contains(out, "\n✗ unknown method: ok (no message)\n    JSON-RPC 2.0 MUST") {
 			t.Errorf("terminal notes lose their clause line:\n%s", out)
 		}
-		if st == Markdown && !strings.Contains(out, "\n- ✗ unknown method: ok (no message)\n      JSON-RPC 2.0 MUST") {
+		if st == terminal.Markdown && !strings.Contains(out, "\n- ✗ unknown method: ok (no message)\n      JSON-RPC 2.0 MUST") {
 			t.Errorf("markdown notes are not a list:\n%s", out)
 		}
 	}
@@ -98,8 +100,8 @@ func TestMalformedSectionValidates(t *testing.T) {
 		if tc.ok == false && bytes.Equal(tc.section, sec) {
 			t.Errorf("%s: the replacement did not apply", tc.name)
 		}
-		out := Envelope{Version: "test", Command: "malformed", Target: "./a"}.JSON(tc.section)
-		if err := ValidateResult(out); (err == nil) != tc.ok {
+		out := jsonout.Envelope{Version: "test", Command: "malformed", Target: "./a"}.JSON(tc.section)
+		if err := jsonout.ValidateResult(out); (err == nil) != tc.ok {
 			t.Errorf("%s: ValidateResult = %v, want ok=%v\n%s", tc.name, err, tc.ok, out)
 		}
 	}

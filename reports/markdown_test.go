@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
@@ -38,7 +39,7 @@ func TestMD(t *testing.T) {
 		{"line\nbreak\x1b[31m", `line\nbreak\x1b\[31m`},
 	}
 	for _, tc := range tests {
-		if got := MD(tc.in); got != tc.want {
+		if got := terminal.MD(tc.in); got != tc.want {
 			t.Errorf("MD(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -55,7 +56,7 @@ func TestMDMessage(t *testing.T) {
 		{`a\` + "`x`", `a\\` + "`x`"},
 	}
 	for _, tc := range tests {
-		if got := MDMessage(tc.in); got != tc.want {
+		if got := terminal.MDMessage(tc.in); got != tc.want {
 			t.Errorf("MDMessage(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -69,7 +70,7 @@ func TestMDMessageLinear(t *testing.T) {
 		b.WriteString(strings.Repeat("`", n%50+1))
 		b.WriteString("x")
 	}
-	if out := MDMessage(b.String()); len(out) < b.Len() {
+	if out := terminal.MDMessage(b.String()); len(out) < b.Len() {
 		t.Fatalf("lost text: %d < %d", len(out), b.Len())
 	}
 }
@@ -110,10 +111,10 @@ func TestMarkdownIsInert(t *testing.T) {
 		Tools:        probe.List{Method: "tools/list", Key: "tools", Asked: true, Items: items, Pages: []probe.Page{{N: 1}}, Error: hostile[0]},
 	}
 	var b bytes.Buffer
-	b.WriteString("# " + MD(ServerName(c)) + "\n\n")
-	b.WriteString(protocolLine(Markdown, c) + "\n\n")
-	Findings(&b, Markdown, fs)
-	Wire(&b, Markdown, c)
+	b.WriteString("# " + terminal.MD(ServerName(c)) + "\n\n")
+	b.WriteString(protocolLine(terminal.Markdown, c) + "\n\n")
+	Findings(&b, terminal.Markdown, fs)
+	Wire(&b, terminal.Markdown, c)
 	md := b.Bytes()
 	for _, raw := range []string{"<script", "<img", "<iframe", "<b>"} {
 		if bytes.Contains(md, []byte(raw)) {

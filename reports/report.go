@@ -11,6 +11,8 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/report"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // ReportMarkdown writes the whole markdown report. Sections appear in a
@@ -18,7 +20,7 @@ import (
 // same server gives the same report. The findings of every analysis are
 // shown together at the top.
 func ReportMarkdown(w io.Writer, r *report.Result, version string) {
-	tidyTo(w, func(w io.Writer) { reportMarkdown(w, r, version, reportParts{findings: r.Findings()}) })
+	terminal.TidyTo(w, func(w io.Writer) { reportMarkdown(w, r, version, reportParts{findings: r.Findings()}) })
 }
 
 // reportParts say what of a report is written in its own section: all of
@@ -35,58 +37,58 @@ type reportParts struct {
 
 func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportParts) {
 	c := r.Wire.Capture
-	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", MD(ServerName(c)))
+	fmt.Fprintf(w, "# %s — mcpprobe report\n\n", terminal.MD(ServerName(c)))
 	// The answer first, under the title markdown wants there; no counts
 	// of findings, so that one finding more changes one line only.
-	fmt.Fprintf(w, "%s.\n\n", BudgetVerdict(Markdown, r.Budget.Delivery, c))
+	fmt.Fprintf(w, "%s.\n\n", BudgetVerdict(terminal.Markdown, r.Budget.Delivery, c))
 	fmt.Fprintf(w, "Probed %s over %s · %s · mcpprobe %s · %s\n\n",
-		Code(c.Target), c.Transport, protocolLine(Markdown, c), version, r.Date)
+		terminal.Code(c.Target), c.Transport, protocolLine(terminal.Markdown, c), version, r.Date)
 	section := func(title string) { fmt.Fprintf(w, "\n## %s\n\n", title) }
 	if !parts.inConfig || len(parts.findings) > 0 {
 		fmt.Fprintln(w, "## Findings")
 		fmt.Fprintln(w)
-		Findings(w, Markdown, SortFindings(parts.findings))
+		Findings(w, terminal.Markdown, SortFindings(parts.findings))
 		fmt.Fprintln(w)
 	}
 	if parts.shares {
 		fmt.Fprintln(w, sharesLine)
 	}
 	section("Wire")
-	Wire(w, Markdown, c)
+	Wire(w, terminal.Markdown, c)
 
 	section("Delivery by host")
 	b := r.Budget
-	Delivery(w, Markdown, b.Delivery, c)
+	Delivery(w, terminal.Markdown, b.Delivery, c)
 	fmt.Fprintln(w)
 	if b.Tokens != nil {
-		Tokens(w, Markdown, c, *b.Tokens)
-		HostTokens(w, Markdown, b)
+		Tokens(w, terminal.Markdown, c, *b.Tokens)
+		HostTokens(w, terminal.Markdown, b)
 	}
-	budgetSkills(w, Markdown, b.Skills)
+	budgetSkills(w, terminal.Markdown, b.Skills)
 	if !parts.inConfig {
 		fmt.Fprintf(w, "Host profiles measured %s.\n", hostsMeasured(b.Delivery))
 	}
 
 	if d := r.Diff; d != nil {
-		section("Diff against " + Code(d.Ref.Label))
-		Diff(w, Markdown, d.Comparison, d.Ref.Label, "the server")
+		section("Diff against " + terminal.Code(d.Ref.Label))
+		Diff(w, terminal.Markdown, d.Comparison, d.Ref.Label, "the server")
 	}
 	if r.Bench != nil {
 		section("Latency")
 		fmt.Fprint(w, "These figures are timings: unlike the rest of the report they change from run to run and machine to machine, and so do the findings about them. A report with this section (`--bench`) is not stable under `report --check`: commit one without it.\n\n")
-		Bench(w, Markdown, r.Bench)
+		Bench(w, terminal.Markdown, r.Bench)
 	}
 	if r.Faults != nil || r.FaultsNot != "" {
 		section("Faults")
 		if r.Faults != nil {
-			FaultScenarios(w, Markdown, r.Faults)
+			FaultScenarios(w, terminal.Markdown, r.Faults)
 		} else {
-			fmt.Fprintln(w, "Not run: "+MDMessage(r.FaultsNot)+". Run `mcpprobe faults --call NAME` to choose one.")
+			fmt.Fprintln(w, "Not run: "+terminal.MDMessage(r.FaultsNot)+". Run `mcpprobe faults --call NAME` to choose one.")
 		}
 	}
 	if r.Malformed != nil {
 		section("Malformed calls")
-		Malformed(w, Markdown, r.Malformed)
+		Malformed(w, terminal.Markdown, r.Malformed)
 	}
 	if r.Auth != nil {
 		section("Authorization")
@@ -102,7 +104,7 @@ func reportMarkdown(w io.Writer, r *report.Result, version string, parts reportP
 // the markdown shows, as its own command's section (wire, budget, diff),
 // and the extras under their keys (bench, faults, malformed).
 func ReportSection(r *report.Result) []byte {
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Set("date", r.Date)
 	o.Raw("wire", WireSection(r.Wire.Capture))
 	o.Raw("budget", BudgetSection(r.Budget))
@@ -118,7 +120,7 @@ func ReportSection(r *report.Result) []byte {
 		for i, c := range r.Calls {
 			calls[i] = CallJSON(c)
 		}
-		o.Raw("calls", RawArray(calls))
+		o.Raw("calls", jsonout.RawArray(calls))
 	}
 	return o.Bytes()
 }
@@ -149,7 +151,7 @@ func hostsMeasured(ds ...budget.Delivery) string {
 // ranSections adds the sections that a report and a survey record both
 // carry when their runs were asked for: bench, faults (or why none ran)
 // and malformed.
-func ranSections(o *Object, b *bench.Result, f *faults.ScenarioResult, faultsNot string, m *malformed.Result) {
+func ranSections(o *jsonout.Object, b *bench.Result, f *faults.ScenarioResult, faultsNot string, m *malformed.Result) {
 	if b != nil {
 		o.Raw("bench", bytes.TrimSpace(BenchJSON(b)))
 	}

@@ -10,7 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe/survey"
 	"github.com/mcpprobe/mcpprobe/transport"
@@ -21,7 +22,7 @@ import (
 // hidden, and a newline. Everything that varies from run to run is under
 // survey.timings (and wire.timings inside it), so a test can blank it.
 func SurveyLine(version string, r *survey.Record) []byte {
-	env := Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
+	env := jsonout.Envelope{Version: version, Command: survey.Command, Target: r.Target, ProtocolVersion: r.Protocol, Findings: r.Findings}
 	line := env.JSON(SurveySection(r))
 	line, redacted := transport.NewRedactor(r.Secrets).Bytes(line)
 	if redacted && len(line) > 1 {
@@ -44,7 +45,7 @@ func SurveySection(r *survey.Record) []byte {
 	if r.Malformed != nil {
 		s.Malformed = bytes.TrimSpace(MalformedJSON(r.Malformed))
 	}
-	return (&Object{}).Fields(s).Bytes()
+	return (&jsonout.Object{}).Fields(s).Bytes()
 }
 
 // SurveySummary writes the census of a survey as markdown: the kind of
@@ -55,31 +56,31 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	for _, f := range c.Files {
 		files = append(files, filepath.Base(f))
 	}
-	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
+	fmt.Fprintf(w, "%s records read from %s: %s probed, %s failed.\n\n", Num(c.Records), terminal.MD(strings.Join(files, ", ")), Num(c.OK), Num(c.Failed))
 
 	fmt.Fprintf(w, "## Servers\n\n")
 	rows := [][]string{{"probed", Num(c.OK), pct(c.OK, c.Records), "wire and budget ran to their end"}}
 	for _, cause := range survey.Causes {
 		if n := c.ByCause[cause]; n > 0 {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(n), pct(n, c.Records), survey.CauseMeaning[cause]})
+			rows = append(rows, []string{"failed: " + terminal.Code(cause), Num(n), pct(n, c.Records), survey.CauseMeaning[cause]})
 		}
 	}
 	for _, cause := range sortedKeys(c.ByCause) {
 		if !contains(survey.Causes, cause) {
-			rows = append(rows, []string{"failed: " + Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records), "a cause this mcpprobe does not know"})
+			rows = append(rows, []string{"failed: " + terminal.Code(cause), Num(c.ByCause[cause]), pct(c.ByCause[cause], c.Records), "a cause this mcpprobe does not know"})
 		}
 	}
-	Table(w, Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft)
+	terminal.Table(w, terminal.Markdown, []string{"outcome", "servers", "share", "meaning"}, rows, terminal.Left, terminal.Right, terminal.Right, terminal.Left)
 	fmt.Fprintln(w)
 	if len(c.Transports) > 0 {
 		rows = nil
 		for _, k := range sortedKeys(c.Transports) {
-			rows = append(rows, []string{"transport " + Code(k), Num(c.Transports[k])})
+			rows = append(rows, []string{"transport " + terminal.Code(k), Num(c.Transports[k])})
 		}
 		for _, k := range sortedKeys(c.Protocols) {
-			rows = append(rows, []string{"protocol " + Code(k), Num(c.Protocols[k])})
+			rows = append(rows, []string{"protocol " + terminal.Code(k), Num(c.Protocols[k])})
 		}
-		Table(w, Markdown, []string{"reached over", "servers"}, rows, tw.AlignLeft, tw.AlignRight)
+		terminal.Table(w, terminal.Markdown, []string{"reached over", "servers"}, rows, terminal.Left, terminal.Right)
 		fmt.Fprintln(w)
 	}
 
@@ -91,8 +92,8 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 		distRow("definition tokens per server (o200k estimate)", survey.Distribution(c.Tokens)),
 		distRow("description length (UTF-16 units)", survey.Distribution(c.DescriptionUTF16)),
 	}
-	Table(w, Markdown, []string{"distribution", "n", "min", "p50", "p90", "p99", "max"}, rows,
-		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, terminal.Markdown, []string{"distribution", "n", "min", "p50", "p90", "p99", "max"}, rows,
+		terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 	fmt.Fprintln(w)
 	if c.DescriptionsKept < c.Tools {
 		fmt.Fprintf(w, "Description lengths are those of the first %s tools of each server (%s of %s tools).\n\n", Num(survey.MaxToolsKept), Num(c.DescriptionsKept), Num(c.Tools))
@@ -104,10 +105,10 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	} else {
 		rows = nil
 		for _, h := range c.Hosts {
-			rows = append(rows, []string{Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered), pct(h.InstructionsNotDelivered, h.Servers)})
+			rows = append(rows, []string{terminal.Code(h.ID), Num(h.Tools), Num(h.Cut), pct(h.Cut, h.Tools), Num(h.ServersCut), pct(h.ServersCut, h.Servers), Num(h.SchemaDrops), Num(h.InstructionsNotDelivered), pct(h.InstructionsNotDelivered, h.Servers)})
 		}
-		Table(w, Markdown, []string{"host", "tools", "tools cut", "share of tools", "servers with a cut", "share of servers", "schema drops", "instructions not delivered", "share of servers"}, rows,
-			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		terminal.Table(w, terminal.Markdown, []string{"host", "tools", "tools cut", "share of tools", "servers with a cut", "share of servers", "schema drops", "instructions not delivered", "share of servers"}, rows,
+			terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 		fmt.Fprintln(w)
 		paid := false
 		for _, h := range c.Hosts {
@@ -119,20 +120,20 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 			rows = nil
 			for _, h := range c.Hosts {
 				p := survey.Distribution(h.Tokens)
-				row := distRow(Code(h.ID), p)
+				row := distRow(terminal.Code(h.ID), p)
 				rows = append(rows, append(row, Num(h.IfLoaded)))
 			}
-			Table(w, Markdown, []string{"host", "n", "min", "p50", "p90", "p99", "max", "if loaded"}, rows,
-				tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+			terminal.Table(w, terminal.Markdown, []string{"host", "n", "min", "p50", "p90", "p99", "max", "if loaded"}, rows,
+				terminal.Left, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right, terminal.Right)
 			fmt.Fprintln(w)
 		}
 	}
 
 	fmt.Fprintf(w, "## On the wire\n\n")
-	Table(w, Markdown, []string{"seen", "servers", "share of servers probed"}, [][]string{
+	terminal.Table(w, terminal.Markdown, []string{"seen", "servers", "share of servers probed"}, [][]string{
 		{"stdout noise (lines that are not JSON-RPC: " + Num(c.NoiseLines) + ")", Num(c.Noise), pct(c.Noise, c.OK)},
 		{"anything on stderr", Num(c.Stderr), pct(c.Stderr, c.OK)},
-	}, tw.AlignLeft, tw.AlignRight, tw.AlignRight)
+	}, terminal.Left, terminal.Right, terminal.Right)
 	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "## Findings\n\n")
@@ -143,12 +144,12 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 		for _, origin := range []findings.Origin{findings.OriginBudget, findings.OriginLint, findings.OriginWire, findings.OriginBench, findings.OriginFaults, findings.OriginMalformed} {
 			for _, k := range sortedKeys(c.Finding) {
 				if survey.Origin(k) == origin {
-					rows = append(rows, []string{string(origin), Code(k), Num(c.FindingServers[k]), pct(c.FindingServers[k], c.Records), Num(c.Finding[k])})
+					rows = append(rows, []string{string(origin), terminal.Code(k), Num(c.FindingServers[k]), pct(c.FindingServers[k], c.Records), Num(c.Finding[k])})
 				}
 			}
 		}
-		Table(w, Markdown, []string{"origin", "code", "servers", "share of servers surveyed", "findings"}, rows,
-			tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+		terminal.Table(w, terminal.Markdown, []string{"origin", "code", "servers", "share of servers surveyed", "findings"}, rows,
+			terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Right)
 		fmt.Fprintln(w)
 	}
 
@@ -157,8 +158,8 @@ func SurveySummary(w io.Writer, c *survey.Census) {
 	for _, k := range survey.SDKArtefactKeys {
 		rows = append(rows, []string{survey.SDKArtefactMeaning[k], Num(c.SDK[k]), pct(c.SDK[k], c.OK), Num(c.SDKTools[k])})
 	}
-	Table(w, Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
-		tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight)
+	terminal.Table(w, terminal.Markdown, []string{"artefact", "servers", "share of servers probed", "tools"}, rows,
+		terminal.Left, terminal.Right, terminal.Right, terminal.Right)
 }
 
 func distRow(name string, p survey.Percentiles) []string {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/survey"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 )
 
 // mainFormat is the file of surveyRecords' lines as main's writer wrote
@@ -122,7 +123,7 @@ func TestSurveyLineRoundTrip(t *testing.T) {
 		}
 		if w := want.Wire; w != nil {
 			v := *w
-			v.ServerInfo = ValidUTF8(w.ServerInfo)
+			v.ServerInfo = jsonout.ValidUTF8(w.ServerInfo)
 			v.Tools.DescriptionUTF16 = append([]int{}, w.Tools.DescriptionUTF16...) // written [], never null
 			want.Wire = &v
 		}

@@ -6,13 +6,15 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // ToolCalls writes which listed tools a run calls and which it does not,
 // each group with its reason ("calls: a, b (readOnlyHint true)"): the
 // consent rule's decisions, so a reader sees what was sent a tools/call
 // and why, and what was spared.
-func ToolCalls(w io.Writer, st Style, indent string, cs []args.Choice) {
+func ToolCalls(w io.Writer, st terminal.Style, indent string, cs []args.Choice) {
 	if len(cs) == 0 {
 		return
 	}
@@ -37,7 +39,7 @@ func ToolCalls(w io.Writer, st Style, indent string, cs []args.Choice) {
 		}
 		var parts []string
 		for _, why := range reasons {
-			parts = append(parts, strings.Join(names[why], ", ")+" ("+plain(st, why)+")")
+			parts = append(parts, strings.Join(names[why], ", ")+" ("+terminal.Plain(st, why)+")")
 		}
 		fmt.Fprintf(w, "%s%s: %s\n", indent, label, strings.Join(parts, "; "))
 	}
@@ -47,7 +49,7 @@ func ToolCalls(w io.Writer, st Style, indent string, cs []args.Choice) {
 func toolCallsJSON(cs []args.Choice) []byte {
 	out := make([][]byte, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, (&Object{}).Set("tool", c.Tool).Set("called", c.Call).Set("why", c.Why).Bytes())
+		out = append(out, (&jsonout.Object{}).Set("tool", c.Tool).Set("called", c.Call).Set("why", c.Why).Bytes())
 	}
-	return RawArray(out)
+	return jsonout.RawArray(out)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 )
 
@@ -30,14 +31,14 @@ func SortFindings(fs []probe.Finding) []probe.Finding { return findings.Sorted(f
 
 // protocolLine is the negotiated version and what became of
 // server/discover, which quotes the server's error message.
-func protocolLine(st Style, c *probe.Capture) string {
+func protocolLine(st terminal.Style, c *probe.Capture) string {
 	v := c.ProtocolVersion
 	if v == "" {
 		v = "none negotiated"
 	}
-	s := "protocol " + plain(st, v)
+	s := "protocol " + terminal.Plain(st, v)
 	if c.Discover != "" {
-		s += " (server/discover: " + plain(st, c.Discover) + ")"
+		s += " (server/discover: " + terminal.Plain(st, c.Discover) + ")"
 	}
 	return s
 }
@@ -46,26 +47,26 @@ func protocolLine(st Style, c *probe.Capture) string {
 // the wire, and when each phase finished.
 func WireText(w io.Writer, r *wire.Result) {
 	c := r.Capture
-	fmt.Fprintf(w, "%s: %s, %s, %s; %s\n\n", Escape(ServerName(c)), plural(len(c.Tools.Items), "tool"), plural(len(c.Prompts.Items), "prompt"),
+	fmt.Fprintf(w, "%s: %s, %s, %s; %s\n\n", terminal.Escape(ServerName(c)), plural(len(c.Tools.Items), "tool"), plural(len(c.Prompts.Items), "prompt"),
 		plural(len(c.Resources.Items), "resource"), findingCount(c.Findings))
-	Wire(w, Terminal, r.Capture)
+	Wire(w, terminal.Terminal, r.Capture)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Findings:")
-	Findings(w, Terminal, r.Capture.Findings)
+	Findings(w, terminal.Terminal, r.Capture.Findings)
 	Timings(w, r.Capture)
 	CardsText(w, r.Cards)
 }
 
 // Findings writes the findings table, a kind repeated past
 // findings.FoldAt in one row that counts it and shows a few examples.
-func Findings(w io.Writer, st Style, fs []probe.Finding) {
+func Findings(w io.Writer, st terminal.Style, fs []probe.Finding) {
 	if len(fs) == 0 {
 		fmt.Fprintln(w, "No findings.")
 		return
 	}
 	fs = findings.Fold(fs)
 	var infos []string
-	if st == Terminal && !verbose(w) {
+	if st == terminal.Terminal && !terminal.Verbose(w) {
 		// Infos fold into one line of their codes; --verbose has each.
 		n := map[string]int{}
 		var kept []probe.Finding
@@ -88,7 +89,7 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 	}
 	defer func() {
 		if len(infos) > 0 {
-			fmt.Fprintf(w, "%s: %s (--verbose says what)\n", Severity(w, "info"), strings.Join(infos, ", "))
+			fmt.Fprintf(w, "%s: %s (--verbose says what)\n", terminal.Severity(w, "info"), strings.Join(infos, ", "))
 		}
 	}()
 	if len(fs) == 0 {
@@ -99,36 +100,36 @@ func Findings(w io.Writer, st Style, fs []probe.Finding) {
 		named := f.Tool != "" && !strings.Contains(f.Message, "`"+f.Tool+"`")
 		var msg string
 		switch {
-		case st == Markdown && named:
+		case st == terminal.Markdown && named:
 			// The tool's name in a span of its own: its backticks cannot
 			// pair with the message's.
-			msg = Code(f.Tool) + ": " + MDMessage(f.Message)
-		case st == Markdown:
-			msg = MDMessage(f.Message)
+			msg = terminal.Code(f.Tool) + ": " + terminal.MDMessage(f.Message)
+		case st == terminal.Markdown:
+			msg = terminal.MDMessage(f.Message)
 		case named:
-			msg = Cell("`" + f.Tool + "`: " + f.Message)
+			msg = terminal.Cell("`" + f.Tool + "`: " + f.Message)
 		default:
-			msg = Cell(f.Message)
+			msg = terminal.Cell(f.Message)
 		}
 		rows[i] = []string{string(f.Severity), f.Code.String(), msg + folded(st, f)}
 	}
-	Table(w, st, []string{"severity", "code", "what"}, rows)
+	terminal.Table(w, st, []string{"severity", "code", "what"}, rows)
 }
 
 // Wire writes what the server offers: identity, capabilities,
 // instructions and a table per list.
-func Wire(w io.Writer, st Style, c *probe.Capture) {
+func Wire(w io.Writer, st terminal.Style, c *probe.Capture) {
 	caps := Capabilities(c.Capabilities)
 	if caps == "" {
 		caps = "none"
 	}
-	if st == Terminal {
-		fmt.Fprintf(w, "server        %s\n", Escape(ServerName(c)))
+	if st == terminal.Terminal {
+		fmt.Fprintf(w, "server        %s\n", terminal.Escape(ServerName(c)))
 		fmt.Fprintf(w, "transport     %s\n", c.Transport)
 		fmt.Fprintf(w, "protocol      %s\n", strings.TrimPrefix(protocolLine(st, c), "protocol "))
-		fmt.Fprintf(w, "capabilities  %s\n", Escape(caps))
+		fmt.Fprintf(w, "capabilities  %s\n", terminal.Escape(caps))
 	} else {
-		fmt.Fprintf(w, "Capabilities: %s.\n\n", MD(caps))
+		fmt.Fprintf(w, "Capabilities: %s.\n\n", terminal.MD(caps))
 	}
 	instructions(w, st, c.Instructions)
 	tools(w, st, c)
@@ -136,7 +137,7 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	// its own: they are named together on one line (--verbose: each).
 	var unoffered []string
 	skip := func(title string, l probe.List) bool {
-		if verbose(w) || l.Asked || !strings.Contains(l.Skipped, "does not advertise") {
+		if terminal.Verbose(w) || l.Asked || !strings.Contains(l.Skipped, "does not advertise") {
 			return false
 		}
 		unoffered = append(unoffered, strings.ToLower(title))
@@ -153,11 +154,11 @@ func Wire(w io.Writer, st Style, c *probe.Capture) {
 	}
 	skills(w, st, c)
 	if len(unoffered) > 0 {
-		if st == Terminal {
+		if st == terminal.Terminal {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "Not listed (the server does not advertise the capability): %s.\n", strings.Join(unoffered, ", "))
-		if st == Markdown {
+		if st == terminal.Markdown {
 			fmt.Fprintln(w)
 		}
 	}
@@ -186,27 +187,27 @@ func Capabilities(raw []byte) string {
 	return strings.Join(parts, " ")
 }
 
-func instructions(w io.Writer, st Style, in *string) {
+func instructions(w io.Writer, st terminal.Style, in *string) {
 	switch {
 	case in == nil:
 		line(w, st, "instructions", "none")
 	default:
 		n := wire.UTF16Len(*in)
-		line(w, st, "instructions", fmt.Sprintf("%s UTF-16 units: %s", Num(n), code(st, Clip(*in, 200))))
+		line(w, st, "instructions", fmt.Sprintf("%s UTF-16 units: %s", Num(n), code(st, terminal.Clip(*in, 200))))
 	}
 }
 
-func line(w io.Writer, st Style, label, text string) {
-	if st == Terminal {
+func line(w io.Writer, st terminal.Style, label, text string) {
+	if st == terminal.Terminal {
 		fmt.Fprintf(w, "%-13s %s\n", label, text)
 		return
 	}
 	fmt.Fprintf(w, "%s: %s.\n\n", strings.ToUpper(label[:1])+label[1:], text)
 }
 
-func heading(w io.Writer, st Style, title string, l probe.List) bool {
+func heading(w io.Writer, st terminal.Style, title string, l probe.List) bool {
 	t := wire.Totals(l)
-	if st == Terminal {
+	if st == terminal.Terminal {
 		fmt.Fprintln(w)
 	}
 	summary := ""
@@ -216,10 +217,10 @@ func heading(w io.Writer, st Style, title string, l probe.List) bool {
 	default:
 		summary = fmt.Sprintf("%s in %s, %s bytes", plural(t.Items, "item"), plural(t.Pages, "page"), Num(t.Bytes))
 		if l.Error != "" {
-			summary += "; stopped: " + plain(st, Clip(l.Error, 120))
+			summary += "; stopped: " + terminal.Plain(st, terminal.Clip(l.Error, 120))
 		}
 	}
-	if st == Terminal {
+	if st == terminal.Terminal {
 		fmt.Fprintf(w, "%s: %s\n", title, summary)
 	} else {
 		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, strings.ToUpper(summary[:1])+summary[1:])
@@ -227,7 +228,7 @@ func heading(w io.Writer, st Style, title string, l probe.List) bool {
 	return l.Asked && t.Items > 0
 }
 
-func tools(w io.Writer, st Style, c *probe.Capture) {
+func tools(w io.Writer, st terminal.Style, c *probe.Capture) {
 	if !heading(w, st, "Tools", c.Tools) {
 		return
 	}
@@ -249,13 +250,13 @@ func tools(w io.Writer, st Style, c *probe.Capture) {
 		if title == "" {
 			title = "—"
 		}
-		rows = append(rows, []string{code(st, t.Name), cell(st, title), desc, Num(t.InputSchemaBytes), out, cell(st, ann)})
+		rows = append(rows, []string{code(st, t.Name), terminal.StyledCell(st, title), desc, Num(t.InputSchemaBytes), out, terminal.StyledCell(st, ann)})
 	}
-	Table(w, st, []string{"tool", "title", "description (UTF-16)", "input schema (bytes)", "output schema (bytes)", "annotations"}, rows,
-		Left, Left, Right, Right, Left, Left)
+	terminal.Table(w, st, []string{"tool", "title", "description (UTF-16)", "input schema (bytes)", "output schema (bytes)", "annotations"}, rows,
+		terminal.Left, terminal.Left, terminal.Right, terminal.Right, terminal.Left, terminal.Left)
 }
 
-func prompts(w io.Writer, st Style, c *probe.Capture) {
+func prompts(w io.Writer, st terminal.Style, c *probe.Capture) {
 	if !heading(w, st, "Prompts", c.Prompts) {
 		return
 	}
@@ -270,12 +271,12 @@ func prompts(w io.Writer, st Style, c *probe.Capture) {
 			}
 			args = append(args, n)
 		}
-		rows = append(rows, []string{code(st, v.Get("name").String()), Num(wire.UTF16Len(v.Get("description").String())), cell(st, strings.Join(args, ", "))})
+		rows = append(rows, []string{code(st, v.Get("name").String()), Num(wire.UTF16Len(v.Get("description").String())), terminal.StyledCell(st, strings.Join(args, ", "))})
 	}
-	Table(w, st, []string{"prompt", "description (UTF-16)", "arguments (* required)"}, rows, Left, Right, Left)
+	terminal.Table(w, st, []string{"prompt", "description (UTF-16)", "arguments (* required)"}, rows, terminal.Left, terminal.Right, terminal.Left)
 }
 
-func itemTable(w io.Writer, st Style, title string, l probe.List, keys []string) {
+func itemTable(w io.Writer, st terminal.Style, title string, l probe.List, keys []string) {
 	if !heading(w, st, title, l) {
 		return
 	}
@@ -284,12 +285,12 @@ func itemTable(w io.Writer, st Style, title string, l probe.List, keys []string)
 		v := gjson.ParseBytes(raw)
 		row := make([]string, len(keys))
 		for i, k := range keys {
-			row[i] = cell(st, Clip(v.Get(k).String(), 80))
+			row[i] = terminal.StyledCell(st, terminal.Clip(v.Get(k).String(), 80))
 		}
-		row[0] = code(st, Clip(v.Get(keys[0]).String(), 80))
+		row[0] = code(st, terminal.Clip(v.Get(keys[0]).String(), 80))
 		rows = append(rows, row)
 	}
-	Table(w, st, keys, rows)
+	terminal.Table(w, st, keys, rows)
 }
 
 // Timings writes when each phase completed, for the terminal.
@@ -343,22 +344,22 @@ func plural(n int, noun string) string {
 }
 
 // code is a code span in markdown, and the plain escaped text on a terminal.
-func code(st Style, s string) string {
-	if st == Terminal {
-		return Escape(s)
+func code(st terminal.Style, s string) string {
+	if st == terminal.Terminal {
+		return terminal.Escape(s)
 	}
-	return Code(s)
+	return terminal.Code(s)
 }
 
 // folded is what a folded finding adds to its message: how many it
 // stands for, and the messages of the next few.
-func folded(st Style, f probe.Finding) string {
+func folded(st terminal.Style, f probe.Finding) string {
 	if f.Count < 2 {
 		return ""
 	}
 	ex := f.Examples()
 	for i, m := range ex {
-		ex[i] = message(st, m)
+		ex[i] = terminal.Message(st, m)
 	}
 	s := " (×" + Num(f.Count) + " in all"
 	if len(ex) > 0 {

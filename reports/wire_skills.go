@@ -2,6 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"io"
 	"strings"
 
@@ -15,23 +17,23 @@ import (
 // the frontmatter and manifest embedded byte for byte as listed.
 func SkillsSection(c *probe.Capture) []byte {
 	sk := c.Skills
-	o := &Object{}
+	o := &jsonout.Object{}
 	o.Raw("extension", sk.Setting)
 	o.Set("directory_read", gjson.GetBytes(sk.Setting, "directoryRead").Type == gjson.True)
 	bytesOnWire := 0
 	for _, p := range sk.List.Pages {
 		bytesOnWire += len(p.Raw)
 	}
-	lo := &Object{}
+	lo := &jsonout.Object{}
 	lo.Set("method", sk.List.Method).Set("asked", sk.List.Asked)
 	if sk.List.Skipped != "" {
 		lo.Set("skipped", sk.List.Skipped)
 	}
-	lo.Set("pages", len(sk.List.Pages)).Set("items", len(sk.List.Items)).Set("bytes", bytesOnWire).Set("error", nullIfEmpty(sk.List.Error))
+	lo.Set("pages", len(sk.List.Pages)).Set("items", len(sk.List.Items)).Set("bytes", bytesOnWire).Set("error", jsonout.NullIfEmpty(sk.List.Error))
 	o.Raw("list", lo.Bytes())
 	var items [][]byte
 	for _, s := range wire.Skills(c) {
-		so := &Object{}
+		so := &jsonout.Object{}
 		so.Set("uri", s.URI)
 		so.Set("name", stringOrNull(s.Name, s.HasName))
 		so.Set("description", stringOrNull(s.Description, s.HasDescription))
@@ -42,18 +44,18 @@ func SkillsSection(c *probe.Capture) []byte {
 		} else {
 			so.Set("files", nil).Set("bytes", nil)
 		}
-		g := &Object{}
+		g := &jsonout.Object{}
 		if s.Get == nil {
 			g.Set("asked", false)
 		} else {
-			g.Set("asked", true).Set("error", nullIfEmpty(s.Get.Error))
+			g.Set("asked", true).Set("error", jsonout.NullIfEmpty(s.Get.Error))
 		}
 		so.Raw("get", g.Bytes())
 		items = append(items, so.Bytes())
 	}
-	o.Raw("skills", RawArray(items))
+	o.Raw("skills", jsonout.RawArray(items))
 	o.Set("not_got", sk.NotGot)
-	o.Set("gets_stopped", nullIfEmpty(sk.GetsStopped))
+	o.Set("gets_stopped", jsonout.NullIfEmpty(sk.GetsStopped))
 	return o.Bytes()
 }
 
@@ -66,7 +68,7 @@ func stringOrNull(s string, ok bool) any {
 
 // skills writes the skills a server lists and each one's manifest:
 // nothing at all for a server that does not declare the extension.
-func skills(w io.Writer, st Style, c *probe.Capture) {
+func skills(w io.Writer, st terminal.Style, c *probe.Capture) {
 	if c.Skills == nil || !heading(w, st, "Skills", c.Skills.List) {
 		return
 	}
@@ -83,29 +85,29 @@ func skills(w io.Writer, st Style, c *probe.Capture) {
 		if s.Get != nil {
 			got = "ok"
 			if s.Get.Error != "" {
-				got = Clip(s.Get.Error, 60)
+				got = terminal.Clip(s.Get.Error, 60)
 			}
 		}
-		rows = append(rows, []string{code(st, Clip(name, 64)), code(st, Clip(s.URI, 80)), desc, manifest(s), cell(st, got)})
+		rows = append(rows, []string{code(st, terminal.Clip(name, 64)), code(st, terminal.Clip(s.URI, 80)), desc, manifest(s), terminal.StyledCell(st, got)})
 		for _, f := range s.Files {
 			sz := "—"
 			if f.HasSize {
 				sz = Num(int(f.Size))
 			}
-			files = append(files, []string{code(st, Clip(f.URI, 80)), sz, code(st, shortDigest(f.Digest))})
+			files = append(files, []string{code(st, terminal.Clip(f.URI, 80)), sz, code(st, shortDigest(f.Digest))})
 		}
 	}
-	Table(w, st, []string{"skill", "uri", "description (UTF-16)", "resources", "skills/get"}, rows, Left, Left, Right, Left, Left)
+	terminal.Table(w, st, []string{"skill", "uri", "description (UTF-16)", "resources", "skills/get"}, rows, terminal.Left, terminal.Left, terminal.Right, terminal.Left, terminal.Left)
 	if len(files) == 0 {
 		return
 	}
-	if st == Terminal {
+	if st == terminal.Terminal {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Skill files (as each listing publishes them):")
 	} else {
 		fmt.Fprintf(w, "Skill files, as each listing publishes them:\n\n")
 	}
-	Table(w, st, []string{"file", "size (bytes)", "digest"}, files, Left, Right, Left)
+	terminal.Table(w, st, []string{"file", "size (bytes)", "digest"}, files, terminal.Left, terminal.Right, terminal.Left)
 }
 
 // manifest says what kind of manifest a skill publishes; its files are
@@ -128,5 +130,5 @@ func shortDigest(d string) string {
 	if h, ok := strings.CutPrefix(d, "sha256:"); ok && len(h) > 16 {
 		return "sha256:" + h[:16] + "…"
 	}
-	return Clip(d, 40)
+	return terminal.Clip(d, 40)
 }

@@ -391,7 +391,7 @@ func EscapeInvisible(b []byte) ([]byte, bool) {
 	return append(out, b[at:]...), true
 }
 
-// invisible: the characters reports.Escape shows as \uXXXX in text.
+// invisible: the characters reports/terminal.Escape shows as \uXXXX in text.
 func invisible(r rune) bool {
 	return (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029
 }

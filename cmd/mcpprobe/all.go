@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -107,11 +107,11 @@ func (rs *runState) runAll(ctx context.Context, cmd *cli.Command, hs []hosts.Hos
 // probed exits 3, and its --json envelope has the error member every
 // failed run's has.
 func (rs *runState) emitAll(cmd *cli.Command, r *config.Result, date string) error {
-	out := allOutcome(cmd.Name, r, date)
+	out := reports.NewAll(cmd.Name, r, version, date)
 	var fail *exitError
 	if r.NoneProbed() {
 		fail = rs.noneProbed(r)
-		out.fail = fail.fail
+		out = reports.WithFailure(out, fail.fail)
 	}
 	if err := rs.emit(cmd, out); err != nil {
 		return err
@@ -120,18 +120,6 @@ func (rs *runState) emitAll(cmd *cli.Command, r *config.Result, date string) err
 		return fail
 	}
 	return nil
-}
-
-// allOutcome is what a --config FILE --all run of the command prints.
-func allOutcome(command string, r *config.Result, date string) outcome {
-	out := outcome{command: command, target: "--config " + r.Path + " --all", findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.ConfigSection(r) },
-		text:    func(w io.Writer) { reports.ConfigText(w, r) }}
-	if command == "report" {
-		out.markdown = true
-		out.text = func(w io.Writer) { reports.ConfigMarkdown(w, r, version, date) }
-	}
-	return out
 }
 
 // noneProbed is the exit-3 error of a run where no server of the file
@@ -147,7 +135,7 @@ func (rs *runState) noneProbed(r *config.Result) *exitError {
 	}
 	rd := rs.redactor()
 	return &exitError{code: exitNoTarget, msg: rd.String(what + "; each row above says why"),
-		fail: &reports.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
+		fail: &jsonout.Failure{ExitCode: exitNoTarget, What: rd.String(what), Received: rd.String(strings.Join(received, "\n")),
 			Try: "probe one alone to see its frames: mcpprobe wire --config " + rd.String(r.Path) + " NAME --trace FILE"}}
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // TestAnswerFirstFitsTheTerminal walks the commands on the fixtures: at
@@ -56,8 +56,8 @@ func TestAnswerFirstFitsTheTerminal(t *testing.T) {
 				}
 				lines := strings.Split(strings.TrimRight(shown, "\n"), "\n")
 				for _, l := range lines {
-					if reports.Width(l) > cols {
-						t.Errorf("a line of %d columns at COLUMNS=%d:\n%s", reports.Width(l), cols, l)
+					if terminal.Width(l) > cols {
+						t.Errorf("a line of %d columns at COLUMNS=%d:\n%s", terminal.Width(l), cols, l)
 					}
 				}
 				if !strings.Contains(lines[0], tc.first) || strings.ContainsAny(lines[0], "┌│") {

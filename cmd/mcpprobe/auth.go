@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -40,14 +40,7 @@ func (rs *runState) authCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command: "auth", target: r.Target, protocol: r.Protocol,
-				// Each row that is not a pass or a plain observation is a
-				// finding: the severity gates count them.
-				findings: r.Findings(),
-				section:  func() []byte { return reports.AuthzJSON(r) },
-				text:     func(w io.Writer) { reports.Authz(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewAuth(r))
 		},
 	}
 }
@@ -116,7 +109,7 @@ func (rs *runState) authOptions(cmd *cli.Command) (authz.Options, error) {
 		return o, err
 	}
 	o.Classify = rs.classify
-	o.Notify = func(line string) { fmt.Fprintln(rs.errw, reports.Escape(line)) } // it quotes the server's metadata
+	o.Notify = func(line string) { fmt.Fprintln(rs.errw, terminal.Escape(line)) } // it quotes the server's metadata
 	if o.ClientSecret != "" && o.ClientID == "" {
 		return o, usageErr("--client-secret-env needs --client-id: the secret is that client's")
 	}

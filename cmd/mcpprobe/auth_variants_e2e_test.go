@@ -133,7 +133,7 @@ func TestAuthVariants(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			envelope(t, "auth", r.stdout) // validates against reports/result.schema.json
+			envelope(t, "auth", r.stdout) // validates against reports/jsonout/result.schema.json
 			got := map[string]string{}
 			rows := gjson.Get(r.stdout, "auth.rows").Array()
 			if len(rows) != authRows {

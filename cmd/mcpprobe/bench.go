@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/bench"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v3"
 )
@@ -75,12 +75,7 @@ func (rs *runState) benchCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command: "bench", target: r.A.Target, protocol: r.A.Protocol,
-				findings: r.Findings(), counts: r.Counts(),
-				section: func() []byte { return reports.BenchJSON(r) },
-				text:    func(w io.Writer) { reports.Bench(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewBench(r))
 		},
 	}
 }
@@ -201,6 +196,6 @@ func parseRate(s string) (float64, error) {
 }
 
 // progressBar draws on stderr when it is a terminal and --quiet is not set.
-func (rs *runState) progressBar(cmd *cli.Command) *reports.Progress { return rs.statusFor(cmd) }
+func (rs *runState) progressBar(cmd *cli.Command) *terminal.Progress { return rs.statusFor(cmd) }
 
 func jsonObject(s string) bool { return gjson.Valid(s) && gjson.Parse(s).IsObject() }

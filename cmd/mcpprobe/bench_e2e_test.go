@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,7 +20,7 @@ func benchJSONRun(t *testing.T, args ...string) gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Fatalf("bench --json does not validate against the schema: %v\n%.300s", err, r.stdout)
 	}
 	return gjson.Parse(r.stdout)
@@ -296,7 +296,7 @@ func TestBenchBudget(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(r.stderr, "bench: budget 1s (--budget)\n") {

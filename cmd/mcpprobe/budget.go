@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/budget"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
@@ -53,13 +52,7 @@ func (rs *runState) budgetCommand() *cli.Command {
 			if r.TokensErr != nil {
 				fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: token counts unavailable: %v\n", r.TokensErr)
 			}
-			out := budgetOutcome(r)
-			if cmd.String("view") != "" {
-				out.text, out.markdown = func(w io.Writer) { reports.BudgetView(w, r) }, true
-			} else if cmd.Bool("show-cut") {
-				out.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
-			}
-			return rs.emit(cmd, out)
+			return rs.emit(cmd, reports.NewBudget(r, cmd.String("view") != "", cmd.Bool("show-cut")))
 		},
 	}
 }
@@ -75,14 +68,6 @@ func budgetConflicts(cmd *cli.Command, view bool) error {
 		return usageErr("--view and --json conflict: --view prints one host's delivery as markdown; budget --json alone has every host's")
 	}
 	return nil
-}
-
-func budgetOutcome(r *budget.Result) outcome {
-	c := r.Capture
-	return outcome{command: "budget", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.BudgetSection(r) },
-		text:    func(w io.Writer) { reports.BudgetText(w, r, false) }}
 }
 
 // hostFlags is the host-flag group: every command that judges a server

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -108,14 +107,7 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
-			out := outcome{command: name, target: r.Target, protocol: r.Protocol,
-				findings: r.Findings(), counts: r.Counts(),
-				section: func() []byte { return reports.CallJSON(r) },
-				text:    func(w io.Writer) { reports.Call(w, reports.Terminal, r) }}
-			if view := cmd.String("view"); view != "" {
-				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
-			}
-			return rs.emit(cmd, out)
+			return rs.emit(cmd, reports.NewCall(name, r, cmd.String("view")))
 		},
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/dial"
 	"github.com/mcpprobe/mcpprobe/probe/findings"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -48,58 +50,43 @@ func (rs *runState) specFromFlags(cmd *cli.Command, args []string) (dial.Spec, e
 	return dial.Spec{Target: t, Launch: rs.launchOptions(cmd), Probe: po, OAuth: host}, nil
 }
 
-// outcome is what a command hands to emit: the envelope's facts, what the
-// gates are counted on, and the two renderings of its result.
-type outcome struct {
-	command  string
-	target   string // already redacted or not: write redacts everything
-	protocol string
-	findings []findings.Finding
-	counts   map[string]int  // categories counted outside findings (drift)
-	section  func() []byte   // the command's --json section
-	text     func(io.Writer) // text (or markdown, for report)
-	markdown bool            // text is markdown: never fitted to a terminal or coloured
-
-	// Why the run ends without its whole result: the --json error member.
-	fail *reports.Failure
-}
-
 // emit is the one output path of every command: --json gets the envelope
 // with the command's section, anything else the text; then --fail-on is
 // applied, and a tripped gate is listed in the JSON it exits 1 for.
-func (rs *runState) emit(cmd *cli.Command, o outcome) error {
+func (rs *runState) emit(cmd *cli.Command, res reports.Result) error {
 	// What the launcher found when it let servers go that no analysis
 	// reported (a process that escaped a server's group, a server past
 	// --max-bytes, in a command that drives servers without a capture):
 	// findings of this run like any other.
-	extra := rs.letGo(o.findings)
-	o.findings = append(append([]findings.Finding(nil), o.findings...), extra...)
+	extra := rs.letGo(res.Findings())
+	fs := append(append([]findings.Finding(nil), res.Findings()...), extra...)
 	gates := splitList(cmd.StringSlice("fail-on"))
-	tripped := findings.Trip(gates, o.findings, o.counts)
+	tripped := findings.Trip(gates, fs, res.Counts())
 	var out []byte
+	fail := res.Failure()
 	if sig := rs.interruptedBy(); sig != "" {
-		o.fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
+		fail = rs.interruptedFailure(sig, "what this envelope holds was gathered before the interrupt, and is partial")
 	}
 	if cmd.Bool("json") {
-		out = o.json(gates, tripped)
-	} else if o.text != nil {
+		out = envelopeOf(res, fs, gates, tripped, fail)
+	} else {
 		var b bytes.Buffer
 		if sig := rs.interruptedBy(); sig != "" {
 			fmt.Fprintf(&b, "INTERRUPTED (%s): what follows is partial.\n\n", sig)
 		}
 		s := rs.screenFor(cmd, &b)
-		if o.markdown {
-			s = &reports.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
+		if res.Markdown() {
+			s = &terminal.Screen{W: &b, Verbose: cmd.Bool("verbose")} // markdown is for a file, whatever the terminal
 		}
-		o.text(s)
+		res.Text(s)
 		if len(extra) > 0 {
-			st := reports.Terminal
-			if o.command == "report" {
-				st = reports.Markdown
+			st := terminal.Terminal
+			if res.Command() == "report" {
+				st = terminal.Markdown
 			}
 			writeLetGo(&b, st, extra)
 		}
-		out = reports.Fit(b.Bytes(), s.Width)
+		out = terminal.Fit(b.Bytes(), s.Width)
 	}
 	rs.clearStatus() // the progress line goes before the output comes
 	if !rs.intr.printing.CompareAndSwap(false, true) {
@@ -134,20 +121,17 @@ func (rs *runState) letGo(have []findings.Finding) []findings.Finding {
 // writeLetGo writes letGo's findings after a command's output; report
 // --check writes them the same way, so a report that has them stays
 // current.
-func writeLetGo(w io.Writer, st reports.Style, extra []findings.Finding) {
+func writeLetGo(w io.Writer, st terminal.Style, extra []findings.Finding) {
 	fmt.Fprintln(w, "\nFound when the servers were let go:")
 	reports.Findings(w, st, findings.Sorted(extra))
 }
 
-// json is the envelope with the command's section: what --json prints.
-func (o outcome) json(gates []string, tripped []findings.Tripped) []byte {
-	env := reports.Envelope{Version: version, Command: o.command, Target: o.target, ProtocolVersion: o.protocol,
-		Findings: findings.Sorted(o.findings), Gates: gates, Tripped: tripped, Error: o.fail}
-	var section []byte
-	if o.section != nil {
-		section = o.section()
-	}
-	return env.JSON(section)
+// envelopeOf is what --json prints: the envelope of res, with fs as its
+// findings and fail as its error member, then res's section.
+func envelopeOf(res reports.Result, fs []findings.Finding, gates []string, tripped []findings.Tripped, fail *jsonout.Failure) []byte {
+	env := jsonout.Envelope{Version: version, Command: res.Command(), Target: res.Target(), ProtocolVersion: res.Protocol(),
+		Findings: findings.Sorted(fs), Gates: gates, Tripped: tripped, Error: fail}
+	return env.JSON(res.Section())
 }
 
 // failure maps a domain error to the CLI's exit codes: what the user asked

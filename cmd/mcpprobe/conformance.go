@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/authz"
@@ -96,17 +94,6 @@ func notListed(baseline bool) string {
 	return ""
 }
 
-// checkProtocol is the envelope's protocol: each graded era's version.
-func checkProtocol(r *check.Result) string {
-	var vs []string
-	for _, e := range r.Eras {
-		if e.Protocol != "" {
-			vs = append(vs, e.Protocol)
-		}
-	}
-	return strings.Join(vs, ", ")
-}
-
 // checkOptions maps check's flags to check.Options and reads --baseline
 // before any server starts.
 func (rs *runState) checkOptions(cmd *cli.Command) (check.Options, *check.Baseline, error) {
@@ -149,39 +136,8 @@ func runAudit(ctx context.Context, o *authz.Options, host *oauth.Host) (*authz.R
 	return authz.Run(ctx, ao)
 }
 
-// checkAuthText is check --auth's audit after the verdict: the report's
-// section in markdown, auth's table on a terminal.
-func checkAuthText(w io.Writer, st reports.Style, a *authz.Result) {
-	if st == reports.Markdown {
-		fmt.Fprint(w, "\n## Authorization\n\n")
-		reports.AuthzSection(w, a)
-		return
-	}
-	fmt.Fprintln(w)
-	reports.Authz(w, st, a)
-}
-
 // emitCheck prints check's verdict, and the audit after it when --auth ran
 // one: its findings with the checks'.
 func (rs *runState) emitCheck(cmd *cli.Command, r *check.Result, a *authz.Result) error {
-	md := cmd.Bool("markdown")
-	fs := r.Findings()
-	if a != nil {
-		fs = append(fs, a.Findings()...)
-	}
-	return rs.emit(cmd, outcome{
-		command: "check", target: r.Target, protocol: checkProtocol(r),
-		findings: fs, markdown: md,
-		section: func() []byte { return reports.CheckAuthJSON(reports.ConformanceJSON(r), a) },
-		text: func(w io.Writer) {
-			st := reports.Terminal
-			if md {
-				st = reports.Markdown
-			}
-			reports.Conformance(w, st, r)
-			if a != nil {
-				checkAuthText(w, st, a)
-			}
-		},
-	})
+	return rs.emit(cmd, reports.NewCheck(r, a, cmd.Bool("markdown")))
 }

@@ -39,6 +39,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/call"
@@ -181,9 +182,8 @@ func replayedCalls(t *testing.T, name string, argv func(*testing.T) []string) []
 // findings), the times being the recording's.
 func callVerdict(t *testing.T, c callCase, r *call.Result) []byte {
 	t.Helper()
-	js := outcome{command: c.command, target: r.Target, protocol: r.Protocol, findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.CallJSON(r) }}.json(nil, nil)
-	if err := reports.ValidateResult(js); err != nil {
+	js := resultJSON(reports.NewCall(c.command, r, ""))
+	if err := jsonout.ValidateResult(js); err != nil {
 		t.Errorf("%s: the --json does not validate against the schema: %v", c.name, err)
 	}
 	get := func(path string) []byte {
@@ -193,7 +193,7 @@ func callVerdict(t *testing.T, c callCase, r *call.Result) []byte {
 		}
 		return []byte(v.Raw)
 	}
-	o := &reports.Object{}
+	o := &jsonout.Object{}
 	o.Set("case", c.name).Set("command", c.cli()).Set("protocol_version", r.Protocol)
 	o.Raw("completed", get("call.completed")).Raw("error", get("call.error")).Raw("result", get("call.result"))
 	o.Raw("timings", get("call.timings")).Raw("progress", get("call.progress"))
@@ -206,7 +206,7 @@ func callVerdict(t *testing.T, c callCase, r *call.Result) []byte {
 		if i > 0 {
 			dl.WriteByte(',')
 		}
-		do := &reports.Object{}
+		do := &jsonout.Object{}
 		for _, k := range []string{"host", "outcome", "unit", "size", "limit", "delivered", "lost"} {
 			do.Raw(k, []byte(d.Get(k).Raw))
 		}
@@ -220,7 +220,7 @@ func callVerdict(t *testing.T, c callCase, r *call.Result) []byte {
 		if i > 0 {
 			vl.WriteByte(',')
 		}
-		vo := &reports.Object{}
+		vo := &jsonout.Object{}
 		vo.Set("policy", v.Get("policy.name").String()).Raw("outcome", []byte(v.Get("outcome").Raw)).Raw("why", []byte(v.Get("why").Raw))
 		vl.Write(vo.Bytes())
 	}
@@ -237,7 +237,7 @@ func callsVerdictsJSON(t *testing.T, cs corpusServer, runs []*call.Result) []byt
 	for i, r := range runs {
 		cases[i] = callVerdict(t, callCases[i], r)
 	}
-	o := &reports.Object{}
+	o := &jsonout.Object{}
 	o.Set("corpus", cs.name).Set("sdk", cs.sdk)
 	o.Raw("calls", append(append([]byte("["), bytes.Join(cases, []byte(","))...), ']'))
 	var out bytes.Buffer

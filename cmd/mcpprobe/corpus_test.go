@@ -32,6 +32,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -175,31 +176,30 @@ func replayCorpus(dir string) corpusRun {
 // verdictsJSON is what testdata/corpus/NAME/verdicts.json holds: the
 // server, the negotiated version, wire's findings, and malformed's cases
 // and findings, each as `--json` prints them (through the CLI's own
-// outcome, findings sorted, validated against the schema), indented so
+// reports.Result and envelope, findings sorted, validated against the schema), indented so
 // that a change reviews line by line.
 func verdictsJSON(t *testing.T, cs corpusServer, run corpusRun) []byte {
 	t.Helper()
 	c := run.wire.Capture
-	wj := wireOutcome(run.wire).json(nil, nil)
+	wj := resultJSON(reports.NewWire(run.wire))
 	m := run.malformed
-	mj := outcome{command: "malformed", target: m.Target, protocol: m.Protocol, findings: m.Findings(), counts: m.Counts(),
-		section: func() []byte { return reports.MalformedJSON(m) }}.json(nil, nil)
+	mj := resultJSON(reports.NewMalformed(m))
 	for _, js := range [][]byte{wj, mj} {
-		if err := reports.ValidateResult(js); err != nil {
+		if err := jsonout.ValidateResult(js); err != nil {
 			t.Errorf("the --json does not validate against the schema: %v", err)
 		}
 	}
-	mal := &reports.Object{}
+	mal := &jsonout.Object{}
 	mal.Set("protocol_version", m.Protocol)
 	mal.Raw("verdicts", []byte(gjson.GetBytes(mj, "malformed.verdicts").Raw))
 	mal.Raw("unjudged", []byte(gjson.GetBytes(mj, "malformed.unjudged").Raw))
 	mal.Raw("cases", []byte(gjson.GetBytes(mj, "malformed.cases").Raw))
 	mal.Raw("findings", []byte(gjson.GetBytes(mj, "findings").Raw))
-	wr := &reports.Object{}
+	wr := &jsonout.Object{}
 	wr.Set("protocol_version", c.ProtocolVersion)
 	wr.Raw("server_info", []byte(gjson.GetBytes(wj, "wire.server_info").Raw))
 	wr.Raw("findings", []byte(gjson.GetBytes(wj, "findings").Raw))
-	o := &reports.Object{}
+	o := &jsonout.Object{}
 	o.Set("corpus", cs.name).Set("sdk", cs.sdk)
 	o.Raw("wire", wr.Bytes()).Raw("malformed", mal.Bytes())
 	var out bytes.Buffer

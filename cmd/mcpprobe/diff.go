@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 
 	"github.com/mcpprobe/mcpprobe/probe/diff"
@@ -38,19 +37,9 @@ func (rs *runState) diffCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, diffOutcome(r))
+			return rs.emit(cmd, reports.NewDiff(r))
 		},
 	}
-}
-
-func diffOutcome(r *diff.Result) outcome {
-	o := outcome{command: "diff", target: r.Live.Label, findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.DiffSection(r) },
-		text:    func(w io.Writer) { reports.DiffText(w, r) }}
-	if r.Capture != nil {
-		o.protocol = r.Capture.ProtocolVersion
-	}
-	return o
 }
 
 // diffOptions reads what to compare: --ref FILE against the target, or
@@ -118,15 +107,7 @@ func (rs *runState) snapshotCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, snapshotOutcome(r))
+			return rs.emit(cmd, reports.NewSnapshot(r))
 		},
 	}
-}
-
-func snapshotOutcome(r *snapshot.Result) outcome {
-	c := r.Capture
-	return outcome{command: "snapshot", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.SnapshotSection(r) },
-		text:    func(w io.Writer) { reports.SnapshotText(w, r) }}
 }

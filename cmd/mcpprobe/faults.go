@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/faults"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -88,15 +88,7 @@ func (rs *runState) faultsCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command:  "faults",
-				target:   o.Spec.Target.Display(),
-				protocol: r.ProtocolVersion,
-				findings: r.Findings(),
-				counts:   r.Counts(),
-				section:  func() []byte { return reports.FaultsSection(r) },
-				text:     func(w io.Writer) { reports.Faults(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewFaults(o.Spec.Target.Display(), r))
 		},
 	}
 }
@@ -135,7 +127,7 @@ func (rs *runState) faultsOptions(ctx context.Context, cmd *cli.Command) (faults
 
 // faultsProgress shows the step under way on the progress line: a
 // faults run takes seconds.
-type faultsProgress struct{ p *reports.Progress }
+type faultsProgress struct{ p *terminal.Progress }
 
 func (rs *runState) newFaultsProgress(cmd *cli.Command) *faultsProgress {
 	return &faultsProgress{rs.statusFor(cmd)}

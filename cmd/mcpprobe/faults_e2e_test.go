@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,7 +21,7 @@ func faultsJSON(t *testing.T, args ...string) gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Fatalf("faults --json does not validate: %v\n%.600s", err, r.stdout)
 	}
 	v := gjson.Parse(r.stdout)
@@ -166,7 +166,7 @@ func TestFaultsShutdown(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "--fail-on tripped: error (1)") {
 		t.Errorf("--fail-on error on a server that needs SIGKILL: exit %d, %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Errorf("does not validate: %v", err)
 	}
 	env := gjson.Parse(r.stdout)

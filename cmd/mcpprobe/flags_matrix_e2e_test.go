@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v3"
 )
@@ -426,7 +426,7 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 		effectRow("wide", "tables at full width on a narrow terminal", func(t *testing.T) {
 			widest := 0
 			for _, l := range strings.Split(onTTY(t, 40, false, line("--wide")...), "\n") {
-				widest = max(widest, reports.Width(l))
+				widest = max(widest, terminal.Width(l))
 			}
 			if widest <= 40 {
 				t.Errorf("--wide on a 40-column terminal: widest line %d", widest)
@@ -1091,7 +1091,7 @@ func TestFlagMatrixConfigAllGlobals(t *testing.T) {
 						tty, _, _ := onTerminal(t, 40, false, env, append(failing, "--wide")...)
 						widest := 0
 						for _, l := range strings.Split(tty, "\n") {
-							widest = max(widest, reports.Width(l))
+							widest = max(widest, terminal.Width(l))
 						}
 						if widest <= 40 {
 							t.Errorf("--wide on a 40-column terminal: widest line %d", widest)

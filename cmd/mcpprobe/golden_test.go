@@ -4,7 +4,7 @@ package main
 // envelope) from a recorded trace played back through the launcher's
 // replay target, with no process and no clock of the server's. Each Run
 // is called in-process and rendered as the CLI renders it (the same
-// outcome, the same envelope); the result is compared with
+// reports.Result, the same envelope); the result is compared with
 // testdata/golden/NAME. After a change meant to alter the output,
 // rewrite the files and review them in the diff:
 //
@@ -30,6 +30,8 @@ import (
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/budget"
@@ -96,77 +98,68 @@ func TestGolden(t *testing.T) {
 	// Each case runs one command's Run on a recording and returns what
 	// the CLI would hand to emit, and the text of a variant when the
 	// command's flags choose one.
-	type run func(ctx context.Context, t *testing.T) outcome
+	type run func(ctx context.Context, t *testing.T) reports.Result
 	tests := []struct {
 		name string
 		run  run
 		text string // the golden file's extension for the text: txt, md, or lock.json (snapshot's)
 	}{
-		{"wire-goodserver", func(ctx context.Context, t *testing.T) outcome {
-			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
+		{"wire-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewWire(must[wire.Result](t)(wire.Run(ctx, recorded(t, "goodserver"))))
 		}, "txt"},
-		{"wire-rawserver", func(ctx context.Context, t *testing.T) outcome {
-			return wireOutcome(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
+		{"wire-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewWire(must[wire.Result](t)(wire.Run(ctx, recorded(t, "rawserver"))))
 		}, "txt"},
-		{"budget-goodserver", func(ctx context.Context, t *testing.T) outcome {
-			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
+		{"budget-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
 		}, "txt"},
-		{"budget-rawserver", func(ctx context.Context, t *testing.T) outcome {
-			return budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})))
+		{"budget-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "rawserver"), Hosts: allHosts})), false, false)
 		}, "txt"},
-		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-verbose-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			// --verbose: every table as it was before the answer came first.
-			o := budgetOutcome(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})))
-			text := o.text
-			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
-			o.section = nil // the same --json as budget-goodserver's
-			return o
+			o := reports.NewBudget(must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts})), false, false)
+			// the same --json as budget-goodserver's
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&terminal.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "txt"},
-		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-show-cut-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: claude}))
-			o := budgetOutcome(r)
-			o.text = func(w io.Writer) { reports.BudgetText(w, r, true) }
-			return o
+			return reports.NewBudget(r, false, true)
 		}, "txt"},
-		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"budget-view-claude-code-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			r := must[budget.Result](t)(budget.Run(ctx, budget.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, View: &claude[0]}))
-			o := budgetOutcome(r)
-			o.text = func(w io.Writer) { reports.BudgetView(w, r) }
-			o.section = nil // --view takes no --json
-			return o
+			// --view takes no --json
+			return variant{Result: reports.NewBudget(r, true, false), noJSON: true}
 		}, "md"},
-		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
+		{"diff-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
 			live := recorded(t, "goodserver")
-			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
+			return reports.NewDiff(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Path: ref, Name: "--ref"}, Live: diff.Source{Live: &live}})))
 		}, "txt"},
-		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) outcome {
+		{"diff-goodserver-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
 			a, b := recorded(t, "goodserver"), recorded(t, "rawserver")
-			return diffOutcome(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
+			return reports.NewDiff(must[diff.Result](t)(diff.Run(ctx, diff.Options{Ref: diff.Source{Live: &a}, Live: diff.Source{Live: &b}})))
 		}, "txt"},
-		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) outcome {
-			return snapshotOutcome(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
+		{"snapshot-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewSnapshot(must[snapshot.Result](t)(snapshot.Run(ctx, snapshot.Options{Options: recorded(t, "goodserver")})))
 		}, "lock.json"},
-		{"report-goodserver", func(ctx context.Context, t *testing.T) outcome {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})))
+		{"report-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
 		}, "md"},
-		{"report-rawserver", func(ctx context.Context, t *testing.T) outcome {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
+		{"report-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
 		}, "md"},
-		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) outcome {
-			o := reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})))
-			text := o.text
-			o.text = func(w io.Writer) { text(&reports.Screen{W: w, Verbose: true}) }
-			o.section = nil
-			return o
+		{"report-verbose-rawserver", func(ctx context.Context, t *testing.T) reports.Result {
+			o := reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "rawserver"), Hosts: allHosts, Date: "2026-12-02"})), version)
+			return variant{Result: o, text: func(w io.Writer) { o.Text(&terminal.Screen{W: w, Verbose: true}) }, noJSON: true}
 		}, "md"},
-		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) outcome {
-			return reportOutcome(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})))
+		{"report-ref-goodserver", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewReport(must[report.Result](t)(report.Run(ctx, report.Options{Options: recorded(t, "goodserver"), Hosts: claude, Ref: ref, Date: "2026-12-02"})), version)
 		}, "md"},
 		// report --config FILE --all: two servers alike (their findings
 		// once, naming both), one apart, one that cannot be probed and one
 		// turned off.
-		{"report-config-all", func(ctx context.Context, t *testing.T) outcome {
-			return allOutcome("report", recordedConfig(ctx, t), "2026-12-02")
+		{"report-config-all", func(ctx context.Context, t *testing.T) reports.Result {
+			return reports.NewAll("report", recordedConfig(ctx, t), version, "2026-12-02")
 		}, "md"},
 	}
 	for _, tc := range tests {
@@ -175,13 +168,13 @@ func TestGolden(t *testing.T) {
 			defer cancel()
 			o := tc.run(ctx, t)
 			var text bytes.Buffer
-			o.text(&text)
+			o.Text(&text)
 			golden(t, tc.name+"."+tc.text, normalise(text.Bytes()))
-			if o.section == nil {
+			if v, ok := o.(variant); ok && v.noJSON {
 				return
 			}
-			out := o.json(nil, nil)
-			if err := reports.ValidateResult(out); err != nil {
+			out := resultJSON(o)
+			if err := jsonout.ValidateResult(out); err != nil {
 				t.Errorf("--json does not validate: %v", err)
 			}
 			// Stored indented, key order kept, so a change reviews line by line.
@@ -192,6 +185,28 @@ func TestGolden(t *testing.T) {
 			golden(t, tc.name+".json", normalise(pretty.Bytes()))
 		})
 	}
+}
+
+// resultJSON is res's --json with no gates: what the golden tests keep.
+func resultJSON(res reports.Result) []byte {
+	return envelopeOf(res, res.Findings(), nil, nil, res.Failure())
+}
+
+// variant is a command's Result with the text a flag of its chooses
+// (--verbose, --show-cut, --view), and no --json golden of its own when
+// the flag takes no --json or the --json is another case's.
+type variant struct {
+	reports.Result
+	text   func(io.Writer)
+	noJSON bool
+}
+
+func (v variant) Text(w io.Writer) {
+	if v.text == nil {
+		v.Result.Text(w)
+		return
+	}
+	v.text(w)
 }
 
 // recordedConfig is report --config FILE --all on recordings: two
@@ -228,7 +243,7 @@ func TestConfigMarkdownSaysOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound(20*time.Second))
 	defer cancel()
 	var b bytes.Buffer
-	allOutcome("report", recordedConfig(ctx, t), "2026-12-02").text(&b)
+	reports.NewAll("report", recordedConfig(ctx, t), version, "2026-12-02").Text(&b)
 	md := b.String()
 	for _, once := range []string{
 		"ALERTS only after the cut on Claude Code", // both good servers' finding

@@ -23,7 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -128,7 +128,7 @@ func TestHostileInvalidUTF8(t *testing.T) {
 	if err := dec.Decode(&strict); err != nil {
 		t.Fatalf("a strict parser refuses --json: %v", err)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Errorf("--json with _b64 companions does not validate: %v", err)
 	}
 	v := gjson.Get(r.stdout, "wire")
@@ -171,7 +171,7 @@ func TestHostileInvalidUTF8(t *testing.T) {
 		var v map[string]any
 		if j.code != 0 || !utf8.ValidString(j.stdout) || json.Unmarshal([]byte(j.stdout), &v) != nil {
 			t.Errorf("%s --json: exit %d, not strict UTF-8 JSON: %s", command, j.code, j.stderr)
-		} else if err := reports.ValidateResult([]byte(j.stdout)); err != nil {
+		} else if err := jsonout.ValidateResult([]byte(j.stdout)); err != nil {
 			t.Errorf("%s --json does not validate: %v", command, err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -73,9 +73,9 @@ func (rs *runState) hostsCommand() *cli.Command {
 						code = "yes"
 					}
 				}
-				rows = append(rows, []string{reports.Cell(h.ID), reports.Cell(h.Name), reports.Cell(limits), result, code})
+				rows = append(rows, []string{terminal.Cell(h.ID), terminal.Cell(h.Name), terminal.Cell(limits), result, code})
 			}
-			reports.Table(w, reports.Terminal, []string{"id", "host", "tool count", "result", "read in code"}, rows)
+			terminal.Table(w, terminal.Terminal, []string{"id", "host", "tool count", "result", "read in code"}, rows)
 			return rs.flush(cmd, w, &b)
 		},
 	}
@@ -89,9 +89,9 @@ func (rs *runState) showHost(cmd *cli.Command, h hosts.Host) error {
 	}
 	var b bytes.Buffer
 	w := rs.screenFor(cmd, &b)
-	fmt.Fprintf(w, "%s (%s), measured %s\n", reports.Cell(h.Name), reports.Cell(h.ID), reports.Cell(h.MeasuredOn))
+	fmt.Fprintf(w, "%s (%s), measured %s\n", terminal.Cell(h.Name), terminal.Cell(h.ID), terminal.Cell(h.MeasuredOn))
 	if h.Aliases != "" {
-		fmt.Fprintf(w, "also: %s\n", reports.Cell(h.Aliases))
+		fmt.Fprintf(w, "also: %s\n", terminal.Cell(h.Aliases))
 	}
 	for _, l := range h.Rules() {
 		how := l.Sure
@@ -101,10 +101,10 @@ func (rs *runState) showHost(cmd *cli.Command, h hosts.Host) error {
 		if l.Date != "" {
 			how += ", " + l.Date
 		}
-		fmt.Fprintf(w, "\n%s: %s\n  %s: %s\n", l.What, reports.Cell(l.Rule), how, reports.Cell(l.Source))
+		fmt.Fprintf(w, "\n%s: %s\n  %s: %s\n", l.What, terminal.Cell(l.Rule), how, terminal.Cell(l.Source))
 	}
 	if h.Notes != "" {
-		fmt.Fprintf(w, "\nnotes: %s\n", reports.Cell(h.Notes))
+		fmt.Fprintf(w, "\nnotes: %s\n", terminal.Cell(h.Notes))
 	}
 	return rs.flush(cmd, w, &b)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net"
 	"net/url"
@@ -90,12 +89,7 @@ func (rs *runState) loadCommand() *cli.Command {
 }
 
 func (rs *runState) emitLoad(cmd *cli.Command, r *load.Result) error {
-	return rs.emit(cmd, outcome{
-		command: "load", target: r.Target, protocol: r.Protocol,
-		findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte { return reports.LoadJSON(r) },
-		text:    func(w io.Writer) { reports.Load(w, reports.Terminal, r) },
-	})
+	return rs.emit(cmd, reports.NewLoad(r))
 }
 
 func (rs *runState) loadMergeCommand() *cli.Command {

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/urfave/cli/v3"
 )
@@ -75,7 +76,7 @@ const interruptGrace = 800 * time.Millisecond
 type exitError struct {
 	code int
 	msg  string
-	fail *reports.Failure // the message in parts, for --json; nil but for exit 3
+	fail *jsonout.Failure // the message in parts, for --json; nil but for exit 3
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -396,7 +397,7 @@ func (rs *runState) safe(msg string) string {
 	msg = rs.redactor().String(msg)
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		lines[i] = reports.Escape(l)
+		lines[i] = terminal.Escape(l)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/reports"
@@ -38,12 +37,7 @@ func (rs *runState) malformedCommand() *cli.Command {
 			if err != nil {
 				return rs.failure(err)
 			}
-			return rs.emit(cmd, outcome{
-				command: "malformed", target: r.Target, protocol: r.Protocol,
-				findings: r.Findings(), counts: r.Counts(),
-				section: func() []byte { return reports.MalformedJSON(r) },
-				text:    func(w io.Writer) { reports.Malformed(w, reports.Terminal, r) },
-			})
+			return rs.emit(cmd, reports.NewMalformed(r))
 		},
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -19,7 +19,7 @@ func malformedRun(t *testing.T, args ...string) gjson.Result {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Fatalf("malformed --json does not validate against the schema: %v\n%.300s", err, r.stdout)
 	}
 	return gjson.Parse(r.stdout)
@@ -314,7 +314,7 @@ func TestMalformedFailOn(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("--fail-on warning: exit %d, want 1: %s", r.code, r.stderr)
 	}
-	if err := reports.ValidateResult([]byte(r.stdout)); err != nil {
+	if err := jsonout.ValidateResult([]byte(r.stdout)); err != nil {
 		t.Fatal(err)
 	}
 	tripped := gjson.Get(r.stdout, "fail_on.tripped.0")

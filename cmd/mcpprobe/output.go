@@ -22,7 +22,7 @@ import (
 	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/findings"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/urfave/cli/v3"
 )
 
@@ -224,7 +224,7 @@ func openStream(path string) (*os.File, error) {
 }
 
 // failureOf is the failure an exit-3 error carries in parts, or nil.
-func failureOf(err error) *reports.Failure {
+func failureOf(err error) *jsonout.Failure {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.fail
@@ -233,7 +233,7 @@ func failureOf(err error) *reports.Failure {
 }
 
 // interruptedFailure is the error member of an interrupted run.
-func (rs *runState) interruptedFailure(signal, received string) *reports.Failure {
+func (rs *runState) interruptedFailure(signal, received string) *jsonout.Failure {
 	code := exitInterrupted
 	for _, st := range stopSignals() {
 		if st.name == signal {
@@ -244,7 +244,7 @@ func (rs *runState) interruptedFailure(signal, received string) *reports.Failure
 	if cmd := rs.running(); cmd != "" {
 		what += " during " + cmd
 	}
-	return &reports.Failure{ExitCode: code, What: what, Received: received,
+	return &jsonout.Failure{ExitCode: code, What: what, Received: received,
 		Try: "run it again and let it finish: every wait is bounded (--startup-timeout, --timeout)"}
 }
 
@@ -253,7 +253,7 @@ func (rs *runState) interruptedFailure(signal, received string) *reports.Failure
 // an interrupt before the result), with fail as its error member and the
 // section null: whatever reads the output gets JSON on every exit but a
 // usage error's. It reports whether it printed.
-func (rs *runState) failureEnvelope(fail *reports.Failure) bool {
+func (rs *runState) failureEnvelope(fail *jsonout.Failure) bool {
 	cmd := rs.intr.leaf.Load()
 	if cmd == nil || fail == nil || !cmd.Bool("json") || !rs.intr.printing.CompareAndSwap(false, true) {
 		return false
@@ -262,7 +262,7 @@ func (rs *runState) failureEnvelope(fail *reports.Failure) bool {
 	if target == "" {
 		target = shellJoin(append(cmd.Args().Slice(), rs.tail...))
 	}
-	env := reports.Envelope{Version: rs.version, Command: cmd.Name, Target: target,
+	env := jsonout.Envelope{Version: rs.version, Command: cmd.Name, Target: target,
 		Findings: findings.Sorted(rs.launched.Findings()), Gates: splitList(cmd.StringSlice("fail-on")), Error: fail}
 	b := env.JSON(nil)
 	if fail.Redacted && bytes.HasSuffix(b, []byte("}\n")) {
@@ -273,7 +273,7 @@ func (rs *runState) failureEnvelope(fail *reports.Failure) bool {
 
 // runFailure is the error member for a run that ends with code: the
 // parts of an exit-3 message, or the writes that failed.
-func (rs *runState) runFailure(err error, code int) *reports.Failure {
+func (rs *runState) runFailure(err error, code int) *jsonout.Failure {
 	if f := failureOf(err); f != nil {
 		return f
 	}
@@ -284,7 +284,7 @@ func (rs *runState) runFailure(err error, code int) *reports.Failure {
 		o := &rs.outputs
 		o.mu.Lock()
 		defer o.mu.Unlock()
-		return &reports.Failure{ExitCode: code, What: strings.Join(o.failed, "; "),
+		return &jsonout.Failure{ExitCode: code, What: strings.Join(o.failed, "; "),
 			Received: "the run's results, not all of them written",
 			Try:      "a path on a file system with room, that you may write to"}
 	}
@@ -292,5 +292,5 @@ func (rs *runState) runFailure(err error, code int) *reports.Failure {
 	if err != nil {
 		what = err.Error()
 	}
-	return &reports.Failure{ExitCode: code, What: what, Received: "nothing more than the line above says", Try: "run it again with --trace FILE to record every frame"}
+	return &jsonout.Failure{ExitCode: code, What: what, Received: "nothing more than the line above says", Try: "run it again with --trace FILE to record every frame"}
 }

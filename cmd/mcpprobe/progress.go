@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -12,12 +12,12 @@ import (
 // (the probe's waits, bench's counts, faults' steps, malformed's cases)
 // reports to it, so they never draw over one another. run clears it
 // before any message.
-func (rs *runState) statusFor(cmd *cli.Command) *reports.Progress {
+func (rs *runState) statusFor(cmd *cli.Command) *terminal.Progress {
 	rs.progressMu.Lock()
 	defer rs.progressMu.Unlock()
 	if rs.progress == nil {
 		w := rs.errw
-		rs.progress = reports.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w)).Label(cmd.Name, termWidth(w, rs.getenv))
+		rs.progress = terminal.NewProgress(w, !cmd.Bool("quiet") && isTerminal(w)).Label(cmd.Name, termWidth(w, rs.getenv))
 	}
 	return rs.progress
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/report"
 	callresult "github.com/mcpprobe/mcpprobe/probe/result"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -91,7 +92,7 @@ func (rs *runState) runReport(ctx context.Context, cmd *cli.Command) error {
 	if committed != nil {
 		return rs.checkReport(cmd, r, committed)
 	}
-	return rs.emit(cmd, reportOutcome(r))
+	return rs.emit(cmd, reports.NewReport(r, version))
 }
 
 // reportDate sets the date the report is dated: --date, else that of the
@@ -205,9 +206,9 @@ const (
 // in the header is not content, and an upgrade alone must not fail CI.
 func (rs *runState) checkReport(cmd *cli.Command, r *report.Result, committed []byte) error {
 	var fresh bytes.Buffer
-	reports.ReportMarkdown(&reports.Screen{W: &fresh, Verbose: cmd.Bool("verbose")}, r, version)
+	reports.ReportMarkdown(&terminal.Screen{W: &fresh, Verbose: cmd.Bool("verbose")}, r, version)
 	if extra := rs.letGo(r.Findings()); len(extra) > 0 {
-		writeLetGo(&fresh, reports.Markdown, extra)
+		writeLetGo(&fresh, terminal.Markdown, extra)
 	}
 	d := reports.Check(committed, fresh.Bytes())
 	if d == "" {
@@ -220,18 +221,10 @@ func (rs *runState) checkReport(cmd *cli.Command, r *report.Result, committed []
 	d = strings.Replace(d, "+++ fresh\n", "+++ "+cmd.String("check")+" (fresh)\n", 1)
 	// The diff quotes the committed file, which a pull request controls:
 	// escaped, so that its lines cannot drive the terminal, and bounded.
-	d = reports.TerminalLines(d, checkLineRunes, checkLines)
+	d = terminal.TerminalLines(d, checkLineRunes, checkLines)
 	d = reports.FitDiff(d, rs.screenFor(cmd, cmd.Root().Writer).Width) // on a terminal, to its width
 	if _, err := io.WriteString(cmd.Root().Writer, d); err != nil {
 		return err
 	}
 	return &exitError{code: exitGate, msg: fmt.Sprintf("%s is stale: regenerate it with the same arguments and --out %s instead of --check", cmd.String("check"), cmd.String("check"))}
-}
-
-func reportOutcome(r *report.Result) outcome {
-	c := r.Wire.Capture
-	return outcome{command: "report", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(), markdown: true,
-		section: func() []byte { return reports.ReportSection(r) },
-		text:    func(w io.Writer) { reports.ReportMarkdown(w, r, version) }}
 }

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
 // envelope checks that out is one --json object of command that validates
-// against reports/result.schema.json, and returns it.
+// against reports/jsonout/result.schema.json, and returns it.
 func envelope(t *testing.T, command, out string) gjson.Result {
 	t.Helper()
-	if err := reports.ValidateResult([]byte(out)); err != nil {
+	if err := jsonout.ValidateResult([]byte(out)); err != nil {
 		t.Fatalf("%s --json does not validate against the schema: %v\n%.600s", command, err, out)
 	}
 	v := gjson.Parse(out)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -15,8 +15,8 @@ import (
 // its width (COLUMNS, else the terminal's size) unless --wide, and
 // severities and verdicts are coloured unless NO_COLOR, --no-color or
 // TERM=dumb. Written to a file or a pipe, it is full width and plain.
-func (rs *runState) screenFor(cmd *cli.Command, w io.Writer) *reports.Screen {
-	s := &reports.Screen{W: w, Verbose: cmd.Bool("verbose")}
+func (rs *runState) screenFor(cmd *cli.Command, w io.Writer) *terminal.Screen {
+	s := &terminal.Screen{W: w, Verbose: cmd.Bool("verbose")}
 	out := cmd.Root().Writer
 	if p := cmd.String("out"); (p != "" && p != "-") || !isTerminal(out) {
 		return s
@@ -43,6 +43,6 @@ func termWidth(w io.Writer, getenv func(string) string) int {
 }
 
 // flush writes what was rendered on s into b, fitted to the screen.
-func (rs *runState) flush(cmd *cli.Command, s *reports.Screen, b *bytes.Buffer) error {
-	return rs.write(cmd, cmd.Root().Writer, nil, reports.Fit(b.Bytes(), s.Width))
+func (rs *runState) flush(cmd *cli.Command, s *terminal.Screen, b *bytes.Buffer) error {
+	return rs.write(cmd, cmd.Root().Writer, nil, terminal.Fit(b.Bytes(), s.Width))
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 )
@@ -78,12 +78,12 @@ func (rs *runState) listServers(cmd *cli.Command) error {
 				return configErr(hc.Path, err)
 			}
 			msg := strings.TrimPrefix(err.Error(), hc.Path+": ")
-			sections = append(sections, section{from(hc), [][]string{{"—", "—", "cannot be read: " + reports.Cell(oneLine(msg))}}})
+			sections = append(sections, section{from(hc), [][]string{{"—", "—", "cannot be read: " + terminal.Cell(oneLine(msg))}}})
 			continue
 		}
 		sec := section{from: from(hc)}
 		for _, s := range list {
-			sec.rows = append(sec.rows, []string{reports.Cell(s.Name), serverKind(s), reports.Cell(what(s, hc.Path))})
+			sec.rows = append(sec.rows, []string{terminal.Cell(s.Name), serverKind(s), terminal.Cell(what(s, hc.Path))})
 			servers++
 		}
 		if len(list) == 0 {
@@ -97,8 +97,8 @@ func (rs *runState) listServers(cmd *cli.Command) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "from %s\n", reports.Escape(sec.from))
-		reports.Table(w, reports.Terminal, []string{"server", "kind", "command or URL"}, sec.rows)
+		fmt.Fprintf(w, "from %s\n", terminal.Escape(sec.from))
+		terminal.Table(w, terminal.Terminal, []string{"server", "kind", "command or URL"}, sec.rows)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Probe one: mcpprobe wire --config FILE NAME; all of a file: mcpprobe budget --config FILE --all. Values of env and headers are not shown.")

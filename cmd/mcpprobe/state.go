@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/netguard"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 )
@@ -53,7 +53,7 @@ type runState struct {
 	// progress is the run's one progress line on stderr, made by the
 	// first part of the command that reports to it.
 	progressMu sync.Mutex
-	progress   *reports.Progress
+	progress   *terminal.Progress
 }
 
 // newRunState is the run of the process: its own streams and environment.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpprobe/mcpprobe/probe/survey"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/urfave/cli/v3"
 )
 
@@ -74,7 +75,7 @@ func (rs *runState) runSurvey(ctx context.Context, cmd *cli.Command) error {
 	// servers that shadow each other) has no record of its own: it is said
 	// here, always, since it needs a person's attention.
 	for _, f := range res.Shadowing {
-		fmt.Fprintf(errw, "mcpprobe: survey: %s: %s %s: %s\n", reports.Escape(f.Config), f.Severity, f.Code, reports.Escape(f.Message))
+		fmt.Fprintf(errw, "mcpprobe: survey: %s: %s %s: %s\n", terminal.Escape(f.Config), f.Severity, f.Code, terminal.Escape(f.Message))
 	}
 	if st.On() {
 		fmt.Fprintf(errw, "mcpprobe: survey: %s\n", res.Describe())

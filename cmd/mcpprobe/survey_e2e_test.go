@@ -16,7 +16,7 @@ import (
 	"time"
 
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
 	"github.com/tidwall/gjson"
 )
 
@@ -59,7 +59,7 @@ func surveyLines(t *testing.T, path string) map[string]gjson.Result {
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if err := reports.ValidateResult(line); err != nil {
+		if err := jsonout.ValidateResult(line); err != nil {
 			t.Errorf("a record does not validate: %v\n%s", err, line)
 		}
 		v := gjson.ParseBytes(line)

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/wire"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/mcpprobe/mcpprobe/transport"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -169,7 +170,7 @@ func (rs *runState) progressLine(cmd *cli.Command) func(string) {
 	}
 	return func(target string) {
 		if target != "" {
-			st.Step("starting " + reports.Escape(rs.redactor().String(target)))
+			st.Step("starting " + terminal.Escape(rs.redactor().String(target)))
 		}
 	}
 }
@@ -208,7 +209,7 @@ func (rs *runState) cannotProbe(err error, redact *transport.Redactor) error {
 	}
 	lines := strings.Split(received, "\n")
 	for i, l := range lines {
-		lines[i] = reports.Escape(strings.TrimLeft(l, " "))
+		lines[i] = terminal.Escape(strings.TrimLeft(l, " "))
 	}
 	msg := fe.What + "\nReceived: " + strings.Join(lines, "\n  ") + "\nTry: " + try
 	if redact == nil {
@@ -217,7 +218,7 @@ func (rs *runState) cannotProbe(err error, redact *transport.Redactor) error {
 	what, whatHid := redact.Bytes([]byte(fe.What))
 	recv, receivedHid := redact.Bytes([]byte(strings.Join(lines, "\n")))
 	tried, tryHid := redact.Bytes([]byte(try))
-	fail := &reports.Failure{ExitCode: exitNoTarget, What: string(what), Received: string(recv), Try: string(tried),
+	fail := &jsonout.Failure{ExitCode: exitNoTarget, What: string(what), Received: string(recv), Try: string(tried),
 		Redacted: whatHid || receivedHid || tryHid}
 	return &exitError{code: exitNoTarget, msg: redact.String(msg), fail: fail}
 }
@@ -244,7 +245,7 @@ func (rs *runState) write(cmd *cli.Command, stdout io.Writer, _ *transport.Redac
 		// Success says what was written where: stdout is empty, and a
 		// silent exit 0 looks the same as a run that wrote nothing.
 		if !cmd.Bool("quiet") {
-			fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: wrote %s (%s bytes)\n", reports.Escape(path), probe.Comma(int64(len(b))))
+			fmt.Fprintf(cmd.Root().ErrWriter, "mcpprobe: wrote %s (%s bytes)\n", terminal.Escape(path), probe.Comma(int64(len(b))))
 		}
 		return nil
 	}

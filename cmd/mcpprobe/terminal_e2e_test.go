@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // onTerminal runs mcpprobe with stdout (or stderr, with onStderr) on a
@@ -98,9 +98,9 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 			}
 			widest := 0
 			for _, l := range strings.Split(shown, "\n") {
-				widest = max(widest, reports.Width(l))
-				if reports.Width(l) > 100 {
-					t.Errorf("a line of %d columns:\n%s", reports.Width(l), l)
+				widest = max(widest, terminal.Width(l))
+				if terminal.Width(l) > 100 {
+					t.Errorf("a line of %d columns:\n%s", terminal.Width(l), l)
 				}
 			}
 			if !strings.Contains(shown, tc.want) {
@@ -113,7 +113,7 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 			}
 			pipedWidest := 0
 			for _, l := range strings.Split(piped.stdout, "\n") {
-				pipedWidest = max(pipedWidest, reports.Width(l))
+				pipedWidest = max(pipedWidest, terminal.Width(l))
 			}
 			if pipedWidest <= 100 && tc.name != "faults" {
 				t.Errorf("piped output is only %d columns: it should not be fitted", pipedWidest)
@@ -137,14 +137,14 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 		t.Parallel()
 		shown, _, _ := onTerminal(t, 72, false, nil, "budget", bin.good)
 		for _, l := range strings.Split(shown, "\n") {
-			if reports.Width(l) > 72 {
-				t.Errorf("a line of %d columns on a 72-column terminal:\n%s", reports.Width(l), l)
+			if terminal.Width(l) > 72 {
+				t.Errorf("a line of %d columns on a 72-column terminal:\n%s", terminal.Width(l), l)
 			}
 		}
 		wide, _, _ := onTerminal(t, 72, false, nil, "budget", "--wide", bin.good)
 		widest := 0
 		for _, l := range strings.Split(wide, "\n") {
-			widest = max(widest, reports.Width(l))
+			widest = max(widest, terminal.Width(l))
 		}
 		if widest <= 72 {
 			t.Errorf("--wide is still fitted (%d columns)", widest)
@@ -270,7 +270,7 @@ func TestEveryCommandFitsTheTerminal(t *testing.T) {
 					t.Fatalf("nothing shown; stderr: %s", stderr)
 				}
 				for _, l := range strings.Split(shown, "\n") {
-					if w := reports.Width(l); w > cols {
+					if w := terminal.Width(l); w > cols {
 						t.Errorf("a line of %d columns on a %d-column terminal:\n%s", w, cols, l)
 					}
 				}

@@ -52,9 +52,7 @@ func (rs *runState) wireCommand() *cli.Command {
 				// gets what was received before it failed.
 				ferr := rs.failure(err)
 				if r != nil && cmd.Bool("json") {
-					o := wireOutcome(r)
-					o.fail = failureOf(ferr)
-					_ = rs.emit(cmd, o)
+					_ = rs.emit(cmd, reports.WithFailure(reports.NewWire(r), failureOf(ferr)))
 				}
 				return ferr
 			}
@@ -66,22 +64,9 @@ func (rs *runState) wireCommand() *cli.Command {
 					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
-			return rs.emit(cmd, wireOutcome(r))
+			return rs.emit(cmd, reports.NewWire(r))
 		},
 	}
-}
-
-func wireOutcome(r *wire.Result) outcome {
-	c := r.Capture
-	return outcome{command: "wire", target: c.Target, protocol: c.ProtocolVersion,
-		findings: r.Findings(), counts: r.Counts(),
-		section: func() []byte {
-			if r.Cards != nil {
-				return reports.WithMember(reports.WireSection(c), "cards", reports.CardsJSON(r.Cards))
-			}
-			return reports.WireSection(c)
-		},
-		text: func(w io.Writer) { reports.WireText(w, r) }}
 }
 
 // save writes each response into dir exactly as received (wire.Result's

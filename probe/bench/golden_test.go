@@ -12,6 +12,8 @@ import (
 	gold "github.com/mcpprobe/mcpprobe/fixtures/golden"
 	"github.com/mcpprobe/mcpprobe/internal/loadfactor"
 	"github.com/mcpprobe/mcpprobe/probe/hosts"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/args"
@@ -91,11 +93,11 @@ func TestGolden(t *testing.T) {
 			}
 			normalise(r)
 			var text, md bytes.Buffer
-			reports.Bench(&text, reports.Terminal, r)
-			reports.Bench(&md, reports.Markdown, r)
-			js := reports.Envelope{Version: "golden", Command: "bench", Target: r.A.Target, ProtocolVersion: r.A.Protocol,
+			reports.Bench(&text, terminal.Terminal, r)
+			reports.Bench(&md, terminal.Markdown, r)
+			js := jsonout.Envelope{Version: "golden", Command: "bench", Target: r.A.Target, ProtocolVersion: r.A.Protocol,
 				Findings: r.Findings()}.JSON(reports.BenchJSON(r))
-			if err := reports.ValidateResult(js); err != nil {
+			if err := jsonout.ValidateResult(js); err != nil {
 				t.Errorf("the JSON does not validate against the schema: %v", err)
 			}
 			golden(t, gc.name+".txt", text.Bytes())

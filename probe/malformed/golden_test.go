@@ -18,6 +18,8 @@ import (
 	"github.com/mcpprobe/mcpprobe/probe/launch"
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/reports"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 	"github.com/mcpprobe/mcpprobe/transport"
 )
 
@@ -75,11 +77,11 @@ func TestGolden(t *testing.T) {
 					t.Fatalf("Run: %v", err)
 				}
 				var text, md bytes.Buffer
-				reports.Malformed(&text, reports.Terminal, r)
-				reports.Malformed(&md, reports.Markdown, r)
-				js := reports.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
+				reports.Malformed(&text, terminal.Terminal, r)
+				reports.Malformed(&md, terminal.Markdown, r)
+				js := jsonout.Envelope{Version: "golden", Command: "malformed", Target: r.Target, ProtocolVersion: r.Protocol,
 					Findings: r.Findings()}.JSON(reports.MalformedJSON(r))
-				if err := reports.ValidateResult(js); err != nil {
+				if err := jsonout.ValidateResult(js); err != nil {
 					t.Errorf("the JSON does not validate against the schema: %v", err)
 				}
 				var indented bytes.Buffer

@@ -357,7 +357,7 @@ func (h *Host) mayCredential(secret, refresh bool) error {
 // SafeURL percent-encodes what a terminal acts on or shows out of order
 // in a URL: C0 and C1 controls, DEL, format characters (bidi embeddings,
 // overrides and isolates, zero-width characters) and the line and
-// paragraph separators, the characters reports.Escape escapes. A browser
+// paragraph separators, the characters reports/terminal.Escape escapes. A browser
 // reads the encoded URL as the same one; a person sees every character.
 func SafeURL(s string) string {
 	var b strings.Builder

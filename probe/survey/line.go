@@ -10,7 +10,7 @@ import (
 )
 
 // Line is a survey record as a results file holds it, one JSON line: the
-// envelope every --json shares (reports.Envelope writes it; a survey
+// envelope every --json shares (jsonout.Envelope writes it; a survey
 // reads the two members below of it), and the survey's section under
 // "survey". Its json tags, and those of the types it holds, are the one
 // place a survey key is spelled: reports writes a Section field by field

@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestUnitWords(t *testing.T) {
 		}
 	}
 	for _, w := range []int{5, 8, 12} {
-		for _, l := range wrapText("p50 54.34 ms p99 148.3 µs", w) {
+		for _, l := range WrapText("p50 54.34 ms p99 148.3 µs", w) {
 			if f := strings.Fields(l); len(f) > 0 && units[f[0]] {
 				t.Errorf("width %d: a line starts with a unit: %q", w, l)
 			}

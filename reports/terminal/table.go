@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"bufio"
@@ -228,8 +228,9 @@ type Align = tw.Align
 
 // Align values for Table.
 var (
-	Left  = tw.AlignLeft
-	Right = tw.AlignRight
+	Left    = tw.AlignLeft
+	Right   = tw.AlignRight
+	Default = Align(tw.Empty) // the table's own choice for the column
 )
 
 // fitTable wraps the header and cells of a table too wide for width so

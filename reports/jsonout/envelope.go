@@ -1,4 +1,4 @@
-package reports
+package jsonout
 
 import (
 	_ "embed"
@@ -53,7 +53,7 @@ func (e Envelope) JSON(section []byte) []byte {
 	o.Set("mcpprobe_version", e.Version)
 	o.Set("command", e.Command)
 	o.Set("target", e.Target)
-	o.Set("protocol_version", nullIfEmpty(e.ProtocolVersion))
+	o.Set("protocol_version", NullIfEmpty(e.ProtocolVersion))
 	o.Raw("findings", findingsJSON(e.Findings))
 	gates := e.Gates
 	if gates == nil {
@@ -88,4 +88,22 @@ func (e Envelope) JSON(section []byte) []byte {
 		out = append(out[:len(out)-1], `,"escaped":true}`...)
 	}
 	return append(out, '\n')
+}
+
+// findingsJSON is a list of findings, each kind repeated past
+// findings.FoldAt folded into one with its count and a few examples.
+func findingsJSON(fs []findings.Finding) []byte {
+	fs = findings.Fold(fs)
+	out := make([][]byte, 0, len(fs))
+	for _, f := range fs {
+		fo := (&Object{}).Set("severity", f.Severity).Set("code", f.Code).Set("message", f.Message)
+		if f.Tool != "" {
+			fo.Set("tool", f.Tool)
+		}
+		if f.Count > 1 {
+			fo.Set("count", f.Count).Set("examples", f.Examples())
+		}
+		out = append(out, fo.Bytes())
+	}
+	return RawArray(out)
 }

@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ var linky = []string{
 func TestServerTextIsNeverLive(t *testing.T) {
 	writers := map[string]func(string) string{
 		"MD": MD, "mdStrict": mdStrict, "Code": Code, "MDMessage": MDMessage,
-		"message": func(s string) string { return message(Markdown, "tool `"+s+"` says "+s) },
+		"message": func(s string) string { return Message(Markdown, "tool `"+s+"` says "+s) },
 	}
 	for name, w := range writers {
 		for _, s := range linky {

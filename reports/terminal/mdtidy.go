@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"bytes"
@@ -141,7 +141,7 @@ func splitCodeSpans(l string) []string {
 }
 
 // tidyTo writes what render writes to w, tidied (TidyMarkdown).
-func tidyTo(w io.Writer, render func(io.Writer)) {
+func TidyTo(w io.Writer, render func(io.Writer)) {
 	var b bytes.Buffer
 	var into io.Writer = &b
 	if s, ok := w.(*Screen); ok {

@@ -1,6 +1,4 @@
-// Package reports renders what the probe found: markdown for people and for
-// committing, text for the terminal, JSON for machines. It never measures.
-package reports
+package terminal
 
 import (
 	"fmt"
@@ -283,7 +281,7 @@ func MDMessage(s string) string {
 
 // plain is untrusted text as st shows it: escaped on a terminal, and made
 // inert (MD) in markdown.
-func plain(st Style, s string) string {
+func Plain(st Style, s string) string {
 	if st == Markdown {
 		return MD(s)
 	}
@@ -291,7 +289,7 @@ func plain(st Style, s string) string {
 }
 
 // cell is an untrusted table cell as st shows it.
-func cell(st Style, s string) string {
+func StyledCell(st Style, s string) string {
 	if st == Markdown {
 		return MD(s)
 	}
@@ -301,7 +299,7 @@ func cell(st Style, s string) string {
 // message is a message that may quote a server (a finding's, a note's)
 // as st shows it: in markdown its code spans are kept and the rest is
 // made inert (MDMessage).
-func message(st Style, s string) string {
+func Message(st Style, s string) string {
 	if st == Markdown {
 		return MDMessage(s)
 	}

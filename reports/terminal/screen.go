@@ -1,4 +1,4 @@
-package reports
+package terminal
 
 import (
 	"io"
@@ -32,7 +32,7 @@ func screenOf(w io.Writer) (width int, color bool) {
 }
 
 // verbose is whether w asks for the full tables (--verbose).
-func verbose(w io.Writer) bool {
+func Verbose(w io.Writer) bool {
 	s, ok := w.(*Screen)
 	return ok && s.Verbose
 }
@@ -123,7 +123,7 @@ func wrapLine(line string, width int) []string {
 	pad := strings.Repeat(" ", indent)
 	var out []string
 	first := true
-	for _, l := range wrapText(strings.TrimLeft(line, " "), width-indent) {
+	for _, l := range WrapText(strings.TrimLeft(line, " "), width-indent) {
 		if first {
 			lead := len(line) - len(strings.TrimLeft(line, " "))
 			// The first line keeps its own leading spaces, and so is
@@ -141,7 +141,7 @@ func wrapLine(line string, width int) []string {
 }
 
 func wrapHard(line string, width int, pad string) []string {
-	out := wrapText(line, width-len(pad))
+	out := WrapText(line, width-len(pad))
 	for i := 1; i < len(out); i++ {
 		out[i] = pad + out[i]
 	}
@@ -166,7 +166,7 @@ func hangIndent(line string) int {
 
 // wrapText breaks s into lines of at most width columns: at spaces, else
 // after a hyphen, slash, comma or similar, else anywhere.
-func wrapText(s string, width int) []string {
+func WrapText(s string, width int) []string {
 	width = max(width, 1)
 	var lines []string
 	var cur strings.Builder
@@ -340,7 +340,7 @@ func wrapCell(s string, width int) string {
 			lines = append(lines, l)
 			continue
 		}
-		lines = append(lines, wrapText(l, width)...)
+		lines = append(lines, WrapText(l, width)...)
 	}
 	return strings.Join(lines, "\n")
 }

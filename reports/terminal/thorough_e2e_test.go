@@ -1,6 +1,6 @@
 //go:build e2e
 
-package reports
+package terminal
 
 // thorough is set by the e2e tag (make test): the exhaustive tests then
 // check every case, as they always did. Without the tag they check a
