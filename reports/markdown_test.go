@@ -18,6 +18,10 @@ func TestMD(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain name", "plain name"},
 		{"get_weather *now*", "get_weather *now*"}, // emphasis marks left alone
+		{"**bold** and __init__", "**bold** and __init__"},
+		// a mark no word touches is escaped: MD037 reads "* x *" as emphasis
+		{"blob: string /* @format byte */", "blob: string /\\* `@format` byte \\*/"},
+		{"a _ b _ c", "a \\_ b \\_ c"},
 		{"<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"},
 		{"a & b &lt;", "a &amp; b &amp;lt;"},
 		{"[x](javascript:y) ![i](http://e/p.png)", "\\[x\\]`(javascript:y)` !\\[i\\]`(http://e/p.png)`"},

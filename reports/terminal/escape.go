@@ -125,7 +125,7 @@ func Clip(s string, n int) string {
 // escape before it looks for one.
 func MD(s string) string {
 	s = Escape(s)
-	if !strings.ContainsAny(s, "<>&[]`|\\:@.") {
+	if !strings.ContainsAny(s, "<>&[]`|\\:@.*_") {
 		return s
 	}
 	var b strings.Builder
@@ -201,9 +201,18 @@ var ownURLRe = sync.OnceValue(func() *regexp.Regexp {
 func ownURL(s string) bool { return ownURLRe().MatchString(s) }
 
 // mdText writes s, which holds no backslash, escaped as MD escapes text.
+// An emphasis mark with no letter or digit on either side of its run is
+// escaped too: "/* x */" or "_ y _" is no emphasis to a renderer, but
+// linters (markdownlint's MD037) take it for one with spaces inside. A
+// mark against a word ("*now*", "snake_case", "**bold**") stays bare.
 func mdText(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
+		case '*', '_':
+			if loneMark(s, i) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
 		case '<':
 			b.WriteString("&lt;")
 		case '>':
@@ -217,6 +226,22 @@ func mdText(b *strings.Builder, s string) {
 			b.WriteByte(c)
 		}
 	}
+}
+
+// loneMark is true when the run of s[i] around i has no letter, digit or
+// non-ASCII byte next to it within s.
+func loneMark(s string, i int) bool {
+	a, z := i, i
+	for a > 0 && s[a-1] == s[i] {
+		a--
+	}
+	for z < len(s)-1 && s[z+1] == s[i] {
+		z++
+	}
+	wordy := func(c byte) bool {
+		return c >= 0x80 || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return (a == 0 || !wordy(s[a-1])) && (z == len(s)-1 || !wordy(s[z+1]))
 }
 
 // isPunct is CommonMark's ASCII punctuation, what a backslash escapes.
