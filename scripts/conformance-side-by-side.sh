@@ -147,6 +147,7 @@ all_servers=(
   "mcp-go|mcp-go corpus server (fixtures/mcpgoserver)|mark3labs/mcp-go|$bindir/mcpgoserver -http 127.0.0.1:0"
   "ts-sdk-1|TypeScript SDK 1.x corpus server (fixtures/tsserver)|@modelcontextprotocol/sdk 1.x|node $root/fixtures/tsserver/server.mjs corpus --http 127.0.0.1:0"
   "ts-sdk-2|TypeScript SDK 2.x corpus server (fixtures/tsserver2), both eras|@modelcontextprotocol/server 2.x|node $root/fixtures/tsserver2/server.mjs http 127.0.0.1:0"
+  "ts-sdk-2-skills|TypeScript SDK 2.x fixture with the Skills extension (fixtures/tsserver2 --skills), both eras|@modelcontextprotocol/server 2.x SkillsExtension|node $root/fixtures/tsserver2/server.mjs http 127.0.0.1:0 --skills"
   "server-everything|server-everything streamableHttp|@modelcontextprotocol/server-everything|PORT={PORT} node -r $root/fixtures/loopback.cjs $everything streamableHttp"
 )
 for entry in "${added[@]}"; do
@@ -225,7 +226,7 @@ for entry in "${all_servers[@]}"; do
     say "$id: fixtures/tsserver/node_modules is missing (run scripts/install-peers.sh); skipped"
     continue
   fi
-  if [ "$id" = ts-sdk-2 ] && [ ! -d "$root/fixtures/tsserver2/node_modules" ]; then
+  if { [ "$id" = ts-sdk-2 ] || [ "$id" = ts-sdk-2-skills ]; } && [ ! -d "$root/fixtures/tsserver2/node_modules" ]; then
     say "$id: fixtures/tsserver2/node_modules is missing (run scripts/install-peers.sh); skipped"
     continue
   fi
