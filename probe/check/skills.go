@@ -51,7 +51,7 @@ var (
 	skillsDirectory = skillsClause("Directory Listing", "directory-listing", "MUST",
 		"A server that declares directoryRead MUST support the method for every directory within the skill namespaces it serves as individual files. […] If the URI does not exist, or exists but is not a directory resource, the server MUST return error -32602 […] subdirectories listed as directory resources (mimeType: \"inode/directory\"). […] Pagination mirrors resources/list.")
 	skillsCache = skillsClause("Enumeration via skills/list", "enumeration-via-skillslist", "MUST",
-		"In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.)")
+		"In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.) The keyword is the base protocol's, which the sentence carries over: 2026-07-28 server/utilities/caching, \"Servers MUST provide a `ttlMs` value that is `>= 0`.\"")
 )
 
 // The ids of the skills checks: the side-by-side table maps the official
