@@ -32,6 +32,9 @@ func Call(w io.Writer, st Style, r *call.Result) {
 	fmt.Fprintln(w, callVerdict(st, r))
 	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, plain(st, r.Name), plain(st, orNone(r.Protocol)))
 	fmt.Fprintln(w, callAnswerLine(st, r))
+	if r.Skill != nil {
+		fmt.Fprintln(w, callSkillLine(st, r.Skill))
+	}
 	if r.Error != nil {
 		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", plain(st, errCode(r)), plain(st, r.Error.Message))
 		if len(r.Error.Data) > 0 {
@@ -749,6 +752,7 @@ func CallJSON(r *call.Result) []byte {
 		vs = []result.Verdict{}
 	}
 	o.Set("verdicts", vs)
+	callSkillJSON(o, r.Skill)
 	return o.Bytes()
 }
 

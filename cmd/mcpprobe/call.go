@@ -61,6 +61,9 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 	if name == "call" {
 		own = append(own, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
 	}
+	if name == "read" {
+		own = append(own, &cli.BoolFlag{Name: "skill", Usage: "load URI as a host loads a skill's file (SEP-2640): skills/list first, then the read verified against the entry that lists URI (size, sha256 digest, a SKILL.md's frontmatter); a mismatch refuses it, names the file, what differed and the clause, and exits 1"})
+	}
 	bounds := boundFlags()
 	if name == "read" {
 		bounds = without(bounds, "max-pages") // a resource is one read, never a list
@@ -115,7 +118,12 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 			if view := cmd.String("view"); view != "" {
 				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
 			}
-			return rs.emit(cmd, out)
+			if err := rs.emit(cmd, out); err != nil || r.Skill == nil || !r.Skill.Refused() {
+				return err
+			}
+			// A refused skill is what --skill gates on, as a host would
+			// stop there.
+			return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused: it fails verification against skills/list"}
 		},
 	}
 }
@@ -213,7 +221,7 @@ func callArgs(cmd *cli.Command) ([]byte, error) {
 
 // callOptions maps the command's own flags to call.Options.
 func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Options, error) {
-	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task")}
+	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task"), Skill: cmd.Bool("skill")}
 	args, err := callArgs(cmd)
 	if err != nil {
 		return o, err
