@@ -12,7 +12,9 @@ import (
 func TestVerifySkill(t *testing.T) {
 	const md = "---\nname: a\ndescription: b\n---\nbody\n"
 	listed := skillfile.Listed{URI: "skill://a/SKILL.md", Digest: skillfile.Digest([]byte(md)), Size: int64(len(md)), HasSize: true, Frontmatter: []byte(`{"name":"a","description":"b"}`)}
-	text := func(s string) []byte { return []byte(`{"contents":[{"uri":"skill://a/SKILL.md","text":` + quote(s) + `}]}`) }
+	text := func(s string) []byte {
+		return []byte(`{"contents":[{"uri":"skill://a/SKILL.md","text":` + quote(s) + `}]}`)
+	}
 	for _, tc := range []struct {
 		name    string
 		r       Result
