@@ -123,7 +123,7 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 			}
 			// A refused skill is what --skill gates on, as a host would
 			// stop there.
-			return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused: it fails verification against skills/list"}
+			return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused (" + r.Skill.Differed() + "): it fails verification against skills/list"}
 		},
 	}
 }

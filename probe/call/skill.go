@@ -29,6 +29,19 @@ type SkillLoad struct {
 // its listing, or could not be verified at all.
 func (s *SkillLoad) Refused() bool { return len(s.Mismatches) > 0 || s.Unread != "" }
 
+// Differed names what differed, in order ("digest", "size, digest"), or
+// says there was nothing to verify.
+func (s *SkillLoad) Differed() string {
+	if s.Unread != "" {
+		return "nothing to verify"
+	}
+	var w []string
+	for _, m := range s.Mismatches {
+		w = append(w, m.What)
+	}
+	return strings.Join(w, ", ")
+}
+
 // Problem is the refusal in one line, "" when the file was verified.
 func (s *SkillLoad) Problem() string {
 	if s.Unread != "" {
@@ -114,6 +127,6 @@ func (r *Result) verifySkill() {
 		s.Mismatches = skillfile.Verify(s.File, b)
 	}
 	if s.Refused() {
-		r.add(findings.SkillRefused, "%s (skill %s) fails verification against skills/list, so the skill is not loaded and no other file of it is read: %s", s.File.URI, s.Skill, s.Problem())
+		r.add(findings.SkillRefused, "fails verification against the skills/list entry of %s, so the skill is not loaded and no other file of it is read: %s", s.Skill, s.Problem())
 	}
 }

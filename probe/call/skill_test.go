@@ -42,7 +42,7 @@ func TestVerifySkill(t *testing.T) {
 				t.Errorf("refused: %q", got)
 			case tc.refused != "" && (len(got) != 1 || !strings.Contains(got[0], tc.refused) || !r.Skill.Refused()):
 				t.Errorf("findings %q, want one with %q", got, tc.refused)
-			case tc.refused != "" && !strings.Contains(got[0], "skill://a/SKILL.md (skill skill://a/SKILL.md) fails verification"):
+			case tc.refused != "" && !strings.Contains(got[0], "fails verification against the skills/list entry of skill://a/SKILL.md"):
 				t.Errorf("the finding names no file: %q", got[0])
 			}
 		})
