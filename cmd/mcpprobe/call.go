@@ -57,12 +57,10 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
+	own = append(own, skillFlags(name)...)
 	own = append(own, hostFlags()...)
 	if name == "call" {
 		own = append(own, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
-	}
-	if name == "read" {
-		own = append(own, &cli.BoolFlag{Name: "skill", Usage: "load URI as a host loads a skill's file (SEP-2640): skills/list first, then the read verified against the entry that lists URI (size, sha256 digest, a SKILL.md's frontmatter); a mismatch refuses it, names the file, what differed and the clause, and exits 1"})
 	}
 	bounds := boundFlags()
 	if name == "read" {
@@ -118,14 +116,27 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 			if view := cmd.String("view"); view != "" {
 				out.text, out.markdown = func(w io.Writer) { reports.CallView(w, r, view) }, true
 			}
-			if err := rs.emit(cmd, out); err != nil || r.Skill == nil || !r.Skill.Refused() {
-				return err
-			}
-			// A refused skill is what --skill gates on, as a host would
-			// stop there.
-			return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused (" + r.Skill.Differed() + "): it fails verification against skills/list"}
+			return skillRefused(rs.emit(cmd, out), r)
 		},
 	}
+}
+
+// skillFlags are read's --skill (SEP-2640: load a skill's file as a host
+// does); the other one-request commands have none.
+func skillFlags(command string) []cli.Flag {
+	if command != "read" {
+		return nil
+	}
+	return []cli.Flag{&cli.BoolFlag{Name: "skill", Usage: "load URI as a host loads a skill's file (SEP-2640): skills/list first, then the read verified against the entry that lists URI (size, sha256 digest, a SKILL.md's frontmatter); a mismatch refuses it, names the file, what differed and the clause, and exits 1"}}
+}
+
+// skillRefused is read --skill's exit once the output is written: a
+// refused file exits 1, as a host stops there, whatever --fail-on says.
+func skillRefused(emitted error, r *call.Result) error {
+	if emitted != nil || r.Skill == nil || !r.Skill.Refused() {
+		return emitted
+	}
+	return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused (" + r.Skill.Differed() + "): it fails verification against skills/list"}
 }
 
 // checkCallOutput refuses, before anything starts, an output the command
