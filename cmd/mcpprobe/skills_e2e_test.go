@@ -214,7 +214,7 @@ func TestSkillsRead(t *testing.T) {
 	} {
 		t.Run(tc.bug+" "+tc.uri, func(t *testing.T) {
 			t.Parallel()
-			r := mcpprobe(t, "read", "--skill", "--json", bin.raw, "-skills", tc.bug, tc.uri)
+			r := mcpprobe(t, "read", "--skill", "--json", tc.uri, "--", bin.raw, "-skills", tc.bug)
 			v := envelope(t, "read", r.stdout)
 			sk := v.Get("read.skill")
 			var what []string
@@ -233,7 +233,7 @@ func TestSkillsRead(t *testing.T) {
 			if tc.code == 1 && !strings.Contains(r.stderr, "--skill: "+tc.uri+" refused ("+tc.differed+")") {
 				t.Errorf("stderr: %s", r.stderr)
 			}
-			text := mcpprobe(t, "read", "--skill", bin.raw, "-skills", tc.bug, tc.uri)
+			text := mcpprobe(t, "read", "--skill", tc.uri, "--", bin.raw, "-skills", tc.bug)
 			want := "verified against skills/list"
 			if tc.code == 1 {
 				want = "REFUSED, not loaded: " + tc.differed + ": "
@@ -255,10 +255,10 @@ func TestSkillsReadRefusedUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"read", "--skill", bin.good, "skill://git-workflow/SKILL.md"}, "does not declare the io.modelcontextprotocol/skills extension"},
-		{[]string{"read", "--skill", bin.raw, "-skills", "ok", "skill://nope/SKILL.md"}, `no skill that skills/list lists names skill://nope/SKILL.md among its files; the listed skills are "skill://git-workflow/SKILL.md"`},
-		{[]string{"call", "--skill", bin.raw, "-skills", "ok", "echo"}, "--skill"},
+		{[]string{"read", "--skill", "skill://nope/SKILL.md", "--", bin.raw, "-skills", "ok"}, `no skill that skills/list lists names skill://nope/SKILL.md among its files; the listed skills are "skill://git-workflow/SKILL.md"`},
+		{[]string{"call", "--skill", "echo", "--", bin.raw, "-skills", "ok"}, "--skill does not apply to call"},
 	} {
-		t.Run(tc.args[0]+" "+tc.args[len(tc.args)-1], func(t *testing.T) {
+		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {
 			t.Parallel()
 			r := mcpprobe(t, tc.args...)
 			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
