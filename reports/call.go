@@ -33,6 +33,9 @@ func Call(w io.Writer, st terminal.Style, r *call.Result) {
 	fmt.Fprintln(w, callVerdict(st, r))
 	fmt.Fprintf(w, "%s %s · protocol %s\n", r.Method, terminal.Plain(st, r.Name), terminal.Plain(st, orNone(r.Protocol)))
 	fmt.Fprintln(w, callAnswerLine(st, r))
+	if r.Skill != nil {
+		fmt.Fprintln(w, callSkillLine(st, r.Skill))
+	}
 	if r.Error != nil {
 		fmt.Fprintf(w, "\nThe server answered JSON-RPC error %s: %s\n", terminal.Plain(st, errCode(r)), terminal.Plain(st, r.Error.Message))
 		if len(r.Error.Data) > 0 {
@@ -750,6 +753,7 @@ func CallJSON(r *call.Result) []byte {
 		vs = []result.Verdict{}
 	}
 	o.Set("verdicts", vs)
+	callSkillJSON(o, r.Skill)
 	return o.Bytes()
 }
 

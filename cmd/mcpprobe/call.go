@@ -56,6 +56,7 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 		&cli.StringFlag{Name: "save", Usage: "write the raw request and response (and a task's exchanges) into `DIR`"},
 		&cli.StringFlag{Name: "view", Usage: "print, as markdown, what `HOST` delivers of the result to the model"},
 	)
+	own = append(own, skillFlags(name)...)
 	own = append(own, hostFlags()...)
 	if name == "call" {
 		own = append(own, &cli.BoolFlag{Name: "task", Usage: "make a task-augmented call (2025-11-25 tasks) and follow it: tasks/get at the server's pollInterval, then tasks/result"})
@@ -107,9 +108,27 @@ func (rs *runState) oneRequestCommand(name string) *cli.Command {
 					return rs.writeFailed(cmd, "--save "+dir, err)
 				}
 			}
-			return rs.emit(cmd, reports.NewCall(name, r, cmd.String("view")))
+			return skillRefused(rs.emit(cmd, reports.NewCall(name, r, cmd.String("view"))), r)
 		},
 	}
+}
+
+// skillFlags are read's --skill (SEP-2640: load a skill's file as a host
+// does); the other one-request commands have none.
+func skillFlags(command string) []cli.Flag {
+	if command != "read" {
+		return nil
+	}
+	return []cli.Flag{&cli.BoolFlag{Name: "skill", Usage: "load URI as a host loads a skill's file (SEP-2640): skills/list first, then the read verified against the entry that lists URI (size, sha256 digest, a SKILL.md's frontmatter); a mismatch refuses it, names the file, what differed and the clause, and exits 1"}}
+}
+
+// skillRefused is read --skill's exit once the output is written: a
+// refused file exits 1, as a host stops there, whatever --fail-on says.
+func skillRefused(emitted error, r *call.Result) error {
+	if emitted != nil || r.Skill == nil || !r.Skill.Refused() {
+		return emitted
+	}
+	return &exitError{code: exitGate, msg: "--skill: " + r.Skill.File.URI + " refused (" + r.Skill.Differed() + "): it fails verification against skills/list"}
 }
 
 // checkCallOutput refuses, before anything starts, an output the command
@@ -205,7 +224,7 @@ func callArgs(cmd *cli.Command) ([]byte, error) {
 
 // callOptions maps the command's own flags to call.Options.
 func callOptions(cmd *cli.Command, kind callresult.Kind, what string) (call.Options, error) {
-	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task")}
+	o := call.Options{Kind: kind, Name: what, Progress: cmd.Bool("progress"), NoValidate: cmd.Bool("no-validate"), Task: cmd.Bool("task"), Skill: cmd.Bool("skill")}
 	args, err := callArgs(cmd)
 	if err != nil {
 		return o, err

@@ -523,6 +523,17 @@ func oneRequestRows(fx *matrixFixtures, name string) []flagRow {
 			}),
 		)
 	} else {
+		if name == "read" {
+			rows = append(rows, effectRow("skill", "the read verified against skills/list (skills_e2e_test.go has each mismatch)", func(t *testing.T) {
+				c := section(t, wantCode(t, 0, name, "--json", "--skill", "skill://git-workflow/SKILL.md", "--", bin.raw, "-skills", "ok"))
+				if c.Get("skill.refused").Type != gjson.False || !c.Get("skill.frontmatter_compared").Bool() {
+					t.Errorf("skill: %s", c.Get("skill").Raw)
+				}
+				if c := section(t, wantCode(t, 0, line("--json")...)); c.Get("skill").Exists() {
+					t.Errorf("a skill member without --skill: %s", c.Get("skill").Raw)
+				}
+			}))
+		}
 		rows = append(rows,
 			// A 3 s answer, not a 1 ns bound: a fast answer can beat a timer
 			// that a loaded machine fires late.

@@ -80,6 +80,7 @@ func TestSkillsCheck(t *testing.T) {
 		{[]string{"--skills"}, ""},
 		{[]string{"--skills-bug", "digest"}, "legacy skills.digest fail, modern skills.digest fail"},
 		{[]string{"--skills-bug", "size"}, "legacy skills.size fail, modern skills.size fail"},
+		{[]string{"--skills-bug", "frontmatter"}, "legacy skills.frontmatter fail, modern skills.frontmatter fail"},
 	} {
 		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
 			t.Parallel()
@@ -187,5 +188,82 @@ func TestSkillsBudget(t *testing.T) {
 	plain := mcpprobe(t, "budget", "--json", "--quiet", bin.good)
 	if v := envelope(t, "budget", plain.stdout); v.Get("budget.skills").Exists() {
 		t.Errorf("skills for a server without the extension: %s", v.Get("budget.skills").Raw)
+	}
+}
+
+// read --skill loads a skill's file as a host does: skills/list first,
+// then the read verified against the listing; a file that differs is
+// refused with what differed and the clause, and exits 1 (rawserver
+// -skills KIND breaks one file of git-workflow).
+func TestSkillsRead(t *testing.T) {
+	t.Parallel()
+	const md, guide = "skill://git-workflow/SKILL.md", "skill://git-workflow/references/GUIDE.md"
+	for _, tc := range []struct {
+		bug, uri string
+		code     int
+		differed string // the mismatches' what, in order; "" for a verified file
+	}{
+		{"ok", md, 0, ""},
+		{"ok", guide, 0, ""},
+		{"frontmatter", md, 1, "frontmatter"},
+		{"digest", guide, 1, "digest"},
+		{"size", guide, 1, "size"},
+		// the broken file is another: only the one asked for is read
+		{"digest", md, 0, ""},
+		{"frontmatter", guide, 0, ""},
+	} {
+		t.Run(tc.bug+" "+tc.uri, func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, "read", "--skill", "--json", tc.uri, "--", bin.raw, "-skills", tc.bug)
+			v := envelope(t, "read", r.stdout)
+			sk := v.Get("read.skill")
+			var what []string
+			for _, m := range sk.Get("mismatches").Array() {
+				what = append(what, m.Get("what").String())
+				if !strings.HasPrefix(m.Get("clause").String(), "SEP-2640 ") {
+					t.Errorf("a mismatch without its clause: %s", m.Raw)
+				}
+			}
+			refusals := v.Get(`findings.#(code=="skill-refused")#`).Array()
+			if r.code != tc.code || strings.Join(what, ",") != tc.differed || sk.Get("refused").Bool() != (tc.code == 1) ||
+				len(refusals) != tc.code || sk.Get("skill").String() != md || sk.Get("file").String() != tc.uri ||
+				sk.Get("frontmatter_compared").Bool() != (tc.uri == md) {
+				t.Fatalf("exit %d, skill %s, findings %s\n%s", r.code, sk.Raw, v.Get("findings").Raw, r.stderr)
+			}
+			if tc.code == 1 && !strings.Contains(r.stderr, "--skill: "+tc.uri+" refused ("+tc.differed+")") {
+				t.Errorf("stderr: %s", r.stderr)
+			}
+			text := mcpprobe(t, "read", "--skill", tc.uri, "--", bin.raw, "-skills", tc.bug)
+			want := "verified against skills/list"
+			if tc.code == 1 {
+				want = "REFUSED, not loaded: " + tc.differed + ": "
+			}
+			if text.code != tc.code || !strings.Contains(text.stdout, want) {
+				t.Errorf("text: exit %d, want %q in\n%s", text.code, want, text.stdout)
+			}
+		})
+	}
+}
+
+// read --skill is refused, before any read, where no listing can vouch
+// for the file: a server without the extension, a URI no skill lists,
+// and a command that reads nothing.
+func TestSkillsReadRefusedUsage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"read", "--skill", bin.good, "skill://git-workflow/SKILL.md"}, "does not declare the io.modelcontextprotocol/skills extension"},
+		{[]string{"read", "--skill", "skill://nope/SKILL.md", "--", bin.raw, "-skills", "ok"}, `no skill that skills/list lists names skill://nope/SKILL.md among its files; the listed skills are "skill://git-workflow/SKILL.md"`},
+		{[]string{"call", "--skill", "echo", "--", bin.raw, "-skills", "ok"}, "--skill does not apply to call"},
+	} {
+		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {
+			t.Parallel()
+			r := mcpprobe(t, tc.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, want 2 with %q:\n%s", r.code, tc.want, r.stderr)
+			}
+		})
 	}
 }

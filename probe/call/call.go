@@ -49,6 +49,10 @@ type Options struct {
 	CancelWait time.Duration
 	// Task makes a task-augmented tools/call and follows it.
 	Task bool
+	// Skill reads a resource as a host loading a skill does (SEP-2640):
+	// skills/list first, then the read verified against the entry that
+	// lists the URI.
+	Skill bool
 	// Replies say how to answer the server's requests during the call;
 	// the client declares exactly the capabilities they enable.
 	Replies Replies
@@ -121,6 +125,9 @@ type Result struct {
 	// mcpprobe answered, then the retry's answer. The call's Response and
 	// Result are the last retry's.
 	Rounds []Round
+
+	// Skill is read --skill's verification; nil without it.
+	Skill *SkillLoad
 
 	Analysis   result.Analysis
 	Deliveries []result.Delivery
@@ -266,6 +273,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Task && o.Kind != result.KindTool {
 		return nil, probe.Optionf("--task applies to tools/call")
 	}
+	if o.Skill && o.Kind != result.KindResource {
+		return nil, probe.Optionf("--skill applies to resources/read")
+	}
 	spec := o.Spec
 	spec.Probe.Capabilities = o.Replies.Capabilities()
 	spec.Probe.Answer = o.Replies.Answerer()
@@ -290,6 +300,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if err := c.run(); err != nil {
 		return nil, err
+	}
+	if r.Skill != nil {
+		r.verifySkill()
 	}
 	cl.Finish()
 	// Closed before its streams are judged, so that a log line written
@@ -359,6 +372,13 @@ func (r *Result) prepare(ctx context.Context, cl *probe.Client, o Options) error
 	case result.KindResource:
 		if o.Args != nil || len(o.Pairs) > 0 {
 			return probe.Optionf("read takes no arguments: the URI says it all")
+		}
+		if o.Skill {
+			load, err := listedSkillFile(ctx, cl, o.Name)
+			if err != nil {
+				return err
+			}
+			r.Skill = load
 		}
 	}
 	return nil

@@ -7,14 +7,13 @@ package check
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
+	"github.com/mcpprobe/mcpprobe/probe/skillfile"
 	pwire "github.com/mcpprobe/mcpprobe/probe/wire"
 	"github.com/tidwall/gjson"
 )
@@ -369,14 +368,14 @@ func (s SkillsSeen) judgeFrontmatter(entries []pwire.Skill) Verdict {
 		if shown.Method == "" {
 			shown = r.X
 		}
-		fm, err := ParseFrontmatter(r.Bytes)
+		fm, err := skillfile.ParseFrontmatter(r.Bytes)
 		if err != nil {
 			bad = append(bad, e.URI+": "+err.Error())
 			shown = r.X
 			continue
 		}
 		compared++
-		if diffs := FrontmatterDiff(fm, e.Frontmatter); len(diffs) > 0 {
+		if diffs := skillfile.FrontmatterDiff(fm, e.Frontmatter); len(diffs) > 0 {
 			bad = append(bad, e.URI+": the listed frontmatter differs from the SKILL.md served: "+few(diffs))
 			shown = r.X
 		}
@@ -469,8 +468,7 @@ func (s SkillsSeen) judgeFiles(entries []pwire.Skill, id string) Verdict {
 			}
 			verified++
 			if id == IDSkillsDigest {
-				sum := sha256.Sum256(r.Bytes)
-				if got := "sha256:" + hex.EncodeToString(sum[:]); got != f.Digest {
+				if got := skillfile.Digest(r.Bytes); got != f.Digest {
 					bad = append(bad, fmt.Sprintf("%s: the %d bytes served hash to %s, the listing publishes %s", f.URI, len(r.Bytes), got, f.Digest))
 					shown = r.X
 				}

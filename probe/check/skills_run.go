@@ -2,21 +2,20 @@ package check
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"time"
 
 	"github.com/mcpprobe/mcpprobe/probe"
+	"github.com/mcpprobe/mcpprobe/probe/skillfile"
 	"github.com/tidwall/gjson"
 )
 
 // Bounds of the skills checks' reads: a server lists the files, so it
 // must not be able to make the check read without end.
 const (
-	maxSkillReads     = 128              // listed files read back, over all skills
-	maxSkillFileBytes = 16 << 20         // a file's decoded content (the SDK's per-skill limit)
-	skillReadsTime    = 60 * time.Second // every read together
-	maxDirPages       = 20               // pages of one resources/directory/read
+	maxSkillReads  = 128              // listed files read back, over all skills
+	skillReadsTime = 60 * time.Second // every read together
+	maxDirPages    = 20               // pages of one resources/directory/read
 )
 
 // skills makes the skills checks' exchanges on the era's connection:
@@ -93,42 +92,7 @@ func (s *session) readSkillFile(ctx context.Context, uri string) SkillFileRead {
 		fr.Why = "no result: " + x.got()
 		return fr
 	}
-	contents := gjson.GetBytes(x.Result, "contents").Array()
-	var c gjson.Result
-	for _, cc := range contents {
-		if cc.Get("uri").String() == uri {
-			c = cc
-			break
-		}
-	}
-	if !c.Exists() && len(contents) > 0 {
-		c = contents[0]
-	}
-	switch t, b := c.Get("text"), c.Get("blob"); {
-	case t.Type == gjson.String:
-		if len(t.Raw) > 6*maxSkillFileBytes+2 {
-			fr.Why = "text past the size mcpprobe verifies"
-			return fr
-		}
-		fr.Bytes = []byte(t.String())
-	case b.Type == gjson.String:
-		if len(b.Raw) > maxSkillFileBytes/3*4+8 {
-			fr.Why = "blob past the size mcpprobe verifies"
-			return fr
-		}
-		d, err := base64.StdEncoding.DecodeString(b.String())
-		if err != nil {
-			fr.Why = "blob is not base64: " + err.Error()
-			return fr
-		}
-		fr.Bytes = d
-	default:
-		fr.Why = "no contents[] entry with text or blob"
-		return fr
-	}
-	if len(fr.Bytes) > maxSkillFileBytes {
-		fr.Bytes, fr.Why = nil, "content past the size mcpprobe verifies"
-	}
+	fr.Bytes, fr.Why = skillfile.Content(x.Result, uri)
 	return fr
 }
 

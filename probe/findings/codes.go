@@ -214,6 +214,9 @@ const (
 	SecureSchemaDelivery
 	// wire: -32022 after the handshake (issue 38)
 	VersionRetried
+	// read --skill: a skill file that fails verification against its
+	// listing (SEP-2640)
+	SkillRefused
 )
 
 // README sections that say more than a row can.
@@ -373,6 +376,7 @@ var defs = []Def{
 	{Code: SecureRequired, Name: "secure-required", Severity: Info, Origin: OriginLint, Title: "a tool with required secure parameters (SEP-3221): a host that does not negotiate `io.modelcontextprotocol/secure-params` is not listed the tool, and one that does must supply them in `secureArguments`"},
 	{Code: SecureSchemaDelivery, Name: "secure-schema-delivery", Severity: Info, Also: []Severity{Warning}, Origin: OriginBudget, Title: "a tool with a `secureInputSchema`: hosts SHOULD show only `inputSchema` to the model (SEP-3221 §3.5); the finding says, per host, what its sourced profile says it does with `secureInputSchema`, or that it is unknown; a warning where a host is sourced as showing it"},
 	{Code: VersionRetried, Name: "version-retried", Severity: Info, Also: []Severity{Warning}, Origin: OriginWire, Title: "a request after the handshake got -32022 (unsupported protocol version): retried once with a version of its `supported` list (info), or not, when the list names none mcpprobe speaks in the connection's era or the connection had its retry already (a warning); the finding quotes the list and names the clause", More: moreProbe},
+	{Code: SkillRefused, Name: "skill-refused", Severity: Error, Origin: OriginCall, Title: "`read --skill`: the file served differs from what skills/list publishes of it (its size, its sha256 digest, or a SKILL.md's frontmatter, field by field): SEP-2640 says a host MUST NOT use it, so the skill is not loaded and no further file of it is read; the finding names the file, what differed and the clause", More: moreCall},
 }
 
 // index indexes defs by code and by name, on first use (at init it cost

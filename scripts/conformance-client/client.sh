@@ -84,6 +84,18 @@ json-schema-2020-12-preservation)
   schema=$("$probe" wire --json "${bounds[@]}" "$url" | jq -c '[.wire.tools[]? | select(.name == "json_schema_2020_12_tool")][0].inputSchema // {}')
   run call "${bounds[@]}" --no-validate --args "{\"schema\":$schema}" "$url" json_schema_echo
   ;;
+sep-2640-client-no-prefetch)
+  # A host lists the skills (SEP-2640) and reads none of their files
+  # until one is loaded: wire lists them and reads no file.
+  run wire "${bounds[@]}" "$url"
+  ;;
+sep-2640-client-verify-digest | sep-2640-client-verify-size | sep-2640-client-verify-frontmatter)
+  # A user lists the skills, then loads the first as a host does: its
+  # SKILL.md read and verified against the listing (read --skill); a
+  # file that fails is refused, and nothing more of the skill is read.
+  skill=$("$probe" wire --json "${bounds[@]}" "$url" | jq -r '.wire.skills.skills[0].uri // empty')
+  run read "${bounds[@]}" --skill "$url" "${skill:-skill://none-listed/SKILL.md}"
+  ;;
 auth/pre-registration)
   export CONFORMANCE_CLIENT_SECRET
   CONFORMANCE_CLIENT_SECRET=$(ctxval .client_secret)
