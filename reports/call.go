@@ -45,6 +45,11 @@ func Call(w io.Writer, st terminal.Style, r *call.Result) {
 	if r.Result != nil {
 		fmt.Fprintln(w)
 		CallBlocks(w, st, r)
+		if r.Skill != nil && r.Skill.Refused() {
+			// The table below is what a host that reads the file without
+			// checking it would pass on; one that verifies passes on nothing.
+			fmt.Fprintln(w, "\nThis file was refused: a host that verifies it against skills/list, as SEP-2640 asks, delivers none of it; the rows are what a host that does not check would deliver.")
+		}
 		callDeliveries(w, st, r.Deliveries)
 	}
 	callProgress(w, st, r)

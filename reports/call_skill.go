@@ -2,10 +2,10 @@ package reports
 
 import (
 	"fmt"
-	"github.com/mcpprobe/mcpprobe/reports/jsonout"
-	"github.com/mcpprobe/mcpprobe/reports/terminal"
 
 	"github.com/mcpprobe/mcpprobe/probe/call"
+	"github.com/mcpprobe/mcpprobe/reports/jsonout"
+	"github.com/mcpprobe/mcpprobe/reports/terminal"
 )
 
 // callSkillLine is read --skill's verdict on the file: verified against

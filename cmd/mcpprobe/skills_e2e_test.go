@@ -241,6 +241,10 @@ func TestSkillsRead(t *testing.T) {
 			if text.code != tc.code || !strings.Contains(text.stdout, want) {
 				t.Errorf("text: exit %d, want %q in\n%s", text.code, want, text.stdout)
 			}
+			// a refused file's delivery rows say whose they are
+			if refusedNote := "delivers none of it"; strings.Contains(text.stdout, refusedNote) != (tc.code == 1) {
+				t.Errorf("text: %q shown %v for exit %d:\n%s", refusedNote, !(tc.code == 1), tc.code, text.stdout)
+			}
 		})
 	}
 }
