@@ -2,10 +2,9 @@ package check
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/internal/quote"
 	"github.com/mcpprobe/mcpprobe/probe"
 )
 
@@ -38,17 +37,8 @@ type Exchange struct {
 // maxShown bounds what a verdict keeps of what was sent and received.
 const maxShown = 300
 
-// bound cuts s to maxShown bytes on a rune boundary, marking the cut.
-func bound(s string) string {
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
-}
+// bound cuts s to maxShown bytes, marking the cut.
+func bound(s string) string { return quote.Bound(s, maxShown) }
 
 func (x Exchange) sent() string {
 	if x.Params == "" {

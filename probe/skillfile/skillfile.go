@@ -11,8 +11,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"unicode/utf8"
 
+	"github.com/mcpprobe/mcpprobe/internal/quote"
 	"github.com/tidwall/gjson"
 )
 
@@ -119,16 +119,7 @@ func Verify(l Listed, content []byte) []Mismatch {
 // maxShown bounds a server's value quoted in a message.
 const maxShown = 300
 
-func bound(s string) string {
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
-}
+func bound(s string) string { return quote.Bound(s, maxShown) }
 
 // few joins the first five lines, counting the rest.
 func few(lines []string) string {
