@@ -28,29 +28,25 @@ const (
 	oldCatalogDoc = "https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/3b2d974dbbc1bcf899e0ed2ef49a91758853c9a6/docs/discovery.md"
 )
 
-func cardClause(rev, u, keyword, text string) *Clause {
-	return &Clause{Version: rev, URL: u, Keyword: keyword, Binds: "server", Text: text}
-}
-
 var (
-	catalogShapeOld = cardClause(oldCatalogRev, oldCatalogDoc+"#catalog-format", "MUST",
-		"An MCP Catalog document is a JSON object that MUST contain the following members: `specVersion` (string), `entries` (array; MAY be empty). It should live at /.well-known/mcp/catalog.json")
-	catalogShape = cardClause(cardRev, cardDoc+"docs/discovery.md#ai-catalog", "",
-		"An AI Catalog is a JSON document published by an organization to advertise AI artifacts […] hosts MAY publish one at /.well-known/ai-catalog.json (its format is the AI Catalog specification's: specVersion, entries)")
-	catalogEntries = cardClause(cardRev, cardDoc+"docs/discovery.md#server-card-entries", "MUST",
-		"An entry for an MCP Server Card has: `identifier` (required), `type` (required) MUST be `application/mcp-server-card+json`, `url` or `data`: exactly one of `url` or `data` is used")
-	cardShape = cardClause(cardRev, cardDoc+"schema.ts", "",
-		"schema.ts: `ServerCard` has `$schema: string` (\"Required\", the v1 URL), `name: string`, `version: string`, `description: string`; README: the `$schema` field on every document MUST be https://static.modelcontextprotocol.io/schemas/v1/<name>.schema.json")
-	cardMediaType = cardClause(cardRev, cardDoc+"docs/discovery.md#hosted-server-card-location", "SHOULD",
-		"MCP Servers SHOULD respect the `application/mcp-server-card+json` media type wherever they choose to host it. […] the server echoes the negotiated type back in the response `Content-Type`")
-	cardCORS = cardClause(cardRev, cardDoc+"docs/discovery.md#cors-requirements", "MUST",
-		"Hosted Server Card endpoints MUST include appropriate CORS headers to allow browser-based clients: `Access-Control-Allow-Origin: *` […]")
-	cardCache = cardClause(cardRev, cardDoc+"docs/discovery.md#caching", "SHOULD",
-		"Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header. […] Hosts SHOULD honor `If-None-Match` and return `304 Not Modified` when the selected representation has not changed.")
-	cardHTTPS = cardClause(cardRev, cardDoc+"docs/discovery.md#transport-security", "MUST",
-		"Hosted Server Cards MUST be served over HTTPS (TLS 1.2 or later) in production. HTTP MAY be used for local development only.")
-	cardConsistent = cardClause(cardRev, cardDoc+"docs/discovery.md#consistency-with-runtime-behavior", "SHOULD NOT",
-		"the values a client observes once connected — the `serverInfo` (`name`, `version`) and `supportedVersions` from `server/discover`, the transport served at each `remotes[]` endpoint, and descriptive fields (`title`, `description`, `icons`) — SHOULD NOT contradict the equivalent values declared in the Server Card")
+	catalogShapeOld = &Clause{Version: oldCatalogRev, URL: oldCatalogDoc + "#catalog-format", Keyword: "MUST", Binds: "server",
+		Text: "An MCP Catalog document is a JSON object that MUST contain the following members: `specVersion` (string), `entries` (array; MAY be empty). It should live at /.well-known/mcp/catalog.json"}
+	catalogShape = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#ai-catalog", Keyword: "", Binds: "server",
+		Text: "An AI Catalog is a JSON document published by an organization to advertise AI artifacts […] hosts MAY publish one at /.well-known/ai-catalog.json (its format is the AI Catalog specification's: specVersion, entries)"}
+	catalogEntries = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#server-card-entries", Keyword: "MUST", Binds: "server",
+		Text: "An entry for an MCP Server Card has: `identifier` (required), `type` (required) MUST be `application/mcp-server-card+json`, `url` or `data`: exactly one of `url` or `data` is used"}
+	cardShape = &Clause{Version: cardRev, URL: cardDoc + "schema.ts", Keyword: "", Binds: "server",
+		Text: "schema.ts: `ServerCard` has `$schema: string` (\"Required\", the v1 URL), `name: string`, `version: string`, `description: string`; README: the `$schema` field on every document MUST be https://static.modelcontextprotocol.io/schemas/v1/<name>.schema.json"}
+	cardMediaType = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#hosted-server-card-location", Keyword: "SHOULD", Binds: "server",
+		Text: "MCP Servers SHOULD respect the `application/mcp-server-card+json` media type wherever they choose to host it. […] the server echoes the negotiated type back in the response `Content-Type`"}
+	cardCORS = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#cors-requirements", Keyword: "MUST", Binds: "server",
+		Text: "Hosted Server Card endpoints MUST include appropriate CORS headers to allow browser-based clients: `Access-Control-Allow-Origin: *` […]"}
+	cardCache = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#caching", Keyword: "SHOULD", Binds: "server",
+		Text: "Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header. […] Hosts SHOULD honor `If-None-Match` and return `304 Not Modified` when the selected representation has not changed."}
+	cardHTTPS = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#transport-security", Keyword: "MUST", Binds: "server",
+		Text: "Hosted Server Cards MUST be served over HTTPS (TLS 1.2 or later) in production. HTTP MAY be used for local development only."}
+	cardConsistent = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#consistency-with-runtime-behavior", Keyword: "SHOULD NOT", Binds: "server",
+		Text: "the values a client observes once connected — the `serverInfo` (`name`, `version`) and `supportedVersions` from `server/discover`, the transport served at each `remotes[]` endpoint, and descriptive fields (`title`, `description`, `icons`) — SHOULD NOT contradict the equivalent values declared in the Server Card"}
 )
 
 // The ids of the card checks.

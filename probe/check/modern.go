@@ -18,34 +18,34 @@ import (
 // The clauses, each read in docs/specification/2026-07-28/ (and the
 // tasks extension's specification/2026-07-28/tasks.md).
 var (
-	deterministicModern = clause(v2, "server/tools#capabilities", "SHOULD",
-		"Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).")
+	deterministicModern = &Clause{Version: v2, URL: spec2 + "server/tools#capabilities", Keyword: "SHOULD", Binds: "server",
+		Text: "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed)."}
 	// 2025-11-25 has no sentence on the order: a legacy verdict is
 	// observed, citing the page that is silent.
-	deterministicLegacy = &Clause{Version: v1, URL: specURL(v1, "server/tools#listing-tools"), Keyword: "", Binds: "server",
+	deterministicLegacy = &Clause{Version: v1, URL: spec1 + "server/tools#listing-tools", Keyword: "", Binds: "server",
 		Text: "(no sentence on the order tools/list returns tools in; 2026-07-28 adds a SHOULD)"}
-	cachingHints = clause(v2, "server/utilities/caching#cacheable-results", "MUST",
-		"Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read")
-	cachingTTL = clause(v2, "server/utilities/caching#time-to-live-ttl-field", "MUST",
-		"Servers MUST provide a `ttlMs` value that is `>= 0`.")
-	cachingPages = clause(v2, "server/utilities/caching#interaction-with-pagination", "MUST",
-		"Servers MUST apply the same `cacheScope` to all response pages for a given list request.")
-	cachingScope = clause(v2, "server/utilities/caching#cache-scope-field", "MUST",
-		"Servers MUST include caching hints […] `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`.")
-	unsupportedVersion = clause(v2, "basic/versioning#protocol-version-negotiation", "MUST",
-		"If the server does not implement the requested version […], it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support; schema.ts: `data: { supported: string[]; requested: string }`")
-	mrtrShape = clause(v2, "basic/patterns/mrtr#server-requirements-basic-workflow", "MUST",
-		"Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response. […] `inputRequests` values are request objects that MUST be one of ElicitRequest, CreateMessageRequest, or ListRootsRequest")
-	mrtrRetry = clause(v2, "basic/patterns/mrtr#error-handling", "SHOULD",
-		"If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.")
-	mrtrState = clause(v2, "basic/patterns/mrtr#server-requirements-basic-workflow", "MUST",
-		"If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure.")
+	cachingHints = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#cacheable-results", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read"}
+	cachingTTL = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#time-to-live-ttl-field", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST provide a `ttlMs` value that is `>= 0`."}
+	cachingPages = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#interaction-with-pagination", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST apply the same `cacheScope` to all response pages for a given list request."}
+	cachingScope = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#cache-scope-field", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include caching hints […] `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`."}
+	unsupportedVersion = &Clause{Version: v2, URL: spec2 + "basic/versioning#protocol-version-negotiation", Keyword: "MUST", Binds: "server",
+		Text: "If the server does not implement the requested version […], it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support; schema.ts: `data: { supported: string[]; requested: string }`"}
+	mrtrShape = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#server-requirements-basic-workflow", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response. […] `inputRequests` values are request objects that MUST be one of ElicitRequest, CreateMessageRequest, or ListRootsRequest"}
+	mrtrRetry = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#error-handling", Keyword: "SHOULD", Binds: "server",
+		Text: "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error."}
+	mrtrState = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#server-requirements-basic-workflow", Keyword: "MUST", Binds: "server",
+		Text: "If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure."}
 	tasksShape = &Clause{Version: v2, URL: "https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/2026-07-28/tasks.md#task-polling", Keyword: "MUST", Binds: "server",
 		Text: "Servers MUST set `resultType` to `\"task\"` when returning a `CreateTaskResult` […] A server MUST NOT return `CreateTaskResult` to a client that did not include the extension capability on its request […] (tasks/get) The `resultType` field MUST be set to `\"complete\"`; the server MUST return a `Task` object with status […]"}
-	listenAck = clause(v2, "basic/patterns/subscriptions#acknowledgment", "MUST",
-		"The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.")
-	logLevel = clause(v2, "server/utilities/logging#per-request-log-level", "MUST",
-		"The server MUST NOT emit `notifications/message` for a request that does not include this field. When the field is present, the server MAY send `notifications/message` notifications at or above the requested level")
+	listenAck = &Clause{Version: v2, URL: spec2 + "basic/patterns/subscriptions#acknowledgment", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it."}
+	logLevel = &Clause{Version: v2, URL: spec2 + "server/utilities/logging#per-request-log-level", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST NOT emit `notifications/message` for a request that does not include this field. When the field is present, the server MAY send `notifications/message` notifications at or above the requested level"}
 )
 
 // The ids of this file's checks.

@@ -17,8 +17,8 @@ const IDReadUnknown = "resources.read-unknown"
 // that verdicts are the same run to run.
 const unknownURI = "mcpprobe-nonexistent://resources-read-unknown/does-not-exist"
 
-var readUnknown = clause(v2, "server/resources#error-handling", "MUST",
-	"If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). […] Servers MUST NOT return an empty `contents` array for a non-existent resource.")
+var readUnknown = &Clause{Version: v2, URL: spec2 + "server/resources#error-handling", Keyword: "MUST", Binds: "server",
+	Text: "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). […] Servers MUST NOT return an empty `contents` array for a non-existent resource."}
 
 func init() {
 	Registry = append(Registry, Check{ID: IDReadUnknown, Title: "resources/read of a URI the server does not have is error -32602, never an empty contents", Eras: []string{Modern}, Transports: anyTransport,

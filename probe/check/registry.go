@@ -72,44 +72,46 @@ const (
 	v2 = "2026-07-28"
 )
 
-func specURL(v, path string) string { return mcpspec.URL(v, path) }
-
-func clause(v, path, keyword, text string) *Clause {
-	return &Clause{Version: v, URL: specURL(v, path), Keyword: keyword, Binds: "server", Text: text}
-}
+// Each era's spec pages, mcpspec.URL's prefix as constants: a clause
+// whose fields are all constant is laid out by the compiler, so the
+// package's init builds none of them.
+const (
+	spec1 = mcpspec.Base + v1 + "/"
+	spec2 = mcpspec.Base + v2 + "/"
+)
 
 // The clauses, each read in the spec repository
 // (docs/specification/<version>/…, schema/<version>/schema.ts).
 var (
-	initResult = clause(v1, "basic/lifecycle#initialization", "MUST",
-		"The server MUST respond with its own capabilities and information")
-	versionNegotiation = clause(v1, "basic/lifecycle#version-negotiation", "MUST",
-		"If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.")
-	discoverImplemented = clause(v2, "server/discover", "MUST",
-		"`server/discover` lets a client query a server's supported protocol versions, capabilities, and identity before sending any other requests. Servers MUST implement it.")
-	discoverServerInfo = clause(v2, "server/discover#discoverresult", "SHOULD",
-		"`_meta['io.modelcontextprotocol/serverInfo']`: Name and version of the server software. Servers SHOULD include this field.")
-	resultType = clause(v2, "basic/index#result-responses", "MUST",
-		"The `result` MUST include a `resultType` field to indicate the type of the result.")
-	ping = clause(v1, "basic/utilities/ping#behavior-requirements", "MUST",
-		"The receiver MUST respond promptly with an empty response")
+	initResult = &Clause{Version: v1, URL: spec1 + "basic/lifecycle#initialization", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST respond with its own capabilities and information"}
+	versionNegotiation = &Clause{Version: v1, URL: spec1 + "basic/lifecycle#version-negotiation", Keyword: "MUST", Binds: "server",
+		Text: "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports."}
+	discoverImplemented = &Clause{Version: v2, URL: spec2 + "server/discover", Keyword: "MUST", Binds: "server",
+		Text: "`server/discover` lets a client query a server's supported protocol versions, capabilities, and identity before sending any other requests. Servers MUST implement it."}
+	discoverServerInfo = &Clause{Version: v2, URL: spec2 + "server/discover#discoverresult", Keyword: "SHOULD", Binds: "server",
+		Text: "`_meta['io.modelcontextprotocol/serverInfo']`: Name and version of the server software. Servers SHOULD include this field."}
+	resultType = &Clause{Version: v2, URL: spec2 + "basic/index#result-responses", Keyword: "MUST", Binds: "server",
+		Text: "The `result` MUST include a `resultType` field to indicate the type of the result."}
+	ping = &Clause{Version: v1, URL: spec1 + "basic/utilities/ping#behavior-requirements", Keyword: "MUST", Binds: "server",
+		Text: "The receiver MUST respond promptly with an empty response"}
 	// No sentence with a keyword says a server that declares a capability
 	// must serve its methods: the architecture page says so in lower case,
 	// so a declared capability not served is a warn.
-	capsLegacy = clause(v1, "architecture#capability-negotiation", "",
-		"Capabilities determine which protocol features and primitives are available during a session. […] Both parties must respect declared capabilities throughout the session")
-	capsModern = clause(v2, "architecture#capability-negotiation", "",
-		"Servers advertise their capabilities in response to server/discover […] Both parties must respect declared capabilities throughout the interaction")
-	inputSchemaLegacy = clause(v1, "server/tools#tool", "MUST",
-		"`inputSchema`: JSON Schema defining expected parameters […] MUST be a valid JSON Schema object (not `null`); schema.ts: `inputSchema: { $schema?: string; type: \"object\"; … }`")
-	inputSchemaModern = clause(v2, "server/tools#tool", "MUST",
-		"`inputSchema`: JSON Schema defining expected parameters […] MUST be a valid JSON Schema object (not `null`); schema.ts: `inputSchema: { $schema?: string; type: \"object\"; … }`")
-	completionLegacy = clause(v1, "server/utilities/completion#error-handling", "SHOULD",
-		"Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported)")
-	completionModern = clause(v2, "server/utilities/completion#error-handling", "SHOULD",
-		"Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported)")
-	subscribeClause = clause(v1, "server/resources#subscriptions", "",
-		"`subscribe`: whether the client can subscribe to be notified of changes to individual resources. […] Clients can subscribe to specific resources and receive notifications when they change")
+	capsLegacy = &Clause{Version: v1, URL: spec1 + "architecture#capability-negotiation", Keyword: "", Binds: "server",
+		Text: "Capabilities determine which protocol features and primitives are available during a session. […] Both parties must respect declared capabilities throughout the session"}
+	capsModern = &Clause{Version: v2, URL: spec2 + "architecture#capability-negotiation", Keyword: "", Binds: "server",
+		Text: "Servers advertise their capabilities in response to server/discover […] Both parties must respect declared capabilities throughout the interaction"}
+	inputSchemaLegacy = &Clause{Version: v1, URL: spec1 + "server/tools#tool", Keyword: "MUST", Binds: "server",
+		Text: "`inputSchema`: JSON Schema defining expected parameters […] MUST be a valid JSON Schema object (not `null`); schema.ts: `inputSchema: { $schema?: string; type: \"object\"; … }`"}
+	inputSchemaModern = &Clause{Version: v2, URL: spec2 + "server/tools#tool", Keyword: "MUST", Binds: "server",
+		Text: "`inputSchema`: JSON Schema defining expected parameters […] MUST be a valid JSON Schema object (not `null`); schema.ts: `inputSchema: { $schema?: string; type: \"object\"; … }`"}
+	completionLegacy = &Clause{Version: v1, URL: spec1 + "server/utilities/completion#error-handling", Keyword: "SHOULD", Binds: "server",
+		Text: "Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported)"}
+	completionModern = &Clause{Version: v2, URL: spec2 + "server/utilities/completion#error-handling", Keyword: "SHOULD", Binds: "server",
+		Text: "Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported)"}
+	subscribeClause = &Clause{Version: v1, URL: spec1 + "server/resources#subscriptions", Keyword: "", Binds: "server",
+		Text: "`subscribe`: whether the client can subscribe to be notified of changes to individual resources. […] Clients can subscribe to specific resources and receive notifications when they change"}
 )
 
 // Check ids. They are stable: a baseline file and the side-by-side table

@@ -15,8 +15,8 @@ import (
 // IDInputRequiredPlaces is the check's stable id.
 const IDInputRequiredPlaces = "mrtr.supported-requests"
 
-var inputRequiredPlaces = clause(v2, "basic/patterns/mrtr#supported-requests", "MUST",
-	"Servers MAY send `InputRequiredResult` responses on the following client requests: `prompts/get`, `resources/read`, `tools/call`. Servers MUST NOT send `InputRequiredResult` responses on any other client requests.")
+var inputRequiredPlaces = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#supported-requests", Keyword: "MUST", Binds: "server",
+	Text: "Servers MAY send `InputRequiredResult` responses on the following client requests: `prompts/get`, `resources/read`, `tools/call`. Servers MUST NOT send `InputRequiredResult` responses on any other client requests."}
 
 // mayRequireInput are the requests the clause lets a server answer
 // input_required. tasks/* are the tasks extension's, which the extension's

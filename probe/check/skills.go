@@ -24,33 +24,29 @@ const skillsRev = probe.SkillsExtension + " (SEP-2640)"
 
 const skillsSEP = "https://modelcontextprotocol.io/seps/2640-skills-extension"
 
-func skillsClause(section, anchor, keyword, text string) *Clause {
-	return &Clause{Version: skillsRev, Section: section, URL: skillsSEP + "#" + anchor, Keyword: keyword, Binds: "server", Text: text}
-}
-
 // The clauses, read in the SEP's text (modelcontextprotocol/experimental-ext-skills
 // docs/sep-draft-skills-extension.md, synced with the canonical SEP) and in
 // the official suite's sep-2640 scenarios (0.2.0-alpha.12), which quote
 // the Final text where it adds to the draft (size, "dynamic", resources).
 var (
-	skillsCapability = skillsClause("Capability Declaration", "capability-declaration", "MUST",
-		"A server declaring this extension MUST also declare the resources capability, because skill files are served through resources/read. […] An empty object indicates support for the extension with no optional features.")
-	skillsList = skillsClause("Enumeration via skills/list", "enumeration-via-skillslist", "MUST",
-		"A server declaring the io.modelcontextprotocol/skills extension MUST implement the skills/list method […] Result fields: skills, skills[].frontmatter, skills[].uri, skills[].resources (required) […] An entry is atomic — a skill's resources set is never split across pages. […] When present, resources MUST be complete: it lists every file of the skill, each exactly once, including an entry matching the skill's top-level uri. Each uri MUST be the skill's SKILL.md or a file within the skill's directory.")
-	skillsGet = skillsClause("Retrieval via skills/get", "retrieval-via-skillsget", "MUST",
-		"A server declaring the io.modelcontextprotocol/skills extension MUST also implement the skills/get method […] If the URI does not identify a skill the server serves, the server MUST return error -32602 (Invalid params). […] The result carries no pagination cursor: a single entry is not a list.")
-	skillsFrontmatter = skillsClause("Frontmatter", "frontmatter", "MUST",
-		"SKILL.md MUST begin with YAML frontmatter containing at minimum the name and description fields […] The frontmatter object MUST be identical in content to the frontmatter of the SKILL.md it describes.")
-	skillsURI = skillsClause("Resource Mapping", "resource-mapping", "MUST",
-		"The final segment of <skill-path> MUST equal the skill's name as declared in its SKILL.md frontmatter. […] The final <skill-path> segment, being the skill name, MUST satisfy the Agent Skills specification's naming rules.")
-	skillsDigest = skillsClause("Integrity and verification", "integrity-and-verification", "MUST",
-		"Digests are SHA-256 hashes of an artifact's raw bytes, formatted as sha256:{hex} where {hex} is 64 lowercase hexadecimal characters. Each entry in a skill's resources carries the digest of the file at its uri.")
-	skillsSize = skillsClause("Resources", "resources", "MUST",
-		"Each entry MUST carry size: the length in bytes of the file's raw content — the same bytes the digest covers.")
-	skillsDirectory = skillsClause("Directory Listing", "directory-listing", "MUST",
-		"A server that declares directoryRead MUST support the method for every directory within the skill namespaces it serves as individual files. […] If the URI does not exist, or exists but is not a directory resource, the server MUST return error -32602 […] subdirectories listed as directory resources (mimeType: \"inode/directory\"). […] Pagination mirrors resources/list.")
-	skillsCache = skillsClause("Enumeration via skills/list", "enumeration-via-skillslist", "MUST",
-		"In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.) The keyword is the base protocol's, which the sentence carries over: 2026-07-28 server/utilities/caching, \"Servers MUST provide a `ttlMs` value that is `>= 0`.\"")
+	skillsCapability = &Clause{Version: skillsRev, Section: "Capability Declaration", URL: skillsSEP + "#capability-declaration", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring this extension MUST also declare the resources capability, because skill files are served through resources/read. […] An empty object indicates support for the extension with no optional features."}
+	skillsList = &Clause{Version: skillsRev, Section: "Enumeration via skills/list", URL: skillsSEP + "#enumeration-via-skillslist", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring the io.modelcontextprotocol/skills extension MUST implement the skills/list method […] Result fields: skills, skills[].frontmatter, skills[].uri, skills[].resources (required) […] An entry is atomic — a skill's resources set is never split across pages. […] When present, resources MUST be complete: it lists every file of the skill, each exactly once, including an entry matching the skill's top-level uri. Each uri MUST be the skill's SKILL.md or a file within the skill's directory."}
+	skillsGet = &Clause{Version: skillsRev, Section: "Retrieval via skills/get", URL: skillsSEP + "#retrieval-via-skillsget", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring the io.modelcontextprotocol/skills extension MUST also implement the skills/get method […] If the URI does not identify a skill the server serves, the server MUST return error -32602 (Invalid params). […] The result carries no pagination cursor: a single entry is not a list."}
+	skillsFrontmatter = &Clause{Version: skillsRev, Section: "Frontmatter", URL: skillsSEP + "#frontmatter", Keyword: "MUST", Binds: "server",
+		Text: "SKILL.md MUST begin with YAML frontmatter containing at minimum the name and description fields […] The frontmatter object MUST be identical in content to the frontmatter of the SKILL.md it describes."}
+	skillsURI = &Clause{Version: skillsRev, Section: "Resource Mapping", URL: skillsSEP + "#resource-mapping", Keyword: "MUST", Binds: "server",
+		Text: "The final segment of <skill-path> MUST equal the skill's name as declared in its SKILL.md frontmatter. […] The final <skill-path> segment, being the skill name, MUST satisfy the Agent Skills specification's naming rules."}
+	skillsDigest = &Clause{Version: skillsRev, Section: "Integrity and verification", URL: skillsSEP + "#integrity-and-verification", Keyword: "MUST", Binds: "server",
+		Text: "Digests are SHA-256 hashes of an artifact's raw bytes, formatted as sha256:{hex} where {hex} is 64 lowercase hexadecimal characters. Each entry in a skill's resources carries the digest of the file at its uri."}
+	skillsSize = &Clause{Version: skillsRev, Section: "Resources", URL: skillsSEP + "#resources", Keyword: "MUST", Binds: "server",
+		Text: "Each entry MUST carry size: the length in bytes of the file's raw content — the same bytes the digest covers."}
+	skillsDirectory = &Clause{Version: skillsRev, Section: "Directory Listing", URL: skillsSEP + "#directory-listing", Keyword: "MUST", Binds: "server",
+		Text: "A server that declares directoryRead MUST support the method for every directory within the skill namespaces it serves as individual files. […] If the URI does not exist, or exists but is not a directory resource, the server MUST return error -32602 […] subdirectories listed as directory resources (mimeType: \"inode/directory\"). […] Pagination mirrors resources/list."}
+	skillsCache = &Clause{Version: skillsRev, Section: "Enumeration via skills/list", URL: skillsSEP + "#enumeration-via-skillslist", Keyword: "MUST", Binds: "server",
+		Text: "In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.) The keyword is the base protocol's, which the sentence carries over: 2026-07-28 server/utilities/caching, \"Servers MUST provide a `ttlMs` value that is `>= 0`.\""}
 )
 
 // The ids of the skills checks: the side-by-side table maps the official
