@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/cards"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -62,24 +63,26 @@ const (
 )
 
 // CardChecks are the SEP-2127 checks; they follow the transport's.
-var CardChecks = []Check{
-	{ID: IDCatalogShape, Title: "a catalog at /.well-known/ai-catalog.json or /.well-known/mcp/catalog.json is an object with specVersion and entries", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: catalogShape, Modern: catalogShape}},
-	{ID: IDCatalogEntries, Title: "each server-card entry of a catalog has identifier, type application/mcp-server-card+json and exactly one of url or data", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: catalogEntries, Modern: catalogEntries}},
-	{ID: IDCardShape, Title: "each server card found has $schema (v1), name, version and description", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardShape, Modern: cardShape}},
-	{ID: IDCardMediaType, Title: "each hosted server card is served as application/mcp-server-card+json", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardMediaType, Modern: cardMediaType}},
-	{ID: IDCardCORS, Title: "each hosted server card carries Access-Control-Allow-Origin: *", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardCORS, Modern: cardCORS}},
-	{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag, and answers If-None-Match of it 304", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardCache, Modern: cardCache}},
-	{ID: IDCardHTTPS, Title: "each hosted server card is served over https (plain http on loopback is observed)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardHTTPS, Modern: cardHTTPS}},
-	{ID: IDCardConsistent, Title: "no server card contradicts the live connection (name, version, title, protocol versions, transport, capabilities)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardConsistent, Modern: cardConsistent}},
-}
+var CardChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDCatalogShape, Title: "a catalog at /.well-known/ai-catalog.json or /.well-known/mcp/catalog.json is an object with specVersion and entries", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: catalogShape, Modern: catalogShape}},
+		{ID: IDCatalogEntries, Title: "each server-card entry of a catalog has identifier, type application/mcp-server-card+json and exactly one of url or data", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: catalogEntries, Modern: catalogEntries}},
+		{ID: IDCardShape, Title: "each server card found has $schema (v1), name, version and description", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardShape, Modern: cardShape}},
+		{ID: IDCardMediaType, Title: "each hosted server card is served as application/mcp-server-card+json", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardMediaType, Modern: cardMediaType}},
+		{ID: IDCardCORS, Title: "each hosted server card carries Access-Control-Allow-Origin: *", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardCORS, Modern: cardCORS}},
+		{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag, and answers If-None-Match of it 304", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardCache, Modern: cardCache}},
+		{ID: IDCardHTTPS, Title: "each hosted server card is served over https (plain http on loopback is observed)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardHTTPS, Modern: cardHTTPS}},
+		{ID: IDCardConsistent, Title: "no server card contradicts the live connection (name, version, title, protocol versions, transport, capabilities)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardConsistent, Modern: cardConsistent}},
+	}
+})
 
 // Live is what an era's connection said, for the consistency check.
 type Live struct {
@@ -94,7 +97,7 @@ type Live struct {
 // cardsNA is every card check, not applicable.
 func cardsNA(era, why string) []Verdict {
 	var out []Verdict
-	for _, c := range CardChecks {
+	for _, c := range CardChecks() {
 		out = append(out, notApplicable(c.ID, era, why))
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/tidwall/gjson"
@@ -43,14 +44,16 @@ const (
 const eventsModernOnly = "the events extension is defined for 2026-07-28 and later (SEP-3415: it relies on server/discover and per-request capabilities)"
 
 // EventsChecks are the events extension's checks.
-var EventsChecks = []Check{
-	{ID: IDEventsGating, Title: "events/list is served when the events extension is declared (an undeclared server is not sent events/*: a client MUST NOT)", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsGating}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-	{ID: IDEventsList, Title: "events/list answers events, each with a name, a non-empty delivery of poll/push/webhook, inputSchema and payloadSchema", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsList}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-	{ID: IDEventsPoll, Title: "events/poll from a null cursor answers no events, a cursor, and well-typed truncated, hasMore and nextPollMs", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsPoll}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-}
+var EventsChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDEventsGating, Title: "events/list is served when the events extension is declared (an undeclared server is not sent events/*: a client MUST NOT)", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsGating}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+		{ID: IDEventsList, Title: "events/list answers events, each with a name, a non-empty delivery of poll/push/webhook, inputSchema and payloadSchema", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsList}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+		{ID: IDEventsPoll, Title: "events/poll from a null cursor answers no events, a cursor, and well-typed truncated, hasMore and nextPollMs", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsPoll}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+	}
+})
 
 // eventsDeclared says where the server declares events: SEP-3415's
 // extensions entry, or the design sketch's top-level capability (2026-02,

@@ -84,36 +84,36 @@ var httpOnly = []string{HTTP}
 
 // HTTPChecks are the Streamable HTTP transport's checks, in the order
 // verdicts show them; they follow Registry's.
-var HTTPChecks = []Check{
-	{ID: IDHTTPNotification, Title: "a notification POST is answered 202 Accepted with no body (or refused with an HTTP error status)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: notifyLegacy(), Modern: notifyModern()}},
-	{ID: IDHTTPContentType, Title: "a POSTed request is answered application/json or text/event-stream, with its JSON-RPC response", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: ctypeLegacy, Modern: ctypeModern}},
-	{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lists only one of application/json and text/event-stream (observed)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: acceptLegacy, Modern: acceptModern}},
-	{ID: IDHTTPVersionHeader, Title: "an unsupported MCP-Protocol-Version header is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: versionHeader}, NotIn: map[string]string{Modern: "in 2026-07-28 an unsupported version is UnsupportedProtocolVersionError (-32022), judged with the version checks; a header that disagrees with its body is http.header-mismatch"}},
-	{ID: IDHTTPSessionCharset, Title: "Mcp-Session-Id holds visible ASCII only (0x21–0x7E)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionCharset}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionMissing, Title: "a request without the session id the server issued is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionRequired}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionUnknown, Title: "a session id the server never issued is answered 404", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionUnknown}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionDelete, Title: "after DELETE ends the session, its id is answered 404 (DELETE may be refused with 405)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionDelete}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPOrigin, Title: "a foreign Origin is answered 403 (fails on a loopback target only)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: originLegacy, Modern: originModern}},
-	{ID: IDHTTPGet, Title: "GET on the MCP endpoint opens text/event-stream or is answered 405", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: getLegacy, Modern: getModern}},
-	{ID: IDHTTPPriming, Title: "an SSE answer starts with a priming event (an id, empty data)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: priming}, NotIn: map[string]string{Modern: noResume}},
-	{ID: IDHTTPResume, Title: "what a GET with Last-Event-ID gets (observed: resuming is a MAY)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: resume}, NotIn: map[string]string{Modern: noResume}},
-	{ID: IDHTTPHeaderMismatch, Title: "a request whose Mcp-Method disagrees with its body is answered 400 HeaderMismatch (-32020)", Eras: []string{Modern}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Modern: headerMismatch}, NotIn: map[string]string{Legacy: "Mcp-Method and Mcp-Name are new in 2026-07-28"}},
-}
-
-func init() { Registry = append(Registry, HTTPChecks...) }
+var HTTPChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDHTTPNotification, Title: "a notification POST is answered 202 Accepted with no body (or refused with an HTTP error status)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: notifyLegacy(), Modern: notifyModern()}},
+		{ID: IDHTTPContentType, Title: "a POSTed request is answered application/json or text/event-stream, with its JSON-RPC response", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: ctypeLegacy, Modern: ctypeModern}},
+		{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lists only one of application/json and text/event-stream (observed)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: acceptLegacy, Modern: acceptModern}},
+		{ID: IDHTTPVersionHeader, Title: "an unsupported MCP-Protocol-Version header is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: versionHeader}, NotIn: map[string]string{Modern: "in 2026-07-28 an unsupported version is UnsupportedProtocolVersionError (-32022), judged with the version checks; a header that disagrees with its body is http.header-mismatch"}},
+		{ID: IDHTTPSessionCharset, Title: "Mcp-Session-Id holds visible ASCII only (0x21–0x7E)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionCharset}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionMissing, Title: "a request without the session id the server issued is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionRequired}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionUnknown, Title: "a session id the server never issued is answered 404", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionUnknown}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionDelete, Title: "after DELETE ends the session, its id is answered 404 (DELETE may be refused with 405)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionDelete}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPOrigin, Title: "a foreign Origin is answered 403 (fails on a loopback target only)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: originLegacy, Modern: originModern}},
+		{ID: IDHTTPGet, Title: "GET on the MCP endpoint opens text/event-stream or is answered 405", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: getLegacy, Modern: getModern}},
+		{ID: IDHTTPPriming, Title: "an SSE answer starts with a priming event (an id, empty data)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: priming}, NotIn: map[string]string{Modern: noResume}},
+		{ID: IDHTTPResume, Title: "what a GET with Last-Event-ID gets (observed: resuming is a MAY)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: resume}, NotIn: map[string]string{Modern: noResume}},
+		{ID: IDHTTPHeaderMismatch, Title: "a request whose Mcp-Method disagrees with its body is answered 400 HeaderMismatch (-32020)", Eras: []string{Modern}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Modern: headerMismatch}, NotIn: map[string]string{Legacy: "Mcp-Method and Mcp-Name are new in 2026-07-28"}},
+	}
+})
 
 func hv(id, era string, c *Clause, outcome string, x hx, why string) Verdict {
 	return Verdict{ID: id, Era: era, Clause: c, Outcome: outcome, Sent: x.sent(), Got: x.got(), Why: why}

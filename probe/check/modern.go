@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/tidwall/gjson"
@@ -63,28 +64,28 @@ const (
 
 const modernOnly = "new in 2026-07-28"
 
-var modernRegistry = []Check{
-	{ID: IDToolsDeterministic, Title: "tools/list is byte-identical across two calls and across two starts", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: deterministicLegacy, Modern: deterministicModern}},
-	{ID: IDCacheTTL, Title: "list and read results carry ttlMs, an integer >= 0", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: cachingTTL}, NotIn: map[string]string{Legacy: "ttlMs is " + modernOnly}},
-	{ID: IDCacheScope, Title: "list and read results carry cacheScope, \"public\" or \"private\"", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: cachingScope}, NotIn: map[string]string{Legacy: "cacheScope is " + modernOnly}},
-	{ID: IDUnsupportedVersion, Title: "an unsupported protocol version gets -32022 with the supported list", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: unsupportedVersion}, NotIn: map[string]string{Legacy: "legacy versions are negotiated by initialize (lifecycle.version-negotiation)"}},
-	{ID: IDRoundTrip, Title: "an input_required tool result is well formed and a retry with the inputs asked for completes", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: mrtrShape}, NotIn: map[string]string{Legacy: "input_required results are " + modernOnly + " (legacy servers send requests)"}},
-	{ID: IDTamperedState, Title: "a retry with a tampered requestState is rejected", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: mrtrState}, NotIn: map[string]string{Legacy: "requestState is " + modernOnly}},
-	{ID: IDTasksShape, Title: "the tasks extension: a task only when asked, resultType \"task\", tasks/get a Task with resultType \"complete\"", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: tasksShape}, NotIn: map[string]string{Legacy: "the io.modelcontextprotocol/tasks extension is " + modernOnly + " (legacy tasks are another shape)"}},
-	{ID: IDListen, Title: "subscriptions/listen is acknowledged with the subscription's id", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: listenAck}, NotIn: map[string]string{Legacy: "subscriptions/listen is " + modernOnly + " (resources.subscribe-served judges legacy subscriptions)"}},
-	{ID: IDLogLevel, Title: "notifications/message only for a request that sets a log level, at or above it", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: logLevel}, NotIn: map[string]string{Legacy: "legacy logging is set by logging/setLevel (logging.set-level-served)"}},
-}
-
-func init() { Registry = append(Registry, modernRegistry...) }
+var modernRegistry = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDToolsDeterministic, Title: "tools/list is byte-identical across two calls and across two starts", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: deterministicLegacy, Modern: deterministicModern}},
+		{ID: IDCacheTTL, Title: "list and read results carry ttlMs, an integer >= 0", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: cachingTTL}, NotIn: map[string]string{Legacy: "ttlMs is " + modernOnly}},
+		{ID: IDCacheScope, Title: "list and read results carry cacheScope, \"public\" or \"private\"", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: cachingScope}, NotIn: map[string]string{Legacy: "cacheScope is " + modernOnly}},
+		{ID: IDUnsupportedVersion, Title: "an unsupported protocol version gets -32022 with the supported list", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: unsupportedVersion}, NotIn: map[string]string{Legacy: "legacy versions are negotiated by initialize (lifecycle.version-negotiation)"}},
+		{ID: IDRoundTrip, Title: "an input_required tool result is well formed and a retry with the inputs asked for completes", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: mrtrShape}, NotIn: map[string]string{Legacy: "input_required results are " + modernOnly + " (legacy servers send requests)"}},
+		{ID: IDTamperedState, Title: "a retry with a tampered requestState is rejected", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: mrtrState}, NotIn: map[string]string{Legacy: "requestState is " + modernOnly}},
+		{ID: IDTasksShape, Title: "the tasks extension: a task only when asked, resultType \"task\", tasks/get a Task with resultType \"complete\"", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: tasksShape}, NotIn: map[string]string{Legacy: "the io.modelcontextprotocol/tasks extension is " + modernOnly + " (legacy tasks are another shape)"}},
+		{ID: IDListen, Title: "subscriptions/listen is acknowledged with the subscription's id", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: listenAck}, NotIn: map[string]string{Legacy: "subscriptions/listen is " + modernOnly + " (resources.subscribe-served judges legacy subscriptions)"}},
+		{ID: IDLogLevel, Title: "notifications/message only for a request that sets a log level, at or above it", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: logLevel}, NotIn: map[string]string{Legacy: "legacy logging is set by logging/setLevel (logging.set-level-served)"}},
+	}
+})
 
 func toolNames(result []byte) []string {
 	var out []string

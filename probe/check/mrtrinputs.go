@@ -20,10 +20,10 @@ var declaredInputs = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#serv
 // noInputCaps declares no elicitation, sampling or roots (nor tasks).
 const noInputCaps = `{}`
 
-func init() {
-	Registry = append(Registry, Check{ID: IDDeclaredInputs, Title: "no inputRequests for a capability the client did not declare", Eras: []string{Modern}, Transports: anyTransport,
+func declaredInputsChecks() []Check {
+	return []Check{{ID: IDDeclaredInputs, Title: "no inputRequests for a capability the client did not declare", Eras: []string{Modern}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Modern: declaredInputs},
-		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}})
+		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}}}
 }
 
 // JudgeDeclaredInputs judges the answer to a call, with no input

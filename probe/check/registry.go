@@ -10,6 +10,7 @@ package check
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/malformed"
 	"github.com/mcpprobe/mcpprobe/probe/mcpspec"
@@ -143,47 +144,48 @@ const (
 
 var anyTransport = []string{Stdio, HTTP}
 
-// Registry lists every check of the protocol, in the order verdicts are
-// shown. The malformed checks follow (MalformedChecks).
-var Registry = []Check{
-	{ID: IDInitializeResult, Title: "initialize answers protocolVersion, capabilities and serverInfo", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: initResult}, NotIn: map[string]string{Modern: noInitialize}},
-	{ID: IDVersionNegotiated, Title: "initialize answers the version asked for, or another one the server supports", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: versionNegotiation}, NotIn: map[string]string{Modern: noInitialize}},
-	{ID: IDDiscover, Title: "server/discover answers supportedVersions and capabilities", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: discoverImplemented}, NotIn: map[string]string{Legacy: noDiscover}},
-	{ID: IDDiscoverInfo, Title: "server/discover names the server in _meta serverInfo", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: discoverServerInfo}, NotIn: map[string]string{Legacy: noDiscover}},
-	{ID: IDResultType, Title: "every result carries resultType", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: resultType}, NotIn: map[string]string{Legacy: "resultType is new in 2026-07-28; legacy results have none"}},
-	{ID: IDPing, Title: "ping is answered with an empty result", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: ping}, NotIn: map[string]string{Modern: "ping is gone in 2026-07-28"}},
-	{ID: IDToolsList, Title: "tools/list is served when tools is declared", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
-	{ID: IDInputSchema, Title: "every inputSchema is a JSON Schema object of type \"object\"", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: inputSchemaLegacy, Modern: inputSchemaModern}},
-	{ID: IDPromptsList, Title: "prompts/list is served when prompts is declared", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
-	{ID: IDResourcesList, Title: "resources/list is served when resources is declared", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
-	{ID: IDSetLevel, Title: "logging/setLevel is served when logging is declared", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: capsLegacy}, NotIn: map[string]string{Modern: "logging/setLevel is gone in 2026-07-28: the log level travels per request in _meta"}},
-	{ID: IDComplete, Title: "completion/complete is served when completions is declared", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: completionLegacy, Modern: completionModern}},
-	{ID: IDSubscribe, Title: "resources/subscribe is served when resources.subscribe is declared", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
-	{ID: IDUnsubscribe, Title: "resources/unsubscribe is served when resources.subscribe is declared", Eras: []string{Legacy}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
-	{ID: IDCallResult, Title: "a read-only tool's result has the shape the schema gives it (content blocks with their required fields)", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: toolResultLegacy, Modern: toolResultModern}},
-	{ID: IDStructured, Title: "structuredContent conforms to the tool's outputSchema, and is there when one is declared", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: outputSchemaLegacy, Modern: outputSchemaModern}},
-	{ID: IDReadResult, Title: "resources/read of a listed resource answers contents with uri and text or blob", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: readResultLegacy, Modern: readResultModern}},
-	{ID: IDPromptResult, Title: "prompts/get of a listed prompt answers messages with a role and a content block", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: promptResultLegacy, Modern: promptResultModern}},
-	{ID: IDMcpHeader, Title: "every x-mcp-header is a unique token on a string, integer or boolean property", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: mcpHeader}, NotIn: map[string]string{Legacy: "x-mcp-header is new in 2026-07-28"}},
+// coreChecks are the base protocol's checks, first in the registry.
+func coreChecks() []Check {
+	return []Check{
+		{ID: IDInitializeResult, Title: "initialize answers protocolVersion, capabilities and serverInfo", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: initResult}, NotIn: map[string]string{Modern: noInitialize}},
+		{ID: IDVersionNegotiated, Title: "initialize answers the version asked for, or another one the server supports", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: versionNegotiation}, NotIn: map[string]string{Modern: noInitialize}},
+		{ID: IDDiscover, Title: "server/discover answers supportedVersions and capabilities", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: discoverImplemented}, NotIn: map[string]string{Legacy: noDiscover}},
+		{ID: IDDiscoverInfo, Title: "server/discover names the server in _meta serverInfo", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: discoverServerInfo}, NotIn: map[string]string{Legacy: noDiscover}},
+		{ID: IDResultType, Title: "every result carries resultType", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: resultType}, NotIn: map[string]string{Legacy: "resultType is new in 2026-07-28; legacy results have none"}},
+		{ID: IDPing, Title: "ping is answered with an empty result", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: ping}, NotIn: map[string]string{Modern: "ping is gone in 2026-07-28"}},
+		{ID: IDToolsList, Title: "tools/list is served when tools is declared", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
+		{ID: IDInputSchema, Title: "every inputSchema is a JSON Schema object of type \"object\"", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: inputSchemaLegacy, Modern: inputSchemaModern}},
+		{ID: IDPromptsList, Title: "prompts/list is served when prompts is declared", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
+		{ID: IDResourcesList, Title: "resources/list is served when resources is declared", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: capsLegacy, Modern: capsModern}},
+		{ID: IDSetLevel, Title: "logging/setLevel is served when logging is declared", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: capsLegacy}, NotIn: map[string]string{Modern: "logging/setLevel is gone in 2026-07-28: the log level travels per request in _meta"}},
+		{ID: IDComplete, Title: "completion/complete is served when completions is declared", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: completionLegacy, Modern: completionModern}},
+		{ID: IDSubscribe, Title: "resources/subscribe is served when resources.subscribe is declared", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
+		{ID: IDUnsubscribe, Title: "resources/unsubscribe is served when resources.subscribe is declared", Eras: []string{Legacy}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: subscribeClause}, NotIn: map[string]string{Modern: noSubscribe}},
+		{ID: IDCallResult, Title: "a read-only tool's result has the shape the schema gives it (content blocks with their required fields)", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: toolResultLegacy, Modern: toolResultModern}},
+		{ID: IDStructured, Title: "structuredContent conforms to the tool's outputSchema, and is there when one is declared", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: outputSchemaLegacy, Modern: outputSchemaModern}},
+		{ID: IDReadResult, Title: "resources/read of a listed resource answers contents with uri and text or blob", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: readResultLegacy, Modern: readResultModern}},
+		{ID: IDPromptResult, Title: "prompts/get of a listed prompt answers messages with a role and a content block", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: promptResultLegacy, Modern: promptResultModern}},
+		{ID: IDMcpHeader, Title: "every x-mcp-header is a unique token on a string, integer or boolean property", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: mcpHeader}, NotIn: map[string]string{Legacy: "x-mcp-header is new in 2026-07-28"}},
+	}
 }
 
 // MalformedChecks are the ids malformed's cases are reported under: the
@@ -204,7 +206,7 @@ var MalformedChecks = []string{
 // baseline file may name.
 func IDs() []string {
 	var out []string
-	for _, c := range Registry {
+	for _, c := range Registry() {
 		out = append(out, c.ID)
 	}
 	return append(out, MalformedChecks...)
@@ -212,7 +214,7 @@ func IDs() []string {
 
 // Lookup finds a check of the registry by id.
 func Lookup(id string) (Check, bool) {
-	for _, c := range Registry {
+	for _, c := range Registry() {
 		if c.ID == id {
 			return c, true
 		}
@@ -220,5 +222,24 @@ func Lookup(id string) (Check, bool) {
 	return Check{}, false
 }
 
-// The extensions' checks come last, in the order their files are named.
-func init() { Registry = append(append(Registry, CardChecks...), EventsChecks...) }
+// Registry lists every check of the protocol, in the order verdicts are
+// shown: this file's, then each file's own in the order the files are
+// named (the order their init functions once appended them, kept so ids
+// and columns do not move; a new file's checks are added here). The
+// malformed checks follow (MalformedChecks). It is built on first use:
+// its maps cost the init of every command, most of which never list a
+// check.
+var Registry = sync.OnceValue(func() []Check {
+	return slices.Concat(coreChecks(),
+		HTTPChecks(),           // http.go
+		modernRegistry(),       // modern.go
+		declaredInputsChecks(), // mrtrinputs.go
+		readUnknownChecks(),    // readunknown.go
+		CardChecks(),           // cards.go and events.go, appended once by registry.go's init
+		EventsChecks(),
+		requiredPlacesChecks(), // requiredplaces.go
+		SecureChecks(),         // secureparams.go
+		serverRequestChecks(),  // serverrequests.go
+		skillsRegistry(),       // skills.go
+	)
+})

@@ -23,10 +23,10 @@ var inputRequiredPlaces = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr
 // own text governs (tasks.extension-shape), so they are not judged here.
 var mayRequireInput = map[string]bool{"prompts/get": true, "resources/read": true, "tools/call": true}
 
-func init() {
-	Registry = append(Registry, Check{ID: IDInputRequiredPlaces, Title: "input_required only answers tools/call, prompts/get and resources/read", Eras: []string{Modern}, Transports: anyTransport,
+func requiredPlacesChecks() []Check {
+	return []Check{{ID: IDInputRequiredPlaces, Title: "input_required only answers tools/call, prompts/get and resources/read", Eras: []string{Modern}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Modern: inputRequiredPlaces},
-		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}})
+		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}}}
 }
 
 // JudgeInputRequiredPlaces fails the first result of a request the clause

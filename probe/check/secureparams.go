@@ -12,6 +12,7 @@ package check
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/secparams"
 	"github.com/tidwall/gjson"
@@ -54,20 +55,22 @@ func bothEras(c *Clause) map[string]*Clause { return map[string]*Clause{Legacy: 
 // SecureChecks are the registry's entries for the extension. The SEP
 // applies to both lifecycles (§2: initialize capabilities in 2025-11-25,
 // per-request capabilities from 2026-07-28).
-var SecureChecks = []Check{
-	{ID: IDSecureShape, Title: "every secureInputSchema is a JSON Schema object with top-level \"type\": \"object\" (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureShape)},
-	{ID: IDSecureOverlap, Title: "no property name is in both inputSchema and secureInputSchema (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOverlap)},
-	{ID: IDSecureOmit, Title: "a client that does not declare the extension is not listed tools with required secure parameters (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOmit)},
-	{ID: IDSecureUnneg, Title: "a call of a tool with required secure parameters from a client that did not declare the extension is refused (-32021) (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureExclusive)},
-	{ID: IDSecureCollision, Title: "a secure parameter's name in arguments is refused with -32602 (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureCollision)},
-	{ID: IDSecureNoEcho, Title: "tasks/get does not echo secureArguments (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureNoEcho)},
-}
+var SecureChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDSecureShape, Title: "every secureInputSchema is a JSON Schema object with top-level \"type\": \"object\" (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureShape)},
+		{ID: IDSecureOverlap, Title: "no property name is in both inputSchema and secureInputSchema (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOverlap)},
+		{ID: IDSecureOmit, Title: "a client that does not declare the extension is not listed tools with required secure parameters (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOmit)},
+		{ID: IDSecureUnneg, Title: "a call of a tool with required secure parameters from a client that did not declare the extension is refused (-32021) (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureExclusive)},
+		{ID: IDSecureCollision, Title: "a secure parameter's name in arguments is refused with -32602 (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureCollision)},
+		{ID: IDSecureNoEcho, Title: "tasks/get does not echo secureArguments (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureNoEcho)},
+	}
+})
 
 // secureAll is one verdict per check, all alike: the extension is not
 // declared, or the run could not get as far as judging it.
 func secureAll(era, outcome, why string) []Verdict {
 	var out []Verdict
-	for _, c := range SecureChecks {
+	for _, c := range SecureChecks() {
 		v := Verdict{ID: c.ID, Era: era, Outcome: outcome, Why: why}
 		if outcome != NotApplicable {
 			v.Clause = c.Clauses[era]
@@ -262,5 +265,3 @@ func JudgeSecureNoEcho(era, tool string, values []string, create, get Exchange) 
 	}
 	return verdict(IDSecureNoEcho, era, secureNoEcho, Pass, get, fmt.Sprintf("tasks/get of tool %q's task carries neither secureArguments nor any value sent in it", bound(tool)))
 }
-
-func init() { Registry = append(Registry, SecureChecks...) }

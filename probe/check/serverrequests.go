@@ -45,8 +45,8 @@ var (
 		Text: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation. […] The `progress` value MUST increase with each notification"}
 )
 
-func init() {
-	Registry = append(Registry,
+func serverRequestChecks() []Check {
+	return []Check{
 		Check{ID: IDElicitShape, Title: "elicitation/create only to a client that declared elicitation, with a message and a flat requestedSchema of primitive properties with typed defaults", Eras: both, Transports: anyTransport,
 			Clauses: map[string]*Clause{Legacy: elicitFormLegacy, Modern: elicitFormModern}},
 		Check{ID: IDSamplingShape, Title: "sampling/createMessage only to a client that declared sampling, with messages and maxTokens", Eras: both, Transports: anyTransport,
@@ -55,7 +55,7 @@ func init() {
 			Clauses: map[string]*Clause{Legacy: logDeclared}, NotIn: map[string]string{Modern: "2026-07-28 logs per request: logging.per-request-level judges its messages"}},
 		Check{ID: IDProgressToken, Title: "notifications/progress only for a progressToken the client sent, its progress increasing", Eras: both, Transports: anyTransport,
 			Clauses: map[string]*Clause{Legacy: progressLegacy, Modern: progressModern}},
-	)
+	}
 }
 
 // Asked is one request for input the server made: a request on the

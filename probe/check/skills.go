@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
@@ -67,20 +68,20 @@ func skillsCheck(id, title string, c *Clause) Check {
 	return Check{ID: id, Title: title, Eras: both, Transports: anyTransport, Clauses: map[string]*Clause{Legacy: c, Modern: c}}
 }
 
-var skillsRegistry = []Check{
-	skillsCheck(IDSkillsCapability, "a server declaring the Skills extension declares resources too, with a settings object", skillsCapability),
-	skillsCheck(IDSkillsList, "skills/list answers entries with uri, frontmatter and a complete resources list, paged without splitting an entry", skillsList),
-	skillsCheck(IDSkillsGet, "skills/get answers each listed skill's entry, no cursor, and -32602 for a URI that is no skill", skillsGet),
-	skillsCheck(IDSkillsFrontmatter, "each entry's frontmatter has name and description, identical to the SKILL.md served", skillsFrontmatter),
-	skillsCheck(IDSkillsURI, "each skill's URI ends in <name>/SKILL.md, the name following the Agent Skills naming rules", skillsURI),
-	skillsCheck(IDSkillsDigest, "every listed file read back hashes to its listed sha256 digest", skillsDigest),
-	skillsCheck(IDSkillsSize, "every listed file read back is as long as its listed size", skillsSize),
-	skillsCheck(IDSkillsDirectory, "resources/directory/read (behind directoryRead) lists a skill's directory, pages, and refuses a file with -32602", skillsDirectory),
-	{ID: IDSkillsCacheHints, Title: "skills/list results carry ttlMs and cacheScope on 2026-07-28 connections", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: skillsCache}, NotIn: map[string]string{Legacy: "ttlMs and cacheScope are " + modernOnly}},
-}
-
-func init() { Registry = append(Registry, skillsRegistry...) }
+var skillsRegistry = sync.OnceValue(func() []Check {
+	return []Check{
+		skillsCheck(IDSkillsCapability, "a server declaring the Skills extension declares resources too, with a settings object", skillsCapability),
+		skillsCheck(IDSkillsList, "skills/list answers entries with uri, frontmatter and a complete resources list, paged without splitting an entry", skillsList),
+		skillsCheck(IDSkillsGet, "skills/get answers each listed skill's entry, no cursor, and -32602 for a URI that is no skill", skillsGet),
+		skillsCheck(IDSkillsFrontmatter, "each entry's frontmatter has name and description, identical to the SKILL.md served", skillsFrontmatter),
+		skillsCheck(IDSkillsURI, "each skill's URI ends in <name>/SKILL.md, the name following the Agent Skills naming rules", skillsURI),
+		skillsCheck(IDSkillsDigest, "every listed file read back hashes to its listed sha256 digest", skillsDigest),
+		skillsCheck(IDSkillsSize, "every listed file read back is as long as its listed size", skillsSize),
+		skillsCheck(IDSkillsDirectory, "resources/directory/read (behind directoryRead) lists a skill's directory, pages, and refuses a file with -32602", skillsDirectory),
+		{ID: IDSkillsCacheHints, Title: "skills/list results carry ttlMs and cacheScope on 2026-07-28 connections", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: skillsCache}, NotIn: map[string]string{Legacy: "ttlMs and cacheScope are " + modernOnly}},
+	}
+})
 
 // SkillFileRead is one listed file read back with resources/read.
 type SkillFileRead struct {
@@ -112,7 +113,7 @@ const UnknownSkillURI = "skill://mcpprobe-no-such-skill-7c1e/SKILL.md"
 
 func notDeclaredSkills(era string) []Verdict {
 	var out []Verdict
-	for _, c := range skillsRegistry {
+	for _, c := range skillsRegistry() {
 		if c.Judges(era) {
 			out = append(out, notApplicable(c.ID, era, "the server does not declare the "+probe.SkillsExtension+" extension (optional)"))
 		}
@@ -387,7 +388,8 @@ func (s SkillsSeen) judgeFrontmatter(entries []pwire.Skill) Verdict {
 
 // skillName is the Agent Skills naming rule: 1–64 characters, lowercase
 // letters, digits and hyphens, no leading, trailing or double hyphen.
-var skillName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+// Compiled on first use: its {0,62} made it most of the package's init.
+var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`) })
 
 func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 	id, c := IDSkillsURI, skillsURI
@@ -408,7 +410,7 @@ func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 		switch {
 		case e.HasName && last != e.Name:
 			bad = append(bad, fmt.Sprintf("%s: final segment %q is not frontmatter.name %q", e.URI, last, bound(e.Name)))
-		case !skillName.MatchString(last):
+		case !skillName().MatchString(last):
 			bad = append(bad, fmt.Sprintf("%s: name %q breaks the Agent Skills naming rules", e.URI, last))
 		}
 		if !strings.HasPrefix(e.URI, "skill://") {
@@ -428,7 +430,7 @@ func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 }
 
 // digestForm is sha256: and 64 lowercase hex digits.
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var digestForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // judgeFiles judges digests (IDSkillsDigest) or sizes (IDSkillsSize)
 // against the files read back.
@@ -443,7 +445,7 @@ func (s SkillsSeen) judgeFiles(entries []pwire.Skill, id string) Verdict {
 	for _, e := range entries {
 		for _, f := range e.Files {
 			listed++
-			if id == IDSkillsDigest && !digestForm.MatchString(f.Digest) {
+			if id == IDSkillsDigest && !digestForm().MatchString(f.Digest) {
 				bad = append(bad, fmt.Sprintf("%s: digest %s is not sha256:{64 lowercase hex}", f.URI, bound(f.Digest)))
 				continue
 			}
