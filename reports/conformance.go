@@ -237,7 +237,7 @@ func ConformanceJSON(r *check.Result) []byte {
 // malformed's ids follow with their clause "per case". A script (the
 // side-by-side table with the official suite) reads it.
 func CheckList(w io.Writer) {
-	for _, c := range check.Registry {
+	for _, c := range check.Registry() {
 		var clauses []string
 		for _, e := range c.Eras {
 			cl := c.Clauses[e]

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/cards"
 	"github.com/mcpprobe/mcpprobe/probe/dial"
@@ -28,29 +29,25 @@ const (
 	oldCatalogDoc = "https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/3b2d974dbbc1bcf899e0ed2ef49a91758853c9a6/docs/discovery.md"
 )
 
-func cardClause(rev, u, keyword, text string) *Clause {
-	return &Clause{Version: rev, URL: u, Keyword: keyword, Binds: "server", Text: text}
-}
-
 var (
-	catalogShapeOld = cardClause(oldCatalogRev, oldCatalogDoc+"#catalog-format", "MUST",
-		"An MCP Catalog document is a JSON object that MUST contain the following members: `specVersion` (string), `entries` (array; MAY be empty). It should live at /.well-known/mcp/catalog.json")
-	catalogShape = cardClause(cardRev, cardDoc+"docs/discovery.md#ai-catalog", "",
-		"An AI Catalog is a JSON document published by an organization to advertise AI artifacts […] hosts MAY publish one at /.well-known/ai-catalog.json (its format is the AI Catalog specification's: specVersion, entries)")
-	catalogEntries = cardClause(cardRev, cardDoc+"docs/discovery.md#server-card-entries", "MUST",
-		"An entry for an MCP Server Card has: `identifier` (required), `type` (required) MUST be `application/mcp-server-card+json`, `url` or `data`: exactly one of `url` or `data` is used")
-	cardShape = cardClause(cardRev, cardDoc+"schema.ts", "",
-		"schema.ts: `ServerCard` has `$schema: string` (\"Required\", the v1 URL), `name: string`, `version: string`, `description: string`; README: the `$schema` field on every document MUST be https://static.modelcontextprotocol.io/schemas/v1/<name>.schema.json")
-	cardMediaType = cardClause(cardRev, cardDoc+"docs/discovery.md#hosted-server-card-location", "SHOULD",
-		"MCP Servers SHOULD respect the `application/mcp-server-card+json` media type wherever they choose to host it. […] the server echoes the negotiated type back in the response `Content-Type`")
-	cardCORS = cardClause(cardRev, cardDoc+"docs/discovery.md#cors-requirements", "MUST",
-		"Hosted Server Card endpoints MUST include appropriate CORS headers to allow browser-based clients: `Access-Control-Allow-Origin: *` […]")
-	cardCache = cardClause(cardRev, cardDoc+"docs/discovery.md#caching", "SHOULD",
-		"Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header. […] Hosts SHOULD honor `If-None-Match` and return `304 Not Modified` when the selected representation has not changed.")
-	cardHTTPS = cardClause(cardRev, cardDoc+"docs/discovery.md#transport-security", "MUST",
-		"Hosted Server Cards MUST be served over HTTPS (TLS 1.2 or later) in production. HTTP MAY be used for local development only.")
-	cardConsistent = cardClause(cardRev, cardDoc+"docs/discovery.md#consistency-with-runtime-behavior", "SHOULD NOT",
-		"the values a client observes once connected — the `serverInfo` (`name`, `version`) and `supportedVersions` from `server/discover`, the transport served at each `remotes[]` endpoint, and descriptive fields (`title`, `description`, `icons`) — SHOULD NOT contradict the equivalent values declared in the Server Card")
+	catalogShapeOld = &Clause{Version: oldCatalogRev, URL: oldCatalogDoc + "#catalog-format", Keyword: "MUST", Binds: "server",
+		Text: "An MCP Catalog document is a JSON object that MUST contain the following members: `specVersion` (string), `entries` (array; MAY be empty). It should live at /.well-known/mcp/catalog.json"}
+	catalogShape = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#ai-catalog", Keyword: "", Binds: "server",
+		Text: "An AI Catalog is a JSON document published by an organization to advertise AI artifacts […] hosts MAY publish one at /.well-known/ai-catalog.json (its format is the AI Catalog specification's: specVersion, entries)"}
+	catalogEntries = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#server-card-entries", Keyword: "MUST", Binds: "server",
+		Text: "An entry for an MCP Server Card has: `identifier` (required), `type` (required) MUST be `application/mcp-server-card+json`, `url` or `data`: exactly one of `url` or `data` is used"}
+	cardShape = &Clause{Version: cardRev, URL: cardDoc + "schema.ts", Keyword: "", Binds: "server",
+		Text: "schema.ts: `ServerCard` has `$schema: string` (\"Required\", the v1 URL), `name: string`, `version: string`, `description: string`; README: the `$schema` field on every document MUST be https://static.modelcontextprotocol.io/schemas/v1/<name>.schema.json"}
+	cardMediaType = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#hosted-server-card-location", Keyword: "SHOULD", Binds: "server",
+		Text: "MCP Servers SHOULD respect the `application/mcp-server-card+json` media type wherever they choose to host it. […] the server echoes the negotiated type back in the response `Content-Type`"}
+	cardCORS = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#cors-requirements", Keyword: "MUST", Binds: "server",
+		Text: "Hosted Server Card endpoints MUST include appropriate CORS headers to allow browser-based clients: `Access-Control-Allow-Origin: *` […]"}
+	cardCache = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#caching", Keyword: "SHOULD", Binds: "server",
+		Text: "Server Card hosts SHOULD include caching headers to reduce unnecessary requests: `Cache-Control: public, max-age=3600`. Hosts SHOULD also return an `ETag` response header. […] Hosts SHOULD honor `If-None-Match` and return `304 Not Modified` when the selected representation has not changed."}
+	cardHTTPS = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#transport-security", Keyword: "MUST", Binds: "server",
+		Text: "Hosted Server Cards MUST be served over HTTPS (TLS 1.2 or later) in production. HTTP MAY be used for local development only."}
+	cardConsistent = &Clause{Version: cardRev, URL: cardDoc + "docs/discovery.md#consistency-with-runtime-behavior", Keyword: "SHOULD NOT", Binds: "server",
+		Text: "the values a client observes once connected — the `serverInfo` (`name`, `version`) and `supportedVersions` from `server/discover`, the transport served at each `remotes[]` endpoint, and descriptive fields (`title`, `description`, `icons`) — SHOULD NOT contradict the equivalent values declared in the Server Card"}
 )
 
 // The ids of the card checks.
@@ -66,24 +63,26 @@ const (
 )
 
 // CardChecks are the SEP-2127 checks; they follow the transport's.
-var CardChecks = []Check{
-	{ID: IDCatalogShape, Title: "a catalog at /.well-known/ai-catalog.json or /.well-known/mcp/catalog.json is an object with specVersion and entries", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: catalogShape, Modern: catalogShape}},
-	{ID: IDCatalogEntries, Title: "each server-card entry of a catalog has identifier, type application/mcp-server-card+json and exactly one of url or data", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: catalogEntries, Modern: catalogEntries}},
-	{ID: IDCardShape, Title: "each server card found has $schema (v1), name, version and description", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardShape, Modern: cardShape}},
-	{ID: IDCardMediaType, Title: "each hosted server card is served as application/mcp-server-card+json", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardMediaType, Modern: cardMediaType}},
-	{ID: IDCardCORS, Title: "each hosted server card carries Access-Control-Allow-Origin: *", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardCORS, Modern: cardCORS}},
-	{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag, and answers If-None-Match of it 304", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardCache, Modern: cardCache}},
-	{ID: IDCardHTTPS, Title: "each hosted server card is served over https (plain http on loopback is observed)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardHTTPS, Modern: cardHTTPS}},
-	{ID: IDCardConsistent, Title: "no server card contradicts the live connection (name, version, title, protocol versions, transport, capabilities)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: cardConsistent, Modern: cardConsistent}},
-}
+var CardChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDCatalogShape, Title: "a catalog at /.well-known/ai-catalog.json or /.well-known/mcp/catalog.json is an object with specVersion and entries", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: catalogShape, Modern: catalogShape}},
+		{ID: IDCatalogEntries, Title: "each server-card entry of a catalog has identifier, type application/mcp-server-card+json and exactly one of url or data", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: catalogEntries, Modern: catalogEntries}},
+		{ID: IDCardShape, Title: "each server card found has $schema (v1), name, version and description", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardShape, Modern: cardShape}},
+		{ID: IDCardMediaType, Title: "each hosted server card is served as application/mcp-server-card+json", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardMediaType, Modern: cardMediaType}},
+		{ID: IDCardCORS, Title: "each hosted server card carries Access-Control-Allow-Origin: *", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardCORS, Modern: cardCORS}},
+		{ID: IDCardCache, Title: "each hosted server card carries Cache-Control and an ETag, and answers If-None-Match of it 304", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardCache, Modern: cardCache}},
+		{ID: IDCardHTTPS, Title: "each hosted server card is served over https (plain http on loopback is observed)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardHTTPS, Modern: cardHTTPS}},
+		{ID: IDCardConsistent, Title: "no server card contradicts the live connection (name, version, title, protocol versions, transport, capabilities)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: cardConsistent, Modern: cardConsistent}},
+	}
+})
 
 // Live is what an era's connection said, for the consistency check.
 type Live struct {
@@ -98,7 +97,7 @@ type Live struct {
 // cardsNA is every card check, not applicable.
 func cardsNA(era, why string) []Verdict {
 	var out []Verdict
-	for _, c := range CardChecks {
+	for _, c := range CardChecks() {
 		out = append(out, notApplicable(c.ID, era, why))
 	}
 	return out

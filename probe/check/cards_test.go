@@ -145,8 +145,8 @@ func TestJudgeCards(t *testing.T) {
 					continue // a legacy handshake has no supportedVersions; a modern one negotiated no legacy version
 				}
 				vs := JudgeCards(era, &cards.Result{Docs: tc.docs()}, tc.live)
-				if len(vs) != len(CardChecks) {
-					t.Fatalf("%d verdicts, want one per check (%d)", len(vs), len(CardChecks))
+				if len(vs) != len(CardChecks()) {
+					t.Fatalf("%d verdicts, want one per check (%d)", len(vs), len(CardChecks()))
 				}
 				v := byID(vs)[tc.id]
 				if v.Outcome != tc.outcome || !strings.Contains(v.Why, tc.why) {

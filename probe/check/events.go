@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/args"
 	"github.com/tidwall/gjson"
@@ -22,17 +23,15 @@ const EventsExtension = "io.modelcontextprotocol/events"
 
 const sep3415 = "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/3415"
 
-func eventsClause(section, keyword, text string) *Clause {
-	return &Clause{Version: "SEP-3415 draft (2026-10-05)", URL: sep3415 + "#" + section, Keyword: keyword, Binds: "server", Text: text}
-}
+const eventsRev = "SEP-3415 draft (2026-10-05)"
 
 var (
-	eventsGating = eventsClause("capability-negotiation", "",
-		"A client MUST NOT send them to a server that has not advertised the extension, and a server that does not offer it answers any `events/*` request with `-32601` (Method not found).")
-	eventsList = eventsClause("listing-available-events", "",
-		"Response: `{resultType: \"complete\", events: [{name, description, delivery, inputSchema, payloadSchema, _meta?}], nextCursor?}`; `delivery` […] is any non-empty subset of \"poll\", \"push\" and \"webhook\"; `inputSchema` is a JSON Schema for valid subscription arguments; `payloadSchema` is a JSON Schema for `data`")
-	eventsPoll = eventsClause("poll-based-delivery", "",
-		"Response: `{resultType: \"complete\", events[], cursor, truncated, hasMore, nextPollMs}`. In the request, `null` means \"start from now\": the server returns no events and a fresh cursor for later polls. In the response, the server MAY return `cursor: null` for an event type that does not support replay. […] Errors (`NotFound`, `Forbidden`, `InvalidParams`, `Unsupported`) are returned as a standard JSON-RPC error response.")
+	eventsGating = &Clause{Version: eventsRev, URL: sep3415 + "#capability-negotiation", Keyword: "", Binds: "server",
+		Text: "A client MUST NOT send them to a server that has not advertised the extension, and a server that does not offer it answers any `events/*` request with `-32601` (Method not found)."}
+	eventsList = &Clause{Version: eventsRev, URL: sep3415 + "#listing-available-events", Keyword: "", Binds: "server",
+		Text: "Response: `{resultType: \"complete\", events: [{name, description, delivery, inputSchema, payloadSchema, _meta?}], nextCursor?}`; `delivery` […] is any non-empty subset of \"poll\", \"push\" and \"webhook\"; `inputSchema` is a JSON Schema for valid subscription arguments; `payloadSchema` is a JSON Schema for `data`"}
+	eventsPoll = &Clause{Version: eventsRev, URL: sep3415 + "#poll-based-delivery", Keyword: "", Binds: "server",
+		Text: "Response: `{resultType: \"complete\", events[], cursor, truncated, hasMore, nextPollMs}`. In the request, `null` means \"start from now\": the server returns no events and a fresh cursor for later polls. In the response, the server MAY return `cursor: null` for an event type that does not support replay. […] Errors (`NotFound`, `Forbidden`, `InvalidParams`, `Unsupported`) are returned as a standard JSON-RPC error response."}
 )
 
 // The ids of the events checks.
@@ -45,14 +44,16 @@ const (
 const eventsModernOnly = "the events extension is defined for 2026-07-28 and later (SEP-3415: it relies on server/discover and per-request capabilities)"
 
 // EventsChecks are the events extension's checks.
-var EventsChecks = []Check{
-	{ID: IDEventsGating, Title: "events/list is served when the events extension is declared (an undeclared server is not sent events/*: a client MUST NOT)", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsGating}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-	{ID: IDEventsList, Title: "events/list answers events, each with a name, a non-empty delivery of poll/push/webhook, inputSchema and payloadSchema", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsList}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-	{ID: IDEventsPoll, Title: "events/poll from a null cursor answers no events, a cursor, and well-typed truncated, hasMore and nextPollMs", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: eventsPoll}, NotIn: map[string]string{Legacy: eventsModernOnly}},
-}
+var EventsChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDEventsGating, Title: "events/list is served when the events extension is declared (an undeclared server is not sent events/*: a client MUST NOT)", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsGating}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+		{ID: IDEventsList, Title: "events/list answers events, each with a name, a non-empty delivery of poll/push/webhook, inputSchema and payloadSchema", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsList}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+		{ID: IDEventsPoll, Title: "events/poll from a null cursor answers no events, a cursor, and well-typed truncated, hasMore and nextPollMs", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: eventsPoll}, NotIn: map[string]string{Legacy: eventsModernOnly}},
+	}
+})
 
 // eventsDeclared says where the server declares events: SEP-3415's
 // extensions entry, or the design sketch's top-level capability (2026-02,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 )
@@ -12,54 +13,49 @@ import (
 // target only, and each era is judged by its own transport text
 // (2025-11-25 basic/transports; 2026-07-28 basic/transports/streamable-http).
 
-func transportClause(v, anchor, keyword, binds, text string) *Clause {
-	path := "basic/transports#" + anchor
-	if v == v2 {
-		path = "basic/transports/streamable-http#" + anchor
-	}
-	return &Clause{Version: v, URL: specURL(v, path), Keyword: keyword, Binds: binds, Text: text}
-}
-
-func fromStreamable(c Clause) *Clause { return &c }
+// The 202 clause is probe's, built by a call: built on first use, once, so
+// the registry and the judge cite the same clause.
+var (
+	notifyLegacy = sync.OnceValue(func() *Clause { c := probe.NotificationAccepted(v1); return &c })
+	notifyModern = sync.OnceValue(func() *Clause { c := probe.NotificationAccepted(v2); return &c })
+)
 
 var (
-	notifyLegacy = fromStreamable(probe.NotificationAccepted(v1))
-	notifyModern = fromStreamable(probe.NotificationAccepted(v2))
-	ctypeLegacy  = transportClause(v1, "sending-messages-to-the-server", "MUST", "server",
-		"If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.")
-	ctypeModern = transportClause(v2, "sending-messages", "MUST", "server",
-		"If the body is a JSON-RPC request, the server MUST return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).")
-	acceptLegacy = transportClause(v1, "sending-messages-to-the-server", "MUST", "client",
-		"The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types.")
-	acceptModern = transportClause(v2, "sending-messages", "MUST", "client",
-		"The client MUST include an `Accept` header listing both `application/json` and `text/event-stream` as supported content types.")
-	versionHeader = transportClause(v1, "protocol-version-header", "MUST", "server",
-		"If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`.")
-	sessionCharset = transportClause(v1, "session-management", "MUST", "server",
-		"The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).")
-	sessionRequired = transportClause(v1, "session-management", "SHOULD", "server",
-		"Servers that require a session ID SHOULD respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request.")
+	ctypeLegacy = &Clause{Version: v1, URL: spec1 + "basic/transports#sending-messages-to-the-server", Keyword: "MUST", Binds: "server",
+		Text: "If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object."}
+	ctypeModern = &Clause{Version: v2, URL: spec2 + "basic/transports/streamable-http#sending-messages", Keyword: "MUST", Binds: "server",
+		Text: "If the body is a JSON-RPC request, the server MUST return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream)."}
+	acceptLegacy = &Clause{Version: v1, URL: spec1 + "basic/transports#sending-messages-to-the-server", Keyword: "MUST", Binds: "client",
+		Text: "The client MUST include an `Accept` header, listing both `application/json` and `text/event-stream` as supported content types."}
+	acceptModern = &Clause{Version: v2, URL: spec2 + "basic/transports/streamable-http#sending-messages", Keyword: "MUST", Binds: "client",
+		Text: "The client MUST include an `Accept` header listing both `application/json` and `text/event-stream` as supported content types."}
+	versionHeader = &Clause{Version: v1, URL: spec1 + "basic/transports#protocol-version-header", Keyword: "MUST", Binds: "server",
+		Text: "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`."}
+	sessionCharset = &Clause{Version: v1, URL: spec1 + "basic/transports#session-management", Keyword: "MUST", Binds: "server",
+		Text: "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)."}
+	sessionRequired = &Clause{Version: v1, URL: spec1 + "basic/transports#session-management", Keyword: "SHOULD", Binds: "server",
+		Text: "Servers that require a session ID SHOULD respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request."}
 	// The 404 MUST speaks of a session the server terminated; an id it
 	// never issued is not one, so the sentence is cited without its
 	// keyword for that case (see JudgeUnknownSession).
-	sessionUnknown = transportClause(v1, "session-management", "", "server",
-		"The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.")
-	sessionDelete = transportClause(v1, "session-management", "MUST", "server",
-		"The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. […] The server MAY respond to this request [DELETE] with HTTP 405 Method Not Allowed")
-	originLegacy = transportClause(v1, "security-warning", "MUST", "server",
-		"Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.")
-	originModern = transportClause(v2, "security--endpoint", "MUST", "server",
-		"Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.")
-	getLegacy = transportClause(v1, "listening-for-messages-from-the-server", "MUST", "server",
-		"The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed")
-	getModern = transportClause(v2, "earlier-streamable-http-revisions", "SHOULD", "server",
-		"A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`.")
-	priming = transportClause(v1, "sending-messages-to-the-server", "SHOULD", "server",
-		"If the server initiates an SSE stream: The server SHOULD immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect")
-	resume = transportClause(v1, "resumability-and-redelivery", "MAY", "server",
-		"The server MAY use this header [Last-Event-ID] to replay messages that would have been sent after the last event ID, on the stream that was disconnected, and to resume the stream from that point.")
-	headerMismatch = transportClause(v2, "server-validation", "MUST", "server",
-		"When rejecting a request due to header validation failure, servers MUST return HTTP status `400 Bad Request` and MUST include a JSON-RPC error response using the following error code: `-32020` HeaderMismatch")
+	sessionUnknown = &Clause{Version: v1, URL: spec1 + "basic/transports#session-management", Keyword: "", Binds: "server",
+		Text: "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found."}
+	sessionDelete = &Clause{Version: v1, URL: spec1 + "basic/transports#session-management", Keyword: "MUST", Binds: "server",
+		Text: "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. […] The server MAY respond to this request [DELETE] with HTTP 405 Method Not Allowed"}
+	originLegacy = &Clause{Version: v1, URL: spec1 + "basic/transports#security-warning", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden."}
+	originModern = &Clause{Version: v2, URL: spec2 + "basic/transports/streamable-http#security--endpoint", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden."}
+	getLegacy = &Clause{Version: v1, URL: spec1 + "basic/transports#listening-for-messages-from-the-server", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"}
+	getModern = &Clause{Version: v2, URL: spec2 + "basic/transports/streamable-http#earlier-streamable-http-revisions", Keyword: "SHOULD", Binds: "server",
+		Text: "A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`."}
+	priming = &Clause{Version: v1, URL: spec1 + "basic/transports#sending-messages-to-the-server", Keyword: "SHOULD", Binds: "server",
+		Text: "If the server initiates an SSE stream: The server SHOULD immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect"}
+	resume = &Clause{Version: v1, URL: spec1 + "basic/transports#resumability-and-redelivery", Keyword: "MAY", Binds: "server",
+		Text: "The server MAY use this header [Last-Event-ID] to replay messages that would have been sent after the last event ID, on the stream that was disconnected, and to resume the stream from that point."}
+	headerMismatch = &Clause{Version: v2, URL: spec2 + "basic/transports/streamable-http#server-validation", Keyword: "MUST", Binds: "server",
+		Text: "When rejecting a request due to header validation failure, servers MUST return HTTP status `400 Bad Request` and MUST include a JSON-RPC error response using the following error code: `-32020` HeaderMismatch"}
 )
 
 // The transport checks' ids.
@@ -88,36 +84,36 @@ var httpOnly = []string{HTTP}
 
 // HTTPChecks are the Streamable HTTP transport's checks, in the order
 // verdicts show them; they follow Registry's.
-var HTTPChecks = []Check{
-	{ID: IDHTTPNotification, Title: "a notification POST is answered 202 Accepted with no body (or refused with an HTTP error status)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: notifyLegacy, Modern: notifyModern}},
-	{ID: IDHTTPContentType, Title: "a POSTed request is answered application/json or text/event-stream, with its JSON-RPC response", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: ctypeLegacy, Modern: ctypeModern}},
-	{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lists only one of application/json and text/event-stream (observed)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: acceptLegacy, Modern: acceptModern}},
-	{ID: IDHTTPVersionHeader, Title: "an unsupported MCP-Protocol-Version header is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: versionHeader}, NotIn: map[string]string{Modern: "in 2026-07-28 an unsupported version is UnsupportedProtocolVersionError (-32022), judged with the version checks; a header that disagrees with its body is http.header-mismatch"}},
-	{ID: IDHTTPSessionCharset, Title: "Mcp-Session-Id holds visible ASCII only (0x21–0x7E)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionCharset}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionMissing, Title: "a request without the session id the server issued is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionRequired}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionUnknown, Title: "a session id the server never issued is answered 404", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionUnknown}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPSessionDelete, Title: "after DELETE ends the session, its id is answered 404 (DELETE may be refused with 405)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: sessionDelete}, NotIn: map[string]string{Modern: noSessions}},
-	{ID: IDHTTPOrigin, Title: "a foreign Origin is answered 403 (fails on a loopback target only)", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: originLegacy, Modern: originModern}},
-	{ID: IDHTTPGet, Title: "GET on the MCP endpoint opens text/event-stream or is answered 405", Eras: both, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: getLegacy, Modern: getModern}},
-	{ID: IDHTTPPriming, Title: "an SSE answer starts with a priming event (an id, empty data)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: priming}, NotIn: map[string]string{Modern: noResume}},
-	{ID: IDHTTPResume, Title: "what a GET with Last-Event-ID gets (observed: resuming is a MAY)", Eras: []string{Legacy}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Legacy: resume}, NotIn: map[string]string{Modern: noResume}},
-	{ID: IDHTTPHeaderMismatch, Title: "a request whose Mcp-Method disagrees with its body is answered 400 HeaderMismatch (-32020)", Eras: []string{Modern}, Transports: httpOnly,
-		Clauses: map[string]*Clause{Modern: headerMismatch}, NotIn: map[string]string{Legacy: "Mcp-Method and Mcp-Name are new in 2026-07-28"}},
-}
-
-func init() { Registry = append(Registry, HTTPChecks...) }
+var HTTPChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDHTTPNotification, Title: "a notification POST is answered 202 Accepted with no body (or refused with an HTTP error status)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: notifyLegacy(), Modern: notifyModern()}},
+		{ID: IDHTTPContentType, Title: "a POSTed request is answered application/json or text/event-stream, with its JSON-RPC response", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: ctypeLegacy, Modern: ctypeModern}},
+		{ID: IDHTTPAccept, Title: "what the server does with a POST whose Accept lists only one of application/json and text/event-stream (observed)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: acceptLegacy, Modern: acceptModern}},
+		{ID: IDHTTPVersionHeader, Title: "an unsupported MCP-Protocol-Version header is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: versionHeader}, NotIn: map[string]string{Modern: "in 2026-07-28 an unsupported version is UnsupportedProtocolVersionError (-32022), judged with the version checks; a header that disagrees with its body is http.header-mismatch"}},
+		{ID: IDHTTPSessionCharset, Title: "Mcp-Session-Id holds visible ASCII only (0x21–0x7E)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionCharset}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionMissing, Title: "a request without the session id the server issued is answered 400", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionRequired}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionUnknown, Title: "a session id the server never issued is answered 404", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionUnknown}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPSessionDelete, Title: "after DELETE ends the session, its id is answered 404 (DELETE may be refused with 405)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: sessionDelete}, NotIn: map[string]string{Modern: noSessions}},
+		{ID: IDHTTPOrigin, Title: "a foreign Origin is answered 403 (fails on a loopback target only)", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: originLegacy, Modern: originModern}},
+		{ID: IDHTTPGet, Title: "GET on the MCP endpoint opens text/event-stream or is answered 405", Eras: both, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: getLegacy, Modern: getModern}},
+		{ID: IDHTTPPriming, Title: "an SSE answer starts with a priming event (an id, empty data)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: priming}, NotIn: map[string]string{Modern: noResume}},
+		{ID: IDHTTPResume, Title: "what a GET with Last-Event-ID gets (observed: resuming is a MAY)", Eras: []string{Legacy}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Legacy: resume}, NotIn: map[string]string{Modern: noResume}},
+		{ID: IDHTTPHeaderMismatch, Title: "a request whose Mcp-Method disagrees with its body is answered 400 HeaderMismatch (-32020)", Eras: []string{Modern}, Transports: httpOnly,
+			Clauses: map[string]*Clause{Modern: headerMismatch}, NotIn: map[string]string{Legacy: "Mcp-Method and Mcp-Name are new in 2026-07-28"}},
+	}
+})
 
 func hv(id, era string, c *Clause, outcome string, x hx, why string) Verdict {
 	return Verdict{ID: id, Era: era, Clause: c, Outcome: outcome, Sent: x.sent(), Got: x.got(), Why: why}
@@ -143,7 +139,7 @@ func pick(era string, legacy, modern *Clause) *Clause {
 // JudgeNotification: 202 with no body, or an HTTP error status.
 func JudgeNotification(era string, x hx) Verdict {
 	const id = IDHTTPNotification
-	c := pick(era, notifyLegacy, notifyModern)
+	c := pick(era, notifyLegacy(), notifyModern())
 	switch {
 	case !x.answered():
 		return unanswered(id, era, c, x)

@@ -157,7 +157,7 @@ func TestWire(t *testing.T) {
 // Every HTTP check is in the registry, judges HTTP only, and is not
 // applicable over stdio with why.
 func TestHTTPChecksRegistered(t *testing.T) {
-	for _, c := range HTTPChecks {
+	for _, c := range HTTPChecks() {
 		if _, ok := Lookup(c.ID); !ok || len(c.Transports) != 1 || c.Transports[0] != HTTP {
 			t.Errorf("%s: registered %v, transports %v", c.ID, ok, c.Transports)
 		}

@@ -50,7 +50,7 @@ func withTransport(er *EraResult, tv []Verdict) {
 // transportNA is every transport check of the era, not applicable.
 func transportNA(era, why string) []Verdict {
 	var out []Verdict
-	for _, c := range HTTPChecks {
+	for _, c := range HTTPChecks() {
 		if c.Judges(era) {
 			out = append(out, notApplicable(c.ID, era, why))
 		}
@@ -79,7 +79,7 @@ func legacyTransport(w *wire, protocol string, loopback bool) []Verdict {
 	if !init.answered() || init.Status >= 300 || !gjson.GetBytes(init.Msg, "result").IsObject() {
 		why := "initialize on a connection of the transport checks' own got no result: " + init.got()
 		var out []Verdict
-		for _, c := range HTTPChecks {
+		for _, c := range HTTPChecks() {
 			if c.Judges(Legacy) {
 				out = append(out, inconclusive(c.ID, Legacy, c.Clauses[Legacy], why))
 			}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/tidwall/gjson"
@@ -18,34 +19,34 @@ import (
 // The clauses, each read in docs/specification/2026-07-28/ (and the
 // tasks extension's specification/2026-07-28/tasks.md).
 var (
-	deterministicModern = clause(v2, "server/tools#capabilities", "SHOULD",
-		"Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).")
+	deterministicModern = &Clause{Version: v2, URL: spec2 + "server/tools#capabilities", Keyword: "SHOULD", Binds: "server",
+		Text: "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed)."}
 	// 2025-11-25 has no sentence on the order: a legacy verdict is
 	// observed, citing the page that is silent.
-	deterministicLegacy = &Clause{Version: v1, URL: specURL(v1, "server/tools#listing-tools"), Keyword: "", Binds: "server",
+	deterministicLegacy = &Clause{Version: v1, URL: spec1 + "server/tools#listing-tools", Keyword: "", Binds: "server",
 		Text: "(no sentence on the order tools/list returns tools in; 2026-07-28 adds a SHOULD)"}
-	cachingHints = clause(v2, "server/utilities/caching#cacheable-results", "MUST",
-		"Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read")
-	cachingTTL = clause(v2, "server/utilities/caching#time-to-live-ttl-field", "MUST",
-		"Servers MUST provide a `ttlMs` value that is `>= 0`.")
-	cachingPages = clause(v2, "server/utilities/caching#interaction-with-pagination", "MUST",
-		"Servers MUST apply the same `cacheScope` to all response pages for a given list request.")
-	cachingScope = clause(v2, "server/utilities/caching#cache-scope-field", "MUST",
-		"Servers MUST include caching hints […] `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`.")
-	unsupportedVersion = clause(v2, "basic/versioning#protocol-version-negotiation", "MUST",
-		"If the server does not implement the requested version […], it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support; schema.ts: `data: { supported: string[]; requested: string }`")
-	mrtrShape = clause(v2, "basic/patterns/mrtr#server-requirements-basic-workflow", "MUST",
-		"Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response. […] `inputRequests` values are request objects that MUST be one of ElicitRequest, CreateMessageRequest, or ListRootsRequest")
-	mrtrRetry = clause(v2, "basic/patterns/mrtr#error-handling", "SHOULD",
-		"If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.")
-	mrtrState = clause(v2, "basic/patterns/mrtr#server-requirements-basic-workflow", "MUST",
-		"If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure.")
+	cachingHints = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#cacheable-results", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read"}
+	cachingTTL = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#time-to-live-ttl-field", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST provide a `ttlMs` value that is `>= 0`."}
+	cachingPages = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#interaction-with-pagination", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST apply the same `cacheScope` to all response pages for a given list request."}
+	cachingScope = &Clause{Version: v2, URL: spec2 + "server/utilities/caching#cache-scope-field", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include caching hints […] `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`."}
+	unsupportedVersion = &Clause{Version: v2, URL: spec2 + "basic/versioning#protocol-version-negotiation", Keyword: "MUST", Binds: "server",
+		Text: "If the server does not implement the requested version […], it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support; schema.ts: `data: { supported: string[]; requested: string }`"}
+	mrtrShape = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#server-requirements-basic-workflow", Keyword: "MUST", Binds: "server",
+		Text: "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response. […] `inputRequests` values are request objects that MUST be one of ElicitRequest, CreateMessageRequest, or ListRootsRequest"}
+	mrtrRetry = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#error-handling", Keyword: "SHOULD", Binds: "server",
+		Text: "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error."}
+	mrtrState = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#server-requirements-basic-workflow", Keyword: "MUST", Binds: "server",
+		Text: "If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure."}
 	tasksShape = &Clause{Version: v2, URL: "https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/2026-07-28/tasks.md#task-polling", Keyword: "MUST", Binds: "server",
 		Text: "Servers MUST set `resultType` to `\"task\"` when returning a `CreateTaskResult` […] A server MUST NOT return `CreateTaskResult` to a client that did not include the extension capability on its request […] (tasks/get) The `resultType` field MUST be set to `\"complete\"`; the server MUST return a `Task` object with status […]"}
-	listenAck = clause(v2, "basic/patterns/subscriptions#acknowledgment", "MUST",
-		"The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.")
-	logLevel = clause(v2, "server/utilities/logging#per-request-log-level", "MUST",
-		"The server MUST NOT emit `notifications/message` for a request that does not include this field. When the field is present, the server MAY send `notifications/message` notifications at or above the requested level")
+	listenAck = &Clause{Version: v2, URL: spec2 + "basic/patterns/subscriptions#acknowledgment", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it."}
+	logLevel = &Clause{Version: v2, URL: spec2 + "server/utilities/logging#per-request-log-level", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST NOT emit `notifications/message` for a request that does not include this field. When the field is present, the server MAY send `notifications/message` notifications at or above the requested level"}
 )
 
 // The ids of this file's checks.
@@ -63,28 +64,28 @@ const (
 
 const modernOnly = "new in 2026-07-28"
 
-var modernRegistry = []Check{
-	{ID: IDToolsDeterministic, Title: "tools/list is byte-identical across two calls and across two starts", Eras: both, Transports: anyTransport,
-		Clauses: map[string]*Clause{Legacy: deterministicLegacy, Modern: deterministicModern}},
-	{ID: IDCacheTTL, Title: "list and read results carry ttlMs, an integer >= 0", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: cachingTTL}, NotIn: map[string]string{Legacy: "ttlMs is " + modernOnly}},
-	{ID: IDCacheScope, Title: "list and read results carry cacheScope, \"public\" or \"private\"", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: cachingScope}, NotIn: map[string]string{Legacy: "cacheScope is " + modernOnly}},
-	{ID: IDUnsupportedVersion, Title: "an unsupported protocol version gets -32022 with the supported list", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: unsupportedVersion}, NotIn: map[string]string{Legacy: "legacy versions are negotiated by initialize (lifecycle.version-negotiation)"}},
-	{ID: IDRoundTrip, Title: "an input_required tool result is well formed and a retry with the inputs asked for completes", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: mrtrShape}, NotIn: map[string]string{Legacy: "input_required results are " + modernOnly + " (legacy servers send requests)"}},
-	{ID: IDTamperedState, Title: "a retry with a tampered requestState is rejected", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: mrtrState}, NotIn: map[string]string{Legacy: "requestState is " + modernOnly}},
-	{ID: IDTasksShape, Title: "the tasks extension: a task only when asked, resultType \"task\", tasks/get a Task with resultType \"complete\"", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: tasksShape}, NotIn: map[string]string{Legacy: "the io.modelcontextprotocol/tasks extension is " + modernOnly + " (legacy tasks are another shape)"}},
-	{ID: IDListen, Title: "subscriptions/listen is acknowledged with the subscription's id", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: listenAck}, NotIn: map[string]string{Legacy: "subscriptions/listen is " + modernOnly + " (resources.subscribe-served judges legacy subscriptions)"}},
-	{ID: IDLogLevel, Title: "notifications/message only for a request that sets a log level, at or above it", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: logLevel}, NotIn: map[string]string{Legacy: "legacy logging is set by logging/setLevel (logging.set-level-served)"}},
-}
-
-func init() { Registry = append(Registry, modernRegistry...) }
+var modernRegistry = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDToolsDeterministic, Title: "tools/list is byte-identical across two calls and across two starts", Eras: both, Transports: anyTransport,
+			Clauses: map[string]*Clause{Legacy: deterministicLegacy, Modern: deterministicModern}},
+		{ID: IDCacheTTL, Title: "list and read results carry ttlMs, an integer >= 0", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: cachingTTL}, NotIn: map[string]string{Legacy: "ttlMs is " + modernOnly}},
+		{ID: IDCacheScope, Title: "list and read results carry cacheScope, \"public\" or \"private\"", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: cachingScope}, NotIn: map[string]string{Legacy: "cacheScope is " + modernOnly}},
+		{ID: IDUnsupportedVersion, Title: "an unsupported protocol version gets -32022 with the supported list", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: unsupportedVersion}, NotIn: map[string]string{Legacy: "legacy versions are negotiated by initialize (lifecycle.version-negotiation)"}},
+		{ID: IDRoundTrip, Title: "an input_required tool result is well formed and a retry with the inputs asked for completes", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: mrtrShape}, NotIn: map[string]string{Legacy: "input_required results are " + modernOnly + " (legacy servers send requests)"}},
+		{ID: IDTamperedState, Title: "a retry with a tampered requestState is rejected", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: mrtrState}, NotIn: map[string]string{Legacy: "requestState is " + modernOnly}},
+		{ID: IDTasksShape, Title: "the tasks extension: a task only when asked, resultType \"task\", tasks/get a Task with resultType \"complete\"", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: tasksShape}, NotIn: map[string]string{Legacy: "the io.modelcontextprotocol/tasks extension is " + modernOnly + " (legacy tasks are another shape)"}},
+		{ID: IDListen, Title: "subscriptions/listen is acknowledged with the subscription's id", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: listenAck}, NotIn: map[string]string{Legacy: "subscriptions/listen is " + modernOnly + " (resources.subscribe-served judges legacy subscriptions)"}},
+		{ID: IDLogLevel, Title: "notifications/message only for a request that sets a log level, at or above it", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: logLevel}, NotIn: map[string]string{Legacy: "legacy logging is set by logging/setLevel (logging.set-level-served)"}},
+	}
+})
 
 func toolNames(result []byte) []string {
 	var out []string

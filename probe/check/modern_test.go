@@ -234,7 +234,7 @@ func TestJudgeLogLevel(t *testing.T) {
 // Every check of this file is in the registry with a clause per era it
 // judges, and a reason for the era it does not.
 func TestModernRegistry(t *testing.T) {
-	for _, c := range modernRegistry {
+	for _, c := range modernRegistry() {
 		got, ok := Lookup(c.ID)
 		if !ok {
 			t.Errorf("%s is not in the registry", c.ID)

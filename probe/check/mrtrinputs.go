@@ -14,16 +14,16 @@ import (
 // IDDeclaredInputs is the check's stable id.
 const IDDeclaredInputs = "mrtr.declared-inputs"
 
-var declaredInputs = clause(v2, "basic/patterns/mrtr#server-requirements-basic-workflow", "MUST",
-	"Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities. For example, if a client does not declare support for `elicitation`, the server MUST NOT include any `elicitation/create` requests in the `inputRequests` field.")
+var declaredInputs = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#server-requirements-basic-workflow", Keyword: "MUST", Binds: "server",
+	Text: "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities. For example, if a client does not declare support for `elicitation`, the server MUST NOT include any `elicitation/create` requests in the `inputRequests` field."}
 
 // noInputCaps declares no elicitation, sampling or roots (nor tasks).
 const noInputCaps = `{}`
 
-func init() {
-	Registry = append(Registry, Check{ID: IDDeclaredInputs, Title: "no inputRequests for a capability the client did not declare", Eras: []string{Modern}, Transports: anyTransport,
+func declaredInputsChecks() []Check {
+	return []Check{{ID: IDDeclaredInputs, Title: "no inputRequests for a capability the client did not declare", Eras: []string{Modern}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Modern: declaredInputs},
-		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}})
+		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}}}
 }
 
 // JudgeDeclaredInputs judges the answer to a call, with no input

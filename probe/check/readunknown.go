@@ -17,13 +17,13 @@ const IDReadUnknown = "resources.read-unknown"
 // that verdicts are the same run to run.
 const unknownURI = "mcpprobe-nonexistent://resources-read-unknown/does-not-exist"
 
-var readUnknown = clause(v2, "server/resources#error-handling", "MUST",
-	"If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). […] Servers MUST NOT return an empty `contents` array for a non-existent resource.")
+var readUnknown = &Clause{Version: v2, URL: spec2 + "server/resources#error-handling", Keyword: "MUST", Binds: "server",
+	Text: "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). […] Servers MUST NOT return an empty `contents` array for a non-existent resource."}
 
-func init() {
-	Registry = append(Registry, Check{ID: IDReadUnknown, Title: "resources/read of a URI the server does not have is error -32602, never an empty contents", Eras: []string{Modern}, Transports: anyTransport,
+func readUnknownChecks() []Check {
+	return []Check{{ID: IDReadUnknown, Title: "resources/read of a URI the server does not have is error -32602, never an empty contents", Eras: []string{Modern}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Modern: readUnknown},
-		NotIn:   map[string]string{Legacy: "2025-11-25 names -32002 for a resource not found, with no keyword; -32602 and the empty-contents MUST NOT are 2026-07-28's (SEP-2164)"}})
+		NotIn:   map[string]string{Legacy: "2025-11-25 names -32002 for a resource not found, with no keyword; -32602 and the empty-contents MUST NOT are 2026-07-28's (SEP-2164)"}}}
 }
 
 // JudgeReadUnknown judges the answer to a resources/read of unknownURI.

@@ -15,18 +15,18 @@ import (
 // IDInputRequiredPlaces is the check's stable id.
 const IDInputRequiredPlaces = "mrtr.supported-requests"
 
-var inputRequiredPlaces = clause(v2, "basic/patterns/mrtr#supported-requests", "MUST",
-	"Servers MAY send `InputRequiredResult` responses on the following client requests: `prompts/get`, `resources/read`, `tools/call`. Servers MUST NOT send `InputRequiredResult` responses on any other client requests.")
+var inputRequiredPlaces = &Clause{Version: v2, URL: spec2 + "basic/patterns/mrtr#supported-requests", Keyword: "MUST", Binds: "server",
+	Text: "Servers MAY send `InputRequiredResult` responses on the following client requests: `prompts/get`, `resources/read`, `tools/call`. Servers MUST NOT send `InputRequiredResult` responses on any other client requests."}
 
 // mayRequireInput are the requests the clause lets a server answer
 // input_required. tasks/* are the tasks extension's, which the extension's
 // own text governs (tasks.extension-shape), so they are not judged here.
 var mayRequireInput = map[string]bool{"prompts/get": true, "resources/read": true, "tools/call": true}
 
-func init() {
-	Registry = append(Registry, Check{ID: IDInputRequiredPlaces, Title: "input_required only answers tools/call, prompts/get and resources/read", Eras: []string{Modern}, Transports: anyTransport,
+func requiredPlacesChecks() []Check {
+	return []Check{{ID: IDInputRequiredPlaces, Title: "input_required only answers tools/call, prompts/get and resources/read", Eras: []string{Modern}, Transports: anyTransport,
 		Clauses: map[string]*Clause{Modern: inputRequiredPlaces},
-		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}})
+		NotIn:   map[string]string{Legacy: "input_required results are " + modernOnly}}}
 }
 
 // JudgeInputRequiredPlaces fails the first result of a request the clause

@@ -22,32 +22,36 @@ import (
 const maxCalled = 3
 
 var (
-	toolResultLegacy = clause(v1, "server/tools#tool-result", "",
-		"This specification defines the authoritative protocol requirements, based on the TypeScript schema in schema.ts; schema.ts: `CallToolResult { content: ContentBlock[]; … }`, `TextContent { type: \"text\"; text: string }`, `ImageContent { data: string /* @format byte */; mimeType: string }`")
-	toolResultModern = clause(v2, "server/tools#tool-result", "",
-		"This specification defines the authoritative protocol requirements, based on the TypeScript schema in schema.ts; schema.ts: `CallToolResult { content: ContentBlock[]; … }`, `TextContent { type: \"text\"; text: string }`, `ImageContent { data: string /* @format byte */; mimeType: string }`")
-	outputSchemaLegacy = clause(v1, "server/tools#output-schema", "MUST",
-		"Tools may also provide an output schema for validation of structured results. If an output schema is provided: Servers MUST provide structured results that conform to this schema.")
-	outputSchemaModern = clause(v2, "server/tools#output-schema", "MUST",
-		"Tools may also provide an output schema for validation of structured results. If an output schema is provided: Servers MUST provide structured results that conform to this schema.")
-	readResultLegacy = clause(v1, "server/resources#reading-resources", "",
-		"schema.ts: `ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }`, each with `uri: string` and `text: string` or `blob: string /* @format byte */`")
-	readResultModern = clause(v2, "server/resources#reading-resources", "",
-		"schema.ts: `ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }`, each with `uri: string` and `text: string` or `blob: string /* @format byte */`")
-	promptResultLegacy = clause(v1, "server/prompts#getting-a-prompt", "",
-		"schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`")
-	promptResultModern = clause(v2, "server/prompts#getting-a-prompt", "",
-		"schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`")
+	toolResultLegacy = &Clause{Version: v1, URL: spec1 + "server/tools#tool-result", Keyword: "", Binds: "server",
+		Text: "This specification defines the authoritative protocol requirements, based on the TypeScript schema in schema.ts; schema.ts: `CallToolResult { content: ContentBlock[]; … }`, `TextContent { type: \"text\"; text: string }`, `ImageContent { data: string /* @format byte */; mimeType: string }`"}
+	toolResultModern = &Clause{Version: v2, URL: spec2 + "server/tools#tool-result", Keyword: "", Binds: "server",
+		Text: "This specification defines the authoritative protocol requirements, based on the TypeScript schema in schema.ts; schema.ts: `CallToolResult { content: ContentBlock[]; … }`, `TextContent { type: \"text\"; text: string }`, `ImageContent { data: string /* @format byte */; mimeType: string }`"}
+	outputSchemaLegacy = &Clause{Version: v1, URL: spec1 + "server/tools#output-schema", Keyword: "MUST", Binds: "server",
+		Text: "Tools may also provide an output schema for validation of structured results. If an output schema is provided: Servers MUST provide structured results that conform to this schema."}
+	outputSchemaModern = &Clause{Version: v2, URL: spec2 + "server/tools#output-schema", Keyword: "MUST", Binds: "server",
+		Text: "Tools may also provide an output schema for validation of structured results. If an output schema is provided: Servers MUST provide structured results that conform to this schema."}
+	readResultLegacy = &Clause{Version: v1, URL: spec1 + "server/resources#reading-resources", Keyword: "", Binds: "server",
+		Text: "schema.ts: `ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }`, each with `uri: string` and `text: string` or `blob: string /* @format byte */`"}
+	readResultModern = &Clause{Version: v2, URL: spec2 + "server/resources#reading-resources", Keyword: "", Binds: "server",
+		Text: "schema.ts: `ReadResourceResult { contents: (TextResourceContents | BlobResourceContents)[] }`, each with `uri: string` and `text: string` or `blob: string /* @format byte */`"}
+	promptResultLegacy = &Clause{Version: v1, URL: spec1 + "server/prompts#getting-a-prompt", Keyword: "", Binds: "server",
+		Text: "schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`"}
+	promptResultModern = &Clause{Version: v2, URL: spec2 + "server/prompts#getting-a-prompt", Keyword: "", Binds: "server",
+		Text: "schema.ts: `GetPromptResult { messages: PromptMessage[] }`, `PromptMessage { role: Role; content: ContentBlock }`, `Role = \"user\" | \"assistant\"`"}
 	blobEncoded = map[string]*Clause{
-		Legacy: clause(v1, "server/resources#security-considerations", "MUST", "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"),
-		Modern: clause(v2, "server/resources#security-considerations", "MUST", "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"),
+		Legacy: &Clause{Version: v1, URL: spec1 + "server/resources#security-considerations", Keyword: "MUST", Binds: "server",
+			Text: "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"},
+		Modern: &Clause{Version: v2, URL: spec2 + "server/resources#security-considerations", Keyword: "MUST", Binds: "server",
+			Text: "Binary data MUST be properly encoded; schema.ts: `BlobResourceContents { blob: string /* @format byte */ }`"},
 	}
 	promptMedia = map[string]*Clause{
-		Legacy: clause(v1, "server/prompts#image-content", "MUST", "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."),
-		Modern: clause(v2, "server/prompts#image-content", "MUST", "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."),
+		Legacy: &Clause{Version: v1, URL: spec1 + "server/prompts#image-content", Keyword: "MUST", Binds: "server",
+			Text: "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."},
+		Modern: &Clause{Version: v2, URL: spec2 + "server/prompts#image-content", Keyword: "MUST", Binds: "server",
+			Text: "The image data MUST be base64-encoded and include a valid MIME type. […] The audio data MUST be base64-encoded and include a valid MIME type."},
 	}
-	mcpHeader = clause(v2, "server/tools#x-mcp-header", "MUST",
-		"Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters […]; MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). Parameters with type `number` are not permitted. […] Clients using the Streamable HTTP transport MUST reject tool definitions where any `x-mcp-header` value violates these constraints.")
+	mcpHeader = &Clause{Version: v2, URL: spec2 + "server/tools#x-mcp-header", Keyword: "MUST", Binds: "server",
+		Text: "Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters […]; MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). Parameters with type `number` are not permitted. […] Clients using the Streamable HTTP transport MUST reject tool definitions where any `x-mcp-header` value violates these constraints."}
 )
 
 // Check ids of the results checks.

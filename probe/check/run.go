@@ -383,7 +383,7 @@ func rejectedVersion(er *EraResult, how string) {
 // notIn is the verdict of each registry check the era does not judge.
 func notIn(era string) []Verdict {
 	var out []Verdict
-	for _, c := range Registry {
+	for _, c := range Registry() {
 		if why, ok := c.NotIn[era]; ok && !c.Judges(era) {
 			out = append(out, notApplicable(c.ID, era, why))
 		}

@@ -12,6 +12,7 @@ package check
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe/secparams"
 	"github.com/tidwall/gjson"
@@ -30,27 +31,23 @@ const (
 // SecureIDs are the extension's checks, in the order verdicts show them.
 var SecureIDs = []string{IDSecureShape, IDSecureOverlap, IDSecureOmit, IDSecureUnneg, IDSecureCollision, IDSecureNoEcho}
 
-func secureClause(section, anchor, keyword, text string) *Clause {
-	return &Clause{Version: secparams.SEP, Section: section, URL: secparams.URL + "#" + anchor, Keyword: keyword, Binds: "server", Text: text}
-}
-
 var (
-	secureShape = secureClause("3. Tool Manifests", "3-tool-manifests-toolslist", "MUST",
-		"`secureInputSchema` MUST be a valid JSON Schema (Draft 2020-12) object with top-level `\"type\": \"object\"`")
-	secureOverlap = secureClause("3. Tool Manifests", "3-tool-manifests-toolslist", "MUST NOT",
-		"Parameter property names defined in `secureInputSchema` MUST NOT appear in `inputSchema` for the same tool.")
+	secureShape = &Clause{Version: secparams.SEP, Section: "3. Tool Manifests", URL: secparams.URL + "#3-tool-manifests-toolslist", Keyword: "MUST", Binds: "server",
+		Text: "`secureInputSchema` MUST be a valid JSON Schema (Draft 2020-12) object with top-level `\"type\": \"object\"`"}
+	secureOverlap = &Clause{Version: secparams.SEP, Section: "3. Tool Manifests", URL: secparams.URL + "#3-tool-manifests-toolslist", Keyword: "MUST NOT", Binds: "server",
+		Text: "Parameter property names defined in `secureInputSchema` MUST NOT appear in `inputSchema` for the same tool."}
 	// The only sentence on un-negotiated lists carries no keyword.
-	secureOmit = secureClause("Backward Compatibility", "backward-compatibility", "",
-		"Graceful Fallback: Servers omit tools requiring mandatory secure parameters when serving un-negotiated clients, ensuring incompatible clients never receive schemas they cannot fulfill.")
-	secureExclusive = secureClause("5. Argument Precedence & Injection Defense", "5-argument-precedence--injection-defense-normative-rule", "MUST",
-		"The server MUST validate that all parameters declared in `secureInputSchema` are provided exclusively via `params.secureArguments`.")
+	secureOmit = &Clause{Version: secparams.SEP, Section: "Backward Compatibility", URL: secparams.URL + "#backward-compatibility", Keyword: "", Binds: "server",
+		Text: "Graceful Fallback: Servers omit tools requiring mandatory secure parameters when serving un-negotiated clients, ensuring incompatible clients never receive schemas they cannot fulfill."}
+	secureExclusive = &Clause{Version: secparams.SEP, Section: "5. Argument Precedence & Injection Defense", URL: secparams.URL + "#5-argument-precedence--injection-defense-normative-rule", Keyword: "MUST", Binds: "server",
+		Text: "The server MUST validate that all parameters declared in `secureInputSchema` are provided exclusively via `params.secureArguments`."}
 	// The table gives codes without a keyword.
-	secureCodes = secureClause("7. Error Handling & HTTP Status Code Mapping", "7-error-handling--http-status-code-mapping", "",
-		"Missing Client Extension Capability: `-32021` (MissingRequiredClientCapabilityError); Direct Invocation on Unlisted Tool: `-32601`")
-	secureCollision = secureClause("5. Argument Precedence & Injection Defense", "5-argument-precedence--injection-defense-normative-rule", "MUST",
-		"If a client or model supplies a property in `arguments` whose name matches a property declared in `secureInputSchema`, the server MUST reject the invocation with JSON-RPC error code `-32602` (`INVALID_PARAMS`)")
-	secureNoEcho = secureClause("6. Protocol Interactions: Asynchronous Tasks", "asynchronous-tasks-iomodelcontextprotocoltasks", "MUST NOT",
-		"`secureArguments` are consumed at task creation time. Servers MUST NOT echo `secureArguments` in task inspection responses (`tasks/get`, `tasks/update`).")
+	secureCodes = &Clause{Version: secparams.SEP, Section: "7. Error Handling & HTTP Status Code Mapping", URL: secparams.URL + "#7-error-handling--http-status-code-mapping", Keyword: "", Binds: "server",
+		Text: "Missing Client Extension Capability: `-32021` (MissingRequiredClientCapabilityError); Direct Invocation on Unlisted Tool: `-32601`"}
+	secureCollision = &Clause{Version: secparams.SEP, Section: "5. Argument Precedence & Injection Defense", URL: secparams.URL + "#5-argument-precedence--injection-defense-normative-rule", Keyword: "MUST", Binds: "server",
+		Text: "If a client or model supplies a property in `arguments` whose name matches a property declared in `secureInputSchema`, the server MUST reject the invocation with JSON-RPC error code `-32602` (`INVALID_PARAMS`)"}
+	secureNoEcho = &Clause{Version: secparams.SEP, Section: "6. Protocol Interactions: Asynchronous Tasks", URL: secparams.URL + "#asynchronous-tasks-iomodelcontextprotocoltasks", Keyword: "MUST NOT", Binds: "server",
+		Text: "`secureArguments` are consumed at task creation time. Servers MUST NOT echo `secureArguments` in task inspection responses (`tasks/get`, `tasks/update`)."}
 )
 
 func bothEras(c *Clause) map[string]*Clause { return map[string]*Clause{Legacy: c, Modern: c} }
@@ -58,20 +55,22 @@ func bothEras(c *Clause) map[string]*Clause { return map[string]*Clause{Legacy: 
 // SecureChecks are the registry's entries for the extension. The SEP
 // applies to both lifecycles (§2: initialize capabilities in 2025-11-25,
 // per-request capabilities from 2026-07-28).
-var SecureChecks = []Check{
-	{ID: IDSecureShape, Title: "every secureInputSchema is a JSON Schema object with top-level \"type\": \"object\" (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureShape)},
-	{ID: IDSecureOverlap, Title: "no property name is in both inputSchema and secureInputSchema (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOverlap)},
-	{ID: IDSecureOmit, Title: "a client that does not declare the extension is not listed tools with required secure parameters (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOmit)},
-	{ID: IDSecureUnneg, Title: "a call of a tool with required secure parameters from a client that did not declare the extension is refused (-32021) (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureExclusive)},
-	{ID: IDSecureCollision, Title: "a secure parameter's name in arguments is refused with -32602 (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureCollision)},
-	{ID: IDSecureNoEcho, Title: "tasks/get does not echo secureArguments (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureNoEcho)},
-}
+var SecureChecks = sync.OnceValue(func() []Check {
+	return []Check{
+		{ID: IDSecureShape, Title: "every secureInputSchema is a JSON Schema object with top-level \"type\": \"object\" (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureShape)},
+		{ID: IDSecureOverlap, Title: "no property name is in both inputSchema and secureInputSchema (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOverlap)},
+		{ID: IDSecureOmit, Title: "a client that does not declare the extension is not listed tools with required secure parameters (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureOmit)},
+		{ID: IDSecureUnneg, Title: "a call of a tool with required secure parameters from a client that did not declare the extension is refused (-32021) (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureExclusive)},
+		{ID: IDSecureCollision, Title: "a secure parameter's name in arguments is refused with -32602 (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureCollision)},
+		{ID: IDSecureNoEcho, Title: "tasks/get does not echo secureArguments (Secure Parameters)", Eras: both, Transports: anyTransport, Clauses: bothEras(secureNoEcho)},
+	}
+})
 
 // secureAll is one verdict per check, all alike: the extension is not
 // declared, or the run could not get as far as judging it.
 func secureAll(era, outcome, why string) []Verdict {
 	var out []Verdict
-	for _, c := range SecureChecks {
+	for _, c := range SecureChecks() {
 		v := Verdict{ID: c.ID, Era: era, Outcome: outcome, Why: why}
 		if outcome != NotApplicable {
 			v.Clause = c.Clauses[era]
@@ -266,5 +265,3 @@ func JudgeSecureNoEcho(era, tool string, values []string, create, get Exchange) 
 	}
 	return verdict(IDSecureNoEcho, era, secureNoEcho, Pass, get, fmt.Sprintf("tasks/get of tool %q's task carries neither secureArguments nor any value sent in it", bound(tool)))
 }
-
-func init() { Registry = append(Registry, SecureChecks...) }

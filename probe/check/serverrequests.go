@@ -27,26 +27,26 @@ const (
 )
 
 var (
-	negotiatedOnly = clause(v1, "basic/lifecycle#operation", "MUST",
-		"During the operation phase, the client and server exchange messages according to the negotiated capabilities. Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated")
-	elicitFormLegacy = clause(v1, "client/elicitation#form-mode-elicitation-requests", "MUST",
-		"Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `message`, `requestedSchema`. […] form mode elicitation schemas are limited to flat objects with primitive properties only (schema.ts PrimitiveSchemaDefinition: string, number, integer, boolean, enum; each `default` of the property's type)")
-	elicitFormModern = clause(v2, "client/elicitation#form-mode-elicitation-requests", "MUST",
-		"Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `message`, `requestedSchema`. […] form mode elicitation schemas are limited to flat objects with primitive properties only (schema.ts PrimitiveSchemaDefinition: string, number, integer, boolean, enum; each `default` of the property's type)")
-	samplingLegacy = &Clause{Version: v1, URL: specURL(v1, "client/sampling#creating-messages"), Keyword: "", Binds: "server",
+	negotiatedOnly = &Clause{Version: v1, URL: spec1 + "basic/lifecycle#operation", Keyword: "MUST", Binds: "server",
+		Text: "During the operation phase, the client and server exchange messages according to the negotiated capabilities. Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated"}
+	elicitFormLegacy = &Clause{Version: v1, URL: spec1 + "client/elicitation#form-mode-elicitation-requests", Keyword: "MUST", Binds: "server",
+		Text: "Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `message`, `requestedSchema`. […] form mode elicitation schemas are limited to flat objects with primitive properties only (schema.ts PrimitiveSchemaDefinition: string, number, integer, boolean, enum; each `default` of the property's type)"}
+	elicitFormModern = &Clause{Version: v2, URL: spec2 + "client/elicitation#form-mode-elicitation-requests", Keyword: "MUST", Binds: "server",
+		Text: "Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `message`, `requestedSchema`. […] form mode elicitation schemas are limited to flat objects with primitive properties only (schema.ts PrimitiveSchemaDefinition: string, number, integer, boolean, enum; each `default` of the property's type)"}
+	samplingLegacy = &Clause{Version: v1, URL: spec1 + "client/sampling#creating-messages", Keyword: "", Binds: "server",
 		Text: "schema.ts CreateMessageRequestParams: `messages: SamplingMessage[]` and `maxTokens: number` are required; a SamplingMessage has a `role` and a `content`"}
-	samplingModern = &Clause{Version: v2, URL: specURL(v2, "client/sampling#creating-messages"), Keyword: "", Binds: "server",
+	samplingModern = &Clause{Version: v2, URL: spec2 + "client/sampling#creating-messages", Keyword: "", Binds: "server",
 		Text: "schema.ts CreateMessageRequestParams: `messages: SamplingMessage[]` and `maxTokens: number` are required; a SamplingMessage has a `role` and a `content`"}
-	logDeclared = clause(v1, "server/utilities/logging#capabilities", "MUST",
-		"Servers that emit log message notifications MUST declare the `logging` capability […] schema.ts LoggingMessageNotification: `level: LoggingLevel` (debug, info, notice, warning, error, critical, alert, emergency) and `data` are required")
-	progressLegacy = clause(v1, "basic/utilities/progress#behavior-requirements", "MUST",
-		"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation. […] The `progress` value MUST increase with each notification")
-	progressModern = clause(v2, "basic/patterns/progress#behavior-requirements", "MUST",
-		"Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation. […] The `progress` value MUST increase with each notification")
+	logDeclared = &Clause{Version: v1, URL: spec1 + "server/utilities/logging#capabilities", Keyword: "MUST", Binds: "server",
+		Text: "Servers that emit log message notifications MUST declare the `logging` capability […] schema.ts LoggingMessageNotification: `level: LoggingLevel` (debug, info, notice, warning, error, critical, alert, emergency) and `data` are required"}
+	progressLegacy = &Clause{Version: v1, URL: spec1 + "basic/utilities/progress#behavior-requirements", Keyword: "MUST", Binds: "server",
+		Text: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation. […] The `progress` value MUST increase with each notification"}
+	progressModern = &Clause{Version: v2, URL: spec2 + "basic/patterns/progress#behavior-requirements", Keyword: "MUST", Binds: "server",
+		Text: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation. […] The `progress` value MUST increase with each notification"}
 )
 
-func init() {
-	Registry = append(Registry,
+func serverRequestChecks() []Check {
+	return []Check{
 		Check{ID: IDElicitShape, Title: "elicitation/create only to a client that declared elicitation, with a message and a flat requestedSchema of primitive properties with typed defaults", Eras: both, Transports: anyTransport,
 			Clauses: map[string]*Clause{Legacy: elicitFormLegacy, Modern: elicitFormModern}},
 		Check{ID: IDSamplingShape, Title: "sampling/createMessage only to a client that declared sampling, with messages and maxTokens", Eras: both, Transports: anyTransport,
@@ -55,7 +55,7 @@ func init() {
 			Clauses: map[string]*Clause{Legacy: logDeclared}, NotIn: map[string]string{Modern: "2026-07-28 logs per request: logging.per-request-level judges its messages"}},
 		Check{ID: IDProgressToken, Title: "notifications/progress only for a progressToken the client sent, its progress increasing", Eras: both, Transports: anyTransport,
 			Clauses: map[string]*Clause{Legacy: progressLegacy, Modern: progressModern}},
-	)
+	}
 }
 
 // Asked is one request for input the server made: a request on the

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpprobe/mcpprobe/probe"
 	"github.com/mcpprobe/mcpprobe/probe/canon"
@@ -24,33 +25,29 @@ const skillsRev = probe.SkillsExtension + " (SEP-2640)"
 
 const skillsSEP = "https://modelcontextprotocol.io/seps/2640-skills-extension"
 
-func skillsClause(section, anchor, keyword, text string) *Clause {
-	return &Clause{Version: skillsRev, Section: section, URL: skillsSEP + "#" + anchor, Keyword: keyword, Binds: "server", Text: text}
-}
-
 // The clauses, read in the SEP's text (modelcontextprotocol/experimental-ext-skills
 // docs/sep-draft-skills-extension.md, synced with the canonical SEP) and in
 // the official suite's sep-2640 scenarios (0.2.0-alpha.12), which quote
 // the Final text where it adds to the draft (size, "dynamic", resources).
 var (
-	skillsCapability = skillsClause("Capability Declaration", "capability-declaration", "MUST",
-		"A server declaring this extension MUST also declare the resources capability, because skill files are served through resources/read. […] An empty object indicates support for the extension with no optional features.")
-	skillsList = skillsClause("Enumeration via skills/list", "enumeration-via-skillslist", "MUST",
-		"A server declaring the io.modelcontextprotocol/skills extension MUST implement the skills/list method […] Result fields: skills, skills[].frontmatter, skills[].uri, skills[].resources (required) […] An entry is atomic — a skill's resources set is never split across pages. […] When present, resources MUST be complete: it lists every file of the skill, each exactly once, including an entry matching the skill's top-level uri. Each uri MUST be the skill's SKILL.md or a file within the skill's directory.")
-	skillsGet = skillsClause("Retrieval via skills/get", "retrieval-via-skillsget", "MUST",
-		"A server declaring the io.modelcontextprotocol/skills extension MUST also implement the skills/get method […] If the URI does not identify a skill the server serves, the server MUST return error -32602 (Invalid params). […] The result carries no pagination cursor: a single entry is not a list.")
-	skillsFrontmatter = skillsClause("Frontmatter", "frontmatter", "MUST",
-		"SKILL.md MUST begin with YAML frontmatter containing at minimum the name and description fields […] The frontmatter object MUST be identical in content to the frontmatter of the SKILL.md it describes.")
-	skillsURI = skillsClause("Resource Mapping", "resource-mapping", "MUST",
-		"The final segment of <skill-path> MUST equal the skill's name as declared in its SKILL.md frontmatter. […] The final <skill-path> segment, being the skill name, MUST satisfy the Agent Skills specification's naming rules.")
-	skillsDigest = skillsClause("Integrity and verification", "integrity-and-verification", "MUST",
-		"Digests are SHA-256 hashes of an artifact's raw bytes, formatted as sha256:{hex} where {hex} is 64 lowercase hexadecimal characters. Each entry in a skill's resources carries the digest of the file at its uri.")
-	skillsSize = skillsClause("Resources", "resources", "MUST",
-		"Each entry MUST carry size: the length in bytes of the file's raw content — the same bytes the digest covers.")
-	skillsDirectory = skillsClause("Directory Listing", "directory-listing", "MUST",
-		"A server that declares directoryRead MUST support the method for every directory within the skill namespaces it serves as individual files. […] If the URI does not exist, or exists but is not a directory resource, the server MUST return error -32602 […] subdirectories listed as directory resources (mimeType: \"inode/directory\"). […] Pagination mirrors resources/list.")
-	skillsCache = skillsClause("Enumeration via skills/list", "enumeration-via-skillslist", "MUST",
-		"In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.) The keyword is the base protocol's, which the sentence carries over: 2026-07-28 server/utilities/caching, \"Servers MUST provide a `ttlMs` value that is `>= 0`.\"")
+	skillsCapability = &Clause{Version: skillsRev, Section: "Capability Declaration", URL: skillsSEP + "#capability-declaration", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring this extension MUST also declare the resources capability, because skill files are served through resources/read. […] An empty object indicates support for the extension with no optional features."}
+	skillsList = &Clause{Version: skillsRev, Section: "Enumeration via skills/list", URL: skillsSEP + "#enumeration-via-skillslist", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring the io.modelcontextprotocol/skills extension MUST implement the skills/list method […] Result fields: skills, skills[].frontmatter, skills[].uri, skills[].resources (required) […] An entry is atomic — a skill's resources set is never split across pages. […] When present, resources MUST be complete: it lists every file of the skill, each exactly once, including an entry matching the skill's top-level uri. Each uri MUST be the skill's SKILL.md or a file within the skill's directory."}
+	skillsGet = &Clause{Version: skillsRev, Section: "Retrieval via skills/get", URL: skillsSEP + "#retrieval-via-skillsget", Keyword: "MUST", Binds: "server",
+		Text: "A server declaring the io.modelcontextprotocol/skills extension MUST also implement the skills/get method […] If the URI does not identify a skill the server serves, the server MUST return error -32602 (Invalid params). […] The result carries no pagination cursor: a single entry is not a list."}
+	skillsFrontmatter = &Clause{Version: skillsRev, Section: "Frontmatter", URL: skillsSEP + "#frontmatter", Keyword: "MUST", Binds: "server",
+		Text: "SKILL.md MUST begin with YAML frontmatter containing at minimum the name and description fields […] The frontmatter object MUST be identical in content to the frontmatter of the SKILL.md it describes."}
+	skillsURI = &Clause{Version: skillsRev, Section: "Resource Mapping", URL: skillsSEP + "#resource-mapping", Keyword: "MUST", Binds: "server",
+		Text: "The final segment of <skill-path> MUST equal the skill's name as declared in its SKILL.md frontmatter. […] The final <skill-path> segment, being the skill name, MUST satisfy the Agent Skills specification's naming rules."}
+	skillsDigest = &Clause{Version: skillsRev, Section: "Integrity and verification", URL: skillsSEP + "#integrity-and-verification", Keyword: "MUST", Binds: "server",
+		Text: "Digests are SHA-256 hashes of an artifact's raw bytes, formatted as sha256:{hex} where {hex} is 64 lowercase hexadecimal characters. Each entry in a skill's resources carries the digest of the file at its uri."}
+	skillsSize = &Clause{Version: skillsRev, Section: "Resources", URL: skillsSEP + "#resources", Keyword: "MUST", Binds: "server",
+		Text: "Each entry MUST carry size: the length in bytes of the file's raw content — the same bytes the digest covers."}
+	skillsDirectory = &Clause{Version: skillsRev, Section: "Directory Listing", URL: skillsSEP + "#directory-listing", Keyword: "MUST", Binds: "server",
+		Text: "A server that declares directoryRead MUST support the method for every directory within the skill namespaces it serves as individual files. […] If the URI does not exist, or exists but is not a directory resource, the server MUST return error -32602 […] subdirectories listed as directory resources (mimeType: \"inode/directory\"). […] Pagination mirrors resources/list."}
+	skillsCache = &Clause{Version: skillsRev, Section: "Enumeration via skills/list", URL: skillsSEP + "#enumeration-via-skillslist", Keyword: "MUST", Binds: "server",
+		Text: "In protocol versions 2026-07-28 and later, the result also carries the base protocol's list-caching attributes — ttlMs and cacheScope, as defined for tools/list and resources/list (SEP-2549) — with the same semantics. (skills/get: whether the result should also carry them is left open.) The keyword is the base protocol's, which the sentence carries over: 2026-07-28 server/utilities/caching, \"Servers MUST provide a `ttlMs` value that is `>= 0`.\""}
 )
 
 // The ids of the skills checks: the side-by-side table maps the official
@@ -71,20 +68,20 @@ func skillsCheck(id, title string, c *Clause) Check {
 	return Check{ID: id, Title: title, Eras: both, Transports: anyTransport, Clauses: map[string]*Clause{Legacy: c, Modern: c}}
 }
 
-var skillsRegistry = []Check{
-	skillsCheck(IDSkillsCapability, "a server declaring the Skills extension declares resources too, with a settings object", skillsCapability),
-	skillsCheck(IDSkillsList, "skills/list answers entries with uri, frontmatter and a complete resources list, paged without splitting an entry", skillsList),
-	skillsCheck(IDSkillsGet, "skills/get answers each listed skill's entry, no cursor, and -32602 for a URI that is no skill", skillsGet),
-	skillsCheck(IDSkillsFrontmatter, "each entry's frontmatter has name and description, identical to the SKILL.md served", skillsFrontmatter),
-	skillsCheck(IDSkillsURI, "each skill's URI ends in <name>/SKILL.md, the name following the Agent Skills naming rules", skillsURI),
-	skillsCheck(IDSkillsDigest, "every listed file read back hashes to its listed sha256 digest", skillsDigest),
-	skillsCheck(IDSkillsSize, "every listed file read back is as long as its listed size", skillsSize),
-	skillsCheck(IDSkillsDirectory, "resources/directory/read (behind directoryRead) lists a skill's directory, pages, and refuses a file with -32602", skillsDirectory),
-	{ID: IDSkillsCacheHints, Title: "skills/list results carry ttlMs and cacheScope on 2026-07-28 connections", Eras: []string{Modern}, Transports: anyTransport,
-		Clauses: map[string]*Clause{Modern: skillsCache}, NotIn: map[string]string{Legacy: "ttlMs and cacheScope are " + modernOnly}},
-}
-
-func init() { Registry = append(Registry, skillsRegistry...) }
+var skillsRegistry = sync.OnceValue(func() []Check {
+	return []Check{
+		skillsCheck(IDSkillsCapability, "a server declaring the Skills extension declares resources too, with a settings object", skillsCapability),
+		skillsCheck(IDSkillsList, "skills/list answers entries with uri, frontmatter and a complete resources list, paged without splitting an entry", skillsList),
+		skillsCheck(IDSkillsGet, "skills/get answers each listed skill's entry, no cursor, and -32602 for a URI that is no skill", skillsGet),
+		skillsCheck(IDSkillsFrontmatter, "each entry's frontmatter has name and description, identical to the SKILL.md served", skillsFrontmatter),
+		skillsCheck(IDSkillsURI, "each skill's URI ends in <name>/SKILL.md, the name following the Agent Skills naming rules", skillsURI),
+		skillsCheck(IDSkillsDigest, "every listed file read back hashes to its listed sha256 digest", skillsDigest),
+		skillsCheck(IDSkillsSize, "every listed file read back is as long as its listed size", skillsSize),
+		skillsCheck(IDSkillsDirectory, "resources/directory/read (behind directoryRead) lists a skill's directory, pages, and refuses a file with -32602", skillsDirectory),
+		{ID: IDSkillsCacheHints, Title: "skills/list results carry ttlMs and cacheScope on 2026-07-28 connections", Eras: []string{Modern}, Transports: anyTransport,
+			Clauses: map[string]*Clause{Modern: skillsCache}, NotIn: map[string]string{Legacy: "ttlMs and cacheScope are " + modernOnly}},
+	}
+})
 
 // SkillFileRead is one listed file read back with resources/read.
 type SkillFileRead struct {
@@ -116,7 +113,7 @@ const UnknownSkillURI = "skill://mcpprobe-no-such-skill-7c1e/SKILL.md"
 
 func notDeclaredSkills(era string) []Verdict {
 	var out []Verdict
-	for _, c := range skillsRegistry {
+	for _, c := range skillsRegistry() {
 		if c.Judges(era) {
 			out = append(out, notApplicable(c.ID, era, "the server does not declare the "+probe.SkillsExtension+" extension (optional)"))
 		}
@@ -391,7 +388,8 @@ func (s SkillsSeen) judgeFrontmatter(entries []pwire.Skill) Verdict {
 
 // skillName is the Agent Skills naming rule: 1–64 characters, lowercase
 // letters, digits and hyphens, no leading, trailing or double hyphen.
-var skillName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+// Compiled on first use: its {0,62} made it most of the package's init.
+var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`) })
 
 func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 	id, c := IDSkillsURI, skillsURI
@@ -412,7 +410,7 @@ func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 		switch {
 		case e.HasName && last != e.Name:
 			bad = append(bad, fmt.Sprintf("%s: final segment %q is not frontmatter.name %q", e.URI, last, bound(e.Name)))
-		case !skillName.MatchString(last):
+		case !skillName().MatchString(last):
 			bad = append(bad, fmt.Sprintf("%s: name %q breaks the Agent Skills naming rules", e.URI, last))
 		}
 		if !strings.HasPrefix(e.URI, "skill://") {
@@ -432,7 +430,7 @@ func (s SkillsSeen) judgeURI(entries []pwire.Skill) Verdict {
 }
 
 // digestForm is sha256: and 64 lowercase hex digits.
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var digestForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // judgeFiles judges digests (IDSkillsDigest) or sizes (IDSkillsSize)
 // against the files read back.
@@ -447,7 +445,7 @@ func (s SkillsSeen) judgeFiles(entries []pwire.Skill, id string) Verdict {
 	for _, e := range entries {
 		for _, f := range e.Files {
 			listed++
-			if id == IDSkillsDigest && !digestForm.MatchString(f.Digest) {
+			if id == IDSkillsDigest && !digestForm().MatchString(f.Digest) {
 				bad = append(bad, fmt.Sprintf("%s: digest %s is not sha256:{64 lowercase hex}", f.URI, bound(f.Digest)))
 				continue
 			}
