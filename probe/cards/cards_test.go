@@ -189,8 +189,7 @@ func TestFetchCatalogAndShapes(t *testing.T) {
 // cannot make the probe fetch from this machine's network.
 func TestFetchEntryGuarded(t *testing.T) {
 	inside := serve(t, map[string]http.HandlerFunc{"/card": func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, goodCard) }})
-	var s *httptest.Server
-	s = serve(t, map[string]http.HandlerFunc{"/.well-known/ai-catalog.json": func(w http.ResponseWriter, r *http.Request) {
+	s := serve(t, map[string]http.HandlerFunc{"/.well-known/ai-catalog.json": func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"specVersion":"1.0","entries":[{"identifier":"urn:air:a","type":%q,"url":"%s/card"}]}`, CardType, inside.URL)
 	}})
 	target := netip.MustParseAddrPort(s.Listener.Addr().String())
