@@ -340,7 +340,8 @@ for (const s of servers) {
   const ps = perServer[s.id];
   p(`## ${s.label}`);
   p();
-  p(`\`${s.id}\`, ${s.sdk}, at \`${s.url}\`. \`mcpprobe check\`: ${ps.check ? 'run' : cell(ps.checkNote || 'not run')}.`);
+  // The port is the run's own: a rerun would change the line and nothing else.
+  p(`\`${s.id}\`, ${s.sdk}, at \`${String(s.url).replace(/^(https?:\/\/127\.0\.0\.1):\d+/, '$1:PORT')}\`. \`mcpprobe check\`: ${ps.check ? 'run' : cell(ps.checkNote || 'not run')}.`);
   p();
   p('| scenario | suite | suite\'s reason | mcpprobe | agreement | clause |');
   p('| --- | --- | --- | --- | --- | --- |');
