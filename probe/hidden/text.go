@@ -33,9 +33,16 @@ func normalize(text string) *norm {
 }
 
 // asciiNorm is normalizeAt's result for ASCII text, a byte at a time
-// without the Unicode tables: controls but tab and line breaks dropped
-// (charRule), those and the space runs one space, letters lowered.
-func asciiNorm(text string) (string, bool) {
+// without the Unicode tables.
+func asciiNorm(text string) (string, bool) { return ASCIIFold(text, false) }
+
+// ASCIIFold folds ASCII text a byte at a time, without the Unicode
+// tables: controls but tab and line breaks dropped, those and the space
+// runs one space (none at the end; at the start only with lead), letters
+// lowered; false for any other text. The probe's two phrase matchers
+// (this package's and lint's) fold by it, so that a phrase one finds the
+// other cannot miss for a difference in spacing.
+func ASCIIFold(text string, lead bool) (string, bool) {
 	b := make([]byte, 0, len(text))
 	space := false
 	for i := 0; i < len(text); i++ {
@@ -44,7 +51,7 @@ func asciiNorm(text string) (string, bool) {
 		case c >= 0x80:
 			return "", false
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			space = len(b) > 0
+			space = lead || len(b) > 0
 			continue
 		case c < 0x20 || c == 0x7f:
 			continue

@@ -622,33 +622,9 @@ func normalize(s string) (text, low string) {
 	return t.String(), lo.String()
 }
 
-// asciiLow is normalize's low for ASCII text, a byte at a time; false
-// for any other text. Most fields are ASCII and match no phrase.
-func asciiLow(s string) (string, bool) {
-	b := make([]byte, 0, len(s))
-	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 0x80:
-			return "", false
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			space = true
-			continue
-		case c < 0x20 || c == 0x7f:
-			continue
-		}
-		if space {
-			b = append(b, ' ')
-			space = false
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return string(b), true
-}
+// asciiLow is normalize's low for ASCII text; false for any other text.
+// Most fields are ASCII and match no phrase.
+func asciiLow(s string) (string, bool) { return hidden.ASCIIFold(s, true) }
 
 // plainText: printable ASCII, tabs and line breaks, where hiddenIn finds
 // nothing; most fields are, and a byte loop says so.
