@@ -823,7 +823,7 @@ func (p *prober) lists(ctx context.Context) {
 		l.Asked = true
 		p.list(ctx, l, spec.ident, spec.noun)
 	}
-	p.skills(ctx)
+	p.skills(ctx, true)
 }
 
 func (p *prober) list(ctx context.Context, l *List, ident, noun string) {

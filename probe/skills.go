@@ -55,9 +55,13 @@ func SkillsSetting(caps []byte) (raw []byte, ok bool) {
 
 // ListSkills lists the skills of a server that declares the extension and
 // gets each (Capture.Skills); it does nothing for one that does not.
-func (cl *Client) ListSkills(ctx context.Context) { cl.p.skills(ctx) }
+func (cl *Client) ListSkills(ctx context.Context) { cl.p.skills(ctx, true) }
 
-func (p *prober) skills(ctx context.Context) {
+// ListSkillsOnly lists the skills and gets none: what a host does before it
+// loads one, the listing being all it needs to choose and to verify.
+func (cl *Client) ListSkillsOnly(ctx context.Context) { cl.p.skills(ctx, false) }
+
+func (p *prober) skills(ctx context.Context, get bool) {
 	setting, ok := SkillsSetting(p.c.Capabilities)
 	if !ok {
 		return
@@ -70,6 +74,9 @@ func (p *prober) skills(ctx context.Context) {
 	}
 	sk.List.Asked = true
 	p.list(ctx, &sk.List, "uri", "skill")
+	if !get {
+		return
+	}
 	for _, it := range sk.List.Items {
 		uri := gjson.GetBytes(it, "uri")
 		if uri.Type != gjson.String {

@@ -7,8 +7,12 @@ package main
 // (--skills-bug): wire lists the skills as sent, check grades them.
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 func TestSkillsWire(t *testing.T) {
@@ -269,5 +273,26 @@ func TestSkillsReadRefusedUsage(t *testing.T) {
 				t.Errorf("exit %d, want 2 with %q:\n%s", r.code, tc.want, r.stderr)
 			}
 		})
+	}
+}
+
+// Loading one skill asks for the listing and the one file, as a host
+// does: no skills/get of every listed skill.
+func TestSkillsReadAsksOnlyTheListing(t *testing.T) {
+	t.Parallel()
+	trace := filepath.Join(t.TempDir(), "t.jsonl")
+	r := mcpprobe(t, "read", "--trace", trace, "--skill", "skill://git-workflow/SKILL.md", "--", bin.raw, "-skills", "ok")
+	b, err := os.ReadFile(trace)
+	if r.code != 0 || err != nil {
+		t.Fatalf("exit %d (%v): %s", r.code, err, r.stderr)
+	}
+	sent := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if v := gjson.Parse(l); v.Get("dir").String() == "send" {
+			sent[gjson.Get(v.Get("raw").String(), "method").String()]++
+		}
+	}
+	if sent["skills/list"] != 1 || sent["skills/get"] != 0 || sent["resources/read"] != 1 {
+		t.Errorf("sent %v, want one skills/list, one resources/read and no skills/get", sent)
 	}
 }

@@ -61,7 +61,7 @@ func listedSkillFile(ctx context.Context, cl *probe.Client, uri string) (*SkillL
 	if _, ok := probe.SkillsSetting(cl.Capture.Capabilities); !ok {
 		return nil, probe.Optionf("--skill: the server does not declare the %s extension (SEP-2640), so no listing says what %s should hold; read it without --skill", probe.SkillsExtension, uri)
 	}
-	cl.ListSkills(ctx)
+	cl.ListSkillsOnly(ctx)
 	skills := wire.Skills(cl.Capture)
 	for _, e := range skills {
 		load := &SkillLoad{Skill: e.URI, File: skillfile.Listed{URI: uri}}
