@@ -331,7 +331,7 @@ func statsJSON(se bench.Series) []byte {
 		{"p95_ns", s.P95}, {"p99_ns", s.P99}, {"p999_ns", s.P999}, {"max_ns", s.Max}, {"first_ns", s.First}} {
 		o.Set(f.k, int64(f.v))
 	}
-	o.Set("first_slow", s.FirstSlow)
+	o.Set("first_slow", s.FirstSlow).Set("first_timed_out", s.FirstTimedOut)
 	o.Set("stopped_after", s.Stopped).Set("cut", se.Cut)
 	if se.Timeout > 0 {
 		o.Set("timeout_ns", int64(se.Timeout))

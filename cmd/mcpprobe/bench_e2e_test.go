@@ -271,6 +271,11 @@ func TestBenchStopsATimedOutSeries(t *testing.T) {
 	if fast.Get("stopped_after").Int() != 0 || fast.Get("n").Int() != 5 {
 		t.Errorf("find_orders: %.300s", fast.Raw)
 	}
+	// first_ns of a first call that timed out is the wait, not the server:
+	// the JSON says which.
+	if !slow.Get("first_timed_out").Bool() || fast.Get("first_timed_out").Bool() || !fast.Get("first_timed_out").Exists() {
+		t.Errorf("first_timed_out: slow %s, fast %s; want true, false", slow.Get("first_timed_out").Raw, fast.Get("first_timed_out").Raw)
+	}
 	var msg string
 	for _, f := range v.Get("findings").Array() {
 		if f.Get("code").String() == "call-timeout" {
