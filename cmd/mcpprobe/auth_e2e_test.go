@@ -23,27 +23,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-var authFixture struct {
-	once sync.Once
-	path string
-	err  error
-}
-
 // authServerBin builds fixtures/authserver once, beside the other binaries.
-func authServerBin(t *testing.T) string {
-	t.Helper()
-	authFixture.once.Do(func() {
-		authFixture.path = filepath.Join(bin.dir, "authserver")
-		out, err := exec.Command("go", "build", "-o", authFixture.path, "../../fixtures/authserver").CombinedOutput()
-		if err != nil {
-			authFixture.err = fmt.Errorf("building fixtures/authserver: %v\n%s", err, out)
-		}
-	})
-	if authFixture.err != nil {
-		t.Fatal(authFixture.err)
-	}
-	return authFixture.path
-}
+func authServerBin(t *testing.T) string { return fixtureBin(t, "authserver") }
 
 // authServer is a running fixture and the tokens it issued.
 type authServer struct {

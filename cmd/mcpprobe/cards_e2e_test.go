@@ -10,37 +10,15 @@ package main
 // lists what it found.
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
 )
 
-var cardserver struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-func cardserverBinary(t *testing.T) string {
-	t.Helper()
-	cardserver.once.Do(func() {
-		cardserver.path = filepath.Join(bin.dir, "cardserver")
-		out, err := exec.Command("go", "build", "-o", cardserver.path, "../../fixtures/cardserver").CombinedOutput()
-		if err != nil {
-			cardserver.err = &exec.Error{Name: string(out), Err: err}
-		}
-	})
-	if cardserver.err != nil {
-		t.Fatal(cardserver.err)
-	}
-	return cardserver.path
-}
+func cardserverBinary(t *testing.T) string { return fixtureBin(t, "cardserver") }
 
 // extensionVerdicts are a run's verdicts of the card, catalog and events
 // checks that are not a pass or not applicable, as "era id outcome".

@@ -11,13 +11,10 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 )
@@ -41,29 +38,9 @@ func tsServer2(t *testing.T, mode string) []string {
 	return []string{"node", entry, mode}
 }
 
-var mcpgoBuild struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
 // mcpgoServer builds fixtures/mcpgoserver once, when a test first needs
-// it: only the corpus uses it.
-func mcpgoServer(t *testing.T) string {
-	t.Helper()
-	mcpgoBuild.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), bound(5*time.Minute))
-		defer cancel()
-		p := filepath.Join(bin.dir, "mcpgoserver")
-		mcpgoBuild.out, mcpgoBuild.err = exec.CommandContext(ctx, "go", "build", "-o", p, "../../fixtures/mcpgoserver").CombinedOutput()
-		mcpgoBuild.path = p
-	})
-	if mcpgoBuild.err != nil {
-		t.Fatalf("building fixtures/mcpgoserver: %v\n%s", mcpgoBuild.err, mcpgoBuild.out)
-	}
-	return mcpgoBuild.path
-}
+// it.
+func mcpgoServer(t *testing.T) string { return fixtureBin(t, "mcpgoserver") }
 
 // recordCorpus runs the built binary against the live server, as a user
 // would, and stores its traces: wire.jsonl as written, malformed.jsonl

@@ -8,37 +8,15 @@ package main
 // are refused for a URL, which has none mcpprobe started.
 
 import (
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
 )
 
-var mcpgo struct {
-	once sync.Once
-	path string
-	err  error
-}
-
 // mcpgoBinary builds the mcp-go fixture once, for the tests that need it.
-func mcpgoBinary(t *testing.T) string {
-	t.Helper()
-	mcpgo.once.Do(func() {
-		mcpgo.path = filepath.Join(bin.dir, "mcpgoserver")
-		out, err := exec.Command("go", "build", "-o", mcpgo.path, "../../fixtures/mcpgoserver").CombinedOutput()
-		if err != nil {
-			mcpgo.err = &exec.Error{Name: string(out), Err: err}
-		}
-	})
-	if mcpgo.err != nil {
-		t.Fatal(mcpgo.err)
-	}
-	return mcpgo.path
-}
+func mcpgoBinary(t *testing.T) string { return fixtureBin(t, "mcpgoserver") }
 
 var listenURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
 
