@@ -344,6 +344,11 @@ func Serialize(raw []byte) []byte {
 	if alreadySerialized(raw) {
 		return raw
 	}
+	return reencode(raw)
+}
+
+// reencode is Serialize's slow path: decoded and encoded again.
+func reencode(raw []byte) []byte {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

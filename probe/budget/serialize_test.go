@@ -2,28 +2,11 @@ package budget
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 )
 
 // decodeEncode is Serialize without its fast path.
-func decodeEncode(raw []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.Bytes()
-		}
-		return raw
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
+func decodeEncode(raw []byte) []byte { return reencode(raw) }
 
 func TestAlreadySerialized(t *testing.T) {
 	for _, c := range []struct {
