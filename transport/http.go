@@ -191,6 +191,10 @@ type HTTP struct {
 	// endpointErr: the endpoint event came but was refused.
 	endpointErr error
 	getOpened   bool
+	// getAnswered is closed when the GET stream's request has its answer
+	// (headers or an error): Close waits for it, so that what the GET got
+	// is in every run's notes, not only in runs where it beat the close.
+	getAnswered chan struct{}
 	firstByte   time.Duration
 	heard       chan struct{} // closed with the first response headers
 	heardOnce   bool
@@ -879,10 +883,13 @@ func (c *HTTP) openGetStream() {
 		return
 	}
 	c.getOpened = true
+	answered := make(chan struct{})
+	c.getAnswered = answered
 	session, version := c.sessionID, c.version
 	c.mu.Unlock()
 	req, err := c.newRequest(http.MethodGet, c.base, nil)
 	if err != nil {
+		close(answered)
 		return
 	}
 	req.Header.Set("Accept", "text/event-stream")
@@ -898,19 +905,21 @@ func (c *HTTP) openGetStream() {
 			if c.ctx.Err() == nil {
 				c.note("the GET stream could not be opened: %v", err)
 			}
+			close(answered)
 			return
 		}
 		info := &HTTPInfo{Method: "GET", Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
 		mt, _, _ := mime.ParseMediaType(info.ContentType)
+		c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
 		if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
 			resp.Body.Close()
-			c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
 			if resp.StatusCode != http.StatusMethodNotAllowed {
 				c.note("GET for the server's stream answered %d %s (405 is the spec's way to say there is none)", resp.StatusCode, info.ContentType)
 			}
+			close(answered)
 			return
 		}
-		c.trace.AddFrame(Frame{Dir: DirHTTP, HTTP: info})
+		close(answered)
 		c.readEvents(resp.Body, &HTTPInfo{Method: "GET"}, false)
 	}()
 }
@@ -1045,8 +1054,11 @@ func (c *HTTP) Close() HTTPClose {
 	var r HTTPClose
 	c.mu.Lock()
 	c.closed = true
-	session, mode, version := c.sessionID, c.mode, c.version
+	session, mode, version, answered := c.sessionID, c.mode, c.version, c.getAnswered
 	c.mu.Unlock()
+	if answered != nil && !WaitFor(answered, c.opts.Timeout) {
+		c.note("GET for the server's stream was not answered within %v", c.opts.Timeout)
+	}
 	if session != "" && mode == "streamable" {
 		req, err := c.newRequest(http.MethodDelete, c.base, nil)
 		if err == nil {
